@@ -1,0 +1,32 @@
+# The project's commands. `make run` sets everything up and serves the app on SQLite;
+# `make test` runs the whole suite (lint, types, tests). See README.md.
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+ADDR ?= 127.0.0.1:8000
+
+.PHONY: install run test lint bench serve
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[dev]"
+	touch $@
+
+run: install
+	DEBUG=1 $(PY) manage.py migrate --noinput
+	DEBUG=1 $(PY) manage.py runserver $(ADDR)
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+
+test: lint
+	$(PY) -m pytest
+
+bench: install
+	$(PY) bench/run.py

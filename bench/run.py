@@ -1,0 +1,213 @@
+"""Benchmarks: prints what it measures, then one JSON object as its last line.
+
+    make bench            (or: .venv/bin/python bench/run.py)
+
+Figures and goals (issue 2):
+  engine_play_us_median  validate + score a typical mid-game play, the slower of an Upwords
+                         play (a stack and a cross-word) and a Letter UP play (premiums)  ≤ 100
+  lexicon_load_ms        the slowest cold load of a compiled lexicon, each in a fresh
+                         process (the compiled cache already on disk)                  ≤ 50
+  lexicon_rss_mb         memory added to a process by loading all six lexica and looking
+                         words up in each                                             ≤ 20
+  lookups_per_s          dictionary lookups per second (half words, half not)    ≥ 1,000,000
+
+The word lists come from LEXICON_DIR (../shared/lexica when it is unset and that folder
+exists); without any, the CSW19 list from pyscrabbler is used alone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from referee.game import GameState  # noqa: E402
+from referee.lexicon import LexiconLibrary, compile_lexicon  # noqa: E402
+from referee.play import Play  # noqa: E402
+from referee.rules import evaluate  # noqa: E402
+
+GOALS = {
+    "engine_play_us_median": ("<=", 100),
+    "lexicon_load_ms": ("<=", 50),
+    "lexicon_rss_mb": ("<=", 20),
+    "lookups_per_s": (">=", 1_000_000),
+}
+
+
+def lexicon_library(cache: Path) -> LexiconLibrary:
+    folder = os.environ.get("LEXICON_DIR") or str(ROOT.parent / "shared" / "lexica")
+    dirs = [Path(folder)] if Path(folder).is_dir() else []
+    return LexiconLibrary(dirs, cache)
+
+
+def median_us(fn, rounds: int = 15, batch: int = 400) -> float:
+    """Median over rounds of the mean time per call in a batch, in microseconds."""
+    fn()  # warm up
+    samples = []
+    for _ in range(rounds):
+        start = time.perf_counter_ns()
+        for _ in range(batch):
+            fn()
+        samples.append((time.perf_counter_ns() - start) / batch / 1000)
+    return statistics.median(samples)
+
+
+def bench_engine(library: LexiconLibrary) -> dict[str, float]:
+    ids = library.ids()
+    lexicon = library.get("TWL06" if "TWL06" in ids else ids[0])
+    # Upwords mid-game: the Hasbro sequence up to SNACK, which stacks N on P and forms LEAN.
+    up = GameState.new("upwords-10", 2)
+    for notation in ["5D MOOD", "G6 EAR", "6F N.T", "5D W", "G5 L..P"]:
+        up.play(Play.parse(notation, up.ruleset))
+    snack = Play.parse("8F SNACK", up.ruleset)
+    # Letter UP mid-game: HOUSE and EXAM down, then ZAG above HOUSE with Z on a double
+    # letter, forming AH and GO as cross-words (33 points).
+    lu = GameState.new("letterup-classic", 2)
+    for notation in ["8D HOUSE", "H8 .XAM"]:
+        lu.play(Play.parse(notation, lu.ruleset))
+    zag = Play.parse("7C ZAG", lu.ruleset)
+    for state, play in ((up, snack), (lu, zag)):
+        evaluate(state.board, play, state.ruleset, state.options, lexicon)  # must be legal
+
+    def upwords() -> None:
+        evaluate(up.board, snack, up.ruleset, up.options, lexicon)
+
+    def letterup() -> None:
+        evaluate(lu.board, zag, lu.ruleset, lu.options, lexicon)
+
+    return {"upwords": median_us(upwords), "letterup": median_us(letterup)}
+
+
+_CHILD_LOAD = """
+import json, sys, time
+sys.path.insert(0, {root!r})
+from pathlib import Path
+from referee.lexicon import compile_lexicon
+start = time.perf_counter()
+lexicon = compile_lexicon(Path({path!r}), Path({cache!r}), {id!r})
+lexicon.contains("QI")
+print(json.dumps((time.perf_counter() - start) * 1000))
+"""
+
+_CHILD_RSS = """
+import json, sys
+sys.path.insert(0, {root!r})
+from pathlib import Path
+import marisa_trie  # imported before the baseline: the library is not the lexica
+from referee.lexicon import LexiconLibrary
+
+def rss_kb():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+
+library = LexiconLibrary([Path(d) for d in {dirs!r}], Path({cache!r}))
+ids = library.ids()
+words = [w.strip() for w in open({sample!r})][::20]  # read before the baseline: not a lexicon
+before = rss_kb()
+for lexicon_id in ids:
+    lexicon = library.get(lexicon_id)
+    for word in words:
+        lexicon.contains(word)
+print(json.dumps({{"mb": (rss_kb() - before) / 1024, "lexica": len(ids)}}))
+"""
+
+
+def bench_lexica(library: LexiconLibrary) -> dict[str, object]:
+    infos = library.infos()
+    for info in infos:  # compile into the cache first: the load figure is for a warm cache
+        compile_lexicon(info.path, library.cache_dir, info.id)
+    loads = {}
+    for info in infos:
+        times = []
+        for _ in range(3):
+            code = _CHILD_LOAD.format(
+                root=str(ROOT), path=str(info.path), cache=str(library.cache_dir), id=info.id
+            )
+            out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+            times.append(json.loads(out.stdout))
+        loads[info.id] = statistics.median(times)
+    biggest = max(infos, key=lambda i: i.path.stat().st_size)
+    code = _CHILD_RSS.format(
+        root=str(ROOT),
+        dirs=[str(d) for d in library.dirs],
+        cache=str(library.cache_dir),
+        sample=str(biggest.path),
+    )
+    rss = json.loads(
+        subprocess.run([sys.executable, "-c", code], check=True, capture_output=True).stdout
+    )
+
+    lexicon = library.get(biggest.id)
+    words = [w.strip() for w in biggest.path.read_text().split()]
+    rng = random.Random(7)
+    hits = rng.sample(words, 50_000)
+    misses = ["".join(rng.sample(w, len(w))) + "Q" for w in hits]
+    probe = hits + misses
+    rng.shuffle(probe)
+    contains = lexicon.contains
+    rates = []
+    for _ in range(5):
+        start = time.perf_counter()
+        for word in probe:
+            contains(word)
+        rates.append(len(probe) / (time.perf_counter() - start))
+    return {
+        "loads_ms": loads,
+        "rss_mb": rss["mb"],
+        "rss_lexica": rss["lexica"],
+        "lookups_per_s": statistics.median(rates),
+        "lookup_lexicon": biggest.id,
+    }
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory(prefix="bench-lexica-") as cache:
+        library = lexicon_library(Path(cache))
+        print(f"machine: {machine()}")
+        print(f"lexica: {', '.join(library.ids())}")
+        engine = bench_engine(library)
+        up, lu = engine["upwords"], engine["letterup"]
+        print(f"engine: Upwords play {up:.1f} µs, Letter UP play {lu:.1f} µs")
+        lexica = bench_lexica(library)
+        for lexicon_id, ms in lexica["loads_ms"].items():
+            print(f"cold load {lexicon_id}: {ms:.2f} ms")
+        print(f"memory added by {lexica['rss_lexica']} lexica: {lexica['rss_mb']:.1f} MB")
+        print(f"lookups ({lexica['lookup_lexicon']}): {lexica['lookups_per_s']:,.0f}/s")
+    figures = {
+        "engine_play_us_median": round(max(engine.values()), 1),
+        "lexicon_load_ms": round(max(lexica["loads_ms"].values()), 2),
+        "lexicon_rss_mb": round(lexica["rss_mb"], 1),
+        "lookups_per_s": round(lexica["lookups_per_s"]),
+    }
+    met = {
+        name: (figures[name] <= goal if op == "<=" else figures[name] >= goal)
+        for name, (op, goal) in GOALS.items()
+    }
+    print(json.dumps({**figures, "lexica": len(lexica["loads_ms"]), "goals_met": met}))
+
+
+if __name__ == "__main__":
+    main()

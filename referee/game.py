@@ -1,0 +1,478 @@
+"""A game in progress: the board, scores, the bag and every rack's size, whose turn it is.
+
+The referee never knows which letters a player holds, only how many: after a play the mover
+draws back up to the rack size while the bag has tiles (RULES.md §5). Letters on racks are
+given only at the end of a Letter UP game, where they set the penalties (§6).
+
+Every action checks everything first and changes the state only once it is sure to succeed,
+so a refused action leaves the game exactly as it was.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from referee.board import Board
+from referee.errors import GameOver, IllegalAction, InputError
+from referee.play import Placement, Play
+from referee.rules import Evaluation, ScoredWord, evaluate
+from referee.rulesets import RuleOptions, Ruleset, get_ruleset
+
+if TYPE_CHECKING:
+    from referee.lexicon import Lexicon
+
+Status = Literal["in_progress", "awaiting_racks", "finished"]
+IN_PROGRESS: Status = "in_progress"
+AWAITING_RACKS: Status = "awaiting_racks"
+FINISHED: Status = "finished"
+
+MAX_PLAYERS = 4
+CHALLENGE_PENALTY = 5
+
+
+@dataclass(frozen=True)
+class LastPlay:
+    """What is needed to take the last play back exactly, should a challenge uphold."""
+
+    seat: int
+    play: Play
+    words: tuple[ScoredWord, ...]
+    score: int
+    drawn: int
+    passes_before: int
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one action did, for the turn log."""
+
+    action: Literal["play", "pass", "exchange", "challenge", "finish"]
+    seat: int
+    score: int = 0
+    words: tuple[ScoredWord, ...] = ()
+    play: Play | None = None
+    evaluation: Evaluation | None = None
+    count: int = 0  # tiles exchanged
+    result: Literal["upheld", "rejected"] | None = None
+    invalid_words: tuple[str, ...] = ()
+    challenged_seat: int | None = None
+    lost_turn: bool = False
+    ended: bool = False
+
+
+@dataclass
+class GameState:
+    """The whole state of a game between turns. Build one with ``GameState.new``."""
+
+    ruleset: Ruleset
+    options: RuleOptions
+    board: Board
+    scores: list[int]
+    racks: list[int]
+    bag: int
+    to_move: int = 0
+    passes: int = 0  # consecutive passes, the count that can end the game
+    status: Status = IN_PROGRESS
+    adjustments: list[int] | None = None
+    exchanges: int = 0  # exchanges made so far (limited in solo games)
+    skips: list[int] = field(default_factory=list)  # turns each seat must miss
+    last_play: LastPlay | None = None
+
+    # Creation ------------------------------------------------------------------------------
+    @classmethod
+    def new(
+        cls,
+        ruleset: Ruleset | str,
+        players: int,
+        options: RuleOptions | None = None,
+        first: int = 0,
+    ) -> GameState:
+        """A new game: every player has drawn a full rack.
+
+        >>> g = GameState.new("upwords-10", 2)
+        >>> g.bag, g.racks
+        (86, [7, 7])
+        """
+        ruleset = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+        if not 1 <= players <= MAX_PLAYERS:
+            raise InputError("bad_players", f"A game has 1 to {MAX_PLAYERS} players.")
+        if not 0 <= first < players:
+            raise InputError("bad_first", "The first player must be one of the players.")
+        racks = [ruleset.rack_size] * players
+        return cls(
+            ruleset=ruleset,
+            options=options or RuleOptions(),
+            board=Board(ruleset.size),
+            scores=[0] * players,
+            racks=racks,
+            bag=ruleset.total_tiles - sum(racks),
+            to_move=first,
+            skips=[0] * players,
+        )
+
+    @property
+    def players(self) -> int:
+        return len(self.scores)
+
+    @property
+    def solo(self) -> bool:
+        return self.players == 1
+
+    @property
+    def final_scores(self) -> list[int] | None:
+        """Turn scores plus end-of-game adjustments, once the game has finished."""
+        if self.status != FINISHED or self.adjustments is None:
+            return None
+        return [s + a for s, a in zip(self.scores, self.adjustments, strict=True)]
+
+    def unseen(self) -> Counter[str]:
+        """Tiles not on the board (in the bag or on racks): the tile tracker."""
+        on_board = self.board.tile_counts()
+        return Counter({t: n - on_board[t] for t, n in self.ruleset.tiles.items()}) + Counter()
+
+    def tiles_accounted(self) -> int:
+        """Board + bag + racks; always equals the size of the tile set."""
+        return self.board.tile_count + self.bag + sum(self.racks)
+
+    def copy(self) -> GameState:
+        return GameState(
+            ruleset=self.ruleset,
+            options=self.options,
+            board=self.board.copy(),
+            scores=list(self.scores),
+            racks=list(self.racks),
+            bag=self.bag,
+            to_move=self.to_move,
+            passes=self.passes,
+            status=self.status,
+            adjustments=list(self.adjustments) if self.adjustments is not None else None,
+            exchanges=self.exchanges,
+            skips=list(self.skips),
+            last_play=self.last_play,
+        )
+
+    # Turns ---------------------------------------------------------------------------------
+    def evaluate(self, play: Play, lexicon: Lexicon | None = None) -> Evaluation:
+        """Check and score ``play`` for the player to move, without changing anything."""
+        self._require_in_play()
+        if len(play) > self.racks[self.to_move]:
+            have = self.racks[self.to_move]
+            raise InputError(
+                "not_enough_tiles",
+                f"That is {len(play)} tiles, but the rack holds only {have}.",
+            )
+        return evaluate(self.board, play, self.ruleset, self.options, lexicon)
+
+    def play(self, play: Play, lexicon: Lexicon | None = None) -> Outcome:
+        """Put ``play`` down for the player to move: score it, draw tiles, pass the turn.
+
+        ``lexicon`` checks the words as they are played (``None``: they stand until
+        challenged).
+        """
+        evaluation = self.evaluate(play, lexicon)
+        seat = self.to_move
+        used = len(play)
+        drawn = min(used, self.bag)
+        self.last_play = LastPlay(
+            seat, play, evaluation.words, evaluation.score, drawn, self.passes
+        )
+        for p in play.placements:
+            self.board.place(p.row, p.col, p.tile)
+        self.scores[seat] += evaluation.score
+        self.racks[seat] += drawn - used
+        self.bag -= drawn
+        self.passes = 0
+        ended = self.bag == 0 and self.racks[seat] == 0
+        if ended:
+            self._game_ends()
+        # Even after the last play the turn moves on: the next player is who may challenge it.
+        self._advance()
+        return Outcome(
+            "play",
+            seat,
+            evaluation.score,
+            evaluation.words,
+            play,
+            evaluation,
+            ended=ended,
+        )
+
+    def pass_turn(self) -> Outcome:
+        self._require_in_play()
+        seat = self.to_move
+        self.passes += 1
+        self.last_play = None
+        ended = self.passes >= self.players * self.ruleset.passes_each_to_end
+        if ended:
+            self._game_ends()
+        else:
+            self._advance()
+        return Outcome("pass", seat, ended=ended)
+
+    def exchange(self, count: int) -> Outcome:
+        """Swap ``count`` tiles with the bag; the turn is forfeited."""
+        self._require_in_play()
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise InputError("bad_count", "The number of tiles to exchange must be a whole number.")
+        rack = self.racks[self.to_move]
+        if self.ruleset.exchange_exactly_one and count != 1:
+            raise InputError("bad_count", f"In {self.ruleset.name} you exchange exactly one tile.")
+        if not 1 <= count <= rack:
+            raise InputError("bad_count", f"You can exchange from 1 to {rack} tiles.")
+        if self.bag < count:
+            raise IllegalAction(
+                "bag_too_small",
+                f"The bag holds {self.bag} tile{'s' if self.bag != 1 else ''}: "
+                f"you can't exchange {count}.",
+            )
+        if self.solo and self.exchanges >= self.options.solo_exchanges:
+            allowed = self.options.solo_exchanges
+            raise IllegalAction(
+                "no_exchanges_left",
+                "A solo game allows no exchanges."
+                if allowed == 0
+                else f"A solo game allows {allowed} exchanges, and they have been used.",
+            )
+        seat = self.to_move
+        self.exchanges += 1
+        self.passes = 0  # an exchange is not a pass
+        self.last_play = None
+        self._advance()
+        return Outcome("exchange", seat, count=count)
+
+    def challenge(self, lexicon: Lexicon, challenger: int | None = None) -> Outcome:
+        """Challenge the last play: every word it formed is checked against ``lexicon``.
+
+        Upheld: the play comes off the board exactly, its points are taken back and the mover
+        tries again (or loses the turn, by option). Rejected: the play stands and the
+        challenger pays the option's penalty, if any.
+        """
+        last = self.last_play
+        if last is None:
+            raise IllegalAction(
+                "nothing_to_challenge",
+                "Only the last play can be challenged, before the next turn starts.",
+            )
+        challenger = self.to_move if challenger is None else challenger
+        if not 0 <= challenger < self.players or challenger == last.seat and not self.solo:
+            raise InputError("bad_challenger", "The challenger must be another player.")
+        invalid = tuple(w.word for w in last.words if not lexicon.contains(w.word))
+        if invalid:
+            self._take_back(last)
+            lost = self.options.upheld_challenge == "lose_turn"
+            if lost:
+                self._advance()
+            return Outcome(
+                "challenge",
+                challenger,
+                result="upheld",
+                invalid_words=invalid,
+                challenged_seat=last.seat,
+                words=last.words,
+                lost_turn=lost,
+            )
+        self.last_play = None
+        penalty = self.options.rejected_challenge
+        score = 0
+        lost = False
+        if penalty == "minus_5":
+            score = -CHALLENGE_PENALTY
+            self.scores[challenger] += score
+        elif penalty == "lose_turn" and self.status == IN_PROGRESS:
+            lost = True
+            if challenger == self.to_move:
+                self._advance()
+            else:
+                self.skips[challenger] += 1
+        return Outcome(
+            "challenge",
+            challenger,
+            score,
+            result="rejected",
+            challenged_seat=last.seat,
+            words=last.words,
+            lost_turn=lost,
+        )
+
+    def finish(self, racks: Mapping[int, str] | None = None) -> Outcome:
+        """End the game and apply the unplayed-tile penalties (RULES.md §6).
+
+        ``racks`` gives the letters left on each seat's rack; their number must match the
+        tracked rack size. Letter UP needs them (the penalty is their value); Upwords counts
+        the tiles it already knows about. Ends a game early too.
+        """
+        if self.status == FINISHED:
+            raise GameOver("game_over", "This game has already finished.")
+        letters = self._read_racks(racks)
+        if self.ruleset.penalty == "letter_values":
+            missing = [
+                seat for seat in range(self.players) if self.racks[seat] and seat not in letters
+            ]
+            if missing:
+                raise InputError(
+                    "racks_required",
+                    "Enter the letters left on every rack: Letter UP subtracts their values.",
+                )
+        self._game_ends(letters)
+        self.last_play = None
+        return Outcome("finish", self.to_move, ended=True)
+
+    # Internals -----------------------------------------------------------------------------
+    def _require_in_play(self) -> None:
+        if self.status == FINISHED:
+            raise GameOver("game_over", "This game has finished.")
+        if self.status == AWAITING_RACKS:
+            raise GameOver(
+                "awaiting_racks",
+                "The game has reached its end: enter the letters left on each rack to finish it.",
+            )
+
+    def _advance(self) -> None:
+        seat = self.to_move
+        for _ in range(self.players * (1 + max(self.skips, default=0))):
+            seat = (seat + 1) % self.players
+            if self.skips[seat]:
+                self.skips[seat] -= 1
+                continue
+            break
+        self.to_move = seat
+
+    def _game_ends(self, letters: Mapping[int, list[str]] | None = None) -> None:
+        if self.ruleset.penalty == "per_tile":
+            self.adjustments = [-self.ruleset.penalty_per_tile * n for n in self.racks]
+            self.status = FINISHED
+        elif letters is not None:
+            values = self.ruleset.values
+            self.adjustments = [
+                -sum(values[t] for t in letters.get(seat, ())) for seat in range(self.players)
+            ]
+            self.status = FINISHED
+        else:
+            self.status = AWAITING_RACKS
+
+    def _take_back(self, last: LastPlay) -> None:
+        for p in reversed(last.play.placements):
+            self.board.lift(p.row, p.col)
+        self.scores[last.seat] -= last.score
+        self.racks[last.seat] += len(last.play) - last.drawn
+        self.bag += last.drawn
+        self.passes = last.passes_before
+        self.status = IN_PROGRESS
+        self.adjustments = None
+        self.to_move = last.seat
+        self.last_play = None
+
+    def _read_racks(self, racks: Mapping[int, str] | None) -> dict[int, list[str]]:
+        if not racks:
+            return {}
+        letters: dict[int, list[str]] = {}
+        for seat, text in racks.items():
+            if not isinstance(seat, int) or not 0 <= seat < self.players:
+                raise InputError("bad_rack", f"There is no player {seat!r} in this game.")
+            if not isinstance(text, str):
+                raise InputError("bad_rack", "A rack is written as its letters, like QZ.")
+            letters[seat] = self.ruleset.read_tiles(text)
+            if len(letters[seat]) != self.racks[seat]:
+                raise InputError(
+                    "rack_mismatch",
+                    f"Player {seat + 1} has {self.racks[seat]} tiles on the rack, "
+                    f"not {len(letters[seat])}.",
+                )
+        wanted = Counter(t for tiles in letters.values() for t in tiles)
+        unseen = self.unseen()
+        short = sorted(t for t, n in wanted.items() if n > unseen[t])
+        if short:
+            shown = ", ".join(self.ruleset.display(t) for t in short)
+            raise InputError(
+                "rack_letters_unavailable",
+                f"Not that many of {shown} are left off the board: check the racks.",
+            )
+        return letters
+
+    # Records -------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready record of the state (the board as rows of stacks)."""
+        last = self.last_play
+        return {
+            "ruleset": self.ruleset.id,
+            "options": self.options.to_dict(),
+            "board": self.board.rows(),
+            "scores": list(self.scores),
+            "racks": list(self.racks),
+            "bag": self.bag,
+            "to_move": self.to_move,
+            "passes": self.passes,
+            "status": self.status,
+            "adjustments": self.adjustments,
+            "exchanges": self.exchanges,
+            "skips": list(self.skips),
+            "last_play": None
+            if last is None
+            else {
+                "seat": last.seat,
+                "tiles": [[p.row, p.col, p.tile] for p in last.play.placements],
+                "score": last.score,
+                "drawn": last.drawn,
+                "passes_before": last.passes_before,
+            },
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GameState:
+        ruleset = get_ruleset(data["ruleset"])
+        options = RuleOptions.from_dict(data["options"])
+        board = Board.from_rows(data["board"])
+        state = cls(
+            ruleset=ruleset,
+            options=options,
+            board=board,
+            scores=list(data["scores"]),
+            racks=list(data["racks"]),
+            bag=data["bag"],
+            to_move=data["to_move"],
+            passes=data["passes"],
+            status=data["status"],
+            adjustments=data["adjustments"],
+            exchanges=data["exchanges"],
+            skips=list(data["skips"]),
+        )
+        last = data.get("last_play")
+        if last:
+            play = Play(tuple(Placement(r, c, t) for r, c, t in last["tiles"]))
+            # The words are re-read from the board, which still shows the play.
+            before = board.copy()
+            for p in reversed(play.placements):
+                before.lift(p.row, p.col)
+            words = evaluate(before, play, ruleset, options).words
+            state.last_play = LastPlay(
+                last["seat"], play, words, last["score"], last["drawn"], last["passes_before"]
+            )
+        return state
+
+
+def replay(
+    ruleset: Ruleset | str,
+    players: int,
+    actions: Sequence[tuple[str, Any]],
+    options: RuleOptions | None = None,
+    first: int = 0,
+) -> GameState:
+    """Play a list of ``(action, argument)`` from a new game; handy for tests and checks."""
+    state = GameState.new(ruleset, players, options, first)
+    for action, arg in actions:
+        if action == "play":
+            state.play(Play.parse(arg, state.ruleset) if isinstance(arg, str) else arg)
+        elif action == "pass":
+            state.pass_turn()
+        elif action == "exchange":
+            state.exchange(arg)
+        elif action == "challenge":
+            state.challenge(arg)
+        elif action == "finish":
+            state.finish(arg)
+        else:
+            raise InputError("unknown_action", f"Unknown action {action!r}.")
+    return state

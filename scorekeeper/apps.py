@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ScorekeeperConfig(AppConfig):
+    name = "scorekeeper"
+    verbose_name = "Scorekeeper"
