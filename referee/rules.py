@@ -168,7 +168,7 @@ def _geometry(board: Board, new: dict[Square, str], ruleset: Ruleset) -> list[Vi
             )
     if board.is_empty:
         if not ruleset.start_squares & new.keys():
-            starts = _list(sorted(ruleset.start_squares))
+            starts = _list(sorted(ruleset.start_squares), "or")
             one = len(ruleset.start_squares) == 1
             violations.append(
                 Violation(
@@ -368,6 +368,8 @@ def _names(squares: Iterable[Square]) -> tuple[str, ...]:
     return tuple(square_name(r, c) for r, c in sorted(squares))
 
 
-def _list(squares: list[Square]) -> str:
+def _list(squares: list[Square], conjunction: str = "and") -> str:
     names = [square_name(r, c) for r, c in squares]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + f" {conjunction} " + names[-1]

@@ -1,0 +1,32 @@
+"""Write a game's record: lossless JSON (default) or GCG for Letter UP games."""
+
+from __future__ import annotations
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from referee.errors import InputError
+from scorekeeper.gcg import game_to_gcg
+from scorekeeper.models import Game
+from scorekeeper.records import export_game
+
+
+class Command(BaseCommand):
+    help = "Print a game's record as JSON (re-importable) or GCG."
+
+    def add_arguments(self, parser):  # type: ignore[no-untyped-def]
+        parser.add_argument("game_id")
+        parser.add_argument("--format", choices=["json", "gcg"], default="json")
+
+    def handle(self, *args, **options):  # type: ignore[no-untyped-def]
+        game = Game.objects.filter(pk=options["game_id"]).first()
+        if game is None:
+            raise CommandError(f"There is no game {options['game_id']}.")
+        try:
+            if options["format"] == "gcg":
+                self.stdout.write(game_to_gcg(game), ending="")
+            else:
+                self.stdout.write(json.dumps(export_game(game), indent=2))
+        except InputError as error:
+            raise CommandError(error.message) from None

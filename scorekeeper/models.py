@@ -1,0 +1,148 @@
+"""Games, players, seats and the turn log.
+
+A game's current state (board stacks, scores, bag and rack sizes, whose turn, status) is
+stored as first-class data on ``Game`` and ``Seat``; the turn log sits beside it. Every change
+goes through ``scorekeeper.domain``, which keeps the two in step, and ``manage.py check_games``
+replays every log to prove it.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models.functions import Lower
+
+from referee.rulesets import RULESETS
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Player(models.Model):
+    name = models.CharField(max_length=40)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(Lower("name"), name="unique_player_name")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        IN_PROGRESS = "in_progress", "In progress"
+        AWAITING_RACKS = "awaiting_racks", "Awaiting racks"
+        FINISHED = "finished", "Finished"
+
+    class ChallengeMode(models.TextChoices):
+        AUTO = "auto", "Checked as played"
+        MANUAL = "manual", "Tournament (stands until challenged)"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    token = models.CharField(max_length=64, default=new_token, editable=False)
+    ruleset = models.CharField(max_length=32, choices=[(r.id, r.name) for r in RULESETS.values()])
+    options = models.JSONField(default=dict, blank=True)
+    lexicon = models.CharField(max_length=64)
+    lexicon_checksum = models.CharField(max_length=80, blank=True)
+    challenge_mode = models.CharField(max_length=8, choices=ChallengeMode.choices)
+    first_seat = models.PositiveSmallIntegerField(default=0)
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.IN_PROGRESS, db_index=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    # The current state, kept in step with the turn log.
+    turn_number = models.PositiveIntegerField(default=0)  # number of the latest log entry
+    board = models.JSONField(default=list)  # rows of squares, each a list of tiles bottom-up
+    bag_count = models.PositiveSmallIntegerField(default=0)
+    to_move = models.PositiveSmallIntegerField(default=0)  # seat order
+    passes = models.PositiveSmallIntegerField(default=0)  # consecutive passes
+    exchanges = models.PositiveSmallIntegerField(default=0)
+    last_play = models.JSONField(null=True, blank=True)  # what a challenge would take back
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        names = " v ".join(s.player.name for s in self.seats.all())
+        return f"{self.get_ruleset_display()}: {names}"
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    order = models.PositiveSmallIntegerField()
+    score = models.IntegerField(default=0)  # running total of turn scores
+    rack_count = models.PositiveSmallIntegerField(default=0)
+    skip_turns = models.PositiveSmallIntegerField(default=0)
+    adjustment = models.IntegerField(null=True, blank=True)  # end-of-game penalty
+    final_score = models.IntegerField(null=True, blank=True)  # the authoritative result
+
+    class Meta:
+        ordering = ["game", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "order"], name="unique_seat_order"),
+            models.UniqueConstraint(fields=["game", "player"], name="unique_seat_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player.name} (seat {self.order + 1})"
+
+
+class Turn(models.Model):
+    class Action(models.TextChoices):
+        PLAY = "play"
+        PASS = "pass"
+        EXCHANGE = "exchange"
+        CHALLENGE = "challenge"
+        UNDO = "undo"
+        FINISH = "finish"
+
+    class Result(models.TextChoices):
+        NONE = "", "—"
+        UPHELD = "upheld"
+        REJECTED = "rejected"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="turns")
+    number = models.PositiveIntegerField()
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="turns")
+    action = models.CharField(max_length=10, choices=Action.choices)
+    tiles = models.JSONField(default=list, blank=True)  # [[row, col, tile], ...]
+    notation = models.CharField(max_length=64, blank=True)
+    words = models.JSONField(default=list, blank=True)  # [{word, score, breakdown, ...}]
+    score = models.IntegerField(default=0)
+    count = models.PositiveSmallIntegerField(default=0)  # tiles exchanged
+    racks = models.JSONField(null=True, blank=True)  # finish: letters left, by seat order
+    result = models.CharField(max_length=8, choices=Result.choices, blank=True, default="")
+    invalid_words = models.JSONField(default=list, blank=True)
+    target = models.ForeignKey(  # the play a challenge judged, or the turn an undo took back
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    undone_at = models.DateTimeField(null=True, blank=True)
+    undone_by = models.CharField(max_length=80, blank=True)
+    entered_by = models.CharField(max_length=80, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="unique_turn_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.number} {self.action} {self.notation}".strip()
+
+    @property
+    def undone(self) -> bool:
+        return self.undone_at is not None

@@ -1,0 +1,134 @@
+"""The lossless JSON record of a game: export, and import back to the identical game.
+
+The record holds everything but the game's secret token (an export is meant to be shared);
+an imported game gets a new token. Import replays the log and refuses a record whose stored
+state disagrees with it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils.dateparse import parse_datetime
+
+from referee.errors import InputError
+from scorekeeper.domain import check_game, clean_player_names, player_named
+from scorekeeper.models import Game, Seat, Turn
+
+FORMAT = "scorekeeper.game"
+VERSION = 1
+
+GAME_FIELDS = [
+    "ruleset", "options", "lexicon", "lexicon_checksum", "challenge_mode", "first_seat",
+    "status", "turn_number", "board", "bag_count", "to_move", "passes", "exchanges", "last_play",
+]  # fmt: skip
+SEAT_FIELDS = ["order", "score", "rack_count", "skip_turns", "adjustment", "final_score"]
+TURN_FIELDS = [
+    "number", "action", "tiles", "notation", "words", "score", "count", "racks", "result",
+    "invalid_words", "undone_by", "entered_by",
+]  # fmt: skip
+
+
+def _time(value: datetime | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+def export_game(game: Game) -> dict[str, Any]:
+    seats = list(game.seats.select_related("player").order_by("order"))
+    turns = game.turns.select_related("seat", "target").order_by("number")
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": {
+            "id": str(game.pk),
+            **{f: getattr(game, f) for f in GAME_FIELDS},
+            "created_at": _time(game.created_at),
+            "updated_at": _time(game.updated_at),
+            "finished_at": _time(game.finished_at),
+        },
+        "seats": [
+            {"player": s.player.name, **{f: getattr(s, f) for f in SEAT_FIELDS}} for s in seats
+        ],
+        "turns": [
+            {
+                **{f: getattr(t, f) for f in TURN_FIELDS},
+                "seat": t.seat.order,
+                "target": t.target.number if t.target else None,
+                "undone_at": _time(t.undone_at),
+                "created_at": _time(t.created_at),
+            }
+            for t in turns
+        ],
+    }
+
+
+def import_game(record: Any, *, new_id: bool = False) -> Game:
+    """Recreate a game from its record; ``InputError`` if the record is not a sound game."""
+    if not isinstance(record, dict) or record.get("format") != FORMAT:
+        raise InputError("bad_record", "This is not a Scorekeeper game record.")
+    if record.get("version") != VERSION:
+        raise InputError("bad_record", f"This record is version {record.get('version')!r}.")
+    try:
+        with transaction.atomic():
+            game = _create(record, new_id)
+            problems = check_game(game)
+            if problems:
+                raise InputError(
+                    "inconsistent_record",
+                    "The record's state disagrees with its turn log: " + "; ".join(problems),
+                )
+            return game
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise InputError(
+            "bad_record", f"The game record is incomplete or malformed ({error})."
+        ) from None
+
+
+def _create(record: dict[str, Any], new_id: bool) -> Game:
+    data = record["game"]
+    if not new_id and Game.objects.filter(pk=data["id"]).exists():
+        raise InputError("game_exists", f"Game {data['id']} is already here.")
+    game = Game(**{f: data[f] for f in GAME_FIELDS})
+    if not new_id:
+        game.pk = data["id"]
+    game.full_clean(exclude=["board", "options", "last_play"])
+    game.save(force_insert=True)
+    names = clean_player_names([s["player"] for s in record["seats"]])
+    seats = {}
+    for seat_data, name in zip(record["seats"], names, strict=True):
+        seat = Seat.objects.create(
+            game=game, player=player_named(name), **{f: seat_data[f] for f in SEAT_FIELDS}
+        )
+        seats[seat.order] = seat
+    turns = {}
+    for turn_data in record["turns"]:
+        turn = Turn.objects.create(
+            game=game,
+            seat=seats[turn_data["seat"]],
+            undone_at=_parse(turn_data["undone_at"]),
+            **{f: turn_data[f] for f in TURN_FIELDS},
+        )
+        turn.created_at = _parse(turn_data["created_at"])
+        turns[turn.number] = (turn, turn_data["target"])
+    for turn, target in turns.values():
+        turn.target = turns[target][0] if target is not None else None
+    Turn.objects.bulk_update([t for t, _ in turns.values()], ["target", "created_at"])
+    # auto_now fields are set on save: put the record's own times back.
+    Game.objects.filter(pk=game.pk).update(
+        created_at=_parse(data["created_at"]),
+        updated_at=_parse(data["updated_at"]),
+        finished_at=_parse(data["finished_at"]),
+    )
+    game.refresh_from_db()
+    return game
+
+
+def _parse(value: str | None) -> datetime | None:
+    if value is None:
+        return None
+    parsed = parse_datetime(value)
+    if parsed is None:
+        raise ValueError(f"{value!r} is not a date and time")
+    return parsed
