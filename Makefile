@@ -25,8 +25,13 @@ lint: install
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
+# With PG_TEST_URL set (CI sets it), the suite runs a second time on PostgreSQL.
 test: lint
 	$(PY) -m pytest
+	@if [ -n "$(PG_TEST_URL)" ]; then \
+		echo "== the suite again, on PostgreSQL"; \
+		DATABASE_URL="$(PG_TEST_URL)" $(PY) -m pytest; \
+	fi
 
 bench: install
 	$(PY) bench/run.py
