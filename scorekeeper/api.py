@@ -52,6 +52,7 @@ class GameIn(Schema):
     challenge_mode: Literal["auto", "manual"] = "auto"
     options: dict[str, Any] = Field(default_factory=dict)
     first: str | None = Field(None, description="name of the player who starts; default the first")
+    turn_clock: Int | None = Field(None, description="seconds per turn shown at the table")
 
 
 class TileIn(Schema):
@@ -249,6 +250,7 @@ def create_game(request: HttpRequest, payload: GameIn) -> Status[dict[str, Any]]
         challenge_mode=payload.challenge_mode,
         options=payload.options,
         first=first,
+        turn_clock=payload.turn_clock,
     )
     return Status(201, {**game_state(game), "token": game.token})
 

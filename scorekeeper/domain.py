@@ -60,6 +60,7 @@ def create_game(
     challenge_mode: str = Game.ChallengeMode.AUTO,
     options: Mapping[str, Any] | None = None,
     first: int = 0,
+    turn_clock: int | None = None,
 ) -> Game:
     """Start a game: every player has drawn a full rack and ``first`` is to move."""
     rules = get_ruleset(ruleset)
@@ -71,6 +72,12 @@ def create_game(
         )
     if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < len(names):
         raise InputError("bad_first", "The first player must be one of the players.")
+    if turn_clock is not None and (
+        isinstance(turn_clock, bool)
+        or not isinstance(turn_clock, int)
+        or not 10 <= turn_clock <= 3600
+    ):
+        raise InputError("bad_turn_clock", "A turn clock runs from 10 to 3600 seconds.")
     lexicon_id, checksum = resolve_lexicon(lexicon)
     state = GameState.new(rules, len(names), rule_options, first)
     with transaction.atomic():
@@ -81,6 +88,7 @@ def create_game(
             lexicon_checksum=checksum,
             challenge_mode=challenge_mode,
             first_seat=first,
+            turn_clock=turn_clock,
         )
         seats = [
             Seat.objects.create(game=game, player=player_named(name), order=order)
@@ -346,13 +354,16 @@ def check_game(game: Game) -> list[str]:
         replayed = replay(game, seats)
     except RefereeError as error:
         return [f"the log does not replay: {error.message}"]
-    stored = load_state(game, seats).to_dict()
+    try:
+        stored = load_state(game, seats).to_dict()
+    except (RefereeError, ValueError, IndexError, KeyError, TypeError, AssertionError) as error:
+        return [f"the stored state can't be read: {error}"]
     again = replayed.to_dict()
     problems = []
     for key, value in stored.items():
         if value == again[key]:
             continue
-        if key == "board":
+        if key == "board" and len(value) == len(again[key]):
             size = len(value)
             squares = [
                 square_name(r, c)
@@ -374,4 +385,75 @@ def check_game(game: Game) -> list[str]:
     latest = game.turns.order_by("-number").values_list("number", flat=True).first() or 0
     if game.turn_number != latest:
         problems.append(f"turn_number: stored {game.turn_number}, the log ends at {latest}")
+    return problems or turn_problems(game)
+
+
+def turn_problems(game: Game) -> list[str]:
+    """What replaying the state can't see: every logged turn's own fields against the engine.
+
+    ``check_game`` proves the stored state follows from the log's tiles and verdicts; this
+    checks the rest of each entry, which the GCG and the log shown to players read: who moved,
+    the notation, words and score of a play, the play a challenge judged and the turn an undo
+    took back.
+    """
+    seats = list(game.seats.order_by("order"))
+    turns = list(game.turns.select_related("seat", "target").order_by("number"))
+    problems: list[str] = []
+    alive: list[Turn] = []  # the turns in effect so far: an undo takes back the last of them
+    taken_back: set[int] = set()
+    for turn in turns:
+        if turn.action != Turn.Action.UNDO:
+            alive.append(turn)
+        elif not alive or turn.target_id != alive[-1].pk:
+            last = alive[-1].number if alive else None
+            problems.append(
+                f"turn {turn.number} undoes turn {turn.target.number if turn.target else None}, "
+                f"but the last turn in effect was {last}"
+            )
+        else:
+            taken_back.add(alive.pop().number)
+    undone = {t.number for t in turns if t.undone}
+    if undone != taken_back:
+        problems.append(
+            f"turns marked undone {sorted(undone)} are not the turns undone {sorted(taken_back)}"
+        )
+    if problems:
+        return problems
+    state = GameState.new(
+        game.ruleset, len(seats), RuleOptions.from_dict(game.options), game.first_seat
+    )
+    last_play: Turn | None = None
+    for turn in alive:
+        where = f"turn {turn.number}"
+        if turn.seat.order != state.to_move:
+            problems.append(f"{where} is logged for seat {turn.seat.order}, not {state.to_move}")
+        if turn.action == Turn.Action.PLAY:
+            play = Play(tuple(Placement(r, c, t) for r, c, t in turn.tiles))
+            notation = play.notation(state.board, state.ruleset)
+            evaluation = state.evaluate(play)
+            words = [w.to_dict() for w in evaluation.words]
+            if (turn.notation, turn.words, turn.score) != (notation, words, evaluation.score):
+                problems.append(
+                    f"{where} is logged as {turn.notation} for {turn.score}; "
+                    f"the play is {notation} for {evaluation.score}"
+                )
+        elif turn.action == Turn.Action.CHALLENGE:
+            if turn.target is None or turn.target != last_play:
+                judged = last_play.number if last_play else None
+                problems.append(f"{where} names the wrong play: the last play was {judged}")
+            if turn.result not in (Turn.Result.UPHELD, Turn.Result.REJECTED):
+                problems.append(f"{where} has no verdict")
+        elif turn.action not in Turn.Action.values:
+            problems.append(f"{where} has an unknown action {turn.action!r}")
+        before = list(state.scores)
+        apply_logged(state, turn)
+        if turn.action == Turn.Action.CHALLENGE:
+            penalty = state.scores[turn.seat.order] - before[turn.seat.order]
+            expected = 0 if turn.result == Turn.Result.UPHELD else penalty
+            if turn.score != expected:
+                problems.append(f"{where} is logged for {turn.score}, not {expected}")
+        elif turn.action in (Turn.Action.PASS, Turn.Action.EXCHANGE) and turn.score:
+            problems.append(f"{where} is logged for {turn.score} points, not 0")
+        if turn.action == Turn.Action.PLAY:
+            last_play = turn
     return problems

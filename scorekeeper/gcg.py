@@ -10,6 +10,8 @@ follow include it.
 
 from __future__ import annotations
 
+from django.utils import timezone
+
 from referee.errors import InputError
 from referee.game import GameState
 from referee.rulesets import RuleOptions, get_ruleset
@@ -26,7 +28,8 @@ def game_to_gcg(game: Game) -> str:
     lines = ["#character-encoding UTF-8"]
     lines += [f"#player{i + 1} {nicks[i]} {s.player.name}" for i, s in enumerate(seats)]
     lines.append(f"#lexicon {game.lexicon}")
-    lines.append(f"#title {ruleset.name}, {game.created_at:%Y-%m-%d}")
+    # The date the game was played where it was played, not the date in UTC.
+    lines.append(f"#title {ruleset.name}, {timezone.localtime(game.created_at):%Y-%m-%d}")
     lines.append(f"#id scorekeeper {game.pk}")
     # Replaying the log gives the rack sizes and running totals at every moment.
     state = GameState.new(ruleset, len(seats), RuleOptions.from_dict(game.options), game.first_seat)
@@ -66,11 +69,18 @@ def game_to_gcg(game: Game) -> str:
 
 
 def _nicks(names: list[str]) -> list[str]:
-    """GCG nicknames: no spaces, and one per seat."""
+    """GCG nicknames: one word each (a move line reads ``>nick: ...``), and one per seat.
+
+    >>> _nicks(["AB", "AB_3", "A B"])
+    ['AB', 'AB_3', 'AB_4']
+    """
     nicks: list[str] = []
     for index, name in enumerate(names):
-        nick = "".join(ch for ch in name if not ch.isspace()) or f"player{index + 1}"
-        if nick in nicks:
-            nick = f"{nick}_{index + 1}"
+        base = "".join(ch for ch in name if not ch.isspace() and ch != ":") or f"player{index + 1}"
+        nick = base
+        suffix = index + 1
+        while nick in nicks:  # an earlier seat may hold the plain name or a suffixed one
+            nick = f"{base}_{suffix}"
+            suffix += 1
         nicks.append(nick)
     return nicks

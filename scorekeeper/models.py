@@ -55,6 +55,8 @@ class Game(models.Model):
     lexicon_checksum = models.CharField(max_length=80, blank=True)
     challenge_mode = models.CharField(max_length=8, choices=ChallengeMode.choices)
     first_seat = models.PositiveSmallIntegerField(default=0)
+    # Seconds a turn may take, shown as a countdown at the table (Letter UP: 75); None: off.
+    turn_clock = models.PositiveSmallIntegerField(null=True, blank=True)
     status = models.CharField(
         max_length=16, choices=Status.choices, default=Status.IN_PROGRESS, db_index=True
     )
@@ -146,3 +148,25 @@ class Turn(models.Model):
     @property
     def undone(self) -> bool:
         return self.undone_at is not None
+
+    @property
+    def summary(self) -> str:
+        """One sentence for people: "Ann played 8D HOUSE for 24"."""
+        name = self.seat.player.name
+        if self.action == self.Action.PLAY:
+            text = f"{name} played {self.notation} for {self.score}"
+        elif self.action == self.Action.PASS:
+            text = f"{name} passed"
+        elif self.action == self.Action.EXCHANGE:
+            text = f"{name} exchanged {self.count} tile{'s' if self.count != 1 else ''}"
+        elif self.action == self.Action.CHALLENGE:
+            verdict = "not acceptable" if self.result == self.Result.UPHELD else "acceptable"
+            target = f" {self.target.notation}" if self.target else ""
+            text = f"{name} challenged{target}: {verdict}"
+            if self.score:
+                text += f", {self.score} for {name}"
+        elif self.action == self.Action.UNDO:
+            text = f"turn {self.target.number if self.target else '?'} was undone"
+        else:
+            text = "the game was finished"
+        return text + (" (undone)" if self.undone else "")

@@ -10,25 +10,31 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
+from django.core.exceptions import ValidationError
+from django.db import DatabaseError, models, transaction
 from django.utils.dateparse import parse_datetime
 
-from referee.errors import InputError
+from referee.errors import InputError, RefereeError
 from scorekeeper.domain import check_game, clean_player_names, player_named
 from scorekeeper.models import Game, Seat, Turn
 
 FORMAT = "scorekeeper.game"
 VERSION = 1
 
-GAME_FIELDS = [
-    "ruleset", "options", "lexicon", "lexicon_checksum", "challenge_mode", "first_seat",
-    "status", "turn_number", "board", "bag_count", "to_move", "passes", "exchanges", "last_play",
-]  # fmt: skip
-SEAT_FIELDS = ["order", "score", "rack_count", "skip_turns", "adjustment", "final_score"]
-TURN_FIELDS = [
-    "number", "action", "tiles", "notation", "words", "score", "count", "racks", "result",
-    "invalid_words", "undone_by", "entered_by",
-]  # fmt: skip
+
+def _columns(model: type[models.Model], *written_apart: str) -> list[str]:
+    """A model's own columns, so a field added to the model is never left out of the record."""
+    return [
+        f.name
+        for f in model._meta.concrete_fields
+        if not f.primary_key and not f.is_relation and f.name not in written_apart
+    ]
+
+
+# The token is the game's secret and the times are written as ISO text; relations by number.
+GAME_FIELDS = _columns(Game, "token", "created_at", "updated_at", "finished_at")
+SEAT_FIELDS = _columns(Seat)
+TURN_FIELDS = _columns(Turn, "undone_at", "created_at")
 
 
 def _time(value: datetime | None) -> str | None:
@@ -69,18 +75,34 @@ def import_game(record: Any, *, new_id: bool = False) -> Game:
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         raise InputError("bad_record", "This is not a Scorekeeper game record.")
     if record.get("version") != VERSION:
-        raise InputError("bad_record", f"This record is version {record.get('version')!r}.")
+        raise InputError(
+            "bad_record",
+            f"This record is version {record.get('version')!r}; this Scorekeeper reads "
+            f"version {VERSION}.",
+        )
     try:
         with transaction.atomic():
             game = _create(record, new_id)
-            problems = check_game(game)
+            try:
+                problems = check_game(game)
+            except RefereeError as error:  # a stored last play the board can't hold, say
+                problems = [f"the stored state does not read: {error.message}"]
             if problems:
                 raise InputError(
                     "inconsistent_record",
                     "The record's state disagrees with its turn log: " + "; ".join(problems),
                 )
             return game
-    except (KeyError, TypeError, ValueError, AttributeError) as error:
+    # A field of the wrong type or out of range surfaces as any of these, from Python, from
+    # model validation or from the database's own constraints.
+    except (
+        LookupError,
+        TypeError,
+        ValueError,
+        AttributeError,
+        ValidationError,
+        DatabaseError,
+    ) as error:
         raise InputError(
             "bad_record", f"The game record is incomplete or malformed ({error})."
         ) from None
@@ -95,7 +117,12 @@ def _create(record: dict[str, Any], new_id: bool) -> Game:
         game.pk = data["id"]
     game.full_clean(exclude=["board", "options", "last_play"])
     game.save(force_insert=True)
-    names = clean_player_names([s["player"] for s in record["seats"]])
+    try:
+        names = clean_player_names([s["player"] for s in record["seats"]])
+    except InputError as error:
+        raise InputError(
+            "bad_record", f"The record's players are not right: {error.message}"
+        ) from None
     seats = {}
     for seat_data, name in zip(record["seats"], names, strict=True):
         seat = Seat.objects.create(

@@ -20,6 +20,7 @@ def game_state(game: Game, *, with_turns: bool = True) -> dict[str, Any]:
         "lexicon_checksum": game.lexicon_checksum,
         "challenge_mode": game.challenge_mode,
         "options": game.options,
+        "turn_clock": game.turn_clock,
         "status": game.status,
         "turn_number": game.turn_number,
         "to_move": to_move,

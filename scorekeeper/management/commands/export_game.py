@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import uuid
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -20,7 +21,10 @@ class Command(BaseCommand):
         parser.add_argument("--format", choices=["json", "gcg"], default="json")
 
     def handle(self, *args, **options):  # type: ignore[no-untyped-def]
-        game = Game.objects.filter(pk=options["game_id"]).first()
+        try:
+            game = Game.objects.filter(pk=uuid.UUID(options["game_id"])).first()
+        except ValueError:
+            game = None
         if game is None:
             raise CommandError(f"There is no game {options['game_id']}.")
         try:
