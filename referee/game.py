@@ -10,6 +10,7 @@ so a refused action leaves the game exactly as it was.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -476,3 +477,24 @@ def replay(
         else:
             raise InputError("unknown_action", f"Unknown action {action!r}.")
     return state
+
+
+def draw_for_first(
+    ruleset: Ruleset, players: int, rng: random.Random | None = None
+) -> tuple[int, list[list[str]]]:
+    """Each player draws a tile; the one nearest "A" starts, and the tied draw again.
+
+    Returns the starting seat and every round of draws (a round lists one tile per seat,
+    ``""`` for a seat that sat the round out).
+    """
+    rng = rng or random.Random()
+    contenders = list(range(players))
+    rounds: list[list[str]] = []
+    while True:
+        bag = [t for t, n in ruleset.tiles.items() for _ in range(n)]
+        drawn = dict(zip(contenders, rng.sample(bag, len(contenders)), strict=True))
+        rounds.append([drawn.get(seat, "") for seat in range(players)])
+        best = min(drawn.values())
+        contenders = [seat for seat, tile in drawn.items() if tile == best]
+        if len(contenders) == 1:
+            return contenders[0], rounds

@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from scorekeeper import views
 from scorekeeper.api import api
@@ -7,4 +7,12 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("api/", api.urls),
+    path("games/new", views.new_game, name="new_game"),
+    path("games/<uuid:game_id>/score/<str:token>/", views.scorer, name="scorer"),
+    path("games/<uuid:game_id>/score/<str:token>/preview", views.preview, name="preview"),
+    path("games/<uuid:game_id>/score/<str:token>/turn", views.turn, name="turn"),
+    path("games/<uuid:game_id>/watch", views.watch, name="watch"),
+    path("games/<uuid:game_id>/watch/live", views.watch_live, name="watch_live"),
+    path("", include("scorekeeper.history_urls")),
+    path("", include("referee.urls")),
 ]

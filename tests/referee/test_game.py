@@ -304,3 +304,20 @@ def test_state_round_trips_through_its_record():
     assert copy.to_dict() == state.to_dict()
     upheld = GameState.from_dict(state.to_dict())
     assert upheld.last_play is None
+
+
+# Who starts -------------------------------------------------------------------------------------
+def test_the_tile_nearest_a_starts():
+    import random
+
+    from referee.game import draw_for_first
+    from referee.rulesets import UPWORDS_10
+
+    for seed in range(50):
+        first, rounds = draw_for_first(UPWORDS_10, 3, random.Random(seed))
+        last = rounds[-1]
+        assert last[first] == min(t for t in last if t)
+        assert sorted(last).count(last[first]) == 1
+        for earlier in rounds[:-1]:  # every earlier round ended in a tie for the nearest
+            drawn = [t for t in earlier if t]
+            assert drawn.count(min(drawn)) > 1

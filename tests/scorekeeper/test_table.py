@@ -1,0 +1,293 @@
+"""The table pages: new game, the scorer's board, preview, turns, the second screen."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from scorekeeper.models import Game, Turn
+
+from .conftest import CLUB_WORDS
+
+pytestmark = pytest.mark.django_db
+
+
+def start(client, **fields) -> Game:
+    data = {
+        "ruleset": "upwords-10",
+        "lexicon": "CLUB",
+        "player_1": "Ann",
+        "player_2": "Ben",
+        "challenge_mode": "auto",
+        "first": "0",
+        "plural_s_rule": "on",
+        "upheld_challenge": "retry",
+        "rejected_challenge": "none",
+        "solo_exchanges": "0",
+        **fields,
+    }
+    response = client.post("/games/new", data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    game = Game.objects.latest("created_at")
+    assert response["Location"] == f"/games/{game.pk}/score/{game.token}/"
+    return game
+
+
+def scorer(game: Game) -> str:
+    return f"/games/{game.pk}/score/{game.token}/"
+
+
+def turn(client, game: Game, **data):
+    game.refresh_from_db()
+    data.setdefault("expected_turn", game.turn_number + 1)
+    return client.post(scorer(game) + "turn", data)
+
+
+# New game -------------------------------------------------------------------------------------
+def test_new_game_form_lists_lexicons_with_word_counts(client):
+    html = client.get("/games/new").content.decode()
+    assert f"CLUB — {len(set(CLUB_WORDS.split()))} words" in html
+    assert "Honour system" in html
+    assert 'name="player_4"' in html
+
+
+def test_new_game_creates_the_game_and_opens_the_scorer_page(client):
+    game = start(client, turn_clock="75", challenge_mode="manual", rejected_challenge="minus_5")
+    assert [s.player.name for s in game.seats.order_by("order")] == ["Ann", "Ben"]
+    assert game.challenge_mode == "manual" and game.turn_clock == 75
+    assert game.options["rejected_challenge"] == "minus_5"
+    html = client.get(scorer(game)).content.decode()
+    assert "Ann starts" in html and "to play" in html
+
+
+def test_drawing_for_first_names_the_draws(client):
+    game = start(client, first="draw")
+    html = client.get(scorer(game)).content.decode()
+    assert re.search(r"Ann drew (Qu|[A-Z]), Ben drew (Qu|[A-Z])", html)
+    starter = game.seats.get(order=game.first_seat).player.name
+    assert f"{starter} starts" in html
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"player_1": ""}, "This field is required"),
+        ({"player_2": "ann"}, "same name"),
+        ({"first": "3"}, "Choose one of the players"),
+        ({"turn_clock": "5"}, "greater than or equal to 10"),
+        ({"lexicon": "NOPE"}, "Select a valid choice"),
+    ],
+)
+def test_bad_new_games_show_the_form_again_with_the_reason(client, fields, message):
+    base = {"ruleset": "upwords-10", "lexicon": "CLUB", "player_1": "Ann", "player_2": "Ben",
+            "challenge_mode": "auto", "first": "0", "upheld_challenge": "retry",
+            "rejected_challenge": "none", "solo_exchanges": "0"}  # fmt: skip
+    response = client.post("/games/new", {**base, **fields})
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert Game.objects.count() == 0
+
+
+# The board ------------------------------------------------------------------------------------
+def test_board_shows_stack_heights_and_labels(client):
+    game = start(client)
+    turn(client, game, action="play", play="5D MOOD")
+    turn(client, game, action="play", play="5D W")
+    html = client.get(scorer(game)).content.decode()
+    assert 'aria-label="D5: W, 2 high"' in html
+    assert 'aria-label="E5: O, 1 high"' in html
+    assert "Last: Ben played 5D W... for 5." in html
+
+
+def test_letterup_board_marks_the_premium_squares(client):
+    game = start(client, ruleset="letterup-classic")
+    html = client.get(scorer(game)).content.decode()
+    assert 'aria-label="A1: empty, TW"' in html
+    assert 'aria-label="H8: empty, DW, start square"' in html
+    assert 'aria-label="B6: empty, TL"' in html
+
+
+def test_wrong_scorer_token_is_refused_with_a_page(client):
+    game = start(client)
+    response = client.get(f"/games/{game.pk}/score/not-the-token/")
+    assert response.status_code == 403
+    assert "Only the scorer link" in response.content.decode()
+    response = client.post(f"/games/{game.pk}/score/not-the-token/turn", {"action": "pass"})
+    assert response.status_code == 403
+    assert Turn.objects.count() == 0
+
+
+def test_unknown_game_is_a_404_page(client):
+    response = client.get("/games/00000000-0000-0000-0000-000000000000/watch")
+    assert response.status_code == 404
+    assert "Nothing here" in response.content.decode()
+
+
+# Preview --------------------------------------------------------------------------------------
+def test_preview_shows_words_and_breakdown(client):
+    game = start(client)
+    turn(client, game, action="play", play="5D MOOD")
+    html = client.post(scorer(game) + "preview", {"play": "D5=W"}).content.decode()
+    assert "<strong>5</strong> points" in html
+    assert "WOOD" in html and "2+1+1+1 = 5" in html
+    assert "5D W..." in html
+
+
+def test_preview_says_why_a_play_is_not_legal(client):
+    game = start(client)
+    turn(client, game, action="play", play="5D MOOD")
+    html = client.post(scorer(game) + "preview", {"play": "E5=O"}).content.decode()
+    assert "Not legal" in html and "You can&#x27;t stack O on O at E5." in html
+    html = client.post(scorer(game) + "preview", {"play": "4C ZX"}).content.decode()
+    assert "ZX is not in CLUB." in html
+
+
+def test_preview_of_nonsense_is_a_plain_message(client):
+    game = start(client)
+    html = client.post(scorer(game) + "preview", {"play": "hello there friend"}).content.decode()
+    assert "is not a play" in html
+
+
+def test_preview_changes_nothing(client):
+    game = start(client)
+    client.post(scorer(game) + "preview", {"play": "5D MOOD"})
+    game.refresh_from_db()
+    assert game.turn_number == 0 and game.bag_count == 86
+
+
+# Turns ----------------------------------------------------------------------------------------
+def test_play_then_pass_exchange_undo(client):
+    game = start(client)
+    assert turn(client, game, action="play", play="5D MOOD").status_code == 302
+    assert turn(client, game, action="pass").status_code == 302
+    assert turn(client, game, action="exchange", count="1").status_code == 302
+    assert turn(client, game, action="undo").status_code == 302
+    game.refresh_from_db()
+    assert game.turn_number == 4
+    assert [t.action for t in game.turns.order_by("number")] == ["play", "pass", "exchange", "undo"]
+
+
+def test_a_refused_play_shows_the_reason_and_keeps_what_was_typed(client):
+    game = start(client)
+    response = turn(client, game, action="play", play="1A CAT")
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert "Not entered." in html and "centre squares" in html
+    assert 'value="1A CAT"' in html
+    assert Turn.objects.count() == 0
+
+
+def test_a_malformed_play_is_a_400_page(client):
+    game = start(client)
+    response = turn(client, game, action="play", play="ZZ99 QQ")
+    assert response.status_code == 400
+    assert "Not entered." in response.content.decode()
+
+
+def test_a_stale_turn_is_refused(client):
+    game = start(client)
+    turn(client, game, action="play", play="5D MOOD")
+    response = client.post(scorer(game) + "turn", {"action": "pass", "expected_turn": "1"})
+    assert response.status_code == 409
+    assert "already entered" in response.content.decode()
+
+
+def test_a_bad_count_is_a_400_page(client):
+    game = start(client, ruleset="letterup-classic")
+    response = turn(client, game, action="exchange", count="many")
+    assert response.status_code == 400
+
+
+def test_tournament_challenge_shows_a_verdict_only(client):
+    game = start(client, challenge_mode="manual")
+    turn(client, game, action="play", play="5D MOOX")
+    html = client.get(scorer(game)).content.decode()
+    assert "Challenge 5D MOOX" in html
+    turn(client, game, action="challenge")
+    html = client.get(scorer(game)).content.decode()
+    assert "NOT ACCEPTABLE" in html
+    assert "comes off" in html
+    turn(client, game, action="play", play="5D MOOD")
+    turn(client, game, action="challenge")
+    html = client.get(scorer(game)).content.decode()
+    assert ">ACCEPTABLE<" in html
+
+
+def test_upwords_end_screen_shows_penalties_and_winner(client):
+    game = start(client)
+    turn(client, game, action="play", play="5D MOOD")
+    turn(client, game, action="pass")
+    turn(client, game, action="pass")
+    html = client.get(scorer(game)).content.decode()
+    assert "Ann wins" in html
+    assert '<td class="num">-35</td>' in html
+    assert '<td class="num final">-27</td>' in html
+
+
+def test_a_tie_is_a_tie(client):
+    game = start(client)
+    turn(client, game, action="pass")
+    turn(client, game, action="pass")
+    assert "A tie: Ann and Ben" in client.get(scorer(game)).content.decode()
+
+
+def test_rack_entry_is_prefilled_when_only_one_rack_can_hold_the_unseen_tiles():
+    from referee.game import GameState
+    from scorekeeper.views import rack_prefill
+
+    # Near the end of a Rush game: Ann went out, the bag is empty, and five tiles are unseen.
+    state = GameState.new("letterup-rush", 2)
+    left = ["Q", "Z", "A", "E", "I"]
+    on_board = [t for t, n in state.ruleset.tiles.items() for _ in range(n)]
+    for tile in left:
+        on_board.remove(tile)
+    for index, tile in enumerate(on_board):
+        state.board.place(index // 15, index % 15, tile)
+    state.bag, state.racks = 0, [0, 5]
+    assert rack_prefill(state) == {0: "", 1: "AEIQZ"}
+    # With two racks holding tiles, who holds what is unknown: nothing is filled in.
+    state.racks = [2, 3]
+    assert rack_prefill(state) == {}
+
+
+def test_letterup_finish_with_racks(client):
+    game = start(client, ruleset="letterup-rush")
+    for _ in range(4):
+        turn(client, game, action="pass")
+    html = client.get(scorer(game)).content.decode()
+    assert "Letters left on each rack" in html
+    response = turn(client, game, action="finish", rack_0="QZJXKWV", rack_1="AAAAAEE")
+    assert response.status_code == 302
+    html = client.get(scorer(game)).content.decode()
+    assert "Ben wins" in html and "-50" in html
+
+
+# The second screen ----------------------------------------------------------------------------
+def test_spectator_screen_is_read_only_and_has_no_token(client):
+    game = start(client)
+    html = client.get(f"/games/{game.pk}/watch").content.decode()
+    assert "Ann</span> to play" in html
+    assert game.token not in html
+    assert "Submit play" not in html and 'hx-trigger="every 3s"' in html
+
+
+def test_polling_with_nothing_new_is_a_304(client):
+    game = start(client)
+    url = f"/games/{game.pk}/watch/live"
+    first = client.get(url)
+    assert first.status_code == 200 and first["ETag"]
+    again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304 and again.content == b""
+    turn(client, game, action="play", play="5D MOOD")
+    changed = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
+    assert "Ann played 5D MOOD for 8" in changed.content.decode()
+
+
+def test_polling_costs_one_query_when_nothing_changed(client, django_assert_num_queries):
+    game = start(client)
+    url = f"/games/{game.pk}/watch/live"
+    etag = client.get(url)["ETag"]
+    with django_assert_num_queries(1):
+        assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
