@@ -296,7 +296,8 @@ def _challenge(game: Game, seats: list[Seat], state: GameState, turn: Turn) -> N
     turn.seat = seats[challenger]
     turn.target = target
     turn.result = outcome.result or ""
-    turn.invalid_words = list(outcome.invalid_words)
+    # Which word failed is not stored: a tournament verdict names none, and the log's words
+    # with the game's exact lexicon tell it once the game is over.
     turn.score = outcome.score
     turn.words = [w.to_dict() for w in outcome.words]
 

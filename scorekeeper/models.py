@@ -127,7 +127,6 @@ class Turn(models.Model):
     count = models.PositiveSmallIntegerField(default=0)  # tiles exchanged
     racks = models.JSONField(null=True, blank=True)  # finish: letters left, by seat order
     result = models.CharField(max_length=8, choices=Result.choices, blank=True, default="")
-    invalid_words = models.JSONField(default=list, blank=True)
     target = models.ForeignKey(  # the play a challenge judged, or the turn an undo took back
         "self", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )

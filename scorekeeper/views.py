@@ -230,7 +230,8 @@ def table_context(request: HttpRequest, game: Game, *, scorer: bool) -> dict[str
     if game.last_play:
         highlight = {(r, c) for r, c, _ in game.last_play["tiles"]}
     finals = state.final_scores
-    best = max(finals) if finals else None
+    # A solo game has a final score but no winner.
+    best = max(finals) if finals and len(finals) > 1 else None
     players = [
         {
             "name": seat.player.name,
@@ -240,7 +241,7 @@ def table_context(request: HttpRequest, game: Game, *, scorer: bool) -> dict[str
             "adjustment": seat.adjustment,
             "final": seat.final_score,
             "to_move": game.status == Game.Status.IN_PROGRESS and seat.order == state.to_move,
-            "winner": finals is not None and seat.final_score == best,
+            "winner": best is not None and seat.final_score == best,
             "order": seat.order,
         }
         for seat in seats

@@ -370,3 +370,15 @@ def test_api_export_is_the_same_record(client):
     response = client.get(f"/api/games/{game.pk}/export")
     assert response.status_code == 200
     assert response.json() == json.loads(json.dumps(export_game(game)))
+
+
+@pytest.mark.django_db
+def test_the_record_never_says_which_word_failed_a_challenge(client):
+    from .factories import ApiGame
+
+    game = ApiGame(client, challenge_mode="manual")
+    game.play([(4, 3, "M"), (4, 4, "O"), (4, 5, "O"), (4, 6, "X")])
+    assert game.turn({"action": "challenge"}).json()["turn"]["result"] == "upheld"
+    record = client.get(f"/games/{game.id}/export.json").json()
+    challenge = record["turns"][-1]
+    assert challenge["result"] == "upheld" and "invalid_words" not in challenge

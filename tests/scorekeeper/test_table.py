@@ -291,3 +291,12 @@ def test_polling_costs_one_query_when_nothing_changed(client, django_assert_num_
     etag = client.get(url)["ETag"]
     with django_assert_num_queries(1):
         assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+
+
+def test_a_solo_game_has_a_final_score_but_no_winner(client):
+    game = start(client, player_2="")
+    turn(client, game, action="play", play="5D MOOD")
+    turn(client, game, action="pass")
+    html = client.get(scorer(game)).content.decode()
+    assert "Final score" in html
+    assert " wins" not in html and '<span class="badge">' not in html

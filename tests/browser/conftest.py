@@ -1,0 +1,101 @@
+"""Browser tests: Playwright drives Debian's Chromium against a live server.
+
+They are marked ``browser``. Without /usr/bin/chromium they are skipped with a reason on a
+developer's machine, and fail in CI (CI=true), where .ci/run installs Chromium.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from referee.apps import reset_library
+
+# Playwright's sync API runs an event loop in this thread; the test's own ORM calls are
+# still plain synchronous code, so Django's async-safety guard is lifted for these tests.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+PHONE = {"width": 375, "height": 812}
+DESKTOP = {"width": 1280, "height": 900}
+# Words the journeys play; anything else is a phony.
+WORDS = "MOOD DEAR WOOD WOOL TO OD AT NET ON HOUSE EXAM ZA AH HA OX JO QI"
+
+pytestmark = pytest.mark.browser
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/browser/" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{CHROMIUM} is missing: .ci/run should have installed Debian's chromium")
+        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(autouse=True)
+def journey_lexicon(settings, tmp_path):
+    folder = tmp_path / "lexica"
+    folder.mkdir()
+    (folder / "CLUB.txt").write_text("\n".join(sorted(set(WORDS.split()))) + "\n")
+    settings.LEXICON_DIR = str(folder)
+    settings.LEXICON_USER_DIR = tmp_path / "user"
+    settings.LEXICON_CACHE_DIR = tmp_path / "cache"
+    reset_library()
+    yield
+    reset_library()
+
+
+class Camera:
+    """Takes each page at phone and desktop size, in order, into var/screenshots/<journey>/."""
+
+    def __init__(self, page: object, journey: str) -> None:
+        self.page = page
+        self.folder = SHOTS / journey
+        self.folder.mkdir(parents=True, exist_ok=True)
+        for old in self.folder.glob("*.png"):
+            old.unlink()
+        self.count = 0
+
+    def shoot(self, name: str) -> None:
+        self.count += 1
+        for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
+            self.page.set_viewport_size(size)  # type: ignore[attr-defined]
+            self.page.screenshot(  # type: ignore[attr-defined]
+                path=str(self.folder / f"{self.count:02d}-{name}-{label}.png"), full_page=True
+            )
+
+
+@pytest.fixture
+def page(browser: object, live_server: object) -> Iterator[object]:
+    context = browser.new_context(viewport=PHONE, base_url=live_server.url)  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.on("dialog", lambda dialog: dialog.accept())  # the confirmations
+    yield page
+    context.close()
