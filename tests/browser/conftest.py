@@ -86,6 +86,9 @@ class Camera:
         self.count += 1
         for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
             self.page.set_viewport_size(size)  # type: ignore[attr-defined]
+            # Nothing may make the page scroll sideways (wide tables scroll inside themselves).
+            width = self.page.evaluate("document.documentElement.scrollWidth")  # type: ignore[attr-defined]
+            assert width <= size["width"], f"{name} is {width}px wide at {label} size"
             self.page.screenshot(  # type: ignore[attr-defined]
                 path=str(self.folder / f"{self.count:02d}-{name}-{label}.png"), full_page=True
             )

@@ -130,6 +130,13 @@ def test_a_whole_upwords_game(page: Page, live_server):
     page.click("nav >> text=Rankings")
     expect(page.locator("main")).to_contain_text("Ann")
     camera.shoot("rankings")
+    page.click("main >> a:text-is('Ann')")
+    expect(page.locator("h1")).to_contain_text("Ann")
+    camera.shoot("player")
+
+    page.click("nav >> text=Games")
+    expect(page.locator("main table")).to_contain_text("Ann")
+    camera.shoot("game-list")
 
     page.goto(f"/games/{game.pk}/watch")
     camera.shoot("spectator")
@@ -194,3 +201,27 @@ def test_a_whole_letterup_game(page: Page, live_server):
     expect(page.locator(".verdict")).to_contain_text("NOT ACCEPTABLE")
     camera.shoot("word-judge")
     assert re.search(r"3 words", page.locator(".verdict").inner_text())
+
+
+def test_a_play_entered_by_keyboard_alone(page: Page, live_server):
+    page.goto("/games/new")
+    page.fill("#id_player_1", "Ann")
+    page.fill("#id_player_2", "Ben")
+    page.select_option("#id_first", "0")
+    page.keyboard.press("Enter")
+    expect(page.locator("h1.status")).to_contain_text("Ann to play")
+    # Tab into the board: one square is in the tab order (the start square).
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.classList.contains('sq')"):
+            break
+    assert page.evaluate("document.activeElement.dataset.name") == "E5"
+    page.keyboard.press("ArrowLeft")  # D5
+    page.keyboard.type("mood")
+    expect(page.locator("#preview")).to_contain_text("8 points")
+    page.keyboard.press("Backspace")  # take the D back
+    expect(page.locator("#play-input")).to_have_value("D5=M E5=O F5=O")
+    page.keyboard.type("d")
+    page.keyboard.press("Enter")
+    expect(page.locator(".messages")).to_contain_text("Ann: 5D MOOD for 8.")
+    assert page.evaluate("document.activeElement !== null")
