@@ -33,5 +33,11 @@ test: lint
 		DATABASE_URL="$(PG_TEST_URL)" $(PY) -m pytest; \
 	fi
 
+# Production: settings from the environment (SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL, ...).
+serve: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py collectstatic --noinput -v0
+	$(VENV)/bin/gunicorn -c config/gunicorn.conf.py
+
 bench: install
 	$(PY) bench/run.py

@@ -23,9 +23,28 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
     SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
 
-ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
+ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 if TESTING:
     ALLOWED_HOSTS = [*ALLOWED_HOSTS, "testserver"]
+CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
+
+# Behind an HTTPS proxy or load balancer (see README, "Deploy"): secure cookies, HSTS and
+# trusting the proxy's X-Forwarded-Proto. Off in development, on by default otherwise.
+SECURE = envbool("SECURE", not (DEBUG or TESTING))
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = SECURE
+SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", False)
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if SECURE else None
+SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 3600 if SECURE else 0)
+# Subdomains and the browsers' preload list are the site owner's decision: off unless asked.
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", False)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"  # scorer links carry the game's secret
+SESSION_COOKIE_HTTPONLY = True
+X_FRAME_OPTIONS = "DENY"
+# The client address for rate limits: the first X-Forwarded-For hop is trusted only when
+# a proxy you run sets it.
+TRUST_X_FORWARDED_FOR = envbool("TRUST_X_FORWARDED_FOR", False)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -43,6 +62,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "scorekeeper.middleware.RefusedRequestLog",
+    "scorekeeper.middleware.RateLimit",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -91,6 +112,44 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "NAME": str(Path(tempfile.gettempdir()) / f"scorekeeper-test-{os.getpid()}.sqlite3")
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# The cache holds the rate-limit counters, so every app server must share it: Redis via
+# CACHE_URL (e.g. redis://127.0.0.1:6379/0), else the database table made by
+# `manage.py createcachetable` (CACHE_URL=db), else process memory (one server only).
+CACHE_URL = envstr("CACHE_URL")
+if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    }
+elif CACHE_URL == "db":
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "scorekeeper_cache",
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Requests per client per minute; 0 turns a limit off.
+RATE_LIMIT_TURNS = envint("RATE_LIMIT_TURNS", 120)
+RATE_LIMIT_JUDGE = envint("RATE_LIMIT_JUDGE", 60)
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"json": {"()": "config.logs.JsonFormatter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "json"}},
+    "root": {
+        "handlers": ["console"],
+        "level": envstr("LOG_LEVEL", "WARNING" if TESTING else "INFO"),
+    },
+    "loggers": {
+        # Refused requests are logged once, as JSON, by scorekeeper.middleware.
+        "django.request": {"level": "ERROR"},
+        "django.server": {"level": "WARNING"},
+    },
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -92,14 +92,11 @@ ERRORS: dict[int, type[Schema]] = {code: ErrorOut for code in (400, 401, 403, 40
 def error_response(
     request: HttpRequest, status: int, code: str, message: str, **extra: Any
 ) -> HttpResponse:
-    if status >= 400:
-        log.info(
-            "refused %s %s: %s %s", request.method, request.path, status, code,
-            extra={"status": status, "code": code},
-        )  # fmt: skip
-    return api.create_response(
+    response = api.create_response(
         request, {"error": {"code": code, "message": message, **extra}}, status=status
     )
+    response["X-Error-Code"] = code
+    return response
 
 
 @api.exception_handler(ApiError)

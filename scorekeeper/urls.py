@@ -6,6 +6,7 @@ from scorekeeper.api import api
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("ping", views.ping, name="ping"),
     path("api/", api.urls),
     path("games/new", views.new_game, name="new_game"),
     path("games/<uuid:game_id>/score/<str:token>/", views.scorer, name="scorer"),

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
+from django.db import DatabaseError, connection
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -59,8 +60,20 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", {"playing": playing, "rulesets": RULESETS.values()})
 
 
+@require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    return JsonResponse({"status": "ok"})
+    """For a load balancer: 200 when this server can reach its database, else 503."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except DatabaseError:
+        return JsonResponse({"status": "unavailable", "database": "unreachable"}, status=503)
+    return JsonResponse({"status": "ok", "database": "ok"})
+
+
+def ping(request: HttpRequest) -> JsonResponse:
+    """The smallest JSON view: the benchmark's measure of the stack's own limit."""
+    return JsonResponse({"pong": True})
 
 
 def new_game(request: HttpRequest) -> HttpResponse:

@@ -1,0 +1,289 @@
+"""Security: CSRF, the game secret, rate limits, no stack traces, logs, production defaults."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from django.core.cache import caches
+from django.test import Client, override_settings
+
+from scorekeeper.models import Game, Turn
+from tests.scorekeeper.conftest import club_lexicon, lexicon_cache  # noqa: F401 - fixtures
+from tests.scorekeeper.factories import ApiGame
+
+pytestmark = pytest.mark.django_db
+ROOT = Path(__file__).resolve().parents[2]
+MOOD = [(4, 3, "M"), (4, 4, "O"), (4, 5, "O"), (4, 6, "D")]
+
+
+@pytest.fixture(autouse=True)
+def _lexicon(club_lexicon):  # noqa: F811 - the scorekeeper tests' CLUB list
+    return club_lexicon
+
+
+# CSRF -------------------------------------------------------------------------------------------
+def test_every_form_needs_its_csrf_token():
+    strict = Client(enforce_csrf_checks=True)
+    game = ApiGame(Client())
+    scorer = f"/games/{game.id}/score/{game.token}/"
+    for url, data in [
+        ("/games/new", {"player_1": "Ann"}),
+        (scorer + "turn", {"action": "pass", "expected_turn": "1"}),
+        (scorer + "preview", {"play": "5D MOOD"}),
+    ]:
+        response = strict.post(url, data)
+        assert response.status_code == 403, url
+    assert Turn.objects.count() == 0 and Game.objects.count() == 1
+
+
+def test_forms_work_with_the_token():
+    strict = Client(enforce_csrf_checks=True)
+    page = strict.get("/games/new")
+    token = page.cookies["csrftoken"].value
+    html = page.content.decode()
+    assert 'name="csrfmiddlewaretoken"' in html
+    assert '"X-CSRFToken"' in html  # htmx requests send it from the body's hx-headers
+    game = ApiGame(Client())
+    scorer = f"/games/{game.id}/score/{game.token}/"
+    response = strict.post(
+        scorer + "turn", {"action": "pass", "expected_turn": "1", "csrfmiddlewaretoken": token}
+    )
+    assert response.status_code == 302
+    response = strict.post(scorer + "preview", {"play": "5D MOOD"}, HTTP_X_CSRFTOKEN=token)
+    assert response.status_code == 200
+
+
+def test_the_api_authenticates_with_its_token_not_cookies():
+    strict = Client(enforce_csrf_checks=True)
+    game = ApiGame(strict)
+    assert game.turn({"action": "pass"}).status_code == 201
+
+
+# The game's secret ------------------------------------------------------------------------------
+def test_the_secret_is_compared_in_constant_time(client):
+    game = ApiGame(client)
+    with mock.patch(
+        "scorekeeper.api.hmac.compare_digest", wraps=__import__("hmac").compare_digest
+    ) as api_compare:
+        assert game.turn({"action": "pass"}, token="wrong-token").status_code == 403
+    assert api_compare.call_count == 1
+    with mock.patch("scorekeeper.views.hmac.compare_digest", return_value=False) as page_compare:
+        assert client.get(f"/games/{game.id}/score/{game.token}/").status_code == 403
+    assert page_compare.call_count == 1
+
+
+def test_tokens_are_long_and_unguessable(client):
+    tokens = {ApiGame(client).token for _ in range(5)}
+    assert len(tokens) == 5 and all(len(t) >= 32 for t in tokens)
+
+
+def test_public_pages_never_show_the_secret(client):
+    game = ApiGame(client)
+    game.play(MOOD)
+    for url in [f"/games/{game.id}/", f"/games/{game.id}/watch", f"/games/{game.id}/watch/live",
+                "/games/", "/", f"/api/games/{game.id}/", f"/games/{game.id}/export.json"]:  # fmt: skip
+        assert game.token not in client.get(url).content.decode(), url
+
+
+# Rate limits ------------------------------------------------------------------------------------
+def _flood(client, game: ApiGame, times: int) -> list[int]:
+    return [game.turn({"action": "exchange", "count": 1}).status_code for _ in range(times)]
+
+
+def test_turn_submissions_are_limited_per_client(client, settings):
+    settings.RATE_LIMIT_TURNS = 3
+    game = ApiGame(client)
+    statuses = _flood(client, game, 5)
+    assert statuses == [201, 201, 201, 429, 429]
+    refused = game.turn({"action": "pass"})
+    assert refused.json()["error"]["code"] == "rate_limited"
+    assert int(refused["Retry-After"]) > 0
+    assert Game.objects.get().turn_number == 3  # refused turns changed nothing
+    # Another device at another address still gets through.
+    other = Client(REMOTE_ADDR="10.1.2.3")
+    response = other.post(
+        f"/api/games/{game.id}/turns/", {"action": "pass"}, content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {game.token}",
+    )  # fmt: skip
+    assert response.status_code == 201
+
+
+def test_the_scorer_page_is_limited_too(client, settings):
+    settings.RATE_LIMIT_TURNS = 1
+    game = ApiGame(client)
+    scorer = f"/games/{game.id}/score/{game.token}/turn"
+    assert client.post(scorer, {"action": "pass", "expected_turn": "1"}).status_code == 302
+    response = client.post(scorer, {"action": "pass", "expected_turn": "2"})
+    assert response.status_code == 429
+    assert "Too many turns" in response.content.decode()
+
+
+def test_word_judge_lookups_are_limited(client, settings, tmp_path):
+    settings.RATE_LIMIT_JUDGE = 2
+    statuses = [
+        client.get("/judge/", {"lexicon": "CLUB", "words": "mood"}).status_code for _ in range(3)
+    ]
+    assert statuses == [200, 200, 429]
+    assert client.get("/judge/").status_code == 200  # the empty form is not a lookup
+
+
+def test_forwarded_addresses_count_only_behind_a_trusted_proxy(client, settings):
+    settings.RATE_LIMIT_JUDGE = 1
+    lookup = {"lexicon": "CLUB", "words": "mood"}
+    assert client.get("/judge/", lookup, HTTP_X_FORWARDED_FOR="1.1.1.1").status_code == 200
+    # Not trusted: a forged header does not buy a fresh allowance.
+    assert client.get("/judge/", lookup, HTTP_X_FORWARDED_FOR="2.2.2.2").status_code == 429
+    settings.TRUST_X_FORWARDED_FOR = True
+    assert client.get("/judge/", lookup, HTTP_X_FORWARDED_FOR="3.3.3.3").status_code == 200
+
+
+def test_a_cache_outage_does_not_refuse_turns(client, settings):
+    settings.RATE_LIMIT_TURNS = 1
+    game = ApiGame(client)
+    with mock.patch("scorekeeper.middleware.cache.incr", side_effect=ConnectionError("down")):
+        assert _flood(client, game, 3) == [201, 201, 201]
+
+
+def test_limits_are_shared_through_the_database_cache(client, settings):
+    from django.core.management import call_command
+
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "rl_cache",
+        }
+    }
+    call_command("createcachetable", verbosity=0)
+    settings.RATE_LIMIT_TURNS = 2
+    with mock.patch("scorekeeper.middleware.cache", caches["default"]):
+        game = ApiGame(client)
+        assert _flood(client, game, 3) == [201, 201, 429]
+
+
+def _redis_up() -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not _redis_up(), reason="no Redis on 127.0.0.1:6379")
+def test_limits_are_shared_through_redis(client, settings):
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                    "LOCATION": "redis://127.0.0.1:6379/15", "KEY_PREFIX": f"test-{os.getpid()}"}
+    }  # fmt: skip
+    settings.RATE_LIMIT_TURNS = 2
+    redis_cache = caches["default"]
+    redis_cache.clear()
+    try:
+        with mock.patch("scorekeeper.middleware.cache", redis_cache):
+            game = ApiGame(client)
+            assert _flood(client, game, 3) == [201, 201, 429]
+            # A second app server sees the same counter.
+            assert Client().post(
+                f"/api/games/{game.id}/turns/", {"action": "pass"},
+                content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {game.token}",
+            ).status_code == 429  # fmt: skip
+    finally:
+        redis_cache.clear()
+
+
+# No stack traces --------------------------------------------------------------------------------
+@override_settings(DEBUG=False)
+def test_a_server_error_shows_no_stack_trace():
+    client = Client(raise_request_exception=False)
+    with mock.patch("scorekeeper.views.render", side_effect=RuntimeError("secret internals")):
+        response = client.get("/")
+    assert response.status_code == 500
+    html = response.content.decode()
+    assert "Something went wrong on our side" in html
+    assert "secret internals" not in html and "Traceback" not in html
+
+
+def test_an_api_server_error_is_json_without_internals(client):
+    game = ApiGame(client)
+    with mock.patch("scorekeeper.api.domain.act", side_effect=RuntimeError("secret internals")):
+        response = game.turn({"action": "pass"})
+    assert response.status_code == 500
+    assert response.json() == {
+        "error": {"code": "server_error", "message": "Something went wrong on our side."}
+    }
+
+
+# Logging refused requests -----------------------------------------------------------------------
+def test_every_refused_request_is_logged_once_as_structured_data(client, caplog):
+    game = ApiGame(client)
+    with caplog.at_level(logging.WARNING, logger="scorekeeper.requests"):
+        game.turn({"action": "pass"}, token="wrong")
+        client.get(f"/games/{game.id}/score/{game.token}x/")
+        game.play([(0, 0, "Q")])
+    records = [r for r in caplog.records if r.name == "scorekeeper.requests"]
+    assert [(r.status, r.code) for r in records] == [
+        (403, "forbidden"),
+        (403, ""),
+        (400, "unknown_tile"),
+    ]
+    assert records[1].path == f"/games/{game.id}/score/***/"  # the secret is never logged
+    assert all(r.method in ("GET", "POST") and r.client == "127.0.0.1" for r in records)
+
+
+def test_log_lines_are_json():
+    from config.logs import JsonFormatter
+
+    record = logging.LogRecord(
+        "scorekeeper.requests", logging.WARNING, __file__, 1, "refused request", None, None
+    )
+    record.status = 429
+    line = json.loads(JsonFormatter().format(record))
+    assert (
+        line["message"] == "refused request"
+        and line["status"] == 429
+        and line["level"] == "WARNING"
+    )
+
+
+# Health and production defaults -----------------------------------------------------------------
+def test_health_check_reaches_the_database(client):
+    assert client.get("/healthz").json() == {"status": "ok", "database": "ok"}
+    with mock.patch(
+        "scorekeeper.views.connection.cursor", side_effect=__import__("django.db").db.DatabaseError
+    ):
+        response = client.get("/healthz")
+    assert response.status_code == 503
+
+
+def _django(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY", "TESTING"}}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env={**clean, **env},
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+
+
+def test_production_refuses_to_start_without_a_secret_key():
+    result = _django({"DEBUG": "0"}, "check")
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set when DEBUG is off" in result.stderr
+
+
+def test_production_settings_pass_the_deploy_checks():
+    env = {"DEBUG": "0", "SECRET_KEY": "x" * 60 + "-a-long-random-value", "ALLOWED_HOSTS": "scores.example.org",
+           "SECURE_SSL_REDIRECT": "1", "SECURE_HSTS_SECONDS": "31536000",
+           "SECURE_HSTS_INCLUDE_SUBDOMAINS": "1", "SECURE_HSTS_PRELOAD": "1"}  # fmt: skip
+    result = _django(env, "check", "--deploy", "--fail-level", "WARNING")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_bad_setting_stops_start_up_with_its_name():
+    result = _django({"DEBUG": "maybe"}, "check")
+    assert result.returncode != 0 and "DEBUG must be one of" in result.stderr
