@@ -12,12 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from referee.apps import reset_library
-
-# Playwright's sync API runs an event loop in this thread; the test's own ORM calls are
-# still plain synchronous code, so Django's async-safety guard is lifted for these tests.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 PHONE = {"width": 375, "height": 812}
@@ -42,6 +36,9 @@ def browser() -> Iterator[object]:
         pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
 
+    # Playwright's sync API runs an event loop in this thread; the tests' own ORM calls are
+    # still plain synchronous code, so Django's async-safety guard is lifted while they run.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=CHROMIUM,
@@ -56,19 +53,12 @@ def browser() -> Iterator[object]:
         )
         yield browser
         browser.close()
+    del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
 
 
 @pytest.fixture(autouse=True)
-def journey_lexicon(settings, tmp_path):
-    folder = tmp_path / "lexica"
-    folder.mkdir()
-    (folder / "CLUB.txt").write_text("\n".join(sorted(set(WORDS.split()))) + "\n")
-    settings.LEXICON_DIR = str(folder)
-    settings.LEXICON_USER_DIR = tmp_path / "user"
-    settings.LEXICON_CACHE_DIR = tmp_path / "cache"
-    reset_library()
-    yield
-    reset_library()
+def journey_lexicon(use_words):
+    return use_words(WORDS)
 
 
 class Camera:

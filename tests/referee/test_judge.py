@@ -4,20 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from referee.apps import reset_library
-
 
 @pytest.fixture(autouse=True)
-def small_lexicon(settings, tmp_path):
-    folder = tmp_path / "lexica"
-    folder.mkdir()
-    (folder / "CLUB.txt").write_text("CAT\nDOG\nQI\nZA\n")
-    settings.LEXICON_DIR = str(folder)
-    settings.LEXICON_CACHE_DIR = tmp_path / "cache"
-    settings.LEXICON_USER_DIR = tmp_path / "user"
-    reset_library()
-    yield
-    reset_library()
+def small_lexicon(use_words):
+    return use_words("CAT DOG QI ZA")
 
 
 def judge(client, words: str, **extra):

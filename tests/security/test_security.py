@@ -16,7 +16,7 @@ from django.core.cache import caches
 from django.test import Client, override_settings
 
 from scorekeeper.models import Game, Turn
-from tests.scorekeeper.conftest import club_lexicon, lexicon_cache  # noqa: F401 - fixtures
+from tests.scorekeeper.conftest import CLUB_WORDS
 from tests.scorekeeper.factories import ApiGame
 
 pytestmark = pytest.mark.django_db
@@ -25,8 +25,8 @@ MOOD = [(4, 3, "M"), (4, 4, "O"), (4, 5, "O"), (4, 6, "D")]
 
 
 @pytest.fixture(autouse=True)
-def _lexicon(club_lexicon):  # noqa: F811 - the scorekeeper tests' CLUB list
-    return club_lexicon
+def club_lexicon(use_words):
+    return use_words(CLUB_WORDS)
 
 
 # CSRF -------------------------------------------------------------------------------------------
@@ -263,7 +263,8 @@ def test_health_check_reaches_the_database(client):
 
 
 def _django(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY", "TESTING"}}
+    unset = {"DEBUG", "SECRET_KEY", "TESTING", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    clean = {k: v for k, v in os.environ.items() if k not in unset}
     return subprocess.run(
         [sys.executable, "manage.py", *args], cwd=ROOT, env={**clean, **env},
         capture_output=True, text=True, timeout=60,
