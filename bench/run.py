@@ -11,6 +11,16 @@ Figures and goals (issue 2):
                          words up in each                                             ≤ 20
   lookups_per_s          dictionary lookups per second (half words, half not)    ≥ 1,000,000
 
+HTTP load (bench/http_load.py): gunicorn with 2 workers on loopback, on a throwaway
+database (PostgreSQL when DATABASE_URL is set, else SQLite), driven by 50 keep-alive clients
+in a second process (bench/loadgen.py):
+  http_trivial_per_s     GET /ping, the smallest JSON view: the stack's own limit
+  http_turns_per_s       turn submissions across 200 games, checked against CSW19
+  http_turn_ratio        http_turns_per_s / http_trivial_per_s                        ≥ 0.5
+  http_poll_per_s        scoreboard polls with nothing new (304 on If-None-Match)
+  poll_ratio             http_poll_per_s / http_trivial_per_s                         ≥ 0.8
+  p99_turn_ms            99th percentile latency of a turn submission                 ≤ 50
+
 The word lists come from LEXICON_DIR (../shared/lexica when it is unset and that folder
 exists); without any, the CSW19 list from pyscrabbler is used alone.
 """
@@ -27,10 +37,13 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
+from bench import http_load as http_bench  # noqa: E402
 from referee.game import GameState  # noqa: E402
 from referee.lexicon import LexiconLibrary, compile_lexicon  # noqa: E402
 from referee.play import Play  # noqa: E402
@@ -41,7 +54,16 @@ GOALS = {
     "lexicon_load_ms": ("<=", 50),
     "lexicon_rss_mb": ("<=", 20),
     "lookups_per_s": (">=", 1_000_000),
+    **http_bench.GOALS,
 }
+HTTP_FIGURES = (
+    "http_trivial_per_s",
+    "http_turns_per_s",
+    "http_turn_ratio",
+    "http_poll_per_s",
+    "poll_ratio",
+    "p99_turn_ms",
+)
 
 
 def lexicon_library(cache: Path) -> LexiconLibrary:
@@ -196,17 +218,29 @@ def main() -> None:
             print(f"cold load {lexicon_id}: {ms:.2f} ms")
         print(f"memory added by {lexica['rss_lexica']} lexica: {lexica['rss_mb']:.1f} MB")
         print(f"lookups ({lexica['lookup_lexicon']}): {lexica['lookups_per_s']:,.0f}/s")
-    figures = {
+    figures: dict[str, Any] = {
         "engine_play_us_median": round(max(engine.values()), 1),
         "lexicon_load_ms": round(max(lexica["loads_ms"].values()), 2),
         "lexicon_rss_mb": round(lexica["rss_mb"], 1),
         "lookups_per_s": round(lexica["lookups_per_s"]),
     }
+    failed = False
+    try:
+        web = http_bench.run()
+    except Exception as error:  # noqa: BLE001 - the other figures stand; the failure is shown
+        failed = True
+        print(f"http: FAILED: {error}")
+        web = {name: None for name in HTTP_FIGURES} | {"http": {"error": str(error)[-2000:]}}
+    figures.update({name: web[name] for name in HTTP_FIGURES})
     met = {
-        name: (figures[name] <= goal if op == "<=" else figures[name] >= goal)
+        name: figures[name] is not None
+        and (figures[name] <= goal if op == "<=" else figures[name] >= goal)
         for name, (op, goal) in GOALS.items()
     }
-    print(json.dumps({**figures, "lexica": len(lexica["loads_ms"]), "goals_met": met}))
+    summary = {**figures, "lexica": len(lexica["loads_ms"]), "http": web["http"], "goals_met": met}
+    print(json.dumps(summary))
+    if failed:
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -13,3 +13,6 @@ max_requests = 5000
 max_requests_jitter = 500
 accesslog = os.environ.get("ACCESS_LOG") or None
 wsgi_app = "config.wsgi:application"
+# No control socket: nothing here uses it, and its fixed path would be shared by every
+# gunicorn on the machine (tests, the benchmark, make serve).
+control_socket_disable = True

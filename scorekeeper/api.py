@@ -12,17 +12,19 @@ import logging
 import uuid
 from typing import Annotated, Any, Literal
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.http import Http404, HttpRequest, HttpResponse
 from ninja import Field, NinjaAPI, Schema, Status
 from ninja.errors import HttpError, ValidationError
-from pydantic import Strict
+from pydantic import AfterValidator, Strict
 
 from referee.apps import get_library
 from referee.errors import GameOver, IllegalAction, IllegalPlay, InputError, RefereeError
 from referee.rulesets import RULESETS
 from scorekeeper import domain, records
 from scorekeeper.gcg import game_to_gcg
-from scorekeeper.models import Game
+from scorekeeper.models import Game, name_key
 from scorekeeper.serialize import game_state, turn_data
 
 log = logging.getLogger("scorekeeper.api")
@@ -38,6 +40,22 @@ api = NinjaAPI(
 Int = Annotated[int, Strict()]
 
 
+def _storable(text: str) -> str:
+    # JSON can carry what no database stores: NUL (PostgreSQL refuses it) and lone
+    # surrogates (not UTF-8 at all). Refused here, they are a 400 rather than a 500.
+    if "\x00" in text:
+        raise ValueError("must not contain a NUL character")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("must be text, without lone surrogates") from None
+    return text
+
+
+# Text that is stored: player names, who entered a turn.
+Text = Annotated[str, AfterValidator(_storable)]
+
+
 class ApiError(Exception):
     def __init__(self, status: int, code: str, message: str) -> None:
         super().__init__(message)
@@ -48,7 +66,7 @@ class ApiError(Exception):
 class GameIn(Schema):
     ruleset: str = Field(..., examples=["upwords-10"])
     lexicon: str = Field("CSW19", examples=["TWL06"], description="a lexicon id, or 'honour'")
-    players: list[str] = Field(..., max_length=4, examples=[["Ann", "Ben"]])
+    players: list[Text] = Field(..., max_length=4, examples=[["Ann", "Ben"]])
     challenge_mode: Literal["auto", "manual"] = "auto"
     options: dict[str, Any] = Field(default_factory=dict)
     first: str | None = Field(None, description="name of the player who starts; default the first")
@@ -73,7 +91,7 @@ class TurnIn(Schema):
     expected_turn: Int | None = Field(
         None, description="the number this turn will get; 409 if another turn took it first"
     )
-    by: str | None = Field(None, max_length=80, description="who is entering the turn")
+    by: Text | None = Field(None, max_length=80, description="who is entering the turn")
 
 
 class ErrorBody(Schema):
@@ -164,6 +182,19 @@ def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
     return error_response(request, exc.status_code, code, message)
 
 
+@api.exception_handler(RequestDataTooBig)
+def _too_large(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE / (1024 * 1024)
+    return error_response(
+        request, 413, "too_large", f"The request body is too large: at most {limit:g} MB."
+    )
+
+
+@api.exception_handler(SuspiciousOperation)
+def _suspicious(request: HttpRequest, exc: SuspiciousOperation) -> HttpResponse:
+    return error_response(request, 400, "bad_request", "The request could not be read.")
+
+
 @api.exception_handler(Exception)
 def _unexpected(request: HttpRequest, exc: Exception) -> HttpResponse:
     log.exception("unexpected error on %s %s", request.method, request.path)
@@ -236,10 +267,10 @@ def list_lexicons(request: HttpRequest) -> list[dict[str, Any]]:
 def create_game(request: HttpRequest, payload: GameIn) -> Status[dict[str, Any]]:
     first = 0
     if payload.first is not None:
-        names = [n.strip().casefold() for n in payload.players if isinstance(n, str)]
-        if payload.first.strip().casefold() not in names:
+        names = [name_key(n) for n in payload.players if isinstance(n, str)]
+        if name_key(payload.first) not in names:
             raise InputError("bad_first", "The first player must be one of the players.")
-        first = names.index(payload.first.strip().casefold())
+        first = names.index(name_key(payload.first))
     game = domain.create_game(
         ruleset=payload.ruleset,
         lexicon=payload.lexicon,
@@ -263,13 +294,13 @@ def post_turn(request: HttpRequest, game_id: str, payload: TurnIn) -> Status[dic
     _authorize(request, game)
     racks = None
     if payload.racks is not None:
-        seats = {s.player.name.casefold(): s.order for s in game.seats.select_related("player")}
+        seats = {s.player.name_key: s.order for s in game.seats.select_related("player")}
         racks = {}
         for name, letters in payload.racks.items():
-            if name.strip().casefold() not in seats:
+            if name_key(name) not in seats:
                 raise InputError("bad_rack", f"There is no player called {name!r} in this game.")
-            racks[seats[name.strip().casefold()]] = letters
-    turn = domain.act(
+            racks[seats[name_key(name)]] = letters
+    applied = domain.act(
         game.pk,
         payload.action,
         expected_turn=payload.expected_turn,
@@ -278,11 +309,18 @@ def post_turn(request: HttpRequest, game_id: str, payload: TurnIn) -> Status[dic
         count=payload.count,
         racks=racks,
     )
-    game.refresh_from_db()
-    return Status(201, {"turn": turn_data(turn), "game": game_state(game)})
+    # The state just stored is the state to show: no second trip to the database for it.
+    state = game_state(applied.game, seats=applied.seats, state=applied.state)
+    return Status(201, {"turn": turn_data(applied.turn), "game": state})
 
 
-@api.get("/games/{game_id}/export", summary="Export a game (lossless JSON, or GCG for Letter UP)")
+@api.get(
+    "/games/{game_id}/export",
+    response={200: dict, **ERRORS},
+    # GCG is plain text; the JSON record is the 200's default.
+    openapi_extra={"responses": {200: {"content": {"text/plain": {"schema": {"type": "string"}}}}}},
+    summary="Export a game (lossless JSON, or GCG for Letter UP)",
+)
 def export_game(
     request: HttpRequest, game_id: str, format: Literal["json", "gcg"] = "json"
 ) -> HttpResponse:

@@ -10,6 +10,7 @@ rolls back whatever else happened.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
@@ -23,9 +24,10 @@ from referee.game import FINISHED, MAX_PLAYERS, GameState
 from referee.lexicon import HONOUR_ID, HonourSystem, Lexicon, UnknownLexicon
 from referee.play import Placement, Play
 from referee.rulesets import RuleOptions, get_ruleset
-from scorekeeper.models import Game, Player, Seat, Turn
+from scorekeeper.models import Game, Player, Seat, Turn, name_key
 
 ACTIONS = ("play", "pass", "exchange", "challenge", "undo", "finish")
+SEAT_STATE = ["score", "rack_count", "skip_turns", "adjustment", "final_score"]
 NAME_MAX = 40
 
 
@@ -35,6 +37,16 @@ class StaleTurn(IllegalAction):
 
 class GameNotFound(LookupError):
     pass
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What ``act`` did: the logged turn and the game's new state, rows and engine alike."""
+
+    turn: Turn
+    game: Game
+    seats: list[Seat]
+    state: GameState
 
 
 class RejectAll:
@@ -109,14 +121,15 @@ def clean_player_names(players: object) -> list[str]:
         if len(name) > NAME_MAX:
             raise InputError("bad_players", f"A player's name has at most {NAME_MAX} characters.")
         names.append(name)
-    if len({n.casefold() for n in names}) < len(names):
+    if len({name_key(n) for n in names}) < len(names):
         raise InputError("bad_players", "Two players in one game can't have the same name.")
     return names
 
 
 def player_named(name: str) -> Player:
-    player = Player.objects.filter(name__iexact=name).first()
-    return player or Player.objects.create(name=name)
+    """The known player with this name (in any case), or a new one."""
+    player, _ = Player.objects.get_or_create(name_key=name_key(name), defaults={"name": name})
+    return player
 
 
 def resolve_lexicon(lexicon_id: object) -> tuple[str, str]:
@@ -196,7 +209,7 @@ def store_state(game: Game, seats: Sequence[Seat], state: GameState) -> None:
         seat.skip_turns = state.skips[seat.order]
         seat.adjustment = state.adjustments[seat.order] if state.adjustments else None
         seat.final_score = finals[seat.order] if finals else None
-        seat.save()
+    Seat.objects.bulk_update(seats, SEAT_STATE)
 
 
 # Acting on a game ------------------------------------------------------------------------------
@@ -209,7 +222,7 @@ def act(
     tiles: Iterable[tuple[int, int, str]] | None = None,
     count: int | None = None,
     racks: Mapping[int, str] | None = None,
-) -> Turn:
+) -> Applied:
     """Apply one action to a game for the player whose turn it is, and log it.
 
     ``expected_turn`` is the number this turn will get; if another turn took it first,
@@ -253,7 +266,7 @@ def act(
         turn.save()
         game.turn_number = turn.number
         store_state(game, seats, state)
-        return turn
+        return Applied(turn, game, seats, state)
 
 
 def _play(

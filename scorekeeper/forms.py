@@ -9,7 +9,7 @@ from django import forms
 from referee.apps import get_library
 from referee.lexicon import HONOUR_ID, LexiconFileError
 from referee.rulesets import RULESETS
-from scorekeeper.models import Game
+from scorekeeper.models import Game, name_key
 
 FIRST_CHOICES = [("draw", "Draw tiles: nearest to A starts"), ("0", "Player 1"), ("1", "Player 2"),
                  ("2", "Player 3"), ("3", "Player 4")]  # fmt: skip
@@ -97,7 +97,7 @@ class NewGameForm(forms.Form):
         data = super().clean() or {}
         names = [data.get(f"player_{i}", "").strip() for i in range(1, 5)]
         given = [n for n in names if n]
-        if len({n.casefold() for n in given}) < len(given):
+        if len({name_key(n) for n in given}) < len(given):
             raise forms.ValidationError("Two players can't have the same name.")
         first = data.get("first")
         if first not in (None, "draw") and int(first) >= len(given):

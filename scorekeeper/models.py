@@ -9,11 +9,12 @@ replays every log to prove it.
 from __future__ import annotations
 
 import secrets
+import unicodedata
 import uuid
+from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models.functions import Lower
 
 from referee.rulesets import RULESETS
 
@@ -22,8 +23,18 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+def name_key(name: str) -> str:
+    """What makes two names one player: Unicode-normalised, spaces collapsed, case folded.
+
+    Computed here rather than by the database, whose LOWER/UPPER differ between SQLite and
+    PostgreSQL and from Python's case rules (for İ, ı and the Kelvin sign, say).
+    """
+    return unicodedata.normalize("NFKC", " ".join(name.split())).casefold()
+
+
 class Player(models.Model):
     name = models.CharField(max_length=40)
+    name_key = models.CharField(max_length=160, unique=True, editable=False)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
@@ -31,10 +42,13 @@ class Player(models.Model):
 
     class Meta:
         ordering = ["name"]
-        constraints = [models.UniqueConstraint(Lower("name"), name="unique_player_name")]
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.name_key = name_key(self.name)
+        super().save(*args, **kwargs)
 
 
 class Game(models.Model):

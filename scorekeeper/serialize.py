@@ -9,9 +9,17 @@ from scorekeeper.domain import load_state
 from scorekeeper.models import Game, Seat, Turn
 
 
-def game_state(game: Game, *, with_turns: bool = True) -> dict[str, Any]:
-    seats = list(game.seats.select_related("player").order_by("order"))
-    state = load_state(game, seats)
+def game_state(
+    game: Game,
+    *,
+    with_turns: bool = True,
+    seats: list[Seat] | None = None,
+    state: GameState | None = None,
+) -> dict[str, Any]:
+    """The API's view of a game; pass the seats and state already at hand to skip reloading."""
+    if seats is None or state is None:
+        seats = list(game.seats.select_related("player").order_by("order"))
+        state = load_state(game, seats)
     to_move = seats[state.to_move].player.name if game.status == Game.Status.IN_PROGRESS else None
     data: dict[str, Any] = {
         "id": str(game.id),

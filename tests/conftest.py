@@ -41,3 +41,13 @@ def use_words(settings, tmp_path, lexicon_cache) -> Iterator[Callable[..., Path]
 
     yield install
     reset_library()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """SQLite's WAL side files can outlive the test database (a killed server holds them)."""
+    from django.conf import settings
+
+    name = settings.DATABASES["default"].get("TEST", {}).get("NAME")
+    if name and settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+        for suffix in ("-wal", "-shm"):
+            Path(f"{name}{suffix}").unlink(missing_ok=True)

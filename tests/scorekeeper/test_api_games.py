@@ -145,3 +145,14 @@ def test_lexicons_and_rulesets_are_listed(client):
         "letterup-classic",
         "letterup-rush",
     }
+
+
+def test_one_rule_decides_which_names_are_the_same_player(client):
+    create(client, ruleset="upwords-10", lexicon="CLUB", players=["Ida", "kit"])
+    # The Kelvin sign K is a K: the same Kit. A dotted capital İ is another letter.
+    create(client, ruleset="upwords-10", lexicon="CLUB", players=["\u212ait", "İda"])
+    assert sorted(Player.objects.values_list("name", flat=True)) == ["Ida", "kit", "İda"]
+    # Dotless ı and I are different letters too, so these are two players.
+    assert (
+        create(client, ruleset="upwords-10", lexicon="CLUB", players=["I", "ı"]).status_code == 201
+    )

@@ -1,0 +1,478 @@
+"""HTTP load benchmark: gunicorn on loopback, driven by a load generator in a second process.
+
+    .venv/bin/python bench/http_load.py [--clients 50] [--seconds 8] [--warmup 2]
+
+(``make bench`` runs it as part of bench/run.py.) The server is config/gunicorn.conf.py as
+``make serve`` runs it, with two workers, on 127.0.0.1 and a free port, DEBUG and SECURE off,
+no rate limits, and max_requests off (see gunicorn_args). Its database is a throwaway one: a
+fresh database on the PostgreSQL server of DATABASE_URL when that is a PostgreSQL URL (created,
+migrated, dropped at the end), else a fresh SQLite file in a temporary folder. Games use CSW19
+(pyscrabbler's list, compiled before the server starts) checked as played (challenge mode
+auto), so every play is really judged.
+
+bench/loadgen.py (asyncio, raw HTTP/1.1 keep-alive) connects 50 clients one after another, each
+then in a closed loop on its own connection, through four phases, each a warm-up then a
+measured window:
+
+  http_trivial_per_s  GET /ping, the smallest JSON view: the stack's own limit; measured first
+                      and again last, and the mean of the two taken (the machine is shared)
+  http_turns_per_s    turn submissions, each client round-robin over its own 4 games (the
+                      Hasbro plays, then one-tile exchanges, with expected_turn)
+  http_poll_per_s     scoreboard polls with nothing new: GET /games/<id>/watch/live with
+                      If-None-Match, answered 304
+
+Goals (issue 3): http_turn_ratio = turns / trivial ≥ 0.5, poll_ratio = poll / trivial ≥ 0.8,
+p99_turn_ms ≤ 50 at 50 concurrent clients. The client shares the machine's cores with the
+server: its CPU use is measured and reported with each phase, with the server's own CPU time
+per request (gunicorn's processes, and PostgreSQL's backends for the benchmark's database), how
+busy the machine was before it started, and how the connections spread over the workers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import http.client
+import json
+import os
+import platform
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+GOALS = {
+    "http_turn_ratio": (">=", 0.5),
+    "poll_ratio": (">=", 0.8),
+    "p99_turn_ms": ("<=", 50),
+}
+LEXICON = "CSW19"
+READY_TIMEOUT = 60  # seconds for gunicorn to answer /healthz
+STEP_TIMEOUT = 120  # seconds for migrate and the lexicon compile
+# Environment variables passed through to the server: nothing else of the caller's settings.
+PASSED = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "VIRTUAL_ENV", "PGSSLMODE", "PGPASSWORD")
+
+
+def hasbro_plays() -> list[list[dict[str, Any]]]:
+    from tests.scorekeeper.factories import HASBRO, tiles
+
+    return [tiles(triples) for triples, _ in HASBRO]
+
+
+# The database --------------------------------------------------------------------------------
+class Database:
+    """A throwaway database: on DATABASE_URL's PostgreSQL server, else a SQLite file."""
+
+    def __init__(self, configured: str | None, folder: Path) -> None:
+        self.admin_url: str | None = None
+        self.name = ""
+        if configured and urlsplit(configured).scheme in ("postgres", "postgresql", "pgsql"):
+            import psycopg
+
+            self.admin_url = configured.replace("pgsql://", "postgres://", 1)
+            self.name = f"scorekeeper_bench_{os.getpid()}_{os.urandom(3).hex()}"
+            with psycopg.connect(self.admin_url, autocommit=True, connect_timeout=10) as conn:
+                version = conn.execute("SHOW server_version").fetchone()
+                conn.execute(f'CREATE DATABASE "{self.name}"')
+            parts = urlsplit(self.admin_url)
+            self.url = urlunsplit(parts._replace(path=f"/{self.name}"))
+            where = parts.hostname or "local socket"
+            self.description = f"PostgreSQL {version[0] if version else '?'} ({where})"
+            self.vendor = "postgresql"
+        else:
+            path = folder / "bench.sqlite3"
+            self.url = f"sqlite:///{path}"
+            self.description = f"SQLite {sqlite3.sqlite_version} (WAL, a temporary file)"
+            self.vendor = "sqlite"
+
+    def drop(self) -> None:
+        if self.admin_url is None:
+            return
+        import psycopg
+
+        with psycopg.connect(self.admin_url, autocommit=True, connect_timeout=10) as conn:
+            try:
+                conn.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+            except psycopg.errors.SyntaxError:  # PostgreSQL before 13
+                conn.execute(f'DROP DATABASE IF EXISTS "{self.name}"')
+
+
+# The server ----------------------------------------------------------------------------------
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def server_env(database_url: str, folder: Path, port: int) -> dict[str, str]:
+    env = {key: os.environ[key] for key in PASSED if key in os.environ}
+    env.update(
+        BIND=f"127.0.0.1:{port}",
+        WEB_CONCURRENCY="2",
+        DEBUG="0",
+        SECURE="0",
+        SECRET_KEY="bench-" + os.urandom(24).hex(),
+        ALLOWED_HOSTS="127.0.0.1",
+        DATABASE_URL=database_url,
+        RATE_LIMIT_TURNS="0",
+        RATE_LIMIT_JUDGE="0",
+        LEXICON_USER_DIR=str(folder / "lexica"),
+        LEXICON_CACHE_DIR=str(folder / "lexicon-cache"),
+        DJANGO_SETTINGS_MODULE="config.settings",
+        PYTHONUNBUFFERED="1",
+    )
+    return env  # no LEXICON_DIR: CSW19 is pyscrabbler's list, the same on every machine
+
+
+def manage(env: dict[str, str], *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=STEP_TIMEOUT,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stdout}{done.stderr}")
+    return done.stdout
+
+
+def gunicorn_args() -> list[str]:
+    # max_requests (5000 in the config) restarts a worker after that many requests: at this
+    # load, every second or two, and a restart costs about as much CPU as a thousand pings.
+    # Left on, it would measure worker boots more than requests (and lower the trivial
+    # figure most, flattering both ratios); the benchmark measures the steady state.
+    args = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "-c",
+        "config/gunicorn.conf.py",
+        "--max-requests",
+        "0",
+    ]
+    from gunicorn.config import KNOWN_SETTINGS
+
+    # gunicorn ≥ 25.1 opens a control socket at one fixed path per user: not for a bench server.
+    if any(setting.name == "control_socket_disable" for setting in KNOWN_SETTINGS):
+        args.append("--no-control-socket")
+    return args
+
+
+class Gunicorn:
+    def __init__(self, env: dict[str, str], port: int, log: Path) -> None:
+        self.env, self.port, self.log = env, port, log
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        with self.log.open("ab") as out:
+            self.process = subprocess.Popen(
+                gunicorn_args(),
+                cwd=ROOT,
+                env=self.env,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,  # its own process group: stopped as one
+            )
+        deadline = time.monotonic() + READY_TIMEOUT
+        while True:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"gunicorn exited ({self.process.returncode}):\n{self.tail()}")
+            with contextlib.suppress(OSError, http.client.HTTPException):
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
+                try:
+                    conn.request("GET", "/healthz")
+                    if conn.getresponse().status == 200:
+                        return
+                finally:
+                    conn.close()
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"gunicorn not ready in {READY_TIMEOUT} s:\n{self.tail()}")
+            time.sleep(0.1)
+
+    def signal_group(self, signum: int) -> None:
+        if self.process is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signum)
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            self.signal_group(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.signal_group(signal.SIGKILL)
+                self.process.wait(timeout=10)
+        self.signal_group(signal.SIGKILL)
+
+    def tail(self, lines: int = 30) -> str:
+        try:
+            return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return "(no log)"
+
+    def worker_boots(self) -> int:
+        try:
+            return self.log.read_text(errors="replace").count("Booting worker")
+        except OSError:
+            return 0
+
+
+# The benchmark -------------------------------------------------------------------------------
+def background_busy(seconds: float = 1.0) -> float | None:
+    """How busy the machine is before the benchmark starts (other work shares its cores)."""
+
+    def ticks() -> tuple[int, int]:
+        with open("/proc/stat") as stat:
+            fields = [int(x) for x in stat.readline().split()[1:]]
+        return sum(fields[:8]) - fields[3] - fields[4], sum(fields[:8])
+
+    try:
+        busy0, total0 = ticks()
+        time.sleep(seconds)
+        busy1, total1 = ticks()
+    except (OSError, IndexError, ValueError):
+        return None
+    return (busy1 - busy0) / (total1 - total0) if total1 > total0 else None
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def run(
+    clients: int = 50,
+    seconds: float = 8.0,
+    warmup: float = 2.0,
+    games_per_client: int = 4,
+    say: Any = print,
+) -> dict[str, Any]:
+    """Run the load benchmark; returns the six figures and, under "http", the details."""
+    import gunicorn
+
+    idle_check = background_busy()
+    with tempfile.TemporaryDirectory(prefix="bench-http-") as tmp:
+        folder = Path(tmp)
+        database = Database(os.environ.get("DATABASE_URL"), folder)
+        server: Gunicorn | None = None
+        try:
+            port = free_port()
+            env = server_env(database.url, folder, port)
+            manage(env, "migrate", "--noinput", "-v0")
+            manage(env, "lexicons")  # compiles CSW19 into the cache before the clock starts
+            server = Gunicorn(env, port, folder / "gunicorn.log")
+            server.start()
+            config = {
+                "port": port,
+                "clients": clients,
+                "games_per_client": games_per_client,
+                "warmup": warmup,
+                "duration": seconds,
+                "max_per_client": 100_000,
+                "lexicon": LEXICON,
+                "plays": hasbro_plays(),
+                "server_pgid": server.process.pid if server.process else None,
+                # PostgreSQL names the database in its backends' process titles
+                "db_marker": f" {database.name} " if database.vendor == "postgresql" else None,
+            }
+            say(
+                f"http: gunicorn {gunicorn.__version__} (config/gunicorn.conf.py, 2 workers) on "
+                f"{database.description}; {clients} clients, {warmup:g} s warm-up and "
+                f"{seconds:g} s measured per phase; max_requests off"
+            )
+            if idle_check is not None:
+                say(f"http: the machine was {idle_check:.0%} busy before the benchmark started")
+            generator = subprocess.run(
+                [sys.executable, str(HERE / "loadgen.py")],
+                input=json.dumps(config),
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+                timeout=120 + 4 * (warmup + seconds + 20),
+            )
+            lines = generator.stdout.strip().splitlines()
+            if generator.returncode != 0 or not lines:
+                raise RuntimeError(
+                    f"the load generator failed ({generator.returncode}):\n"
+                    f"{generator.stderr[-3000:]}\n{server.tail()}"
+                )
+            result = json.loads(lines[-1])
+            if "error" in result:
+                raise RuntimeError(f"the load generator: {result}\n{server.tail()}")
+            empty = [k for k, phase in result["phases"].items() if not phase["requests"]]
+            if empty:
+                raise RuntimeError(f"no request completed in {empty}: {result}\n{server.tail()}")
+            boots = server.worker_boots()
+        finally:
+            if server is not None:
+                server.stop()
+            database.drop()
+    return figures(result, database, boots, idle_check, say)
+
+
+def server_cpu_ms(phase: dict[str, Any]) -> float | None:
+    """CPU time per request, in ms, of gunicorn and (PostgreSQL) the database's backends."""
+    if phase["server_cpu_ms"] is None:
+        return None
+    return phase["server_cpu_ms"] + (phase["db_cpu_ms"] or 0.0)
+
+
+def figures(
+    result: dict[str, Any],
+    database: Database,
+    boots: int,
+    idle_check: float | None,
+    say: Any,
+) -> dict[str, Any]:
+    phases = result["phases"]
+    turns, poll = phases["turns"], phases["poll"]
+    names = {
+        "trivial": "GET /ping",
+        "turns": "POST /api/games/<id>/turns/",
+        "poll": "GET /games/<id>/watch/live (304)",
+        "trivial_end": "GET /ping, again at the end",
+    }
+    for key, phase in phases.items():
+        busy = phase["machine_busy"]
+        cpu_ms = server_cpu_ms(phase)
+        db_ms = (
+            f" ({phase['db_cpu_ms']:.2f} in PostgreSQL)" if phase["db_cpu_ms"] is not None else ""
+        )
+        say(
+            f"http {key:11} {names[key]:33} {phase['per_s']:6.0f}/s  "
+            f"p50 {phase['p50_ms']:5.1f} ms  p99 {phase['p99_ms']:6.1f} ms  "
+            f"max {phase['max_ms']:6.1f} ms  server CPU "
+            + (f"{cpu_ms:5.2f} ms/req{db_ms}" if cpu_ms is not None else "?")
+            + f"  client CPU {phase['client_cpu']:4.0%} of a core, machine "
+            + (f"{busy:4.0%}" if busy is not None else "?")
+            + " busy"
+            + (" (the client saturates a core)" if phase["client_cpu"] >= 0.9 else "")
+        )
+    trivial_per_s = (phases["trivial"]["per_s"] + phases["trivial_end"]["per_s"]) / 2
+    non_304 = sum(n for status, n in poll["statuses"].items() if status != "304")
+    say(
+        f"http turns: {turns['requests']} in the window, {turns['failed']} not 201 "
+        f"({turns['resent_landed']} resent after a lost connection and found landed); turns per "
+        f"game {result['turns_per_game']['min']}–{result['turns_per_game']['max']} across "
+        f"{result['setup']['games']} games"
+    )
+    say(
+        "http fairness: connections held by each gunicorn worker "
+        + ", ".join(
+            f"{k} {'/'.join(map(str, p['worker_connections'])) or '?'}" for k, p in phases.items()
+        )
+        + "; requests per client (min/median/max) "
+        + ", ".join(
+            f"{k} {p['per_client']['min']}/{p['per_client']['median']}/{p['per_client']['max']}"
+            for k, p in phases.items()
+        )
+    )
+    say(
+        f"http polls: {non_304} of {poll['requests']} not 304; "
+        f"gunicorn worker boots {boots} (2: none restarted), "
+        f"reconnects {result['reconnects']}"
+    )
+    for key, phase in phases.items():
+        for failure in phase["failures"]:
+            say(f"http {key} failure: {failure}")
+    for failure in result["etag_failures"][:5]:
+        say(f"http poll setup failure: {failure}")
+    turn_ratio = turns["per_s"] / trivial_per_s if trivial_per_s else 0.0
+    poll_ratio = poll["per_s"] / trivial_per_s if trivial_per_s else 0.0
+    say(
+        f"http ratios (trivial: the mean of both /ping phases, {trivial_per_s:.0f}/s): "
+        f"turns/trivial {turn_ratio:.3f}, polls/trivial {poll_ratio:.3f}"
+    )
+    values = {
+        "http_trivial_per_s": round(trivial_per_s),
+        "http_turns_per_s": round(turns["per_s"]),
+        "http_turn_ratio": round(turn_ratio, 3),
+        "http_poll_per_s": round(poll["per_s"]),
+        "poll_ratio": round(poll_ratio, 3),
+        "p99_turn_ms": round(turns["p99_ms"], 1),
+    }
+    details = {
+        "database": database.description,
+        "cores": os.cpu_count(),
+        "cpu": cpu_model(),
+        "python": platform.python_version(),
+        "clients": result["clients"],
+        "window_s": result["window_s"],
+        "warmup_s": result["warmup_s"],
+        "games": result["setup"]["games"],
+        "p50_turn_ms": round(turns["p50_ms"], 1),
+        "turns_per_game": result["turns_per_game"],
+        "turn_failures": turns["failed"],
+        "turns_resent_landed": turns["resent_landed"],
+        "poll_non_304": non_304,
+        "poll_setup_failures": len(result["etag_failures"]),
+        "errors": {k: p["failed"] for k, p in phases.items()},
+        "client_cpu": {k: round(p["client_cpu"], 2) for k, p in phases.items()},
+        "machine_busy": {
+            k: round(p["machine_busy"], 2) if p["machine_busy"] is not None else None
+            for k, p in phases.items()
+        },
+        "server_cpu_ms_per_req": {
+            k: round(v, 2) if (v := server_cpu_ms(p)) is not None else None
+            for k, p in phases.items()
+        },
+        "db_cpu_ms_per_req": {
+            k: round(p["db_cpu_ms"], 2) if p["db_cpu_ms"] is not None else None
+            for k, p in phases.items()
+        },
+        "trivial_per_s_start_end": [
+            round(phases["trivial"]["per_s"]),
+            round(phases["trivial_end"]["per_s"]),
+        ],
+        "machine_busy_before": round(idle_check, 2) if idle_check is not None else None,
+        "reconnects": {k: p["reconnects"] for k, p in phases.items()},
+        "worker_connections": {k: p["worker_connections"] for k, p in phases.items()},
+        "requests_per_client": {k: p["per_client"] for k, p in phases.items()},
+        "worker_boots": boots,
+        "max_requests": "off",
+    }
+    return {**values, "http": details}
+
+
+def goals_met(values: dict[str, Any]) -> dict[str, bool]:
+    return {
+        name: (values[name] <= goal if op == "<=" else values[name] >= goal)
+        for name, (op, goal) in GOALS.items()
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=8.0, help="measured window per phase")
+    parser.add_argument("--warmup", type=float, default=2.0, help="warm-up per phase")
+    parser.add_argument("--games", type=int, default=4, help="games per client")
+    args = parser.parse_args()
+    values = run(args.clients, args.seconds, args.warmup, args.games)
+    print(json.dumps({**values, "goals_met": goals_met(values)}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,454 @@
+"""Faults: kill the server (SIGKILL, the whole gunicorn process group) in the middle of a stream
+of turns, restart it on the same database, and check that nothing acknowledged was lost and
+nothing was half-applied.
+
+The server is a real gunicorn (config/gunicorn.conf.py, two workers) in its own process group,
+on the test database: SQLite in the first CI run, PostgreSQL when DATABASE_URL is set. Client
+threads stream turns (the Hasbro plays, then one-tile exchanges) to several games with
+``expected_turn``; every turn answered 201 is an acknowledgement. After a seeded number of
+acknowledgements (20 to 40; FAULT_SEED changes it) the server is killed while requests are in
+flight. Then:
+
+- every acknowledged turn is stored, with its number, action, tiles and score;
+- every game's ``turn_number`` is its last turn's number, its turns are numbered 1..n without a
+  gap, each is the turn the script sent for that number, and the stored state replays from the
+  log (``check_game``, ``manage.py check_games``): no turn without its state change, and no
+  state change without its turn;
+- a game is at most one turn past its last acknowledgement, and only when a request for that
+  turn was unanswered when the server died;
+- on the restarted server the unanswered request, sent again, is 201 or 409 (it had landed),
+  the next ``expected_turn`` is accepted, a repeat of it is refused, and nothing is doubled.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import io
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+
+from scorekeeper.domain import check_game
+from scorekeeper.models import Game, Turn
+from tests.scorekeeper.factories import HASBRO, tiles
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ROOT = Path(__file__).resolve().parents[2]
+SEED = int(os.environ.get("FAULT_SEED", "20261121"))
+GAMES = 6  # one client thread each: several requests are in flight when the server dies
+# The words the Hasbro sequence forms, and a few more: the games are checked as played (auto).
+WORDS = "MOOD DEAR NET ON WOOD WOOL LEAP SNACK LEAN PLUS NETS CAT AT TO"
+READY_TIMEOUT = 30  # seconds for gunicorn to answer /healthz
+REQUEST_TIMEOUT = 10  # seconds for one HTTP request
+
+
+# The server ------------------------------------------------------------------------------------
+def database_url() -> str:
+    """The test database (not the configured one) as a DATABASE_URL for the server."""
+    s = connection.settings_dict
+    if connection.vendor == "sqlite":
+        path = Path(s["NAME"])
+        assert path.is_absolute() and path.exists(), f"the SQLite test database is {path}"
+        return f"sqlite:///{path}"
+    assert connection.vendor == "postgresql", f"no URL for {connection.vendor}"
+    user = quote(s.get("USER") or "", safe="")
+    if s.get("PASSWORD"):
+        user += ":" + quote(s["PASSWORD"], safe="")
+    host = s.get("HOST") or "localhost"
+    host = quote(host, safe="") if host.startswith("/") else host
+    port = f":{s['PORT']}" if s.get("PORT") else ""
+    return f"postgres://{user}@{host}{port}/{quote(s['NAME'], safe='')}"
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def gunicorn_args() -> list[str]:
+    args = [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.conf.py"]
+    from gunicorn.config import KNOWN_SETTINGS
+
+    # gunicorn ≥ 25.1 opens a control socket at one fixed path per user: not for a test server.
+    if any(setting.name == "control_socket_disable" for setting in KNOWN_SETTINGS):
+        args.append("--no-control-socket")
+    return args
+
+
+class Server:
+    """gunicorn in its own process group, so SIGKILL takes the master and its workers at once."""
+
+    def __init__(self, env: dict[str, str], log: Path) -> None:
+        self.port = free_port()
+        self.env = {**env, "BIND": f"127.0.0.1:{self.port}"}
+        self.log = log
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        with self.log.open("ab") as out:
+            self.process = subprocess.Popen(
+                gunicorn_args(),
+                cwd=ROOT,
+                env=self.env,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        deadline = time.monotonic() + READY_TIMEOUT
+        while True:
+            if self.process.poll() is not None:
+                raise AssertionError(f"gunicorn exited ({self.process.returncode}):\n{self.tail()}")
+            try:
+                if request(self.port, "GET", "/healthz", timeout=2)[0] == 200:
+                    return
+            except (OSError, http.client.HTTPException):
+                pass
+            if time.monotonic() > deadline:
+                raise AssertionError(f"gunicorn not ready in {READY_TIMEOUT} s:\n{self.tail()}")
+            time.sleep(0.1)
+
+    def signal_group(self, signum: int) -> None:
+        if self.process is None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signum)
+
+    def kill(self) -> None:
+        """SIGKILL the whole group: no worker finishes its request or closes anything."""
+        assert self.process is not None
+        self.signal_group(signal.SIGKILL)
+        self.process.wait(timeout=10)
+        deadline = time.monotonic() + 5  # the workers, reaped by init, leave the group too
+        while time.monotonic() < deadline:
+            try:
+                os.killpg(self.process.pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        """Stop gracefully (closing its database connections), by force if it takes too long."""
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            self.signal_group(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.signal_group(signal.SIGKILL)
+                self.process.wait(timeout=10)
+        self.signal_group(signal.SIGKILL)  # any worker the master left behind
+
+    def tail(self, lines: int = 40) -> str:
+        try:
+            return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return "(no log)"
+
+
+def request(
+    port: int,
+    method: str,
+    path: str,
+    body: dict[str, Any] | None = None,
+    token: str | None = None,
+    timeout: float = REQUEST_TIMEOUT,
+) -> tuple[int, Any]:
+    """One request on a fresh connection: (status, JSON body or None)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.request(method, path, *encode(body, token))
+        response = conn.getresponse()
+        return response.status, decode(response.read())
+    finally:
+        conn.close()
+
+
+def encode(body: dict[str, Any] | None, token: str | None) -> tuple[bytes | None, dict[str, str]]:
+    headers = {"Content-Type": "application/json"} if body is not None else {}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    return (json.dumps(body).encode() if body is not None else None), headers
+
+
+def decode(data: bytes) -> Any:
+    try:
+        return json.loads(data)
+    except ValueError:
+        return None
+
+
+# The script: turn n of every game --------------------------------------------------------------
+def scripted(number: int) -> dict[str, Any]:
+    """Turn ``number`` (from 1): the Hasbro plays, then one-tile exchanges."""
+    if number <= len(HASBRO):
+        return {"action": "play", "tiles": tiles(HASBRO[number - 1][0]), "expected_turn": number}
+    return {"action": "exchange", "count": 1, "expected_turn": number}
+
+
+def scripted_score(number: int) -> int:
+    return HASBRO[number - 1][1] if number <= len(HASBRO) else 0
+
+
+@dataclass(frozen=True)
+class Ack:
+    game: str
+    number: int
+    action: str
+    score: int
+
+
+@dataclass
+class Stream:
+    """One game and the client thread that sends its turns."""
+
+    game: str
+    token: str
+    next: int = 1  # the number of the next turn to send
+    unanswered: dict[str, Any] | None = None  # sent when the server died: fate unknown
+    error: str | None = None  # anything else that went wrong
+
+
+class Turns:
+    """Client threads, one per game, each sending its game's turns one after another."""
+
+    def __init__(self, port: int, streams: list[Stream]) -> None:
+        self.port = port
+        self.streams = streams
+        self.acks: list[Ack] = []
+        self.in_flight: set[str] = set()  # games with a request sent and not yet answered
+        self.killed = threading.Event()
+        self.changed = threading.Condition()
+        self.threads = [threading.Thread(target=self.run, args=(s,), daemon=True) for s in streams]
+
+    def start(self) -> None:
+        for thread in self.threads:
+            thread.start()
+
+    def join(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        for thread in self.threads:
+            thread.join(max(0.0, deadline - time.monotonic()))
+        alive = [t.name for t in self.threads if t.is_alive()]
+        assert not alive, f"client threads still running: {alive}"
+
+    def run(self, stream: Stream) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=REQUEST_TIMEOUT)
+        path = f"/api/games/{stream.game}/turns/"
+        try:
+            while not self.killed.is_set():
+                body = scripted(stream.next)
+                try:
+                    conn.request("POST", path, *encode(body, stream.token))
+                    with self.changed:
+                        self.in_flight.add(stream.game)
+                    response = conn.getresponse()
+                    data = response.read()
+                except (OSError, http.client.HTTPException) as error:
+                    if self.killed.is_set():
+                        stream.unanswered = body
+                    else:
+                        stream.error = f"turn {stream.next}: {error!r}"
+                    return
+                finally:
+                    with self.changed:
+                        self.in_flight.discard(stream.game)
+                if response.status != 201:
+                    stream.error = f"turn {stream.next}: {response.status} {data[:300]!r}"
+                    return
+                turn = json.loads(data)["turn"]
+                with self.changed:
+                    self.acks.append(
+                        Ack(stream.game, turn["number"], turn["action"], turn["score"])
+                    )
+                    stream.next += 1
+                    self.changed.notify_all()
+        except Exception as error:  # noqa: BLE001 - reported by the test, not lost in a thread
+            stream.error = f"turn {stream.next}: {error!r}"
+        finally:
+            conn.close()
+            with self.changed:
+                self.changed.notify_all()
+
+    def wait_for_acks(self, count: int, timeout: float) -> None:
+        with self.changed:
+            self.changed.wait_for(
+                lambda: len(self.acks) >= count or any(s.error for s in self.streams),
+                timeout=timeout,
+            )
+        errors = [f"{s.game}: {s.error}" for s in self.streams if s.error]
+        assert not errors, "a turn failed before the kill:\n" + "\n".join(errors)
+        assert len(self.acks) >= count, f"only {len(self.acks)} of {count} turns in {timeout} s"
+
+    def wait_in_flight(self, at_least: int, timeout: float) -> int:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self.changed:
+                if len(self.in_flight) >= at_least:
+                    break
+            time.sleep(0.0005)
+        with self.changed:
+            return len(self.in_flight)
+
+
+# Checks ----------------------------------------------------------------------------------------
+def check_stored(streams: list[Stream], acks: list[Ack]) -> dict[str, int]:
+    """Everything the test asserts about the database; the stored turn number of each game."""
+    for ack in acks:
+        turn = Turn.objects.filter(game_id=ack.game, number=ack.number).first()
+        assert turn is not None, f"acknowledged turn {ack.number} of {ack.game} is lost"
+        assert (turn.action, turn.score) == (ack.action, ack.score), (ack, turn)
+    stored = {}
+    for stream in streams:
+        game = Game.objects.get(pk=stream.game)
+        turns = list(Turn.objects.filter(game=game).order_by("number"))
+        numbers = [t.number for t in turns]
+        assert numbers == list(range(1, len(turns) + 1)), f"{game.pk}: turns {numbers}"
+        assert game.turn_number == (numbers[-1] if numbers else 0), (
+            f"{game.pk}: turn_number {game.turn_number}, last turn {numbers[-1:]}"
+        )
+        for turn in turns:  # each stored turn is the one sent for its number, applied once
+            body = scripted(turn.number)
+            assert turn.action == body["action"], (game.pk, turn.number, turn.action)
+            assert turn.score == scripted_score(turn.number), (game.pk, turn.number, turn.score)
+            if body["action"] == "play":
+                sent = [[t["row"], t["col"], t["letter"]] for t in body["tiles"]]
+                assert turn.tiles == sent, (game.pk, turn.number, turn.tiles)
+            assert turn.undone_at is None
+        assert check_game(game) == [], f"{game.pk}: {check_game(game)}"
+        stored[stream.game] = game.turn_number
+    call_command("check_games", stdout=io.StringIO())  # raises CommandError on any disagreement
+    return stored
+
+
+# The test --------------------------------------------------------------------------------------
+def test_killing_the_server_mid_stream_loses_no_acknowledged_turn_and_half_applies_none(
+    tmp_path: Path,
+) -> None:
+    if os.environ.get("DATABASE_URL", "").startswith(("postgres", "postgresql")):
+        assert connection.vendor == "postgresql", "DATABASE_URL is PostgreSQL, the tests are not"
+    rng = random.Random(SEED)
+    kill_after = rng.randint(20, 40)
+    lexica = tmp_path / "lexica"
+    lexica.mkdir()
+    (lexica / "CLUB.txt").write_text("\n".join(sorted(set(WORDS.split()))) + "\n")
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("LEXICON_", "CACHE_URL", "RATE_LIMIT_", "GUNICORN_CMD_ARGS"))
+    }
+    env.update(
+        DATABASE_URL=database_url(),
+        WEB_CONCURRENCY="2",
+        SECRET_KEY="fault-test-" + os.urandom(16).hex(),
+        DEBUG="0",
+        SECURE="0",
+        ALLOWED_HOSTS="127.0.0.1",
+        LEXICON_DIR=str(lexica),
+        LEXICON_USER_DIR=str(tmp_path / "user-lexica"),
+        LEXICON_CACHE_DIR=str(tmp_path / "lexicon-cache"),
+        RATE_LIMIT_TURNS="0",
+        DJANGO_SETTINGS_MODULE="config.settings",
+    )
+    first = Server(env, tmp_path / "gunicorn-1.log")
+    second = Server(env, tmp_path / "gunicorn-2.log")
+    try:
+        first.start()
+        streams = []
+        for i in range(GAMES):
+            status, created = request(
+                first.port,
+                "POST",
+                "/api/games/",
+                {"ruleset": "upwords-10", "lexicon": "CLUB", "players": [f"Ann {i}", f"Ben {i}"]},
+            )
+            assert status == 201, created
+            streams.append(Stream(created["id"], created["token"]))
+        # The server writes where the test reads: the games it made are in the test database.
+        assert Game.objects.filter(pk__in=[s.game for s in streams]).count() == GAMES
+
+        turns = Turns(first.port, streams)
+        turns.start()
+        turns.wait_for_acks(kill_after, timeout=30)
+        in_flight = turns.wait_in_flight(at_least=2, timeout=2)
+        turns.killed.set()
+        first.kill()
+        turns.join(timeout=REQUEST_TIMEOUT + 5)
+        assert in_flight >= 1, "no request was in flight when the server was killed"
+        errors = [f"{s.game}: {s.error}" for s in streams if s.error]
+        assert not errors, "\n".join(errors)
+        acks = list(turns.acks)
+        assert len(acks) >= kill_after
+        assert len(set(acks)) == len(acks)
+
+        second.start()
+        stored = check_stored(streams, acks)
+        last_acked_of = [stream.next - 1 for stream in streams]
+        for stream, last_acked in zip(streams, last_acked_of, strict=True):
+            if stored[stream.game] != last_acked:
+                # Landed but unanswered: only the request that was in flight when it died.
+                assert stream.unanswered is not None, (stream, stored[stream.game])
+                assert stored[stream.game] == last_acked + 1 == stream.unanswered["expected_turn"]
+
+        # The stream goes on. A request whose fate was unknown, sent again: 201, or 409 if it
+        # had landed. Then the next turn is accepted and a repeat of it is refused.
+        for stream in streams:
+            if stream.unanswered is not None:
+                status, answer = request(
+                    second.port,
+                    "POST",
+                    f"/api/games/{stream.game}/turns/",
+                    stream.unanswered,
+                    stream.token,
+                )
+                number = stream.unanswered["expected_turn"]
+                if stored[stream.game] >= number:
+                    assert status == 409, (status, answer)
+                else:
+                    assert status == 201, (status, answer)
+                    assert answer["turn"]["number"] == number
+                stream.next = number + 1
+            assert stream.next == Game.objects.get(pk=stream.game).turn_number + 1
+            for _ in range(3):
+                body = scripted(stream.next)
+                status, answer = request(
+                    second.port, "POST", f"/api/games/{stream.game}/turns/", body, stream.token
+                )
+                assert status == 201, (status, answer)
+                assert answer["turn"]["number"] == stream.next
+                assert answer["turn"]["score"] == scripted_score(stream.next)
+                again = request(
+                    second.port, "POST", f"/api/games/{stream.game}/turns/", body, stream.token
+                )
+                assert again[0] == 409, again
+                stream.next += 1
+
+        final = check_stored(streams, acks)
+        assert final == {s.game: s.next - 1 for s in streams}
+        landed = sum(stored[s.game] > n for s, n in zip(streams, last_acked_of, strict=True))
+        print(
+            f"{connection.vendor}: killed after {len(acks)} acknowledged turns (seed {SEED}), "
+            f"{in_flight} requests in flight, {sum(s.unanswered is not None for s in streams)} "
+            f"unanswered, {landed} of them had landed; {sum(final.values())} turns in the end"
+        )
+    finally:
+        first.stop()
+        second.stop()

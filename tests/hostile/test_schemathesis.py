@@ -1,0 +1,143 @@
+"""Schemathesis against the API's own OpenAPI description, through the WSGI application.
+
+Every operation gets cases that fit the schema (positive) and cases that break it (negative).
+Some cases are pointed at real games, with their token, so the generated bodies get past the
+404 and 401 answers to the rules themselves. Each case runs in a savepoint rolled back after it.
+
+Checks: ``not_a_server_error``; ``response_schema_conformance`` (errors are ``ErrorOut``);
+``negative_data_rejection`` (a case that breaks the schema is refused with a 4xx);
+``content_type_conformance`` and ``status_code_conformance`` (every answer is one the
+description lists). Left out: ``positive_data_acceptance``, because the schema can't say which
+strings name a ruleset, a lexicon or a game, so schema-valid cases are rightly refused with 400
+or 404; and the authentication checks, because the description declares no security scheme
+(the token is checked by the operation itself).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import schemathesis
+from django.core import signals
+from django.db import close_old_connections
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from schemathesis import GenerationMode
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    negative_data_rejection,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from config.wsgi import application
+
+from .conftest import (
+    HOSTILE,
+    TALLY,
+    api_error,
+    assert_game_created,
+    assert_turn_entered,
+    rolled_back,
+    snapshot,
+)
+
+pytestmark = pytest.mark.django_db
+
+SCHEMA = schemathesis.openapi.from_wsgi("/api/openapi.json", application)
+OPERATIONS = {result.ok().label: result.ok() for result in SCHEMA.get_all_operations()}
+assert len(OPERATIONS) == 6, sorted(OPERATIONS)
+CHECKS = [
+    not_a_server_error,
+    response_schema_conformance,
+    negative_data_rejection,
+    content_type_conformance,
+    status_code_conformance,
+]
+EXAMPLES = {  # the game operations get more: they are where the rules are
+    "POST /api/games/{game_id}/turns/": 80,
+    "POST /api/games/": 60,
+    "GET /api/games/{game_id}/": 40,
+    "GET /api/games/{game_id}/export": 40,
+}  # and 5 each for the lists of rulesets and lexicons, which take no input
+
+
+@pytest.fixture
+def same_connection():
+    """Django closes a connection it finds inside a transaction at each request's start and
+    end; under a test that transaction is the test's own, so keep the connection open."""
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    yield
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
+
+
+# Only these take input that can break the schema: a body, or the export's format. (A path's
+# game_id is any string, so there is no negative case for it.)
+NEGATIVE = [
+    "POST /api/games/",
+    "POST /api/games/{game_id}/turns/",
+    "GET /api/games/{game_id}/export",
+]
+CASES = [(label, GenerationMode.POSITIVE) for label in sorted(OPERATIONS)] + [
+    (label, GenerationMode.NEGATIVE) for label in NEGATIVE
+]
+
+
+@pytest.mark.parametrize(("label", "mode"), CASES, ids=[f"{mode} {label}" for label, mode in CASES])
+def test_schemathesis(games, same_connection, label, mode):
+    operation = OPERATIONS[label]
+
+    @settings(HOSTILE, max_examples=EXAMPLES.get(label, 5))
+    @given(
+        case=operation.as_strategy(generation_mode=mode),
+        # Hypothesis leans to the first choices: the real games come before None (the id
+        # schemathesis generated).
+        target=st.sampled_from(["fresh", "midgame", "manual", "finished", "solo", None]),
+        token=st.sampled_from(["own", "own", "other", "none"]),
+    )
+    def run(case, target: str | None, token: str) -> None:
+        game = games[target] if target else None
+        if game is not None and "game_id" in (case.path_parameters or {}):
+            case.path_parameters["game_id"] = game.id
+        positive = mode == GenerationMode.POSITIVE
+        if (
+            positive
+            and game is not None
+            and label == "POST /api/games/"
+            and isinstance(case.body, dict)
+        ):
+            # A ruleset and lexicon that exist, so the rest of the body is what gets judged.
+            case.body.update(ruleset=game.created["ruleset"], lexicon=game.created["lexicon"])
+        headers: dict[str, Any] = {}
+        if label.endswith("/turns/") and token != "none":
+            owner = game if game is not None and token == "own" else games["fresh"]
+            headers["Authorization"] = f"Bearer {owner.token}"
+        with rolled_back():
+            before = snapshot()
+            response = case.call(headers=headers)
+            TALLY.record(case.method, case.formatted_path, response.status_code)
+            case.validate_response(response, checks=CHECKS, headers=headers)
+            changed(before, case, response, label)
+
+    run()
+
+
+def changed(before: dict[str, Any], case, response, label: str) -> None:
+    """A refused case changed nothing; an accepted one made exactly its change."""
+    status = response.status_code
+    content_type = response.headers.get("content-type", [""])[0]
+    if status >= 400:
+        api_error(status, content_type, response.content)
+        assert snapshot() == before
+    elif label == "POST /api/games/":
+        assert status == 201
+        assert_game_created(before, response.json()["id"])
+    elif label == "POST /api/games/{game_id}/turns/":
+        assert status == 201
+        assert_turn_entered(before, response.json()["game"]["id"], case.body["action"])
+    else:
+        assert snapshot() == before
