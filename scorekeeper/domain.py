@@ -27,7 +27,6 @@ from referee.rulesets import RuleOptions, get_ruleset
 from scorekeeper.models import Game, Player, Seat, Turn, name_key
 
 ACTIONS = ("play", "pass", "exchange", "challenge", "undo", "finish")
-SEAT_STATE = ["score", "rack_count", "skip_turns", "adjustment", "final_score"]
 NAME_MAX = 40
 
 
@@ -188,7 +187,14 @@ def load_state(game: Game, seats: Sequence[Seat]) -> GameState:
     )
 
 
+GAME_STATE = [
+    "board", "bag_count", "to_move", "passes", "exchanges", "last_play", "status",
+    "finished_at", "turn_number", "updated_at",
+]  # fmt: skip
+
+
 def store_state(game: Game, seats: Sequence[Seat], state: GameState) -> None:
+    """Write the engine's state to the game's row and to each seat whose numbers changed."""
     record = state.to_dict()
     game.board = record["board"]
     game.bag_count = state.bag
@@ -201,15 +207,21 @@ def store_state(game: Game, seats: Sequence[Seat], state: GameState) -> None:
     elif state.status != FINISHED:
         game.finished_at = None
     game.status = state.status
-    game.save()
+    game.save(update_fields=GAME_STATE)
     finals = state.final_scores
     for seat in seats:
-        seat.score = state.scores[seat.order]
-        seat.rack_count = state.racks[seat.order]
-        seat.skip_turns = state.skips[seat.order]
-        seat.adjustment = state.adjustments[seat.order] if state.adjustments else None
-        seat.final_score = finals[seat.order] if finals else None
-    Seat.objects.bulk_update(seats, SEAT_STATE)
+        now = {
+            "score": state.scores[seat.order],
+            "rack_count": state.racks[seat.order],
+            "skip_turns": state.skips[seat.order],
+            "adjustment": state.adjustments[seat.order] if state.adjustments else None,
+            "final_score": finals[seat.order] if finals else None,
+        }
+        changed = [name for name, value in now.items() if getattr(seat, name) != value]
+        if changed:
+            for name in changed:
+                setattr(seat, name, now[name])
+            seat.save(update_fields=changed)
 
 
 # Acting on a game ------------------------------------------------------------------------------

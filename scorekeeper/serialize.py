@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from referee.game import GameState
@@ -42,8 +43,9 @@ def game_state(
         "finished_at": game.finished_at.isoformat() if game.finished_at else None,
     }
     if with_turns:
-        turns = game.turns.select_related("seat__player", "target").order_by("number")
-        data["turns"] = [turn_data(t) for t in turns]
+        # Plain rows, not model instances: the log is read on every turn's answer.
+        rows = game.turns.order_by("number").values_list(*_TURN_COLUMNS)
+        data["turns"] = [_turn_dict(*row) for row in rows]
     return data
 
 
@@ -63,20 +65,58 @@ def unseen(state: GameState) -> dict[str, int]:
     return {tile: counts[tile] for tile in state.ruleset.tiles}
 
 
+_TURN_COLUMNS = (
+    "number", "seat__player__name", "action", "score", "words", "result", "notation", "tiles",
+    "count", "target__number", "undone_at", "undone_by", "created_at",
+)  # fmt: skip
+
+
 def turn_data(turn: Turn) -> dict[str, Any]:
+    return _turn_dict(
+        turn.number,
+        turn.seat.player.name,
+        turn.action,
+        turn.score,
+        turn.words,
+        turn.result,
+        turn.notation,
+        turn.tiles,
+        turn.count,
+        turn.target.number if turn.target else None,
+        turn.undone_at,
+        turn.undone_by,
+        turn.created_at,
+    )
+
+
+def _turn_dict(
+    number: int,
+    player: str,
+    action: str,
+    score: int,
+    words: list[dict[str, Any]],
+    result: str,
+    notation: str,
+    tiles: list[list[Any]],
+    count: int,
+    target: int | None,
+    undone_at: datetime | None,
+    undone_by: str,
+    created_at: datetime,
+) -> dict[str, Any]:
     return {
-        "number": turn.number,
-        "player": turn.seat.player.name,
-        "action": turn.action,
-        "score": turn.score,
-        "words": [{"word": w["word"], "score": w["score"]} for w in turn.words],
-        "result": turn.result or None,
-        "notation": turn.notation,
-        "tiles": [{"row": r, "col": c, "letter": t} for r, c, t in turn.tiles],
-        "count": turn.count,
-        "target": turn.target.number if turn.target else None,
-        "undone": turn.undone,
-        "undone_at": turn.undone_at.isoformat() if turn.undone_at else None,
-        "undone_by": turn.undone_by or None,
-        "created_at": turn.created_at.isoformat(),
+        "number": number,
+        "player": player,
+        "action": action,
+        "score": score,
+        "words": [{"word": w["word"], "score": w["score"]} for w in words],
+        "result": result or None,
+        "notation": notation,
+        "tiles": [{"row": r, "col": c, "letter": t} for r, c, t in tiles],
+        "count": count,
+        "target": target,
+        "undone": undone_at is not None,
+        "undone_at": undone_at.isoformat() if undone_at else None,
+        "undone_by": undone_by or None,
+        "created_at": created_at.isoformat(),
     }

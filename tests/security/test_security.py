@@ -288,3 +288,22 @@ def test_production_settings_pass_the_deploy_checks():
 def test_a_bad_setting_stops_start_up_with_its_name():
     result = _django({"DEBUG": "maybe"}, "check")
     assert result.returncode != 0 and "DEBUG must be one of" in result.stderr
+
+
+def test_pages_render_in_production_mode_even_before_collectstatic(tmp_path):
+    env = {"DEBUG": "0", "SECRET_KEY": "y" * 50, "ALLOWED_HOSTS": "testserver",
+           "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}", "SECURE": "0"}  # fmt: skip
+    script = (
+        "import django; django.setup();"
+        "from django.core.management import call_command; call_command('migrate', verbosity=0);"
+        "from django.test import Client; c = Client(HTTP_HOST='nowhere.example');"
+        "print(c.get('/').status_code);"
+        "c = Client(); print(c.get('/').status_code, c.get('/games/nope').status_code)"
+    )
+    unset = {"DEBUG", "SECRET_KEY", "TESTING", "DJANGO_ALLOW_ASYNC_UNSAFE", "DATABASE_URL"}
+    clean = {k: v for k, v in os.environ.items() if k not in unset}
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120,
+        env={**clean, **env, "DJANGO_SETTINGS_MODULE": "config.settings"},
+    )  # fmt: skip
+    assert result.stdout.split() == ["400", "200", "404"], result.stderr[-2000:]
