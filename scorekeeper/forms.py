@@ -9,7 +9,7 @@ from django import forms
 from referee.apps import get_library
 from referee.lexicon import HONOUR_ID, LexiconFileError
 from referee.rulesets import RULESETS
-from scorekeeper.models import Game, name_key
+from scorekeeper.models import name_key
 
 FIRST_CHOICES = [("draw", "Draw tiles: nearest to A starts"), ("0", "Player 1"), ("1", "Player 2"),
                  ("2", "Player 3"), ("3", "Player 4")]  # fmt: skip
@@ -112,6 +112,3 @@ class NewGameForm(forms.Form):
             "rejected_challenge": data["rejected_challenge"],
             "solo_exchanges": data["solo_exchanges"] or 0,
         }
-
-
-CHALLENGE_MODES = dict(Game.ChallengeMode.choices)

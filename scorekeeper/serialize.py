@@ -13,7 +13,6 @@ from scorekeeper.models import Game, Seat, Turn
 def game_state(
     game: Game,
     *,
-    with_turns: bool = True,
     seats: list[Seat] | None = None,
     state: GameState | None = None,
 ) -> dict[str, Any]:
@@ -42,10 +41,9 @@ def game_state(
         "updated_at": game.updated_at.isoformat(),
         "finished_at": game.finished_at.isoformat() if game.finished_at else None,
     }
-    if with_turns:
-        # Plain rows, not model instances: the log is read on every turn's answer.
-        rows = game.turns.order_by("number").values_list(*_TURN_COLUMNS)
-        data["turns"] = [_turn_dict(*row) for row in rows]
+    # Plain rows, not model instances: the log is read on every turn's answer.
+    rows = game.turns.order_by("number").values_list(*_TURN_COLUMNS)
+    data["turns"] = [_turn_dict(*row) for row in rows]
     return data
 
 
