@@ -296,6 +296,8 @@ def table_context(request: HttpRequest, game: Game, *, scorer: bool) -> dict[str
 
 def board_rows(state: GameState, highlight: set[tuple[int, int]]) -> list[list[dict[str, Any]]]:
     ruleset = state.ruleset
+    # One square is in the tab order (keyboard users arrow from there): the first start square.
+    tab_stop = min(ruleset.start_squares)
     rows = []
     for r in range(ruleset.size):
         row = []
@@ -324,6 +326,7 @@ def board_rows(state: GameState, highlight: set[tuple[int, int]]) -> list[list[d
                     "premium": premium,
                     "start": start,
                     "last": (r, c) in highlight,
+                    "tab_stop": (r, c) == tab_stop,
                     "aria": f"{label}: {described}",
                 }
             )

@@ -36,10 +36,7 @@
   function at(r, c) { return squares.get(key(r, c)); }
   function onBoard(r, c) { return r >= 0 && c >= 0 && r < size && c < size; }
 
-  // Keyboard: one square is in the tab order; arrows move between squares.
-  const first = board.querySelector("button.sq.start") || board.querySelector("button.sq");
-  first.tabIndex = 0;
-
+  // Keyboard: one square is in the tab order (rendered so); arrows move between squares.
   function focusSquare(r, c) {
     const sq = at(r, c);
     if (!sq) return;
