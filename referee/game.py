@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -244,12 +244,21 @@ class GameState:
         self._advance()
         return Outcome("exchange", seat, count=count)
 
-    def challenge(self, lexicon: Lexicon, challenger: int | None = None) -> Outcome:
+    def challenge(
+        self,
+        lexicon: Lexicon | None = None,
+        challenger: int | None = None,
+        *,
+        upheld: bool | None = None,
+    ) -> Outcome:
         """Challenge the last play: every word it formed is checked against ``lexicon``.
 
         Upheld: the play comes off the board exactly, its points are taken back and the mover
         tries again (or loses the turn, by option). Rejected: the play stands and the
         challenger pays the option's penalty, if any.
+
+        Replaying a log passes the verdict it recorded as ``upheld`` instead of a lexicon: the
+        verdict was given with the game's list at the time, and is not judged again.
         """
         last = self.last_play
         if last is None:
@@ -260,8 +269,14 @@ class GameState:
         challenger = self.to_move if challenger is None else challenger
         if not 0 <= challenger < self.players or challenger == last.seat and not self.solo:
             raise InputError("bad_challenger", "The challenger must be another player.")
-        invalid = tuple(w.word for w in last.words if not lexicon.contains(w.word))
-        if invalid:
+        if upheld is None:
+            if lexicon is None:
+                raise ValueError("a challenge is judged by a lexicon or by a recorded verdict")
+            invalid = tuple(w.word for w in last.words if not lexicon.contains(w.word))
+            upheld = bool(invalid)
+        else:
+            invalid = ()
+        if upheld:
             self._take_back(last)
             lost = self.options.upheld_challenge == "lose_turn"
             if lost:
@@ -452,31 +467,6 @@ class GameState:
                 last["seat"], play, words, last["score"], last["drawn"], last["passes_before"]
             )
         return state
-
-
-def replay(
-    ruleset: Ruleset | str,
-    players: int,
-    actions: Sequence[tuple[str, Any]],
-    options: RuleOptions | None = None,
-    first: int = 0,
-) -> GameState:
-    """Play a list of ``(action, argument)`` from a new game; handy for tests and checks."""
-    state = GameState.new(ruleset, players, options, first)
-    for action, arg in actions:
-        if action == "play":
-            state.play(Play.parse(arg, state.ruleset) if isinstance(arg, str) else arg)
-        elif action == "pass":
-            state.pass_turn()
-        elif action == "exchange":
-            state.exchange(arg)
-        elif action == "challenge":
-            state.challenge(arg)
-        elif action == "finish":
-            state.finish(arg)
-        else:
-            raise InputError("unknown_action", f"Unknown action {action!r}.")
-    return state
 
 
 def draw_for_first(

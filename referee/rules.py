@@ -287,7 +287,7 @@ def _word_rules(
                 _names(new),
             )
         ]
-    if ruleset.stacks and options.plural_s_rule and len(new) == 1:
+    if ruleset.plural_s and options.plural_s_rule and len(new) == 1:
         (((r, c), tile),) = new.items()
         if tile == "S" and not board.stack(r, c) and len(words) == 1:
             # The only word formed: is it an existing word plus this S at its end?

@@ -19,6 +19,7 @@ Scoring = Literal["stacked", "premium"]
 Penalty = Literal["per_tile", "letter_values"]
 
 QU = "QU"
+BLANK = "?"  # a blank tile on a rack; on the board it is the lowercase letter it stands for
 
 LETTER_MULTIPLIER = {"'": 2, '"': 3}
 WORD_MULTIPLIER = {"-": 2, "=": 3}
@@ -117,7 +118,7 @@ class RuleOptions:
 class Ruleset:
     id: str
     name: str
-    family: Literal["upwords", "letterup"]
+    family: Literal["upwords", "letterup", "crossword"]
     layout: tuple[str, ...]
     tiles: Mapping[str, int]
     scoring: Scoring
@@ -133,6 +134,10 @@ class Ruleset:
     exchange_exactly_one: bool = False
     # The game ends after this many consecutive passes by each player.
     passes_each_to_end: int = 1
+    # Upwords' "no simply adding an S" rule applies (the game's option can still turn it off).
+    plural_s: bool = False
+    # Games of this ruleset can be written as GCG (the crossword games' record format).
+    gcg: bool = False
 
     def __post_init__(self) -> None:
         assert len(self.layout) == self.size and all(len(r) == self.size for r in self.layout)
@@ -151,6 +156,15 @@ class Ruleset:
     def stacks(self) -> bool:
         return self.max_height > 1
 
+    @property
+    def has_qu(self) -> bool:
+        """The set has Upwords' one ``Qu`` tile (and no plain Q)."""
+        return QU in self.tiles
+
+    @property
+    def has_blanks(self) -> bool:
+        return BLANK in self.tiles
+
     def premium(self, row: int, col: int) -> str:
         """The premium mark of a square: ``"DL"``, ``"TL"``, ``"DW"``, ``"TW"`` or ``""``."""
         return PREMIUM_LABELS.get(self.layout[row][col], "")
@@ -164,7 +178,7 @@ class Ruleset:
         tile = token.strip().upper()
         if tile in self.tiles:
             return tile
-        if tile == "Q" and QU in self.tiles:
+        if tile == "Q" and self.has_qu:
             raise InputError("unknown_tile", "Upwords has no Q tile: the Qu tile is written QU.")
         shown = token if token.strip() else "an empty letter"
         raise InputError("unknown_tile", f"{shown!r} is not a tile in {self.name}.")
@@ -178,7 +192,7 @@ class Ruleset:
         (['QU', 'I', 'T'], ['Q', 'U', 'I', 'T'])
         """
         upper = text.upper()
-        has_qu = QU in self.tiles
+        has_qu = self.has_qu
         tiles = []
         i = 0
         while i < len(upper):
@@ -215,6 +229,7 @@ UPWORDS_10 = Ruleset(
     max_height=5,
     bingo_bonus=20,
     exchange_exactly_one=True,
+    plural_s=True,
 )
 
 UPWORDS_8 = Ruleset(
@@ -230,6 +245,7 @@ UPWORDS_8 = Ruleset(
     max_height=5,
     bingo_bonus=20,
     exchange_exactly_one=True,
+    plural_s=True,
 )
 
 # Letter UP letters: (Classic count, Rush count, points) — RULES.md table 2.
@@ -254,6 +270,7 @@ LETTERUP_CLASSIC = Ruleset(
     bingo_bonus=45,
     penalty="letter_values",
     passes_each_to_end=2,
+    gcg=True,
 )
 
 LETTERUP_RUSH = replace(

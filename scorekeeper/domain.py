@@ -48,20 +48,6 @@ class Applied:
     state: GameState
 
 
-class RejectAll:
-    """A stand-in lexicon that knows no word: replays an upheld challenge from the log."""
-
-    id = "reject-all"
-    word_count = 0
-    checksum = ""
-
-    def contains(self, word: str) -> bool:
-        return False
-
-    def __contains__(self, word: object) -> bool:
-        return False
-
-
 # Creating a game -------------------------------------------------------------------------------
 def create_game(
     *,
@@ -367,8 +353,8 @@ def apply_logged(state: GameState, turn: Turn) -> None:
     elif turn.action == Turn.Action.EXCHANGE:
         state.exchange(turn.count)
     elif turn.action == Turn.Action.CHALLENGE:
-        verdict = RejectAll() if turn.result == Turn.Result.UPHELD else HonourSystem()
-        state.challenge(verdict, challenger=turn.seat.order)
+        upheld = turn.result == Turn.Result.UPHELD
+        state.challenge(challenger=turn.seat.order, upheld=upheld)
     elif turn.action == Turn.Action.FINISH:
         state.finish({int(k): v for k, v in (turn.racks or {}).items()})
 
