@@ -62,6 +62,7 @@ class Outcome:
     challenged_seat: int | None = None
     lost_turn: bool = False
     ended: bool = False
+    notation: str = ""  # a play's GCG-style notation on the board it was played on
 
 
 @dataclass
@@ -174,6 +175,7 @@ class GameState:
         challenged).
         """
         evaluation = self.evaluate(play, lexicon)
+        notation = play.notation(self.board, self.ruleset)
         seat = self.to_move
         used = len(play)
         drawn = min(used, self.bag)
@@ -199,6 +201,7 @@ class GameState:
             play,
             evaluation,
             ended=ended,
+            notation=notation,
         )
 
     def pass_turn(self) -> Outcome:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from referee.errors import InputError
 
@@ -55,6 +55,15 @@ def _counts(spec: str) -> dict[str, int]:
 
 
 @dataclass(frozen=True)
+class OptionSpec:
+    """How a rule option is offered to people: its label, and its choices or bounds."""
+
+    label: str
+    choices: tuple[tuple[str, str], ...] = ()  # (value, label); empty for a number or a flag
+    bounds: tuple[int, int] | None = None  # a whole number's range
+
+
+@dataclass(frozen=True)
 class RuleOptions:
     """Per-game choices where editions disagree (RULES.md §3, §5, §6); defaults as stated there."""
 
@@ -67,9 +76,22 @@ class RuleOptions:
     # Solo games: how many exchanges the lone player may make (0 to 5).
     solo_exchanges: int = 0
 
-    _CHOICES = {  # noqa: RUF012 - class-level table, not a field
-        "upheld_challenge": ("retry", "lose_turn"),
-        "rejected_challenge": ("none", "lose_turn", "minus_5"),
+    # Each option as people are offered it: forms and the API's checks read this table.
+    FIELDS: ClassVar[dict[str, OptionSpec]] = {
+        "plural_s_rule": OptionSpec("Upwords: no simply adding an S"),
+        "upheld_challenge": OptionSpec(
+            "When a challenge succeeds",
+            (("retry", "the player may try again"), ("lose_turn", "the player loses the turn")),
+        ),
+        "rejected_challenge": OptionSpec(
+            "When a challenge fails",
+            (
+                ("none", "no penalty"),
+                ("lose_turn", "the challenger loses the next turn"),
+                ("minus_5", "the challenger loses 5 points"),
+            ),
+        ),
+        "solo_exchanges": OptionSpec("Solo games: exchanges allowed", bounds=(0, 5)),
     }
 
     @classmethod
@@ -97,17 +119,21 @@ class RuleOptions:
 
     @classmethod
     def _checked(cls, name: str, value: Any) -> Any:
-        if name == "plural_s_rule":
-            if not isinstance(value, bool):
-                raise InputError("bad_option", "plural_s_rule must be true or false.")
+        spec = cls.FIELDS[name]
+        if spec.choices:
+            values = [v for v, _ in spec.choices]
+            if value not in values:
+                raise InputError("bad_option", f"{name} must be one of: {', '.join(values)}.")
             return value
-        if name == "solo_exchanges":
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 5:
-                raise InputError("bad_option", "solo_exchanges must be a whole number from 0 to 5.")
+        if spec.bounds:
+            low, high = spec.bounds
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise InputError(
+                    "bad_option", f"{name} must be a whole number from {low} to {high}."
+                )
             return value
-        choices = cls._CHOICES[name]
-        if value not in choices:
-            raise InputError("bad_option", f"{name} must be one of: {', '.join(choices)}.")
+        if not isinstance(value, bool):
+            raise InputError("bad_option", f"{name} must be true or false.")
         return value
 
     def to_dict(self) -> dict[str, Any]:

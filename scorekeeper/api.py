@@ -3,6 +3,9 @@
 OpenAPI description at ``/api/docs``. Every error is JSON ``{"error": {"code", "message"}}``:
 400 malformed input, 401/403 missing or wrong token, 404 unknown game, 409 finished game or
 stale turn, 422 a play or action the rules refuse. A refused request changes nothing.
+
+A game's answer is its state and its last turn, never its log: the log is read a page at a
+time from ``/api/games/{id}/turns/?after=N``.
 """
 
 from __future__ import annotations
@@ -14,18 +17,21 @@ from typing import Annotated, Any, Literal
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
-from django.http import Http404, HttpRequest, HttpResponse
-from ninja import Field, NinjaAPI, Schema, Status
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.urls import reverse
+from ninja import Field, NinjaAPI, Query, Schema, Status
 from ninja.errors import HttpError, ValidationError
 from pydantic import AfterValidator, Strict
 
 from referee.apps import get_library
-from referee.errors import GameOver, IllegalAction, IllegalPlay, InputError, RefereeError
+from referee.errors import IllegalPlay, InputError
+from referee.game import MAX_PLAYERS
 from referee.rulesets import RULESETS
-from scorekeeper import domain, records
-from scorekeeper.gcg import game_to_gcg
-from scorekeeper.models import Game, name_key
-from scorekeeper.serialize import game_state, turn_data
+from scorekeeper import domain
+from scorekeeper.actions import KINDS
+from scorekeeper.errors import REFUSALS, code_of, message_of, status_of
+from scorekeeper.models import NAME_MAX, Game, name_key
+from scorekeeper.serialize import LOG_PAGE, game_state, log_page, turn_data
 
 log = logging.getLogger("scorekeeper.api")
 
@@ -65,12 +71,25 @@ class ApiError(Exception):
 # Schemas ---------------------------------------------------------------------------------------
 class GameIn(Schema):
     ruleset: str = Field(..., examples=["upwords-10"])
-    lexicon: str = Field("CSW19", examples=["TWL06"], description="a lexicon id, or 'honour'")
-    players: list[Text] = Field(..., max_length=4, examples=[["Ann", "Ben"]])
+    lexicon: str | None = Field(
+        None,
+        examples=["TWL06"],
+        description="a lexicon id, or 'honour'; by default the server's DEFAULT_LEXICON",
+    )
+    players: list[Text] = Field(
+        ...,
+        max_length=MAX_PLAYERS,
+        examples=[["Ann", "Ben"]],
+        description=f"1 to {MAX_PLAYERS} names of at most {NAME_MAX} characters",
+    )
     challenge_mode: Literal["auto", "manual"] = "auto"
     options: dict[str, Any] = Field(default_factory=dict)
     first: str | None = Field(None, description="name of the player who starts; default the first")
-    turn_clock: Int | None = Field(None, description="seconds per turn shown at the table")
+    turn_clock: Int | None = Field(
+        None,
+        description=f"seconds per turn shown at the table, {domain.TURN_CLOCK[0]} to "
+        f"{domain.TURN_CLOCK[1]}",
+    )
 
 
 class TileIn(Schema):
@@ -80,8 +99,15 @@ class TileIn(Schema):
 
 
 class TurnIn(Schema):
-    action: Literal["play", "pass", "exchange", "challenge", "undo", "finish"]
+    action: str = Field(..., json_schema_extra={"enum": list(KINDS)})
     tiles: list[TileIn] | None = Field(None, max_length=64)
+    notation: str | None = Field(
+        None,
+        max_length=64,
+        description="play: the play as people write it (5D WOOD, G5 L..P, E5=A F5=T), "
+        "instead of tiles",
+        examples=["8D HOUSE"],
+    )
     count: Int | None = Field(None, description="exchange: how many tiles")
     racks: dict[str, str] | None = Field(
         None,
@@ -125,44 +151,19 @@ def _api_error(request: HttpRequest, exc: ApiError) -> HttpResponse:
     return response
 
 
-@api.exception_handler(InputError)
-def _input_error(request: HttpRequest, exc: InputError) -> HttpResponse:
-    return error_response(request, 400, exc.code, exc.message)
+def _refusal(request: HttpRequest, exc: Exception) -> HttpResponse:
+    extra: dict[str, Any] = {}
+    if isinstance(exc, IllegalPlay):
+        # Words are only looked up as they are played in auto mode, so naming the invalid ones
+        # never gives a tournament-style (manual) challenge away.
+        extra["violations"] = [v.to_dict() for v in exc.violations]
+        if exc.invalid_words:
+            extra["words"] = exc.invalid_words
+    return error_response(request, status_of(exc), code_of(exc), message_of(exc), **extra)
 
 
-@api.exception_handler(IllegalPlay)
-def _illegal_play(request: HttpRequest, exc: IllegalPlay) -> HttpResponse:
-    # Words are only looked up as they are played in auto mode, so naming the invalid ones
-    # never gives a tournament-style (manual) challenge away.
-    extra: dict[str, Any] = {"violations": [v.to_dict() for v in exc.violations]}
-    if exc.invalid_words:
-        extra["words"] = exc.invalid_words
-    return error_response(request, 422, exc.code, exc.message, **extra)
-
-
-@api.exception_handler(GameOver)
-def _game_over(request: HttpRequest, exc: GameOver) -> HttpResponse:
-    return error_response(request, 409, exc.code, exc.message)
-
-
-@api.exception_handler(domain.StaleTurn)
-def _stale(request: HttpRequest, exc: domain.StaleTurn) -> HttpResponse:
-    return error_response(request, 409, exc.code, exc.message)
-
-
-@api.exception_handler(IllegalAction)
-def _illegal_action(request: HttpRequest, exc: IllegalAction) -> HttpResponse:
-    return error_response(request, 422, exc.code, exc.message)
-
-
-@api.exception_handler(RefereeError)
-def _referee_error(request: HttpRequest, exc: RefereeError) -> HttpResponse:
-    return error_response(request, 400, exc.code, exc.message)
-
-
-@api.exception_handler(domain.GameNotFound)
-def _not_found(request: HttpRequest, exc: Exception) -> HttpResponse:
-    return error_response(request, 404, "not_found", "There is no game with that id.")
+for _refused in REFUSALS:
+    api.exception_handler(_refused)(_refusal)
 
 
 @api.exception_handler(Http404)
@@ -265,27 +266,39 @@ def list_lexicons(request: HttpRequest) -> list[dict[str, Any]]:
 
 @api.post("/games/", response={201: dict, **ERRORS}, summary="Start a game")
 def create_game(request: HttpRequest, payload: GameIn) -> Status[dict[str, Any]]:
-    first = 0
-    if payload.first is not None:
-        names = [name_key(n) for n in payload.players if isinstance(n, str)]
-        if name_key(payload.first) not in names:
-            raise InputError("bad_first", "The first player must be one of the players.")
-        first = names.index(name_key(payload.first))
     game = domain.create_game(
         ruleset=payload.ruleset,
         lexicon=payload.lexicon,
         players=payload.players,
         challenge_mode=payload.challenge_mode,
         options=payload.options,
-        first=first,
+        first=payload.first,
         turn_clock=payload.turn_clock,
     )
     return Status(201, {**game_state(game), "token": game.token})
 
 
-@api.get("/games/{game_id}/", response={200: dict, **ERRORS}, summary="A game's state and log")
+@api.get(
+    "/games/{game_id}/",
+    response={200: dict, **ERRORS},
+    summary="A game's state and its last turn (the log is paged at turns/)",
+)
 def get_game(request: HttpRequest, game_id: str) -> dict[str, Any]:
     return game_state(_game(game_id))
+
+
+@api.get(
+    "/games/{game_id}/turns/",
+    response={200: dict, **ERRORS},
+    summary=f"A page of a game's log: the entries numbered above `after`, at most {LOG_PAGE}",
+)
+def list_turns(
+    request: HttpRequest,
+    game_id: str,
+    after: Annotated[int, Query(ge=0, description="the last entry number already read")] = 0,
+    limit: Annotated[int, Query(ge=1, le=LOG_PAGE)] = LOG_PAGE,
+) -> dict[str, Any]:
+    return log_page(_game(game_id), after, limit)
 
 
 @api.post("/games/{game_id}/turns/", response={201: dict, **ERRORS}, summary="Enter a turn")
@@ -305,29 +318,27 @@ def post_turn(request: HttpRequest, game_id: str, payload: TurnIn) -> Status[dic
         payload.action,
         expected_turn=payload.expected_turn,
         by=payload.by or "api",
+        notation=payload.notation,
         tiles=[(t.row, t.col, t.letter) for t in payload.tiles] if payload.tiles else None,
         count=payload.count,
         racks=racks,
     )
     # The state just stored is the state to show: no second trip to the database for it.
-    state = game_state(applied.game, seats=applied.seats, state=applied.state)
+    state = game_state(
+        applied.game, seats=applied.seats, state=applied.state, last_turn=applied.turn
+    )
     return Status(201, {"turn": turn_data(applied.turn), "game": state})
 
 
 @api.get(
     "/games/{game_id}/export",
-    response={200: dict, **ERRORS},
-    # GCG is plain text; the JSON record is the 200's default.
-    openapi_extra={"responses": {200: {"content": {"text/plain": {"schema": {"type": "string"}}}}}},
-    summary="Export a game (lossless JSON, or GCG for Letter UP)",
+    response={308: None, **ERRORS},
+    summary="Where a game's exports are: /games/{id}/export.json and /games/{id}/export.gcg",
 )
 def export_game(
     request: HttpRequest, game_id: str, format: Literal["json", "gcg"] = "json"
 ) -> HttpResponse:
+    # Each format has one address, the page's; this older address points there.
     game = _game(game_id)
-    if format == "gcg":
-        text = game_to_gcg(game)
-        response = HttpResponse(text, content_type="text/plain; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{game.pk}.gcg"'
-        return response
-    return api.create_response(request, records.export_game(game), status=200)
+    name = "export_gcg" if format == "gcg" else "export_json"
+    return HttpResponseRedirect(reverse(name, args=[game.pk]), status=308)

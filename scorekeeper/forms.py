@@ -1,18 +1,25 @@
-"""Forms of the table pages. They only read input; every change goes through the domain."""
+"""Forms of the table and history pages. They only read input; every change goes through the
+domain. Limits and choices come from where they are defined (the engine's ``RuleOptions``,
+``MAX_PLAYERS``, the model's name length, the domain's clock range), never restated here.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import forms
+from django.conf import settings
 
 from referee.apps import get_library
+from referee.game import MAX_PLAYERS
 from referee.lexicon import HONOUR_ID, LexiconFileError
-from referee.rulesets import RULESETS
-from scorekeeper.models import name_key
+from referee.rulesets import RULESETS, RuleOptions
+from scorekeeper.domain import TURN_CLOCK
+from scorekeeper.models import NAME_MAX, Game, name_key
+from scorekeeper.policy import AUTO, MANUAL
+from scorekeeper.standings import SORT_LABELS
 
-FIRST_CHOICES = [("draw", "Draw tiles: nearest to A starts"), ("0", "Player 1"), ("1", "Player 2"),
-                 ("2", "Player 3"), ("3", "Player 4")]  # fmt: skip
+SEATS = range(1, MAX_PLAYERS + 1)
 
 
 def lexicon_choices() -> list[tuple[str, str]]:
@@ -28,87 +35,137 @@ def lexicon_choices() -> list[tuple[str, str]]:
     return choices
 
 
+def option_field(name: str) -> forms.Field:
+    """A form field for one rule option, from the engine's own table of choices."""
+    spec = RuleOptions.FIELDS[name]
+    default = getattr(RuleOptions(), name)
+    if spec.choices:
+        return forms.ChoiceField(label=spec.label, choices=spec.choices, initial=default)
+    if spec.bounds:
+        low, high = spec.bounds
+        return forms.IntegerField(label=spec.label, min_value=low, max_value=high, initial=default)
+    return forms.BooleanField(label=spec.label, required=False, initial=default)
+
+
 class NewGameForm(forms.Form):
     ruleset = forms.ChoiceField(
         choices=[(r.id, r.name) for r in RULESETS.values()],
-        initial="upwords-10",
+        initial=next(iter(RULESETS)),
         widget=forms.RadioSelect,
     )
     lexicon = forms.ChoiceField(label="Dictionary")
-    player_1 = forms.CharField(label="Player 1", max_length=40)
-    player_2 = forms.CharField(label="Player 2", max_length=40, required=False)
-    player_3 = forms.CharField(label="Player 3", max_length=40, required=False)
-    player_4 = forms.CharField(label="Player 4", max_length=40, required=False)
     challenge_mode = forms.ChoiceField(
         label="Word checking",
         choices=[
-            ("auto", "Check each play as it is entered"),
-            ("manual", "Tournament: plays stand until challenged"),
+            (AUTO, "Check each play as it is entered"),
+            (MANUAL, "Tournament: plays stand until challenged"),
         ],
-        initial="auto",
+        initial=AUTO,
         widget=forms.RadioSelect,
     )
-    first = forms.ChoiceField(label="Who starts", choices=FIRST_CHOICES, initial="draw")
-    plural_s_rule = forms.BooleanField(
-        label="Upwords: no simply adding an S", required=False, initial=True
-    )
-    upheld_challenge = forms.ChoiceField(
-        label="When a challenge succeeds",
-        choices=[("retry", "the player may try again"), ("lose_turn", "the player loses the turn")],
-        initial="retry",
-    )
-    rejected_challenge = forms.ChoiceField(
-        label="When a challenge fails",
-        choices=[
-            ("none", "no penalty"),
-            ("lose_turn", "the challenger loses the next turn"),
-            ("minus_5", "the challenger loses 5 points"),
-        ],
-        initial="none",
-    )
-    solo_exchanges = forms.IntegerField(
-        label="Solo games: exchanges allowed", min_value=0, max_value=5, initial=0
+    # Which seat starts ("1" to "4"), or "draw": the app draws tiles. The game itself is told
+    # the starting player's name.
+    starter = forms.ChoiceField(
+        label="Who starts",
+        choices=[("draw", "Draw tiles: nearest to A starts")]
+        + [(str(n), f"Player {n}") for n in SEATS],
+        initial="draw",
     )
     turn_clock = forms.IntegerField(
         label="Turn clock (seconds, empty for none)",
-        min_value=10,
-        max_value=3600,
+        min_value=TURN_CLOCK[0],
+        max_value=TURN_CLOCK[1],
         required=False,
         help_text="Letter UP's rule is 75 seconds (1:15).",
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        for n in SEATS:
+            self.fields[f"player_{n}"] = forms.CharField(
+                label=f"Player {n}", max_length=NAME_MAX, required=n == 1
+            )
+        for name in RuleOptions.FIELDS:
+            self.fields[name] = option_field(name)
         choices = lexicon_choices()
         self.fields["lexicon"].choices = choices
         ids = [c[0] for c in choices]
-        self.fields["lexicon"].initial = next(
-            (x for x in ("TWL06", "NWL2023", "CSW21", "CSW19") if x in ids), ids[0]
+        self.fields["lexicon"].initial = (
+            settings.DEFAULT_LEXICON if settings.DEFAULT_LEXICON in ids else ids[0]
         )
+
+    def player_fields(self) -> list[forms.BoundField]:
+        return [self[f"player_{n}"] for n in SEATS]
+
+    def option_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in RuleOptions.FIELDS]
 
     def players(self) -> list[str]:
         return [
-            self.cleaned_data[f"player_{i}"].strip()
-            for i in range(1, 5)
-            if self.cleaned_data.get(f"player_{i}", "").strip()
+            self.cleaned_data[f"player_{n}"].strip()
+            for n in SEATS
+            if self.cleaned_data.get(f"player_{n}", "").strip()
         ]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        names = [data.get(f"player_{i}", "").strip() for i in range(1, 5)]
+        names = [data.get(f"player_{n}", "").strip() for n in SEATS]
         given = [n for n in names if n]
         if len({name_key(n) for n in given}) < len(given):
             raise forms.ValidationError("Two players can't have the same name.")
-        first = data.get("first")
-        if first not in (None, "draw") and int(first) >= len(given):
-            self.add_error("first", "Choose one of the players you named.")
+        starter = data.get("starter")
+        if starter not in (None, "draw") and int(starter) > len(given):
+            self.add_error("starter", "Choose one of the players you named.")
         return data
 
     def options(self) -> dict[str, Any]:
-        data = self.cleaned_data
-        return {
-            "plural_s_rule": bool(data["plural_s_rule"]),
-            "upheld_challenge": data["upheld_challenge"],
-            "rejected_challenge": data["rejected_challenge"],
-            "solo_exchanges": data["solo_exchanges"] or 0,
-        }
+        return {name: self.cleaned_data[name] for name in RuleOptions.FIELDS}
+
+
+# Filters of the history pages -------------------------------------------------------------
+class GameFilter(forms.Form):
+    player = forms.CharField(required=False, max_length=NAME_MAX, label="Player")
+    ruleset = forms.ChoiceField(
+        required=False,
+        choices=[("", "Any ruleset"), *[(r.id, r.name) for r in RULESETS.values()]],
+        error_messages={"invalid_choice": "There is no ruleset called %(value)s."},
+    )
+    status = forms.ChoiceField(
+        required=False,
+        choices=[("", "Any status"), *Game.Status.choices],
+        error_messages={"invalid_choice": "There is no status called %(value)s."},
+    )
+    date_from = forms.DateField(
+        required=False,
+        input_formats=["%Y-%m-%d"],  # what a date input sends; 03/04 is ambiguous
+        label="Started from",
+        widget=forms.DateInput(attrs={"type": "date"}),
+        error_messages={"invalid": "Write the date as YYYY-MM-DD, such as 2025-03-01."},
+    )
+    date_to = forms.DateField(
+        required=False,
+        input_formats=["%Y-%m-%d"],
+        label="Started until",
+        widget=forms.DateInput(attrs={"type": "date"}),
+        error_messages={"invalid": "Write the date as YYYY-MM-DD, such as 2025-03-31."},
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        start, end = data.get("date_from"), data.get("date_to")
+        if start and end and start > end:
+            self.add_error("date_to", "This date is before the first one: no game fits.")
+        return data
+
+
+class RankingsFilter(forms.Form):
+    ruleset = forms.ChoiceField(
+        required=False,
+        choices=[(r.id, r.name) for r in RULESETS.values()],
+        error_messages={"invalid_choice": "There is no ruleset called %(value)s."},
+    )
+    sort = forms.ChoiceField(
+        required=False,
+        choices=[(key, label.capitalize()) for key, label in SORT_LABELS.items()],
+        error_messages={"invalid_choice": "Rankings sort by best, average or wins, not %(value)s."},
+    )

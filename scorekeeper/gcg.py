@@ -13,16 +13,18 @@ from __future__ import annotations
 from django.utils import timezone
 
 from referee.errors import InputError
-from referee.game import GameState
-from referee.rulesets import RuleOptions, get_ruleset
-from scorekeeper.domain import apply_logged, effective_turns
-from scorekeeper.models import Game, Turn
+from referee.rulesets import get_ruleset
+from scorekeeper.actions import kind_of
+from scorekeeper.models import Game
+from scorekeeper.replay import steps
 
 
 def game_to_gcg(game: Game) -> str:
     ruleset = get_ruleset(game.ruleset)
-    if ruleset.family != "letterup":
-        raise InputError("gcg_letterup_only", "GCG export is for Letter UP games: use JSON.")
+    if not ruleset.gcg:
+        raise InputError(
+            "no_gcg", f"GCG is a format for the crossword games, not {ruleset.name}: use JSON."
+        )
     seats = list(game.seats.select_related("player").order_by("order"))
     nicks = _nicks([s.player.name for s in seats])
     lines = ["#character-encoding UTF-8"]
@@ -31,40 +33,10 @@ def game_to_gcg(game: Game) -> str:
     # The date the game was played where it was played, not the date in UTC.
     lines.append(f"#title {ruleset.name}, {timezone.localtime(game.created_at):%Y-%m-%d}")
     lines.append(f"#id scorekeeper {game.pk}")
-    # Replaying the log gives the rack sizes and running totals at every moment.
-    state = GameState.new(ruleset, len(seats), RuleOptions.from_dict(game.options), game.first_seat)
-    for turn in effective_turns(game).select_related("seat", "target__seat").order_by("number"):
-        seat = turn.seat.order
-        unknown = "?" * max(state.racks[seat], 1)
-        apply_logged(state, turn)
-        total = state.scores[seat]
-        if turn.action == Turn.Action.PLAY:
-            tiles = "".join(sorted(t for _, _, t in turn.tiles))
-            lines.append(f">{nicks[seat]}: {tiles} {turn.notation} +{turn.score} {total}")
-        elif turn.action == Turn.Action.PASS:
-            lines.append(f">{nicks[seat]}: {unknown} - +0 {total}")
-        elif turn.action == Turn.Action.EXCHANGE:
-            lines.append(f">{nicks[seat]}: {unknown} -{turn.count} +0 {total}")
-        elif turn.action == Turn.Action.CHALLENGE and turn.target is not None:
-            played = turn.target
-            if turn.result == Turn.Result.UPHELD:
-                mover = played.seat.order
-                tiles = "".join(sorted(t for _, _, t in played.tiles))
-                lines.append(f">{nicks[mover]}: {tiles} -- -{played.score} {state.scores[mover]}")
-            elif turn.score:
-                lines.append(
-                    f"#note {turn.seat.player.name} challenged {played.notation} and lost "
-                    f"{-turn.score} points: the play was acceptable."
-                )
-        elif turn.action == Turn.Action.FINISH:
-            for order, letters in sorted((turn.racks or {}).items(), key=lambda kv: int(kv[0])):
-                tiles = ruleset.read_tiles(letters)
-                if tiles:
-                    who = int(order)
-                    penalty = sum(ruleset.values[t] for t in tiles)
-                    final = state.scores[who] - penalty
-                    rack = "".join(tiles)
-                    lines.append(f">{nicks[who]}: {rack} ({rack}) -{penalty} {final}")
+    # The replay gives the rack sizes and running totals at every moment; each kind of turn
+    # writes its own lines (scorekeeper.actions).
+    for step in steps(game, players=len(seats)):
+        lines += kind_of(step.turn).gcg(step.turn, step.before, step.state, nicks)
     return "\n".join(lines) + "\n"
 
 

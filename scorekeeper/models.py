@@ -14,9 +14,19 @@ import uuid
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 
 from referee.rulesets import RULESETS
+
+NAME_MAX = 40  # characters in a player's name
+
+
+def known_ruleset(value: str) -> None:
+    # Validated against the registry, not stored as DB choices: a new ruleset is an entry in
+    # referee.rulesets, never a migration.
+    if value not in RULESETS:
+        raise ValidationError(f"Unknown ruleset {value!r}; choose one of {', '.join(RULESETS)}.")
 
 
 def new_token() -> str:
@@ -33,7 +43,7 @@ def name_key(name: str) -> str:
 
 
 class Player(models.Model):
-    name = models.CharField(max_length=40)
+    name = models.CharField(max_length=NAME_MAX)
     name_key = models.CharField(max_length=160, unique=True, editable=False)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
@@ -63,7 +73,7 @@ class Game(models.Model):
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     token = models.CharField(max_length=64, default=new_token, editable=False)
-    ruleset = models.CharField(max_length=32, choices=[(r.id, r.name) for r in RULESETS.values()])
+    ruleset = models.CharField(max_length=32, validators=[known_ruleset])
     options = models.JSONField(default=dict, blank=True)
     lexicon = models.CharField(max_length=64)
     lexicon_checksum = models.CharField(max_length=80, blank=True)
@@ -92,7 +102,8 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         names = " v ".join(s.player.name for s in self.seats.all())
-        return f"{self.get_ruleset_display()}: {names}"
+        ruleset = RULESETS.get(self.ruleset)
+        return f"{ruleset.name if ruleset else self.ruleset}: {names}"
 
 
 class Seat(models.Model):
@@ -104,6 +115,9 @@ class Seat(models.Model):
     skip_turns = models.PositiveSmallIntegerField(default=0)
     adjustment = models.IntegerField(null=True, blank=True)  # end-of-game penalty
     final_score = models.IntegerField(null=True, blank=True)  # the authoritative result
+    # Decided once, when the game finishes (scorekeeper.replay.results): win, loss or tie;
+    # blank while the game goes on, and in a solo game, which has no winner.
+    result = models.CharField(max_length=4, blank=True, default="")
 
     class Meta:
         ordering = ["game", "order"]
@@ -116,15 +130,13 @@ class Seat(models.Model):
         return f"{self.player.name} (seat {self.order + 1})"
 
 
-class Turn(models.Model):
-    class Action(models.TextChoices):
-        PLAY = "play"
-        PASS = "pass"
-        EXCHANGE = "exchange"
-        CHALLENGE = "challenge"
-        UNDO = "undo"
-        FINISH = "finish"
+class TurnQuerySet(models.QuerySet["Turn"]):
+    def effective(self) -> TurnQuerySet:
+        """The turns that make the game: neither undone nor undo entries, in order."""
+        return self.filter(undone_at__isnull=True).exclude(action="undo").order_by("number")
 
+
+class Turn(models.Model):
     class Result(models.TextChoices):
         NONE = "", "—"
         UPHELD = "upheld"
@@ -133,7 +145,8 @@ class Turn(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="turns")
     number = models.PositiveIntegerField()
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="turns")
-    action = models.CharField(max_length=10, choices=Action.choices)
+    # A kind from scorekeeper.actions.KINDS: the table, not DB choices, says which exist.
+    action = models.CharField(max_length=10)
     tiles = models.JSONField(default=list, blank=True)  # [[row, col, tile], ...]
     notation = models.CharField(max_length=64, blank=True)
     words = models.JSONField(default=list, blank=True)  # [{word, score, breakdown, ...}]
@@ -144,10 +157,15 @@ class Turn(models.Model):
     target = models.ForeignKey(  # the play a challenge judged, or the turn an undo took back
         "self", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
+    # Every seat's score once this turn was entered (final scores on the turn that ends the
+    # game): the chart reads these instead of replaying the log. Checked by check_games.
+    totals = models.JSONField(null=True, blank=True)
     undone_at = models.DateTimeField(null=True, blank=True)
     undone_by = models.CharField(max_length=80, blank=True)
     entered_by = models.CharField(max_length=80, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = TurnQuerySet.as_manager()
 
     class Meta:
         ordering = ["game", "number"]
@@ -161,25 +179,3 @@ class Turn(models.Model):
     @property
     def undone(self) -> bool:
         return self.undone_at is not None
-
-    @property
-    def summary(self) -> str:
-        """One sentence for people: "Ann played 8D HOUSE for 24"."""
-        name = self.seat.player.name
-        if self.action == self.Action.PLAY:
-            text = f"{name} played {self.notation} for {self.score}"
-        elif self.action == self.Action.PASS:
-            text = f"{name} passed"
-        elif self.action == self.Action.EXCHANGE:
-            text = f"{name} exchanged {self.count} tile{'s' if self.count != 1 else ''}"
-        elif self.action == self.Action.CHALLENGE:
-            verdict = "not acceptable" if self.result == self.Result.UPHELD else "acceptable"
-            target = f" {self.target.notation}" if self.target else ""
-            text = f"{name} challenged{target}: {verdict}"
-            if self.score:
-                text += f", {self.score} for {name}"
-        elif self.action == self.Action.UNDO:
-            text = f"turn {self.target.number if self.target else '?'} was undone"
-        else:
-            text = "the game was finished"
-        return text + (" (undone)" if self.undone else "")

@@ -15,8 +15,9 @@ from django.db import DatabaseError, models, transaction
 from django.utils.dateparse import parse_datetime
 
 from referee.errors import InputError, RefereeError
-from scorekeeper.domain import check_game, clean_player_names, player_named
+from scorekeeper.domain import clean_player_names, player_named
 from scorekeeper.models import Game, Seat, Turn
+from scorekeeper.replay import check_game, results
 
 FORMAT = "scorekeeper.game"
 VERSION = 1
@@ -35,6 +36,10 @@ def _columns(model: type[models.Model], *written_apart: str) -> list[str]:
 GAME_FIELDS = _columns(Game, "token", "created_at", "updated_at", "finished_at")
 SEAT_FIELDS = _columns(Seat)
 TURN_FIELDS = _columns(Turn, "undone_at", "created_at")
+# Fields added after records were first written: a record without them still reads. A seat's
+# result follows from the final scores; a turn without totals is read like the log's own
+# older entries (the chart replays them).
+LATER_FIELDS = {"result", "totals"}
 
 
 def _time(value: datetime | None) -> str | None:
@@ -126,16 +131,22 @@ def _create(record: dict[str, Any], new_id: bool) -> Game:
     seats = {}
     for seat_data, name in zip(record["seats"], names, strict=True):
         seat = Seat.objects.create(
-            game=game, player=player_named(name), **{f: seat_data[f] for f in SEAT_FIELDS}
+            game=game, player=player_named(name), **_fields(seat_data, SEAT_FIELDS)
         )
         seats[seat.order] = seat
+    if not all("result" in s for s in record["seats"]):
+        ordered = [seats[order] for order in sorted(seats)]
+        outcome = results([s.final_score for s in ordered]) if game.status == "finished" else None
+        for seat, result in zip(ordered, outcome or [""] * len(ordered), strict=True):
+            seat.result = result
+            seat.save(update_fields=["result"])
     turns = {}
     for turn_data in record["turns"]:
         turn = Turn.objects.create(
             game=game,
             seat=seats[turn_data["seat"]],
             undone_at=_parse(turn_data["undone_at"]),
-            **{f: turn_data[f] for f in TURN_FIELDS},
+            **_fields(turn_data, TURN_FIELDS),
         )
         turn.created_at = _parse(turn_data["created_at"])
         turns[turn.number] = (turn, turn_data["target"])
@@ -150,6 +161,10 @@ def _create(record: dict[str, Any], new_id: bool) -> Game:
     )
     game.refresh_from_db()
     return game
+
+
+def _fields(data: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    return {f: data[f] for f in names if f in data or f not in LATER_FIELDS}
 
 
 def _parse(value: str | None) -> datetime | None:

@@ -1,4 +1,8 @@
-"""A game as JSON: the API's view of its state and its turn log."""
+"""A game as JSON: the API's view of its state, of one turn, and of a page of its log.
+
+A game's answer never carries its log: it is the state plus the last turn, the same size at
+turn 300 as at turn 10. The log is read a page at a time (``log_page``).
+"""
 
 from __future__ import annotations
 
@@ -6,8 +10,11 @@ from datetime import datetime
 from typing import Any
 
 from referee.game import GameState
-from scorekeeper.domain import load_state
 from scorekeeper.models import Game, Seat, Turn
+from scorekeeper.policy import policy_for
+from scorekeeper.replay import load_state
+
+LOG_PAGE = 200  # entries in one page of the log
 
 
 def game_state(
@@ -15,13 +22,16 @@ def game_state(
     *,
     seats: list[Seat] | None = None,
     state: GameState | None = None,
+    last_turn: Turn | None = None,
 ) -> dict[str, Any]:
-    """The API's view of a game; pass the seats and state already at hand to skip reloading."""
+    """The API's view of a game; pass what is already at hand to skip reading it again."""
     if seats is None or state is None:
         seats = list(game.seats.select_related("player").order_by("order"))
         state = load_state(game, seats)
+    if last_turn is None and game.turn_number:
+        last_turn = game.turns.select_related("seat__player", "target").order_by("-number").first()
     to_move = seats[state.to_move].player.name if game.status == Game.Status.IN_PROGRESS else None
-    data: dict[str, Any] = {
+    return {
         "id": str(game.id),
         "ruleset": game.ruleset,
         "lexicon": game.lexicon,
@@ -36,15 +46,12 @@ def game_state(
         "bag_count": game.bag_count,
         "board": game.board,
         "unseen": unseen(state),
-        "can_challenge": state.last_play is not None and game.challenge_mode == "manual",
+        "can_challenge": policy_for(game).can_challenge(state),
+        "last_turn": turn_data(last_turn) if last_turn else None,
         "created_at": game.created_at.isoformat(),
         "updated_at": game.updated_at.isoformat(),
         "finished_at": game.finished_at.isoformat() if game.finished_at else None,
     }
-    # Plain rows, not model instances: the log is read on every turn's answer.
-    rows = game.turns.order_by("number").values_list(*_TURN_COLUMNS)
-    data["turns"] = [_turn_dict(*row) for row in rows]
-    return data
 
 
 def player(seat: Seat) -> dict[str, Any]:
@@ -52,6 +59,7 @@ def player(seat: Seat) -> dict[str, Any]:
         "name": seat.player.name,
         "score": seat.score,
         "final_score": seat.final_score,
+        "result": seat.result or None,
         "rack_count": seat.rack_count,
         "adjustment": seat.adjustment,
     }
@@ -61,6 +69,20 @@ def unseen(state: GameState) -> dict[str, int]:
     """Tiles off the board (bag and racks), in the set's order: the tile tracker."""
     counts = state.unseen()
     return {tile: counts[tile] for tile in state.ruleset.tiles}
+
+
+def log_page(game: Game, after: int = 0, limit: int = LOG_PAGE) -> dict[str, Any]:
+    """Log entries numbered above ``after``, ascending, at most ``limit``; ``next`` is the
+    ``after`` of the following page, or None at the end."""
+    limit = max(1, min(limit, LOG_PAGE))
+    rows = list(
+        game.turns.filter(number__gt=after)
+        .order_by("number")
+        .values_list(*_TURN_COLUMNS)[: limit + 1]
+    )
+    more = len(rows) > limit
+    turns = [_turn_dict(*row) for row in rows[:limit]]
+    return {"turns": turns, "next": turns[-1]["number"] if more else None}
 
 
 _TURN_COLUMNS = (

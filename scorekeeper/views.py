@@ -15,22 +15,25 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.db import DatabaseError, connection
 from django.db.models import Prefetch
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import condition, require_GET, require_POST
 
-from referee.errors import GameOver, IllegalAction, IllegalPlay, InputError, RefereeError
-from referee.game import GameState, draw_for_first
-from referee.play import Play
+from referee.errors import InputError, RefereeError
+from referee.game import draw_for_first
 from referee.rulesets import RULESETS, get_ruleset
 from scorekeeper import domain
+from scorekeeper.actions import describe
+from scorekeeper.errors import REFUSALS, message_of, status_of
 from scorekeeper.forms import NewGameForm
-from scorekeeper.models import Game, Player, Seat, Turn
+from scorekeeper.models import Game, Player, Seat
+from scorekeeper.presenters import table_context
 
 
 # Finding games -------------------------------------------------------------------------------
 def get_game(game_id: Any) -> Game:
+    """The game with this id, or 404: every page that shows a game finds it here."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         raise Http404("There is no game with that id.")
@@ -83,10 +86,10 @@ def new_game(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         players = form.players()
         ruleset = get_ruleset(data["ruleset"])
-        if data["first"] == "draw":
+        if data["starter"] == "draw":
             first, rounds = draw_for_first(ruleset, len(players), random.SystemRandom())
         else:
-            first, rounds = int(data["first"]), []
+            first, rounds = int(data["starter"]) - 1, []
         try:
             game = domain.create_game(
                 ruleset=ruleset.id,
@@ -94,7 +97,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 players=players,
                 challenge_mode=data["challenge_mode"],
                 options=form.options(),
-                first=first,
+                first=players[first],
                 turn_clock=data["turn_clock"],
             )
         except RefereeError as error:
@@ -128,23 +131,8 @@ def scorer(request: HttpRequest, game_id: Any, token: str) -> HttpResponse:
 def preview(request: HttpRequest, game_id: Any, token: str) -> HttpResponse:
     """The words and score of the tiles placed so far, or why the play is not legal."""
     game = scorer_game(game_id, token)
-    text = request.POST.get("play", "").strip()
-    context: dict[str, Any] = {"text": text}
-    if text:
-        seats = list(game.seats.select_related("player").order_by("order"))
-        state = domain.load_state(game, seats)
-        try:
-            play = Play.parse(text, state.ruleset, state.board)
-            checking = game.challenge_mode == Game.ChallengeMode.AUTO
-            lexicon = domain.lexicon_for(game) if checking else None
-            context["evaluation"] = state.evaluate(play, lexicon)
-            context["notation"] = play.notation(state.board, state.ruleset)
-            context["checked"] = checking and game.lexicon != "honour"
-        except IllegalPlay as error:
-            context["violations"] = error.violations
-        except RefereeError as error:
-            context["problem"] = error.message
-    return render(request, "table/_preview.html", context)
+    shown = domain.preview(game, request.POST.get("play", ""))
+    return render(request, "table/_preview.html", {"preview": shown})
 
 
 @require_POST
@@ -152,37 +140,31 @@ def turn(request: HttpRequest, game_id: Any, token: str) -> HttpResponse:
     """Enter one turn from the board page's forms, then show the board again."""
     game = scorer_game(game_id, token)
     action = request.POST.get("action", "")
+    typed = request.POST.get("play", "")
     try:
-        expected = int(request.POST["expected_turn"]) if request.POST.get("expected_turn") else None
-        kwargs: dict[str, Any] = {}
-        if action == "play":
-            text = request.POST.get("play", "").strip()
-            if not text:
-                raise InputError("no_tiles", "Place some tiles first (or type the play).")
-            state = domain.load_state(game, list(game.seats.order_by("order")))
-            play = Play.parse(text, state.ruleset, state.board)
-            kwargs["tiles"] = [(p.row, p.col, p.tile) for p in play]
-        elif action == "exchange":
-            kwargs["count"] = int(request.POST.get("count") or 0)
-        elif action == "finish":
-            kwargs["racks"] = _racks_from(request, game)
-        entered = domain.act(
-            game.pk, action, expected_turn=expected, by="scorer page", **kwargs
-        ).turn
-    except ValueError:
-        return _refused(request, game, 400, "That number is not a whole number.")
-    except domain.StaleTurn as error:
-        return _refused(request, game, 409, error.message)
-    except GameOver as error:
-        return _refused(request, game, 409, error.message)
-    except IllegalPlay as error:
-        return _refused(request, game, 422, error.message, text=request.POST.get("play", ""))
-    except IllegalAction as error:
-        return _refused(request, game, 422, error.message)
-    except RefereeError as error:
-        return _refused(request, game, 400, error.message, text=request.POST.get("play", ""))
-    _announce(request, entered)
+        applied = domain.act(
+            game.pk,
+            action,
+            expected_turn=_whole(request.POST, "expected_turn", "The turn number"),
+            by="scorer page",
+            notation=typed if action == "play" else None,
+            count=_whole(request.POST, "count", "The number of tiles to exchange"),
+            racks=_racks_from(request, game) if action == "finish" else None,
+        )
+    except REFUSALS as error:
+        return _refused(request, game, status_of(error), message_of(error), text=typed)
+    messages.success(request, describe(applied.turn))
     return redirect(scorer_url(game))
+
+
+def _whole(data: QueryDict, name: str, what: str) -> int | None:
+    raw = data.get(name, "").strip()
+    if not raw:
+        return None
+    # Nine digits are more than any turn or rack needs, and keep int() far from its limits.
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 9:
+        raise InputError(f"bad_{name}", f"{what} must be a whole number, not {raw[:12]!r}.")
+    return int(raw)
 
 
 def _racks_from(request: HttpRequest, game: Game) -> dict[int, str] | None:
@@ -194,23 +176,13 @@ def _racks_from(request: HttpRequest, game: Game) -> dict[int, str] | None:
     return racks or None
 
 
-def _announce(request: HttpRequest, entered: Turn) -> None:
-    name = entered.seat.player.name
-    if entered.action == Turn.Action.PLAY:
-        messages.success(request, f"{name}: {entered.notation} for {entered.score}.")
-    elif entered.action == Turn.Action.UNDO:
-        messages.info(request, f"Turn {entered.target.number if entered.target else ''} undone.")
-    elif entered.action == Turn.Action.PASS:
-        messages.info(request, f"{name} passed.")
-    elif entered.action == Turn.Action.EXCHANGE:
-        messages.info(request, f"{name} exchanged {entered.count}.")
-
-
 def _refused(
     request: HttpRequest, game: Game, status: int, message: str, text: str = ""
 ) -> HttpResponse:
     context = table_context(request, game, scorer=True)
     context.update({"refusal": message, "typed": text})
+    if text:
+        context["preview"] = domain.preview(game, text)
     return render(request, "table/board.html", context, status=status)
 
 
@@ -240,113 +212,3 @@ def watch_live(request: HttpRequest, game_id: Any) -> HttpResponse:
     response = render(request, "table/_live.html", table_context(request, game, scorer=False))
     response["Cache-Control"] = "no-cache"
     return response
-
-
-# Building the page ---------------------------------------------------------------------------
-def table_context(request: HttpRequest, game: Game, *, scorer: bool) -> dict[str, Any]:
-    seats = list(game.seats.select_related("player").order_by("order"))
-    state = domain.load_state(game, seats)
-    ruleset = state.ruleset
-    last_turn = game.turns.select_related("seat__player", "target").order_by("-number").first()
-    highlight = set()
-    if game.last_play:
-        highlight = {(r, c) for r, c, _ in game.last_play["tiles"]}
-    finals = state.final_scores
-    # A solo game has a final score but no winner.
-    best = max(finals) if finals and len(finals) > 1 else None
-    players = [
-        {
-            "name": seat.player.name,
-            "player_id": seat.player_id,
-            "score": seat.score,
-            "rack": seat.rack_count,
-            "adjustment": seat.adjustment,
-            "final": seat.final_score,
-            "to_move": game.status == Game.Status.IN_PROGRESS and seat.order == state.to_move,
-            "winner": best is not None and seat.final_score == best,
-            "order": seat.order,
-        }
-        for seat in seats
-    ]
-    winners = [p["name"] for p in players if p["winner"]]
-    return {
-        "game": game,
-        "ruleset": ruleset,
-        "scorer": scorer,
-        "token": game.token if scorer else None,
-        "rows": board_rows(state, highlight),
-        "columns": [chr(ord("A") + c) for c in range(ruleset.size)],
-        "players": players,
-        "to_move": seats[state.to_move].player.name,
-        "winners": winners,
-        "tie": len(winners) > 1,
-        "unseen": tracker(state),
-        "last_turn": last_turn,
-        "verdict": last_turn if last_turn and last_turn.action == Turn.Action.CHALLENGE else None,
-        "can_challenge": state.last_play is not None
-        and game.challenge_mode == Game.ChallengeMode.MANUAL
-        and game.lexicon != "honour",
-        "letters": [ruleset.display(t) for t in sorted(ruleset.tiles)],
-        "exchange_counts": range(1, min(state.racks[state.to_move], state.bag) + 1),
-        "rack_prefill": rack_prefill(state),
-        "next_turn": game.turn_number + 1,
-        "stacks": ruleset.stacks,
-    }
-
-
-def board_rows(state: GameState, highlight: set[tuple[int, int]]) -> list[list[dict[str, Any]]]:
-    ruleset = state.ruleset
-    # One square is in the tab order (keyboard users arrow from there): the first start square.
-    tab_stop = min(ruleset.start_squares)
-    rows = []
-    for r in range(ruleset.size):
-        row = []
-        for c in range(ruleset.size):
-            stack = state.board.stack(r, c)
-            premium = ruleset.premium(r, c)
-            # Start squares matter only for the first play.
-            start = state.board.is_empty and (r, c) in ruleset.start_squares
-            top = ruleset.display(stack[-1]) if stack else ""
-            label = f"{chr(ord('A') + c)}{r + 1}"
-            if stack:
-                described = f"{top}" + (f", {len(stack)} high" if ruleset.stacks else "")
-            else:
-                described = "empty"
-            if premium:
-                described += f", {premium}"
-            if start and not stack:
-                described += ", start square"
-            row.append(
-                {
-                    "row": r,
-                    "col": c,
-                    "name": label,
-                    "top": top,
-                    "height": len(stack),
-                    "premium": premium,
-                    "start": start,
-                    "last": (r, c) in highlight,
-                    "tab_stop": (r, c) == tab_stop,
-                    "aria": f"{label}: {described}",
-                }
-            )
-        rows.append(row)
-    return rows
-
-
-def tracker(state: GameState) -> list[dict[str, Any]]:
-    unseen = state.unseen()
-    return [
-        {"tile": state.ruleset.display(t), "count": unseen[t], "total": n}
-        for t, n in state.ruleset.tiles.items()
-    ]
-
-
-def rack_prefill(state: GameState) -> dict[int, str]:
-    """Racks the unseen tiles can only fill one way: when a single rack holds any tiles."""
-    holding = [seat for seat, n in enumerate(state.racks) if n]
-    prefill = {seat: "" for seat, n in enumerate(state.racks) if not n}
-    unseen = state.unseen()
-    if len(holding) == 1 and state.bag == 0 and sum(unseen.values()) == state.racks[holding[0]]:
-        prefill[holding[0]] = "".join(state.ruleset.display(t) for t in sorted(unseen.elements()))
-    return prefill

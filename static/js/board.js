@@ -20,6 +20,7 @@
 
   const size = Number(page.dataset.size);
   const stacking = page.dataset.stacks === "1";
+  const hasQu = page.dataset.hasQu === "1"; // the set's Q is Upwords' one Qu tile
   const input = document.getElementById("play-input");
   const directionButton = document.getElementById("direction");
   const squares = new Map();
@@ -143,7 +144,7 @@
 
   function letterFor(raw) {
     const upper = raw.toUpperCase();
-    if (upper === "Q" && stacking) return "Qu"; // Upwords has only the Qu tile
+    if (upper === "Q" && hasQu) return "Qu";
     return upper;
   }
 

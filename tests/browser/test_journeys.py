@@ -108,7 +108,7 @@ def test_a_whole_upwords_game(page: Page, live_server):
     # A pass, an exchange, then two passes in a row end the game.
     action(page, "Pass")
     action(page, "Exchange a tile")
-    expect(page.locator(".messages")).to_contain_text("Ben exchanged 1.")
+    expect(page.locator(".messages")).to_contain_text("Ben exchanged 1 tile.")
     action(page, "Pass")
     action(page, "Pass")
     expect(page.locator(".end")).to_contain_text("Ann wins")

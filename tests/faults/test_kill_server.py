@@ -43,7 +43,7 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
-from scorekeeper.domain import check_game
+from scorekeeper.replay import check_game
 from scorekeeper.models import Game, Turn
 from tests.scorekeeper.factories import HASBRO, tiles
 

@@ -266,7 +266,7 @@ def assert_game_created(before: dict[str, Any], game_id: str) -> Game:
     assert all(p in after["Player"] for p in before["Player"])
     game = Game.objects.get(pk=game_id)
     state = game_state(game)
-    assert state["turns"] == [] and state["status"] == "in_progress"
+    assert state["last_turn"] is None and state["status"] == "in_progress"
     assert tiles_conserved(state)
     assert all("\x00" not in seat.player.name for seat in game.seats.select_related("player"))
     return game

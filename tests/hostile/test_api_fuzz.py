@@ -636,7 +636,11 @@ def test_unknown_and_malformed_game_ids(hostile, games, game_id, which, query, r
             assert found == "fresh" and which == "turns"
             assert_legitimate_turn(before, response, {"action": "pass"}, games["fresh"].id)
             return
-        if response.status_code < 300:
+        if response.status_code == 308:
+            # The export's old address points to the one address of each format.
+            assert found is not None and which == "export"
+            assert response["Location"].startswith(f"/games/{games[found].id}/export.")
+        elif response.status_code < 300:
             assert found is not None and which != "turns"
         else:
             error = assert_json_error(response)
@@ -677,8 +681,8 @@ def test_wrong_methods_are_refused_with_json(hostile, games, method, where, body
         "turns": f"/api/games/{game.id}/turns/",
         "export": f"/api/games/{game.id}/export",
     }.get(where, where)
-    allowed = {"/api/games/": "POST", "turns": "POST"}.get(where, "GET")
-    if method == allowed:
+    allowed = {"/api/games/": "POST", "turns": "GET, POST"}.get(where, "GET")
+    if method in allowed.split(", "):
         return  # the right method is exercised by the other tests
     with rolled_back():
         before = snapshot()
@@ -694,7 +698,7 @@ def test_wrong_methods_are_refused_with_json(hostile, games, method, where, body
             assert response.status_code == 404
         else:
             assert response.status_code == 405, (method, path, response.status_code)
-            assert response["Allow"] == allowed
+            assert set(response["Allow"].split(", ")) == set(allowed.split(", "))
             if error:
                 assert error["code"] == "method_not_allowed"
         assert snapshot() == before

@@ -166,7 +166,7 @@ new_game_forms = one_field_wrong(
         "player_1": names,
         "player_2": st.sampled_from(["Ben", ""]) | names,
         "challenge_mode": st.sampled_from(["auto", "manual"]),
-        "first": st.sampled_from(["draw", "0", "1"]),
+        "starter": st.sampled_from(["draw", "1", "2"]),
         "upheld_challenge": st.sampled_from(["retry", "lose_turn"]),
         "rejected_challenge": st.sampled_from(["none", "lose_turn", "minus_5"]),
         "solo_exchanges": st.sampled_from(["0", "3", "5"]),
@@ -181,7 +181,7 @@ new_game_forms = one_field_wrong(
         "lexicon": st.sampled_from(["CLUB", "honour", "club", "CSW19x"]) | form_text,
         "player_1": st.sampled_from(["Ann", "Jo", " Kit "]) | form_text,
         "challenge_mode": st.sampled_from(["auto", "manual"]) | form_text,
-        "first": st.sampled_from(["draw", "0", "1", "2", "3"]) | numbers,
+        "starter": st.sampled_from(["draw", "1", "2", "3", "4"]) | numbers,
         "upheld_challenge": st.sampled_from(["retry", "lose_turn"]) | form_text,
         "rejected_challenge": st.sampled_from(["none", "lose_turn", "minus_5"]) | form_text,
         "solo_exchanges": st.sampled_from(["0", "5"]) | numbers,
@@ -262,7 +262,7 @@ def assert_legitimate_turn(
 @settings(HOSTILE, max_examples=120)
 @given(data=new_game_forms, multipart=st.booleans())
 @example(data={"player_1": "Ann\x00", "ruleset": "upwords-10", "lexicon": "CLUB"}, multipart=True)
-@example(data={"player_1": "W" * 5_000, "first": "9" * 30}, multipart=False)
+@example(data={"player_1": "W" * 5_000, "starter": "9" * 30}, multipart=False)
 def test_new_game_form_refuses_or_makes_one_game(hostile, games, data, multipart):
     with rolled_back():
         before = snapshot()
@@ -296,7 +296,7 @@ def test_names_that_only_unicode_case_rules_tell_apart(hostile, client, known, n
     if known:
         ApiGame(client, players=[known, "Zed"])
     fields = {"ruleset": "upwords-10", "lexicon": "CLUB", "player_1": names[0],
-              "player_2": names[1], "challenge_mode": "auto", "first": "0",
+              "player_2": names[1], "challenge_mode": "auto", "starter": "1",
               "upheld_challenge": "retry", "rejected_challenge": "none",
               "solo_exchanges": "0"}  # fmt: skip
     response = hostile.post("/games/new", fields)

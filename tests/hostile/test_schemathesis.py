@@ -48,7 +48,7 @@ pytestmark = pytest.mark.django_db
 
 SCHEMA = schemathesis.openapi.from_wsgi("/api/openapi.json", application)
 OPERATIONS = {result.ok().label: result.ok() for result in SCHEMA.get_all_operations()}
-assert len(OPERATIONS) == 6, sorted(OPERATIONS)
+assert len(OPERATIONS) == 7, sorted(OPERATIONS)
 CHECKS = [
     not_a_server_error,
     response_schema_conformance,
@@ -61,6 +61,7 @@ EXAMPLES = {  # the game operations get more: they are where the rules are
     "POST /api/games/": 60,
     "GET /api/games/{game_id}/": 40,
     "GET /api/games/{game_id}/export": 40,
+    "GET /api/games/{game_id}/turns/": 40,
 }  # and 5 each for the lists of rulesets and lexicons, which take no input
 
 
@@ -75,12 +76,13 @@ def same_connection():
     signals.request_finished.connect(close_old_connections)
 
 
-# Only these take input that can break the schema: a body, or the export's format. (A path's
-# game_id is any string, so there is no negative case for it.)
+# Only these take input that can break the schema: a body, the export's format, or the log's
+# page. (A path's game_id is any string, so there is no negative case for it.)
 NEGATIVE = [
     "POST /api/games/",
     "POST /api/games/{game_id}/turns/",
     "GET /api/games/{game_id}/export",
+    "GET /api/games/{game_id}/turns/",
 ]
 CASES = [(label, GenerationMode.POSITIVE) for label in sorted(OPERATIONS)] + [
     (label, GenerationMode.NEGATIVE) for label in NEGATIVE

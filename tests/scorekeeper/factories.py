@@ -54,3 +54,15 @@ class ApiGame:
         response = self.client.get(f"/api/games/{self.id}/")
         assert response.status_code == 200
         return response.json()
+
+    def log(self) -> list[dict[str, Any]]:
+        """The whole log, read a page at a time as a client would."""
+        turns: list[dict[str, Any]] = []
+        after: int | None = 0
+        while after is not None:
+            response = self.client.get(f"/api/games/{self.id}/turns/?after={after}")
+            assert response.status_code == 200
+            page = response.json()
+            turns += page["turns"]
+            after = page["next"]
+        return turns

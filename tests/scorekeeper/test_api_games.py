@@ -26,12 +26,26 @@ def test_create_game_returns_its_state_id_and_token(client):
     assert data["lexicon_checksum"].startswith("sha256:")
     assert data["status"] == "in_progress" and data["to_move"] == "Ann"
     assert data["players"] == [
-        {"name": "Ann", "score": 0, "final_score": None, "rack_count": 7, "adjustment": None},
-        {"name": "Ben", "score": 0, "final_score": None, "rack_count": 7, "adjustment": None},
+        {
+            "name": "Ann",
+            "score": 0,
+            "final_score": None,
+            "result": None,
+            "rack_count": 7,
+            "adjustment": None,
+        },
+        {
+            "name": "Ben",
+            "score": 0,
+            "final_score": None,
+            "result": None,
+            "rack_count": 7,
+            "adjustment": None,
+        },
     ]
     assert data["bag_count"] == 86
     assert data["board"] == [[[] for _ in range(10)] for _ in range(10)]
-    assert data["turns"] == []
+    assert data["turn_number"] == 0 and data["last_turn"] is None and "turns" not in data
     assert sum(data["unseen"].values()) == 100 and data["unseen"]["QU"] == 1
 
 
@@ -52,11 +66,13 @@ def test_get_game_shows_the_board_with_stacks_bottom_to_top(client):
     assert data["board"][4][3] == ["M", "W"]
     assert data["board"][4][4] == ["O"]
     assert data["board"][0][0] == []
-    assert [(t["number"], t["player"], t["action"], t["score"]) for t in data["turns"]] == [
+    assert data["last_turn"]["number"] == 2 and data["last_turn"]["notation"] == "5D W..."
+    log = game.log()
+    assert [(t["number"], t["player"], t["action"], t["score"]) for t in log] == [
         (1, "Ann", "play", 8),
         (2, "Ben", "play", 5),
     ]
-    assert data["turns"][1]["words"] == [{"word": "WOOD", "score": 5}]
+    assert log[1]["words"] == [{"word": "WOOD", "score": 5}]
 
 
 def test_the_qu_tile_is_written_qu(client):

@@ -34,7 +34,7 @@ def test_hasbro_sequence_through_the_api(client):
         ("Ben", 27, 27 - 35),
     ]
     # The log keeps each play's own score; it is not summed into final_score.
-    plays = [t["score"] for t in final["turns"] if t["action"] == "play"]
+    plays = [t["score"] for t in game.log() if t["action"] == "play"]
     assert plays == [8, 8, 10, 5, 12, 14, 16]
 
 
@@ -88,9 +88,10 @@ def test_undo_takes_the_last_turn_back_and_keeps_it_marked(client):
     assert state["board"][4][3] == ["M"]
     assert [p["score"] for p in state["players"]] == [8, 0]
     assert state["to_move"] == "Ben"
-    undone = state["turns"][1]
+    log = game.log()
+    undone = log[1]
     assert undone["undone"] is True and undone["undone_by"] == "Ann" and undone["undone_at"]
-    assert [t["number"] for t in state["turns"]] == [1, 2, 3]
+    assert [t["number"] for t in log] == [1, 2, 3]
 
 
 def test_undo_with_nothing_to_undo_is_refused(client):
@@ -214,7 +215,7 @@ def test_invalid_words_are_named_in_auto_mode(client):
         ({"action": "play"}, "no_tiles"),
         ({"action": "play", "tiles": []}, "no_tiles"),
         ({"action": "play", "tiles": [{"row": 4, "col": c, "letter": "E"} for c in range(8)]}, "not_enough_tiles"),
-        ({"action": "jump"}, "bad_request"),
+        ({"action": "jump"}, "unknown_action"),
         ({}, "bad_request"),
         ({"action": "exchange", "count": "one"}, "bad_request"),
         ({"action": "finish", "racks": ["QZ"]}, "bad_request"),
@@ -269,9 +270,9 @@ def test_a_second_z_is_an_input_error(client):
     assert response.status_code == 400 and error(response)["code"] == "too_many_copies"
 
 
-def test_get_on_the_turns_endpoint_is_a_json_error(client):
+def test_a_wrong_method_on_the_turns_endpoint_is_a_json_error(client):
     game = ApiGame(client)
-    response = client.get(f"/api/games/{game.id}/turns/")
+    response = client.delete(f"/api/games/{game.id}/turns/")
     assert response.status_code == 405
     assert "error" in response.json()
 

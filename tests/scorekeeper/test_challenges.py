@@ -47,7 +47,7 @@ def test_upheld_challenge_takes_the_play_off_and_the_mover_tries_again(client):
     assert [p["rack_count"] for p in state["players"]] == [7, 7]
     assert state["to_move"] == "Ann"
     # The phony stays in the log with its own score; the challenge records the verdict.
-    assert [(t["action"], t["score"]) for t in state["turns"]] == [("play", 8), ("challenge", 0)]
+    assert [(t["action"], t["score"]) for t in game.log()] == [("play", 8), ("challenge", 0)]
 
 
 def test_tournament_verdict_does_not_say_which_word_failed(client):

@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from scorekeeper.domain import check_game
+from scorekeeper.replay import check_game
 from scorekeeper.models import Game, Turn
 
 from .factories import ApiGame, tiles

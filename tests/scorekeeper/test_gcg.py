@@ -155,7 +155,7 @@ def test_the_title_dates_the_game_where_it_was_played(settings):
 
 
 def test_the_second_player_may_start():
-    game = letterup(first=1)
+    game = letterup(first="Ben")
     act(game, "play", tiles=HOUSE)
     assert moves(game) == [">Ben: EHOSU 8D HOUSE +24 24"]
 
@@ -188,25 +188,26 @@ def test_upwords_games_have_no_gcg():
     game = domain.create_game(ruleset="upwords-10", lexicon="CLUB", players=["Ann", "Ben"])
     with pytest.raises(InputError) as caught:
         game_to_gcg(game)
-    assert caught.value.code == "gcg_letterup_only"
-    assert "Letter UP" in caught.value.message
+    assert caught.value.code == "no_gcg"
+    assert "crossword games" in caught.value.message
 
 
-def test_api_returns_the_gcg_as_an_attachment(client):
+def test_the_api_export_address_points_to_the_one_gcg_address(client):
     game = letterup()
     act(game, "play", tiles=HOUSE)
     response = client.get(f"/api/games/{game.pk}/export?format=gcg")
-    assert response.status_code == 200
-    assert response["Content-Type"] == "text/plain; charset=utf-8"
-    assert response["Content-Disposition"] == f'attachment; filename="{game.pk}.gcg"'
-    assert response.content.decode() == gcg(game)
+    assert response.status_code == 308
+    assert response["Location"] == f"/games/{game.pk}/export.gcg"
+    followed = client.get(response["Location"])
+    assert followed["Content-Type"] == "text/plain; charset=utf-8"
+    assert followed.content.decode() == gcg(game)
 
 
-def test_api_refuses_gcg_for_upwords_with_a_json_error(client):
+def test_the_gcg_address_refuses_an_upwords_game_with_a_page(client):
     game = domain.create_game(ruleset="upwords-10", lexicon="CLUB", players=["Ann", "Ben"])
-    response = client.get(f"/api/games/{game.pk}/export?format=gcg")
-    assert response.status_code == 400
-    assert response.json()["error"]["code"] == "gcg_letterup_only"
+    response = client.get(f"/api/games/{game.pk}/export?format=gcg", follow=True)
+    assert response.status_code == 404
+    assert "GCG is a format for the crossword games" in response.content.decode()
 
 
 def test_export_command_writes_gcg():
@@ -219,5 +220,5 @@ def test_export_command_writes_gcg():
 
 def test_export_command_refuses_gcg_for_upwords():
     game = domain.create_game(ruleset="upwords-10", lexicon="CLUB", players=["Ann", "Ben"])
-    with pytest.raises(CommandError, match="GCG export is for Letter UP games"):
+    with pytest.raises(CommandError, match="GCG is a format for the crossword games"):
         call_command("export_game", str(game.pk), "--format", "gcg", stdout=io.StringIO())

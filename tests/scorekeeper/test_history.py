@@ -202,7 +202,7 @@ def test_the_replay_shows_the_board_after_the_chosen_turn(client):
     after_4 = html(client, f"/games/{game.pk}/?turn=4")  # W goes on the M: WOOD
     assert 'aria-label="D5: W, 2 high"' in after_4
     assert "After turn 4 of 7" in after_4 and "Ann played" not in after_4
-    assert "Ben played" in after_4 and "for 5." in after_4
+    assert "Ben played 5D W... for 5 (WOOD 5)." in after_4
     assert 'aria-label="I3: empty"' in after_4  # PLUS comes at turn 7
     assert 'aria-label="I3: P, 1 high"' in html(client, f"/games/{game.pk}/")  # the end
 
@@ -303,7 +303,7 @@ def test_the_gcg_export_of_a_letter_up_game(client):
 def test_an_upwords_game_has_no_gcg_and_says_so(client):
     game = hasbro(plays=1)
     page = html(client, f"/games/{game.pk}/export.gcg", status=404)
-    assert "GCG is a format for Letter UP games" in page
+    assert "GCG is a format for the crossword games" in page
     assert f'href="/games/{game.pk}/export.json"' in page
 
 

@@ -12,7 +12,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from referee.errors import InputError
-from scorekeeper import domain
+from scorekeeper import domain, replay
 from scorekeeper.models import Game, Player, Seat, Turn
 from scorekeeper.records import export_game, import_game
 
@@ -87,7 +87,7 @@ def snapshot(game: Game) -> dict[str, Any]:
     seats = list(game.seats.select_related("player").order_by("order"))
     turns = game.turns.select_related("seat", "target").order_by("number")
     return {
-        "state": domain.load_state(game, seats).to_dict(),
+        "state": replay.load_state(game, seats).to_dict(),
         "game": {
             f: getattr(game, f)
             for f in ("status", "turn_number", "created_at", "updated_at", "finished_at")
@@ -141,7 +141,7 @@ def test_export_delete_import_gives_the_identical_game(build):
     assert export_game(imported) == record
     assert snapshot(imported) == before  # state, final scores, turns, targets and times
     assert imported.token != old_token and imported.token
-    assert domain.check_game(imported) == []
+    assert replay.check_game(imported) == []
 
 
 def test_the_record_holds_every_field_but_the_token():
@@ -174,7 +174,7 @@ def test_an_imported_game_plays_on():
     domain.act(imported.pk, "challenge")  # the last play survives the round trip
     imported.refresh_from_db()
     assert imported.board[7][3] == ["H"] and imported.to_move == 1
-    assert domain.check_game(imported) == []
+    assert replay.check_game(imported) == []
 
 
 def test_new_id_imports_a_copy_beside_the_original():
@@ -188,7 +188,7 @@ def test_new_id_imports_a_copy_beside_the_original():
     assert again["game"].pop("id") == str(copied.pk)
     record["game"].pop("id")
     assert again == record
-    assert domain.check_game(copied) == []
+    assert replay.check_game(copied) == []
 
 
 # What import refuses --------------------------------------------------------------------------
@@ -365,11 +365,13 @@ def test_export_command_reports_an_unknown_game(game_id):
         call_command("export_game", game_id, stdout=io.StringIO())
 
 
-def test_api_export_is_the_same_record(client):
+def test_the_api_export_address_points_to_the_one_json_address(client):
     game = upwords_game()
     response = client.get(f"/api/games/{game.pk}/export")
-    assert response.status_code == 200
-    assert response.json() == json.loads(json.dumps(export_game(game)))
+    assert response.status_code == 308
+    assert response["Location"] == f"/games/{game.pk}/export.json"
+    record = client.get(response["Location"]).json()
+    assert record == json.loads(json.dumps(export_game(game)))
 
 
 @pytest.mark.django_db

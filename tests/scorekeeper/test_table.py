@@ -20,7 +20,7 @@ def start(client, **fields) -> Game:
         "player_1": "Ann",
         "player_2": "Ben",
         "challenge_mode": "auto",
-        "first": "0",
+        "starter": "1",
         "plural_s_rule": "on",
         "upheld_challenge": "retry",
         "rejected_challenge": "none",
@@ -62,7 +62,7 @@ def test_new_game_creates_the_game_and_opens_the_scorer_page(client):
 
 
 def test_drawing_for_first_names_the_draws(client):
-    game = start(client, first="draw")
+    game = start(client, starter="draw")
     html = client.get(scorer(game)).content.decode()
     assert re.search(r"Ann drew (Qu|[A-Z]), Ben drew (Qu|[A-Z])", html)
     starter = game.seats.get(order=game.first_seat).player.name
@@ -74,14 +74,14 @@ def test_drawing_for_first_names_the_draws(client):
     [
         ({"player_1": ""}, "This field is required"),
         ({"player_2": "ann"}, "same name"),
-        ({"first": "3"}, "Choose one of the players"),
+        ({"starter": "3"}, "Choose one of the players"),
         ({"turn_clock": "5"}, "greater than or equal to 10"),
         ({"lexicon": "NOPE"}, "Select a valid choice"),
     ],
 )
 def test_bad_new_games_show_the_form_again_with_the_reason(client, fields, message):
     base = {"ruleset": "upwords-10", "lexicon": "CLUB", "player_1": "Ann", "player_2": "Ben",
-            "challenge_mode": "auto", "first": "0", "upheld_challenge": "retry",
+            "challenge_mode": "auto", "starter": "1", "upheld_challenge": "retry",
             "rejected_challenge": "none", "solo_exchanges": "0"}  # fmt: skip
     response = client.post("/games/new", {**base, **fields})
     assert response.status_code == 400
@@ -97,7 +97,7 @@ def test_board_shows_stack_heights_and_labels(client):
     html = client.get(scorer(game)).content.decode()
     assert 'aria-label="D5: W, 2 high"' in html
     assert 'aria-label="E5: O, 1 high"' in html
-    assert "Last: Ben played 5D W... for 5." in html
+    assert "Last: Ben played 5D W... for 5 (WOOD 5)." in html
 
 
 def test_letterup_board_marks_the_premium_squares(client):
@@ -234,7 +234,7 @@ def test_a_tie_is_a_tie(client):
 
 def test_rack_entry_is_prefilled_when_only_one_rack_can_hold_the_unseen_tiles():
     from referee.game import GameState
-    from scorekeeper.views import rack_prefill
+    from scorekeeper.presenters import rack_prefill
 
     # Near the end of a Rush game: Ann went out, the bag is empty, and five tiles are unseen.
     state = GameState.new("letterup-rush", 2)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.domain import check_game
+from scorekeeper.replay import check_game
 from scorekeeper.models import Game, Turn
 
 from .factories import HASBRO, ApiGame

@@ -7,7 +7,7 @@ import uuid
 from django.core.management.base import BaseCommand, CommandError
 
 from referee.errors import RefereeError
-from scorekeeper.domain import check_game
+from scorekeeper.replay import check_game
 from scorekeeper.models import Game
 
 

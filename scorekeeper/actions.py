@@ -1,0 +1,335 @@
+"""The kinds of turn, as one table.
+
+Each kind names, in one entry, how it is entered at the table (its live handler), how it is
+replayed from the log, the one sentence that describes it (the scorer's message, the log, the
+history's caption and the spectator screen all use it), a short label for the log's column,
+and the lines it writes in a GCG record. ``scorekeeper.domain.act`` looks the kind up here
+and nowhere else.
+
+Adding a kind: write its handlers below, add its entry to ``KINDS``, teach the engine
+(``referee.game.GameState``) the move if it is a new one, and add tests. No migration: the log
+stores the kind's name, and this table says which names exist.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from django.utils import timezone
+
+from referee.errors import IllegalAction, InputError
+from referee.game import GameState, Outcome
+from referee.play import Placement, Play
+from scorekeeper.models import Game, Seat, Turn
+from scorekeeper.policy import WordPolicy, lexicon_for
+
+
+@dataclass
+class Entry:
+    """What the scorer entered for one turn; each kind reads the parts it needs."""
+
+    by: str = ""
+    notation: str | None = None  # a play as people write it: "5D WOOD", "E5=A F5=T"
+    tiles: Sequence[tuple[int, int, str]] | None = None  # or as (row, col, tile)
+    count: object = None  # tiles exchanged
+    racks: Mapping[int, str] | None = None  # letters left, by seat order
+
+
+@dataclass
+class Context:
+    """A live turn being entered: the locked game, its engine state and the new log entry."""
+
+    game: Game
+    seats: list[Seat]
+    state: GameState
+    turn: Turn
+    entry: Entry
+    policy: WordPolicy
+    effective: Callable[[], list[Turn]] = field(default=list)  # the log's turns in effect
+
+
+@dataclass(frozen=True)
+class Before:
+    """The moment before a turn: what its GCG line and the log's checks read."""
+
+    to_move: int
+    scores: list[int]
+    racks: list[int]
+
+
+@dataclass(frozen=True)
+class ActionKind:
+    name: str
+    # Enter it live: check and apply to ``ctx.state``, fill in ``ctx.turn``'s fields.
+    enter: Callable[[Context], None]
+    # Apply it again from the log; None for a kind that is not part of the game itself (an undo
+    # takes a turn out of the log rather than adding one to it).
+    replay: Callable[[GameState, Turn], Outcome] | None
+    describe: Callable[[Turn], str]
+    label: Callable[[Turn], str]
+    gcg: Callable[[Turn, Before, GameState, Sequence[str]], list[str]]
+    # The whole state is rebuilt from the log after entering it (undo).
+    rebuilds: bool = False
+    # A game whose log is full still takes this kind (the game can always end).
+    always: bool = False
+
+
+# Play ------------------------------------------------------------------------------------------
+def _enter_play(ctx: Context) -> None:
+    state, entry = ctx.state, ctx.entry
+    if entry.notation is not None:
+        if not entry.notation.strip():
+            raise InputError("no_tiles", "Place some tiles first (or type the play).")
+        play = Play.parse(entry.notation, state.ruleset, state.board)
+    elif entry.tiles is not None:
+        play = Play.of(entry.tiles, state.ruleset)
+    else:
+        raise InputError("no_tiles", "A play needs its tiles.")
+    lexicon = lexicon_for(ctx.game) if ctx.policy.checks_as_played else None
+    ctx.turn.seat = ctx.seats[state.to_move]
+    outcome = state.play(play, lexicon)
+    ctx.turn.tiles = [[p.row, p.col, p.tile] for p in play.placements]
+    ctx.turn.notation = outcome.notation
+    ctx.turn.words = [w.to_dict() for w in outcome.words]
+    ctx.turn.score = outcome.score
+
+
+def _replay_play(state: GameState, turn: Turn) -> Outcome:
+    return state.play(Play(tuple(Placement(r, c, t) for r, c, t in turn.tiles)))
+
+
+def _words(turn: Turn) -> str:
+    return ", ".join(f"{w.get('word')} {w.get('score')}" for w in turn.words or [])
+
+
+def _describe_play(turn: Turn) -> str:
+    words = _words(turn)
+    return f"{_name(turn)} played {turn.notation} for {turn.score}" + (
+        f" ({words})." if words else "."
+    )
+
+
+def _gcg_play(turn: Turn, before: Before, after: GameState, nicks: Sequence[str]) -> list[str]:
+    seat = turn.seat.order
+    tiles = "".join(sorted(t for _, _, t in turn.tiles))
+    return [f">{nicks[seat]}: {tiles} {turn.notation} +{turn.score} {after.scores[seat]}"]
+
+
+# Pass and exchange -----------------------------------------------------------------------------
+def _enter_pass(ctx: Context) -> None:
+    ctx.turn.seat = ctx.seats[ctx.state.to_move]
+    ctx.state.pass_turn()
+
+
+def _enter_exchange(ctx: Context) -> None:
+    ctx.turn.seat = ctx.seats[ctx.state.to_move]
+    count = ctx.entry.count
+    if count is None:
+        raise InputError("bad_count", "Say how many tiles to exchange.")
+    if isinstance(count, bool) or not isinstance(count, int):
+        raise InputError("bad_count", "The number of tiles to exchange must be a whole number.")
+    ctx.state.exchange(count)
+    ctx.turn.count = count
+
+
+def _unknown_rack(turn: Turn, before: Before) -> str:
+    # The referee never knows a rack's letters: GCG's "?" stands for each unknown tile.
+    return "?" * max(before.racks[turn.seat.order], 1)
+
+
+def _gcg_pass(turn: Turn, before: Before, after: GameState, nicks: Sequence[str]) -> list[str]:
+    seat = turn.seat.order
+    return [f">{nicks[seat]}: {_unknown_rack(turn, before)} - +0 {after.scores[seat]}"]
+
+
+def _gcg_exchange(turn: Turn, before: Before, after: GameState, nicks: Sequence[str]) -> list[str]:
+    seat = turn.seat.order
+    rack = _unknown_rack(turn, before)
+    return [f">{nicks[seat]}: {rack} -{turn.count} +0 {after.scores[seat]}"]
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+# Challenge -------------------------------------------------------------------------------------
+def _enter_challenge(ctx: Context) -> None:
+    ctx.policy.check_challenge()
+    state = ctx.state
+    challenger = state.to_move
+    outcome = state.challenge(lexicon_for(ctx.game))
+    plays = [t for t in ctx.effective() if t.action == "play"]
+    ctx.turn.seat = ctx.seats[challenger]
+    ctx.turn.target = plays[-1] if plays else None
+    ctx.turn.result = outcome.result or ""
+    # Which word failed is not stored: a tournament verdict names none, and the log's words
+    # with the game's exact lexicon tell it once the game is over.
+    ctx.turn.score = outcome.score
+    ctx.turn.words = [w.to_dict() for w in outcome.words]
+
+
+def _replay_challenge(state: GameState, turn: Turn) -> Outcome:
+    upheld = turn.result == Turn.Result.UPHELD
+    return state.challenge(challenger=turn.seat.order, upheld=upheld)
+
+
+def _describe_challenge(turn: Turn) -> str:
+    name, target = _name(turn), turn.target
+    what = f"{_name(target)}’s {target.notation}" if target else "the last play"
+    if turn.result == Turn.Result.UPHELD:
+        return f"{name} challenged {what}: upheld, not acceptable; the play came off."
+    lost = f" {name} lost {-turn.score} points." if turn.score < 0 else ""
+    return f"{name} challenged {what}: rejected, acceptable; the play stands.{lost}"
+
+
+def _gcg_challenge(turn: Turn, before: Before, after: GameState, nicks: Sequence[str]) -> list[str]:
+    played = turn.target
+    if played is None:
+        return []
+    if turn.result == Turn.Result.UPHELD:
+        mover = played.seat.order
+        tiles = "".join(sorted(t for _, _, t in played.tiles))
+        return [f">{nicks[mover]}: {tiles} -- -{played.score} {after.scores[mover]}"]
+    if turn.score:
+        # A failed challenge that costs the challenger points has no GCG event: a note says it,
+        # and the totals that follow include it.
+        return [
+            f"#note {_name(turn)} challenged {played.notation} and lost "
+            f"{-turn.score} points: the play was acceptable."
+        ]
+    return []
+
+
+# Undo ------------------------------------------------------------------------------------------
+def _enter_undo(ctx: Context) -> None:
+    effective = ctx.effective()
+    if not effective:
+        raise IllegalAction("nothing_to_undo", "There is no turn to undo.")
+    target = effective[-1]
+    target.undone_at = timezone.now()
+    target.undone_by = ctx.entry.by[:80]
+    target.save(update_fields=["undone_at", "undone_by"])
+    ctx.turn.seat = target.seat
+    ctx.turn.target = target
+    ctx.turn.notation = target.notation
+
+
+def _describe_undo(turn: Turn) -> str:
+    target = turn.target
+    if target is None:
+        return "A turn was undone."
+    return f"Turn {target.number} was undone: {_sentence_of(target).rstrip('.')}."
+
+
+def _no_gcg(turn: Turn, before: Before, after: GameState, nicks: Sequence[str]) -> list[str]:
+    return []
+
+
+# Finish ----------------------------------------------------------------------------------------
+def _enter_finish(ctx: Context) -> None:
+    ctx.turn.seat = ctx.seats[ctx.state.to_move]
+    racks = ctx.entry.racks
+    ctx.state.finish(racks)
+    ctx.turn.racks = {str(k): v for k, v in (racks or {}).items()}
+
+
+def _replay_finish(state: GameState, turn: Turn) -> Outcome:
+    return state.finish({int(k): v for k, v in (turn.racks or {}).items()})
+
+
+def _describe_finish(turn: Turn) -> str:
+    return "The game ended: what was left on the racks came off the scores."
+
+
+def _gcg_finish(turn: Turn, before: Before, after: GameState, nicks: Sequence[str]) -> list[str]:
+    ruleset, lines = after.ruleset, []
+    for order, letters in sorted((turn.racks or {}).items(), key=lambda kv: int(kv[0])):
+        tiles = ruleset.read_tiles(letters)
+        if tiles:
+            who = int(order)
+            penalty = sum(ruleset.tile_value(t) for t in tiles)
+            rack, final = "".join(tiles), before.scores[who] - penalty
+            lines.append(f">{nicks[who]}: {rack} ({rack}) -{penalty} {final}")
+    return lines
+
+
+# The table -------------------------------------------------------------------------------------
+def _name(turn: Turn) -> str:
+    return turn.seat.player.name
+
+
+KINDS: dict[str, ActionKind] = {
+    kind.name: kind
+    for kind in (
+        ActionKind(
+            "play",
+            enter=_enter_play,
+            replay=_replay_play,
+            describe=_describe_play,
+            label=lambda t: "play",
+            gcg=_gcg_play,
+        ),
+        ActionKind(
+            "pass",
+            enter=_enter_pass,
+            replay=lambda state, turn: state.pass_turn(),
+            describe=lambda t: f"{_name(t)} passed.",
+            label=lambda t: "pass",
+            gcg=_gcg_pass,
+        ),
+        ActionKind(
+            "exchange",
+            enter=_enter_exchange,
+            replay=lambda state, turn: state.exchange(turn.count),
+            describe=lambda t: f"{_name(t)} exchanged {_plural(t.count, 'tile')}.",
+            label=lambda t: f"exchange {t.count}",
+            gcg=_gcg_exchange,
+        ),
+        ActionKind(
+            "challenge",
+            enter=_enter_challenge,
+            replay=_replay_challenge,
+            describe=_describe_challenge,
+            label=lambda t: "challenge",
+            gcg=_gcg_challenge,
+        ),
+        ActionKind(
+            "undo",
+            enter=_enter_undo,
+            replay=None,
+            describe=_describe_undo,
+            label=lambda t: f"undo of #{t.target.number}" if t.target else "undo",
+            gcg=_no_gcg,
+            rebuilds=True,
+        ),
+        ActionKind(
+            "finish",
+            enter=_enter_finish,
+            replay=_replay_finish,
+            describe=_describe_finish,
+            label=lambda t: "end of game",
+            gcg=_gcg_finish,
+            always=True,
+        ),
+    )
+}
+
+
+def kind_of(turn: Turn) -> ActionKind:
+    try:
+        return KINDS[turn.action]
+    except KeyError:
+        raise InputError(
+            "unknown_action", f"Unknown action {turn.action!r}; use one of {', '.join(KINDS)}."
+        ) from None
+
+
+def _sentence_of(turn: Turn) -> str:
+    return kind_of(turn).describe(turn)
+
+
+def describe(turn: Turn) -> str:
+    """The one sentence for people about a turn: "Ann played 8D HOUSE for 24 (HOUSE 24)."."""
+    sentence = _sentence_of(turn)
+    return sentence[:-1] + " (undone)." if turn.undone else sentence

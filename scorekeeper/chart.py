@@ -1,0 +1,85 @@
+"""The score chart: each player's cumulative score by turn, laid out for an SVG.
+
+Geometry only: the points come from the log's recorded totals (``history``), the drawing
+from ``history/_chart.html`` with a fixed viewBox, so the chart scales with the page.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+# Okabe–Ito colours, told apart with colour-blindness too; the dashes tell them apart in grey.
+COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9")
+DASHES = ("", "6 3", "2 3", "8 3 2 3", "4 2", "1 2")
+
+WIDTH, HEIGHT = 480, 280
+LEFT, RIGHT, TOP, BOTTOM = 46, 14, 14, 42
+
+
+def _nice_step(span: float, ticks: int) -> float:
+    """A round step (1, 2 or 5 times a power of ten) giving about ``ticks`` intervals."""
+    raw = max(span, 1) / ticks
+    magnitude = 10 ** math.floor(math.log10(raw))
+    for multiple in (1, 2, 5, 10):
+        if multiple * magnitude >= raw:
+            return multiple * magnitude
+    return 10 * magnitude  # pragma: no cover - the loop always returns
+
+
+def chart(points: list[list[int]], names: list[str], finished: bool) -> dict[str, Any]:
+    """Each player's cumulative score by turn, laid out for an SVG with a fixed viewBox."""
+    turns = len(points) - 1
+    values = [v for row in points for v in row]
+    low, high = min(0, *values), max(1, *values)
+    y_step = _nice_step(high - low, 5)
+    low = math.floor(low / y_step) * y_step
+    high = math.ceil(high / y_step) * y_step
+    x_step = max(1, int(_nice_step(turns, 8)))
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+
+    def x(turn: int) -> float:
+        return LEFT + plot_w * turn / max(turns, 1)
+
+    def y(score: float) -> float:
+        return TOP + plot_h * (high - score) / (high - low)
+
+    series = []
+    for seat, name in enumerate(names):
+        scores = [row[seat] for row in points]
+        series.append(
+            {
+                "name": name,
+                "colour": COLOURS[seat % len(COLOURS)],
+                "dash": DASHES[seat % len(DASHES)],
+                "points": " ".join(f"{x(n):.1f},{y(s):.1f}" for n, s in enumerate(scores)),
+                "count": len(scores),
+                "last": scores[-1],
+                "end": (round(x(turns), 1), round(y(scores[-1]), 1)),
+            }
+        )
+    y_ticks = []
+    value = low
+    while value <= high + y_step / 2:
+        y_ticks.append({"y": round(y(value), 1), "label": f"{value:g}"})
+        value += y_step
+    x_ticks = [{"x": round(x(n), 1), "label": n} for n in range(0, turns + 1, x_step)]
+    ending = "final" if finished else "latest"
+    summary = "; ".join(f"{s['name']} {s['last']}" for s in series)
+    rows = [{"turn": n, "scores": row} for n, row in enumerate(points)]
+    return {
+        "width": WIDTH,
+        "height": HEIGHT,
+        "left": LEFT,
+        "right": WIDTH - RIGHT,
+        "top": TOP,
+        "bottom": HEIGHT - BOTTOM,
+        "mid_x": LEFT + plot_w / 2,
+        "mid_y": TOP + plot_h / 2,
+        "series": series,
+        "x_ticks": x_ticks,
+        "y_ticks": y_ticks,
+        "zero": round(y(0), 1) if low < 0 else None,
+        "label": f"Cumulative score by turn, turns 0 to {turns}; {ending} scores: {summary}.",
+        "rows": rows,
+    }

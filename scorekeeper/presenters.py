@@ -1,0 +1,122 @@
+"""Presenters: a game's state laid out for the templates (the board's squares, the tile
+tracker, the scorer's and spectator's page). They read; they decide nothing about the rules.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+
+from referee.game import GameState
+from scorekeeper.actions import describe
+from scorekeeper.models import Game
+from scorekeeper.policy import policy_for
+from scorekeeper.replay import load_state
+
+
+def table_context(request: HttpRequest, game: Game, *, scorer: bool) -> dict[str, Any]:
+    """The scorer's page (``scorer=True``) or the spectator's."""
+    seats = list(game.seats.select_related("player").order_by("order"))
+    state = load_state(game, seats)
+    ruleset = state.ruleset
+    policy = policy_for(game)
+    last_turn = game.turns.select_related("seat__player", "target__seat__player").last()
+    highlight = set()
+    if game.last_play:
+        highlight = {(r, c) for r, c, _ in game.last_play["tiles"]}
+    players = [
+        {
+            "name": seat.player.name,
+            "player_id": seat.player_id,
+            "score": seat.score,
+            "rack": seat.rack_count,
+            "adjustment": seat.adjustment,
+            "final": seat.final_score,
+            "to_move": game.status == Game.Status.IN_PROGRESS and seat.order == state.to_move,
+            "winner": seat.result in ("win", "tie"),
+            "order": seat.order,
+        }
+        for seat in seats
+    ]
+    winners = [p["name"] for p in players if p["winner"]]
+    return {
+        "game": game,
+        "ruleset": ruleset,
+        "policy": policy,
+        "scorer": scorer,
+        "token": game.token if scorer else None,
+        "rows": board_rows(state, highlight),
+        "columns": [chr(ord("A") + c) for c in range(ruleset.size)],
+        "players": players,
+        "to_move": seats[state.to_move].player.name,
+        "winners": winners,
+        "tie": len(winners) > 1,
+        "unseen": tracker(state),
+        "last_turn": last_turn,
+        "last_sentence": describe(last_turn) if last_turn else "",
+        "verdict": last_turn if last_turn and last_turn.action == "challenge" else None,
+        "can_challenge": policy.can_challenge(state),
+        "letters": [ruleset.display(t) for t in sorted(ruleset.tiles)],
+        "exchange_counts": range(1, min(state.racks[state.to_move], state.bag) + 1),
+        "rack_prefill": rack_prefill(state),
+        "next_turn": game.turn_number + 1,
+    }
+
+
+def board_rows(state: GameState, highlight: set[tuple[int, int]]) -> list[list[dict[str, Any]]]:
+    ruleset = state.ruleset
+    # One square is in the tab order (keyboard users arrow from there): the first start square.
+    tab_stop = min(ruleset.start_squares)
+    rows = []
+    for r in range(ruleset.size):
+        row = []
+        for c in range(ruleset.size):
+            stack = state.board.stack(r, c)
+            premium = ruleset.premium(r, c)
+            # Start squares matter only for the first play.
+            start = state.board.is_empty and (r, c) in ruleset.start_squares
+            top = ruleset.display(stack[-1]) if stack else ""
+            label = f"{chr(ord('A') + c)}{r + 1}"
+            if stack:
+                described = f"{top}" + (f", {len(stack)} high" if ruleset.stacks else "")
+            else:
+                described = "empty"
+            if premium:
+                described += f", {premium}"
+            if start and not stack:
+                described += ", start square"
+            row.append(
+                {
+                    "row": r,
+                    "col": c,
+                    "name": label,
+                    "top": top,
+                    "height": len(stack),
+                    "premium": premium,
+                    "start": start,
+                    "last": (r, c) in highlight,
+                    "tab_stop": (r, c) == tab_stop,
+                    "aria": f"{label}: {described}",
+                }
+            )
+        rows.append(row)
+    return rows
+
+
+def tracker(state: GameState) -> list[dict[str, Any]]:
+    unseen = state.unseen()
+    return [
+        {"tile": state.ruleset.display(t), "count": unseen[t], "total": n}
+        for t, n in state.ruleset.tiles.items()
+    ]
+
+
+def rack_prefill(state: GameState) -> dict[int, str]:
+    """Racks the unseen tiles can only fill one way: when a single rack holds any tiles."""
+    holding = [seat for seat, n in enumerate(state.racks) if n]
+    prefill = {seat: "" for seat, n in enumerate(state.racks) if not n}
+    unseen = state.unseen()
+    if len(holding) == 1 and state.bag == 0 and sum(unseen.values()) == state.racks[holding[0]]:
+        prefill[holding[0]] = "".join(state.ruleset.display(t) for t in sorted(unseen.elements()))
+    return prefill
