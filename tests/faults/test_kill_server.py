@@ -43,8 +43,8 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
-from scorekeeper.replay import check_game
 from scorekeeper.models import Game, Turn
+from scorekeeper.replay import check_game
 from tests.scorekeeper.factories import HASBRO, tiles
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -8,8 +8,8 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from scorekeeper.replay import check_game
 from scorekeeper.models import Game, Turn
+from scorekeeper.replay import check_game
 
 from .factories import ApiGame, tiles
 

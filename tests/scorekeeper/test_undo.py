@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.replay import check_game
 from scorekeeper.models import Game, Turn
+from scorekeeper.replay import check_game
 
 from .factories import HASBRO, ApiGame
 

@@ -7,8 +7,8 @@ import uuid
 from django.core.management.base import BaseCommand, CommandError
 
 from referee.errors import RefereeError
-from scorekeeper.replay import check_game
 from scorekeeper.models import Game
+from scorekeeper.replay import check_game
 
 
 class Command(BaseCommand):
