@@ -23,7 +23,7 @@ run: install
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy
+	DEBUG=1 $(VENV)/bin/mypy
 
 # With PG_TEST_URL set (CI sets it), the suite runs a second time on PostgreSQL.
 test: lint

@@ -4,7 +4,7 @@
 
 (``make bench`` runs it as part of bench/run.py.) The server is config/gunicorn.conf.py as
 ``make serve`` runs it, with two workers, on 127.0.0.1 and a free port, DEBUG and SECURE off,
-no rate limits, and max_requests off (see gunicorn_args). Its database is a throwaway one: a
+no rate limits, and max_requests off (see STEADY). Its database is a throwaway one: a
 fresh database on the PostgreSQL server of DATABASE_URL when that is a PostgreSQL URL (created,
 migrated, dropped at the end), else a fresh SQLite file in a temporary folder. Games use CSW19
 (pyscrabbler's list, compiled before the server starts) checked as played (challenge mode
@@ -31,13 +31,9 @@ busy the machine was before it started, and how the connections spread over the 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import http.client
 import json
 import os
 import platform
-import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -52,6 +48,7 @@ ROOT = HERE.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from config.server import Gunicorn, free_port  # noqa: E402 - after the path is set
 
 GOALS = {
     "http_turn_ratio": (">=", 0.5),
@@ -110,12 +107,6 @@ class Database:
 
 
 # The server ----------------------------------------------------------------------------------
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def server_env(database_url: str, folder: Path, port: int) -> dict[str, str]:
     env = {key: os.environ[key] for key in PASSED if key in os.environ}
     env.update(
@@ -150,88 +141,11 @@ def manage(env: dict[str, str], *args: str) -> str:
     return done.stdout
 
 
-def gunicorn_args() -> list[str]:
-    # max_requests (5000 in the config) restarts a worker after that many requests: at this
-    # load, every second or two, and a restart costs about as much CPU as a thousand pings.
-    # Left on, it would measure worker boots more than requests (and lower the trivial
-    # figure most, flattering both ratios); the benchmark measures the steady state.
-    args = [
-        sys.executable,
-        "-m",
-        "gunicorn",
-        "-c",
-        "config/gunicorn.conf.py",
-        "--max-requests",
-        "0",
-    ]
-    from gunicorn.config import KNOWN_SETTINGS
-
-    # gunicorn ≥ 25.1 opens a control socket at one fixed path per user: not for a bench server.
-    if any(setting.name == "control_socket_disable" for setting in KNOWN_SETTINGS):
-        args.append("--no-control-socket")
-    return args
-
-
-class Gunicorn:
-    def __init__(self, env: dict[str, str], port: int, log: Path) -> None:
-        self.env, self.port, self.log = env, port, log
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        with self.log.open("ab") as out:
-            self.process = subprocess.Popen(
-                gunicorn_args(),
-                cwd=ROOT,
-                env=self.env,
-                stdin=subprocess.DEVNULL,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,  # its own process group: stopped as one
-            )
-        deadline = time.monotonic() + READY_TIMEOUT
-        while True:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"gunicorn exited ({self.process.returncode}):\n{self.tail()}")
-            with contextlib.suppress(OSError, http.client.HTTPException):
-                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
-                try:
-                    conn.request("GET", "/healthz")
-                    if conn.getresponse().status == 200:
-                        return
-                finally:
-                    conn.close()
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"gunicorn not ready in {READY_TIMEOUT} s:\n{self.tail()}")
-            time.sleep(0.1)
-
-    def signal_group(self, signum: int) -> None:
-        if self.process is not None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signum)
-
-    def stop(self) -> None:
-        if self.process is None:
-            return
-        if self.process.poll() is None:
-            self.signal_group(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.signal_group(signal.SIGKILL)
-                self.process.wait(timeout=10)
-        self.signal_group(signal.SIGKILL)
-
-    def tail(self, lines: int = 30) -> str:
-        try:
-            return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
-        except OSError:
-            return "(no log)"
-
-    def worker_boots(self) -> int:
-        try:
-            return self.log.read_text(errors="replace").count("Booting worker")
-        except OSError:
-            return 0
+# max_requests (5000 in the config) restarts a worker after that many requests: at this load,
+# every second or two, and a restart costs about as much CPU as a thousand pings. Left on, it
+# would measure worker boots more than requests (and lower the trivial figure most, flattering
+# both ratios); the benchmark measures the steady state.
+STEADY = ("--max-requests", "0")
 
 
 # The benchmark -------------------------------------------------------------------------------
@@ -282,7 +196,9 @@ def run(
             env = server_env(database.url, folder, port)
             manage(env, "migrate", "--noinput", "-v0")
             manage(env, "lexicons")  # compiles CSW19 into the cache before the clock starts
-            server = Gunicorn(env, port, folder / "gunicorn.log")
+            server = Gunicorn(
+                env, port, folder / "gunicorn.log", STEADY, ready_timeout=READY_TIMEOUT
+            )
             server.start()
             config = {
                 "port": port,

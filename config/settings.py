@@ -8,9 +8,13 @@ import tempfile
 from pathlib import Path
 
 import dj_database_url
+import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import envbool, envint, envlist, envstr
+
+# Lets the admin and querysets be written with type parameters (ModelAdmin[Game]) at run time.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 

@@ -33,7 +33,9 @@ class JudgeForm(forms.Form):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         library = get_library()
-        self.fields["lexicon"].choices = [(info.id, info.id) for info in library.infos()]
+        lexicon = self.fields["lexicon"]
+        assert isinstance(lexicon, forms.ChoiceField)
+        lexicon.choices = [(info.id, info.id) for info in library.infos()]
 
     def clean_words(self) -> list[str]:
         words = [w for w in re.split(r"[\s,;]+", self.cleaned_data["words"]) if w]

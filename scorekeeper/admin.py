@@ -1,33 +1,79 @@
-from django.contrib import admin
+"""The admin reads; the domain writes.
 
+Games, seats and turns are shown read-only: nobody, superusers included, can edit a score,
+a board or a status here. A correction staff make is an admin action that calls the domain,
+like every other entry point, and is logged as a turn entered by "admin: <username>".
+Players (a name, a linked account) are not game state and stay editable.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from scorekeeper import domain
+from scorekeeper.actions import describe
+from scorekeeper.errors import REFUSALS, message_of
 from scorekeeper.models import Game, Player, Seat, Turn
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(admin.ModelAdmin[Player]):
     list_display = ["name", "user", "created_at"]
     search_fields = ["name"]
 
 
-class SeatInline(admin.TabularInline):
+class ReadOnly:
+    """The record as it is: viewable by staff, never added, changed or deleted here."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class SeatInline(ReadOnly, admin.TabularInline[Seat, Game]):
     model = Seat
     extra = 0
-    fields = ["order", "player", "score", "rack_count", "adjustment", "final_score"]
-    readonly_fields = fields
-    can_delete = False
+    readonly_fields = fields = (
+        "order", "player", "score", "rack_count", "adjustment", "final_score", "result",
+    )  # fmt: skip
 
 
-class TurnInline(admin.TabularInline):
+class TurnInline(ReadOnly, admin.TabularInline[Turn, Game]):
     model = Turn
     extra = 0
-    fields = ["number", "seat", "action", "notation", "score", "result", "undone_at", "undone_by"]
-    readonly_fields = fields
-    can_delete = False
+    readonly_fields = fields = (
+        "number", "seat", "action", "notation", "score", "result", "undone_at", "undone_by",
+    )  # fmt: skip
     show_change_link = True
 
 
+def _through_domain(
+    modeladmin: admin.ModelAdmin[Game],
+    request: HttpRequest,
+    games: QuerySet[Game],
+    action: str,
+) -> None:
+    who = f"admin: {request.user.get_username()}"
+    for game in games:
+        try:
+            applied = domain.act(game.pk, action, by=who)
+        except REFUSALS as error:
+            modeladmin.message_user(request, f"{game}: {message_of(error)}", messages.ERROR)
+        else:
+            modeladmin.message_user(request, f"{game}: {describe(applied.turn)}", messages.SUCCESS)
+
+
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(ReadOnly, admin.ModelAdmin[Game]):
     list_display = [
         "id",
         "ruleset",
@@ -39,19 +85,30 @@ class GameAdmin(admin.ModelAdmin):
     ]
     list_filter = ["ruleset", "status", "challenge_mode", "lexicon"]
     search_fields = ["id", "seats__player__name"]
-    readonly_fields = ["id", "token", "lexicon_checksum", "created_at", "updated_at", "finished_at"]
+    exclude = ["token"]  # the scorer's secret is not shown even to staff
     inlines = [SeatInline, TurnInline]
+    actions = ["undo_last_turn", "finish_now"]
+
+    @admin.action(description="Undo the last turn (logged, like an undo at the table)",
+                  permissions=["view"])  # fmt: skip
+    def undo_last_turn(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        _through_domain(self, request, queryset, "undo")
+
+    @admin.action(description="Finish the game now (Upwords: the rack penalties apply)",
+                  permissions=["view"])  # fmt: skip
+    def finish_now(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        _through_domain(self, request, queryset, "finish")
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
-    list_display = ["game", "player", "order", "score", "final_score"]
+class SeatAdmin(ReadOnly, admin.ModelAdmin[Seat]):
+    list_display = ["game", "player", "order", "score", "final_score", "result"]
     list_select_related = ["game", "player"]
     search_fields = ["player__name"]
 
 
 @admin.register(Turn)
-class TurnAdmin(admin.ModelAdmin):
+class TurnAdmin(ReadOnly, admin.ModelAdmin[Turn]):
     list_display = ["game", "number", "action", "notation", "score", "result", "undone_at"]
     list_filter = ["action", "result"]
     list_select_related = ["game"]

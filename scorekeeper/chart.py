@@ -20,18 +20,38 @@ LEFT, RIGHT, TOP, BOTTOM = 46, 14, 14, 42
 def _nice_step(span: float, ticks: int) -> float:
     """A round step (1, 2 or 5 times a power of ten) giving about ``ticks`` intervals."""
     raw = max(span, 1) / ticks
-    magnitude = 10 ** math.floor(math.log10(raw))
+    magnitude = 10.0 ** math.floor(math.log10(raw))
     for multiple in (1, 2, 5, 10):
         if multiple * magnitude >= raw:
             return multiple * magnitude
     return 10 * magnitude  # pragma: no cover - the loop always returns
 
 
+# A chart 480 units wide shows no more than this many points per line; a longer game is drawn
+# from evenly spaced turns (the last always among them), and so is its table of numbers, so a
+# game's page stays the same size however long the game.
+MAX_POINTS = 161
+
+
+def sampled(count: int, most: int = MAX_POINTS) -> list[int]:
+    """Evenly spaced indices of ``count`` points, at most ``most``, the first and last included.
+
+    >>> sampled(5), sampled(11, 5)
+    ([0, 1, 2, 3, 4], [0, 3, 6, 9, 10])
+    """
+    if count <= most:
+        return list(range(count))
+    step = -(-(count - 1) // (most - 1))
+    return [*range(0, count - 1, step), count - 1]
+
+
 def chart(points: list[list[int]], names: list[str], finished: bool) -> dict[str, Any]:
     """Each player's cumulative score by turn, laid out for an SVG with a fixed viewBox."""
     turns = len(points) - 1
+    shown = sampled(len(points))
     values = [v for row in points for v in row]
-    low, high = min(0, *values), max(1, *values)
+    low: float = min(0, *values)
+    high: float = max(1, *values)
     y_step = _nice_step(high - low, 5)
     low = math.floor(low / y_step) * y_step
     high = math.ceil(high / y_step) * y_step
@@ -46,13 +66,15 @@ def chart(points: list[list[int]], names: list[str], finished: bool) -> dict[str
 
     series = []
     for seat, name in enumerate(names):
-        scores = [row[seat] for row in points]
+        scores = [points[n][seat] for n in shown]
         series.append(
             {
                 "name": name,
                 "colour": COLOURS[seat % len(COLOURS)],
                 "dash": DASHES[seat % len(DASHES)],
-                "points": " ".join(f"{x(n):.1f},{y(s):.1f}" for n, s in enumerate(scores)),
+                "points": " ".join(
+                    f"{x(n):.1f},{y(s):.1f}" for n, s in zip(shown, scores, strict=True)
+                ),
                 "count": len(scores),
                 "last": scores[-1],
                 "end": (round(x(turns), 1), round(y(scores[-1]), 1)),
@@ -66,7 +88,7 @@ def chart(points: list[list[int]], names: list[str], finished: bool) -> dict[str
     x_ticks = [{"x": round(x(n), 1), "label": n} for n in range(0, turns + 1, x_step)]
     ending = "final" if finished else "latest"
     summary = "; ".join(f"{s['name']} {s['last']}" for s in series)
-    rows = [{"turn": n, "scores": row} for n, row in enumerate(points)]
+    rows = [{"turn": n, "scores": points[n]} for n in shown]
     return {
         "width": WIDTH,
         "height": HEIGHT,

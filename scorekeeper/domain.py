@@ -172,8 +172,7 @@ def act(
         seats = list(game.seats.select_related("player").order_by("order"))
         state = replay.load_state(game, seats)
         turn = Turn(game=game, number=game.turn_number + 1, action=action, entered_by=by[:80])
-        entry = Entry(by=by, notation=notation, tiles=list(tiles) if tiles else tiles,
-                      count=count, racks=racks)  # fmt: skip
+        entry = Entry(by, notation, None if tiles is None else list(tiles), count, racks)
         context = Context(
             game, seats, state, turn, entry, policy_for(game), lambda: replay.effective_turns(game)
         )

@@ -88,7 +88,9 @@ class NewGameForm(forms.Form):
         for name in RuleOptions.FIELDS:
             self.fields[name] = option_field(name)
         choices = lexicon_choices()
-        self.fields["lexicon"].choices = choices
+        lexicon = self.fields["lexicon"]
+        assert isinstance(lexicon, forms.ChoiceField)
+        lexicon.choices = choices
         ids = [c[0] for c in choices]
         self.fields["lexicon"].initial = (
             settings.DEFAULT_LEXICON if settings.DEFAULT_LEXICON in ids else ids[0]
@@ -108,7 +110,7 @@ class NewGameForm(forms.Form):
         ]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
+        data: dict[str, Any] = super().clean() or {}
         names = [data.get(f"player_{n}", "").strip() for n in SEATS]
         given = [n for n in names if n]
         if len({name_key(n) for n in given}) < len(given):
@@ -151,7 +153,7 @@ class GameFilter(forms.Form):
     )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data: dict[str, Any] = super().clean() or {}
         start, end = data.get("date_from"), data.get("date_to")
         if start and end and start > end:
             self.add_error("date_to", "This date is before the first one: no game fits.")

@@ -19,6 +19,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
+from django_htmx.middleware import HtmxDetails
 
 from referee.errors import InputError, RefereeError
 from referee.game import GameState
@@ -40,12 +41,17 @@ from scorekeeper.standings import (
 )
 from scorekeeper.views import get_game
 
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
 PER_PAGE = 25
 LOG_ROWS = 100  # log entries shown at once on a game's page
 LIVE = (Game.Status.IN_PROGRESS, Game.Status.AWAITING_RACKS)
 
 
-def _seats_with_players() -> Prefetch:
+def _seats_with_players() -> Prefetch[Any]:
     return Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("order"))
 
 
@@ -205,7 +211,7 @@ def _log_rows(
 
 
 @require_GET
-def game_page(request: HttpRequest, game_id: object) -> HttpResponse:
+def game_page(request: HtmxHttpRequest, game_id: object) -> HttpResponse:
     game = get_game(game_id)
     seats = list(game.seats.select_related("player").order_by("order"))
     ruleset = get_ruleset(game.ruleset)

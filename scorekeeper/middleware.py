@@ -55,8 +55,8 @@ def client_address(request: HttpRequest) -> str:
     if settings.TRUST_X_FORWARDED_FOR:
         forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
         if forwarded:
-            return forwarded.split(",")[0].strip()
-    return request.META.get("REMOTE_ADDR", "unknown")
+            return str(forwarded).split(",")[0].strip()
+    return str(request.META.get("REMOTE_ADDR", "unknown"))
 
 
 def _scope(request: HttpRequest) -> tuple[str, int] | None:

@@ -136,7 +136,10 @@ def _create(record: dict[str, Any], new_id: bool) -> Game:
         seats[seat.order] = seat
     if not all("result" in s for s in record["seats"]):
         ordered = [seats[order] for order in sorted(seats)]
-        outcome = results([s.final_score for s in ordered]) if game.status == "finished" else None
+        finals = [s.final_score for s in ordered]
+        known = [s for s in finals if s is not None]
+        finished = game.status == "finished" and len(known) == len(finals)
+        outcome = results(known) if finished else None
         for seat, result in zip(ordered, outcome or [""] * len(ordered), strict=True):
             seat.result = result
             seat.save(update_fields=["result"])
@@ -148,7 +151,7 @@ def _create(record: dict[str, Any], new_id: bool) -> Game:
             undone_at=_parse(turn_data["undone_at"]),
             **_fields(turn_data, TURN_FIELDS),
         )
-        turn.created_at = _parse(turn_data["created_at"])
+        turn.created_at = _parse(turn_data["created_at"])  # type: ignore[assignment]
         turns[turn.number] = (turn, turn_data["target"])
     for turn, target in turns.values():
         turn.target = turns[target][0] if target is not None else None

@@ -22,16 +22,11 @@ flight. Then:
 
 from __future__ import annotations
 
-import contextlib
 import http.client
 import io
 import json
 import os
 import random
-import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -43,6 +38,7 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
+from config.server import Gunicorn, free_port
 from scorekeeper.models import Game, Turn
 from scorekeeper.replay import check_game
 from tests.scorekeeper.factories import HASBRO, tiles
@@ -76,92 +72,8 @@ def database_url() -> str:
     return f"postgres://{user}@{host}{port}/{quote(s['NAME'], safe='')}"
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def gunicorn_args() -> list[str]:
-    args = [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.conf.py"]
-    from gunicorn.config import KNOWN_SETTINGS
-
-    # gunicorn ≥ 25.1 opens a control socket at one fixed path per user: not for a test server.
-    if any(setting.name == "control_socket_disable" for setting in KNOWN_SETTINGS):
-        args.append("--no-control-socket")
-    return args
-
-
-class Server:
-    """gunicorn in its own process group, so SIGKILL takes the master and its workers at once."""
-
-    def __init__(self, env: dict[str, str], log: Path) -> None:
-        self.port = free_port()
-        self.env = {**env, "BIND": f"127.0.0.1:{self.port}"}
-        self.log = log
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        with self.log.open("ab") as out:
-            self.process = subprocess.Popen(
-                gunicorn_args(),
-                cwd=ROOT,
-                env=self.env,
-                stdin=subprocess.DEVNULL,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        deadline = time.monotonic() + READY_TIMEOUT
-        while True:
-            if self.process.poll() is not None:
-                raise AssertionError(f"gunicorn exited ({self.process.returncode}):\n{self.tail()}")
-            try:
-                if request(self.port, "GET", "/healthz", timeout=2)[0] == 200:
-                    return
-            except (OSError, http.client.HTTPException):
-                pass
-            if time.monotonic() > deadline:
-                raise AssertionError(f"gunicorn not ready in {READY_TIMEOUT} s:\n{self.tail()}")
-            time.sleep(0.1)
-
-    def signal_group(self, signum: int) -> None:
-        if self.process is None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signum)
-
-    def kill(self) -> None:
-        """SIGKILL the whole group: no worker finishes its request or closes anything."""
-        assert self.process is not None
-        self.signal_group(signal.SIGKILL)
-        self.process.wait(timeout=10)
-        deadline = time.monotonic() + 5  # the workers, reaped by init, leave the group too
-        while time.monotonic() < deadline:
-            try:
-                os.killpg(self.process.pid, 0)
-            except ProcessLookupError:
-                break
-            time.sleep(0.02)
-
-    def stop(self) -> None:
-        """Stop gracefully (closing its database connections), by force if it takes too long."""
-        if self.process is None:
-            return
-        if self.process.poll() is None:
-            self.signal_group(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.signal_group(signal.SIGKILL)
-                self.process.wait(timeout=10)
-        self.signal_group(signal.SIGKILL)  # any worker the master left behind
-
-    def tail(self, lines: int = 40) -> str:
-        try:
-            return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
-        except OSError:
-            return "(no log)"
+def server(env: dict[str, str], log: Path) -> Gunicorn:
+    return Gunicorn(env, free_port(), log, ready_timeout=READY_TIMEOUT)
 
 
 def request(
@@ -368,8 +280,8 @@ def test_killing_the_server_mid_stream_loses_no_acknowledged_turn_and_half_appli
         RATE_LIMIT_TURNS="0",
         DJANGO_SETTINGS_MODULE="config.settings",
     )
-    first = Server(env, tmp_path / "gunicorn-1.log")
-    second = Server(env, tmp_path / "gunicorn-2.log")
+    first = server(env, tmp_path / "gunicorn-1.log")
+    second = server(env, tmp_path / "gunicorn-2.log")
     try:
         first.start()
         streams = []

@@ -30,3 +30,59 @@ def test_a_game_in_the_admin_shows_its_seats_and_turns(admin_client, client):
     game.play([(4, 3, "M"), (4, 4, "O"), (4, 5, "O"), (4, 6, "D")])
     html = admin_client.get(f"/admin/scorekeeper/game/{game.id}/change/").content.decode()
     assert "5D MOOD" in html and "Ann" in html
+
+
+def test_staff_cannot_edit_a_score_a_board_or_a_status(admin_client, client):
+    from scorekeeper.models import Game, Seat
+    from scorekeeper.replay import check_game
+
+    game = ApiGame(client)
+    game.play([(4, 3, "M"), (4, 4, "O"), (4, 5, "O"), (4, 6, "D")])
+    seat = Seat.objects.get(game_id=game.id, order=0)
+    response = admin_client.post(
+        f"/admin/scorekeeper/seat/{seat.pk}/change/",
+        {"game": game.id, "player": seat.player_id, "order": 0, "score": 999, "final_score": 999},
+    )
+    assert response.status_code == 403
+    response = admin_client.post(
+        f"/admin/scorekeeper/game/{game.id}/change/", {"status": "finished", "bag_count": 0}
+    )
+    assert response.status_code == 403
+    assert admin_client.get("/admin/scorekeeper/turn/add/").status_code == 403
+    page = admin_client.get(f"/admin/scorekeeper/game/{game.id}/change/").content.decode()
+    assert game.token not in page  # the scorer's secret is not shown, even to staff
+    stored = Game.objects.get(pk=game.id)
+    assert [s.score for s in stored.seats.order_by("order")] == [8, 0]
+    assert check_game(stored) == []
+
+
+def test_a_correction_in_the_admin_goes_through_the_domain_and_is_logged(admin_client, client):
+    from scorekeeper.models import Game, Turn
+    from scorekeeper.replay import check_game
+
+    game = ApiGame(client)
+    game.play([(4, 3, "M"), (4, 4, "O"), (4, 5, "O"), (4, 6, "D")])
+    response = admin_client.post(
+        "/admin/scorekeeper/game/",
+        {"action": "undo_last_turn", "_selected_action": [game.id]},
+        follow=True,
+    )
+    assert "Turn 1 was undone" in response.content.decode()
+    undo = Turn.objects.get(game_id=game.id, number=2)
+    assert undo.action == "undo" and undo.entered_by == "admin: admin"
+    assert Turn.objects.get(game_id=game.id, number=1).undone_by == "admin: admin"
+    stored = Game.objects.get(pk=game.id)
+    assert stored.board[4][3] == [] and check_game(stored) == []
+
+
+def test_a_correction_the_rules_refuse_is_reported_and_changes_nothing(admin_client, client):
+    from scorekeeper.models import Game
+
+    game = ApiGame(client)
+    response = admin_client.post(
+        "/admin/scorekeeper/game/",
+        {"action": "undo_last_turn", "_selected_action": [game.id]},
+        follow=True,
+    )
+    assert "There is no turn to undo." in response.content.decode()
+    assert Game.objects.get(pk=game.id).turn_number == 0
