@@ -31,6 +31,7 @@ busy the machine was before it started, and how the connections spread over the 
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import os
 import platform
@@ -148,6 +149,43 @@ def manage(env: dict[str, str], *args: str) -> str:
 STEADY = ("--max-requests", "0")
 
 
+# What a turn's answer weighs ------------------------------------------------------------------
+def answer_sizes(port: int, at: tuple[int, ...] = (10, 300)) -> dict[str, int]:
+    """Bytes of a turn's answer (POST .../turns/) and of GET /api/games/<id>/ at these turns
+    of one game (exchanges, so the game goes on as long as needed)."""
+
+    def call(method: str, path: str, body: Any = None, token: str = "") -> tuple[int, bytes]:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        try:
+            conn.request(method, path, json.dumps(body) if body is not None else None, headers)
+            response = conn.getresponse()
+            return response.status, response.read()
+        finally:
+            conn.close()
+
+    status, data = call(
+        "POST", "/api/games/", {"ruleset": "upwords-10", "lexicon": LEXICON, "players": ["A", "B"]}
+    )
+    if status != 201:
+        raise RuntimeError(f"answer sizes: creating a game gave {status}: {data[:300]!r}")
+    game = json.loads(data)
+    sizes: dict[str, int] = {}
+    for number in range(1, max(at) + 1):
+        status, data = call(
+            "POST", f"/api/games/{game['id']}/turns/", {"action": "exchange", "count": 1},
+            game["token"],
+        )  # fmt: skip
+        if status != 201:
+            raise RuntimeError(f"answer sizes: turn {number} gave {status}: {data[:300]!r}")
+        if number in at:
+            sizes[f"turn_answer_bytes_{number}"] = len(data)
+            sizes[f"game_answer_bytes_{number}"] = len(call("GET", f"/api/games/{game['id']}/")[1])
+    return sizes
+
+
 # The benchmark -------------------------------------------------------------------------------
 def background_busy(seconds: float = 1.0) -> float | None:
     """How busy the machine is before the benchmark starts (other work shares its cores)."""
@@ -200,6 +238,15 @@ def run(
                 env, port, folder / "gunicorn.log", STEADY, ready_timeout=READY_TIMEOUT
             )
             server.start()
+            sizes = answer_sizes(port)
+            say(
+                "http answers: a turn's "
+                + ", ".join(
+                    f"{sizes[f'turn_answer_bytes_{n}']:,} bytes at turn {n}" for n in (10, 300)
+                )
+                + "; the game's "
+                + ", ".join(f"{sizes[f'game_answer_bytes_{n}']:,} at turn {n}" for n in (10, 300))
+            )
             config = {
                 "port": port,
                 "clients": clients,
@@ -245,7 +292,7 @@ def run(
             if server is not None:
                 server.stop()
             database.drop()
-    return figures(result, database, boots, idle_check, say)
+    return {**figures(result, database, boots, idle_check, say), **sizes}
 
 
 def server_cpu_ms(phase: dict[str, Any]) -> float | None:

@@ -20,6 +20,8 @@ in a second process (bench/loadgen.py):
   http_poll_per_s        scoreboard polls with nothing new (304 on If-None-Match)
   poll_ratio             http_poll_per_s / http_trivial_per_s                         ≥ 0.8
   p99_turn_ms            99th percentile latency of a turn submission                 ≤ 50
+  turn_answer_bytes_10   bytes of a turn's answer at turn 10 of a game, and at turn 300:
+  turn_answer_bytes_300  the answer is the game's state and the new turn, never the log
 
 The word lists come from LEXICON_DIR (../shared/lexica when it is unset and that folder
 exists); without any, the CSW19 list from pyscrabbler is used alone.
@@ -63,6 +65,8 @@ HTTP_FIGURES = (
     "http_poll_per_s",
     "poll_ratio",
     "p99_turn_ms",
+    "turn_answer_bytes_10",
+    "turn_answer_bytes_300",
 )
 
 
