@@ -490,3 +490,13 @@ def test_the_blank_wins_the_draw_for_first():
             assert rounds[-1][first] == BLANK
             return
     pytest.fail("no draw had a blank in 200 games")
+
+
+def test_a_turn_lost_to_a_failed_challenge_can_be_the_sixth():
+    state = game()
+    for _ in range(4):
+        state.pass_turn()
+    play(state, "8G ab")  # scores 0: the fifth scoreless turn
+    outcome = state.challenge(HonourSystem())  # seat 1 loses its turn: the sixth
+    assert outcome.result == "rejected" and outcome.ended
+    assert state.status == "awaiting_racks"
