@@ -158,27 +158,38 @@ def test_random_legal_games_keep_every_invariant(rng, ruleset, players, data):
 
 
 @settings(max_examples=40, deadline=None)
-@given(rng=st.randoms(use_true_random=False), players=st.integers(1, 4), data=st.data())
-def test_random_crossword_games_with_blanks_keep_every_invariant(rng, players, data):
-    play_a_random_game(rng, RULESETS["crossword-classic"], players, data)
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(1, 4), data=st.data())
+def test_random_crossword_games_with_blanks_keep_every_invariant(seed, players, data):
+    # Evenly spread rolls (Hypothesis' own randoms favour 0, a pass, so games seldom run the
+    # bag out) and more passes and exchanges: games end both by going out and on six
+    # scoreless turns.
+    rng = random.Random(seed)
+    play_a_random_game(rng, RULESETS["crossword-classic"], players, data, idle=0.1, turns=100)
 
 
-def play_a_random_game(rng: random.Random, rs: Ruleset, players: int, data: st.DataObject):
+def play_a_random_game(
+    rng: random.Random,
+    rs: Ruleset,
+    players: int,
+    data: st.DataObject,
+    idle: float = 0.04,
+    turns: int = 60,
+):
     options = data.draw(options_for(rs, players), label="options")
     state = GameState.new(rs, players, options)
     logged = [0] * players
     plays = 0
-    for _ in range(60):
+    for _ in range(turns):
         if state.status != "in_progress":
             break
         roll = rng.random()
-        if roll < 0.04:
+        if roll < idle:
             state.pass_turn()
-        elif roll < 0.08:
+        elif roll < 2 * idle:
             count = 1 if rs.exchange_exactly_one else rng.randint(1, state.racks[state.to_move])
             with contextlib.suppress(IllegalAction):  # the bag may be too small
                 state.exchange(count)
-        elif roll < 0.2 and state.last_play is not None and players > 1:
+        elif roll < 2 * idle + 0.12 and state.last_play is not None and players > 1:
             before = state.last_play
             outcome = state.challenge(HonourSystem())
             assert outcome.result == "rejected" and state.last_play is None
