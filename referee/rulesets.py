@@ -5,6 +5,10 @@ layouts are ASCII rows, one character a square::
 
     .  plain square          '  double letter (DL)     "  triple letter (TL)
     -  double word (DW)      =  triple word (TW)
+
+Tiles are uppercase strings (``"E"``, Upwords' ``"QU"``). A set with blanks has ``"?"``: on a
+rack, in the bag and in the tile tracker a blank is ``"?"``; on the board and in plays it is the
+lowercase letter it stands for (``"e"``), worth 0, and words are read uppercase.
 """
 
 from __future__ import annotations
