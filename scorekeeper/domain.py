@@ -64,7 +64,7 @@ def create_game(
     """Start a game: every player has drawn a full rack and ``first`` (a player's name; by
     default the first named) is to move. ``lexicon`` defaults to ``settings.DEFAULT_LEXICON``."""
     rules = get_ruleset(ruleset)
-    rule_options = RuleOptions.from_dict(options)
+    rule_options = RuleOptions.from_dict(options, rules)
     names = clean_player_names(players)
     if challenge_mode not in (AUTO, MANUAL):
         raise InputError(

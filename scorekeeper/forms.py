@@ -37,14 +37,21 @@ def lexicon_choices() -> list[tuple[str, str]]:
 
 def option_field(name: str) -> forms.Field:
     """A form field for one rule option, from the engine's own table of choices."""
-    spec = RuleOptions.FIELDS[name]
+    choices = RuleOptions.CHOICES[name]
     default = getattr(RuleOptions(), name)
-    if spec.choices:
-        return forms.ChoiceField(label=spec.label, choices=spec.choices, initial=default)
-    if spec.bounds:
-        low, high = spec.bounds
-        return forms.IntegerField(label=spec.label, min_value=low, max_value=high, initial=default)
-    return forms.BooleanField(label=spec.label, required=False, initial=default)
+    concerns = [r.name for r in RULESETS.values() if name in RuleOptions.applies_to(r)]
+    label = RuleOptions.LABELS[name]
+    if len(concerns) < len(RULESETS):
+        label += f" ({', '.join(concerns)})"
+    if all(isinstance(value, bool) for value, _ in choices):
+        return forms.BooleanField(label=label, required=False, initial=default)
+    if all(isinstance(value, int) for value, _ in choices):
+        return forms.TypedChoiceField(
+            label=label, choices=[(str(v), text) for v, text in choices], coerce=int,
+            initial=str(default), required=False, empty_value=None,
+        )  # fmt: skip
+    # Not required: an option left out takes the ruleset's default.
+    return forms.ChoiceField(label=label, choices=choices, initial=default, required=False)
 
 
 class NewGameForm(forms.Form):
@@ -85,7 +92,7 @@ class NewGameForm(forms.Form):
             self.fields[f"player_{n}"] = forms.CharField(
                 label=f"Player {n}", max_length=NAME_MAX, required=n == 1
             )
-        for name in RuleOptions.FIELDS:
+        for name in RuleOptions.CHOICES:
             self.fields[name] = option_field(name)
         choices = lexicon_choices()
         lexicon = self.fields["lexicon"]
@@ -100,7 +107,7 @@ class NewGameForm(forms.Form):
         return [self[f"player_{n}"] for n in SEATS]
 
     def option_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in RuleOptions.FIELDS]
+        return [self[name] for name in RuleOptions.CHOICES]
 
     def players(self) -> list[str]:
         return [
@@ -121,7 +128,16 @@ class NewGameForm(forms.Form):
         return data
 
     def options(self) -> dict[str, Any]:
-        return {name: self.cleaned_data[name] for name in RuleOptions.FIELDS}
+        """The options chosen for the chosen ruleset. The form starts from RULES.md's defaults
+        for every ruleset, so only a choice that differs from those is passed on: the rest
+        take the ruleset's own defaults (the crossword game's challenge rules differ)."""
+        ruleset = RULESETS[self.cleaned_data["ruleset"]]
+        base = RuleOptions()
+        return {
+            name: self.cleaned_data[name]
+            for name in RuleOptions.applies_to(ruleset)
+            if self.cleaned_data[name] not in (None, "", getattr(base, name))
+        }
 
 
 # Filters of the history pages -------------------------------------------------------------

@@ -16,7 +16,7 @@ from django.utils import timezone
 from referee.board import square_name
 from referee.errors import RefereeError
 from referee.game import FINISHED, GameState, Outcome
-from referee.rulesets import RuleOptions
+from referee.rulesets import RuleOptions, get_ruleset
 from scorekeeper.actions import KINDS, Before, kind_of
 from scorekeeper.models import Game, Seat, Turn
 
@@ -123,8 +123,9 @@ class Step:
 
 
 def new_state(game: Game, players: int) -> GameState:
+    ruleset = get_ruleset(game.ruleset)
     return GameState.new(
-        game.ruleset, players, RuleOptions.from_dict(game.options), game.first_seat
+        game.ruleset, players, RuleOptions.from_dict(game.options, ruleset), game.first_seat
     )
 
 

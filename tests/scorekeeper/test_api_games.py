@@ -160,6 +160,7 @@ def test_lexicons_and_rulesets_are_listed(client):
         "upwords-8",
         "letterup-classic",
         "letterup-rush",
+        "crossword-classic",
     }
 
 
