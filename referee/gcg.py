@@ -373,7 +373,8 @@ class _Reader:
         self.notes: list[str] = []
         self.racks: dict[int, str] = {}
         self.fields: dict[str, str] = {}
-        self.note_open = False
+        # The free text that plain lines continue: a note, or the description (older files).
+        self.continuing: Literal["note", "description", ""] = ""
         self.pending_blank = False
         self.incomplete = False
 
@@ -381,16 +382,21 @@ class _Reader:
         for number, raw in enumerate(text.splitlines(), start=1):
             line = raw.strip()
             if not line:
-                self.pending_blank = self.note_open
+                self.pending_blank = bool(self.continuing)
                 continue
             if line.startswith(">"):
-                self.note_open = False
-                self.event(number, raw.rstrip("\r\n"))
+                self.continuing = ""
+                self.event(number, raw)
             elif line.startswith("#"):
-                self.note_open = False
+                self.continuing = ""
                 self.pragma(number, line)
-            elif self.note_open:
+            elif self.continuing == "note":
                 self.add_note(line, continued=True)
+            elif self.continuing == "description":
+                self.fields["description"] = _join(
+                    self.fields["description"], line, self.pending_blank
+                )
+                self.pending_blank = False
             else:
                 raise GcgError(
                     number, f"expected a #pragma or {_MOVE_EXAMPLE}, found {line[:60]!r}."
@@ -401,7 +407,7 @@ class _Reader:
         match = _PRAGMA.match(line)
         if not match:
             if line.startswith("#- "):  # macondo's continuation of a note
-                self.note_open = True
+                self.continuing = "note"
                 self.add_note(line[3:], continued=True)
                 return
             raise GcgError(
@@ -416,10 +422,12 @@ class _Reader:
         elif rack:
             self.racks[int(rack.group(1))] = value
         elif name == "note":
-            self.note_open = True
+            self.continuing = "note"
             self.add_note(value, continued=False)
         elif name in ("lexicon", "title", "description", "id", "character-encoding"):
             self.fields[name] = value
+            if name == "description":
+                self.continuing = "description"
         elif name == "incomplete":
             self.incomplete = True
 

@@ -297,6 +297,11 @@ def test_two_note_lines_under_one_turn_are_joined() -> None:
     assert own("notes.gcg").events[1].note == "first note\nsecond note"
 
 
+def test_a_description_continues_on_plain_lines_too() -> None:
+    record = read_gcg("#player1 a A\n#description Round 5,\ntable 2\n#player2 b B\n")
+    assert record.description == "Round 5,\ntable 2"
+
+
 def test_a_real_multi_line_note_with_windows_line_ends() -> None:
     record = real("utf8_dos.gcg")
     noted = [e for e in record.events if "since ive been behind" in e.note]
