@@ -200,7 +200,7 @@ def parse_position(text: str) -> tuple[int, int, bool]:
     ((7, 3, True), (7, 7, False))
     """
     match = _POSITION.match(text)
-    if not match:
+    if not match or int(match.group(1) or match.group(4)) == 0:
         raise InputError("bad_position", f"{text!r} is not a position: write 8D or D8.")
     if match.group(1):
         return int(match.group(1)) - 1, ord(match.group(2).upper()) - ord("A"), True
@@ -278,7 +278,10 @@ def _matches(kind: EventKind, tokens: list[str]) -> bool:
 
 def _play(event: GcgEvent, tokens: list[str]) -> GcgEvent:
     position, word = tokens[0], tokens[1]
-    row, col, across = parse_position(position)
+    try:
+        row, col, across = parse_position(position)
+    except InputError as error:
+        raise GcgError(event.line, error.message) from None
     if not re.fullmatch(r"[^\s\d()+\-]+", word):
         raise GcgError(event.line, f"{word!r} is not a word: letters, with . for board tiles.")
     position = format_position(row, col, across)

@@ -168,9 +168,15 @@ def test_positions_read_row_first_across_and_column_first_down(
     assert format_position(*expected) == text.upper()
 
 
-def test_a_position_must_be_a_row_and_a_column() -> None:
+@pytest.mark.parametrize("text", ["DD", "88", "0A", "A0", "8DD"])
+def test_a_position_must_be_a_row_from_1_and_a_column(text: str) -> None:
     with pytest.raises(InputError):
-        parse_position("DD")
+        parse_position(text)
+
+
+def test_a_turn_at_row_0_names_its_line() -> None:
+    with pytest.raises(GcgError, match=r"Line 5: '0A' is not a position"):
+        parse_event(">a: ABC 0A CAB +7 7", 5)
 
 
 # Other turns -------------------------------------------------------------------------------
@@ -542,3 +548,48 @@ def test_a_real_challenge_bonus_and_time_penalty() -> None:
     assert "challenge_bonus" in kinds(real("vs_frentz.gcg"))
     assert "time_penalty" in kinds(real("issue_476.gcg"))
     assert kinds(real("doug_v_emely_double_challenge.gcg"))[5:8] == ["play", "withdrawn", "play"]
+
+
+_gcg_ish = st.lists(
+    st.sampled_from(
+        [
+            "#player1 a A",
+            "#player2 b B",
+            "#note n",
+            "#lexicon CSW21",
+            ">a:",
+            ">b:",
+            " ",
+            "AEI?",
+            "8D",
+            "D8",
+            "0A",
+            "WORD",
+            ".A.",
+            "-",
+            "--",
+            "-3",
+            "(challenge)",
+            "(time)",
+            "(ABC)",
+            "+5",
+            "-5",
+            "12",
+            "\n",
+            "\r\n",
+            "é",
+        ]
+    ),
+    max_size=40,
+).map("".join)
+
+
+@given(st.one_of(st.text(max_size=200), _gcg_ish))
+def test_any_text_reads_as_a_record_or_fails_with_a_gcg_error(text: str) -> None:
+    try:
+        record = read_gcg(text)
+    except GcgError as error:
+        assert error.message.startswith(("Line ", "This is not", "The record"))
+    else:
+        assert record.players
+        assert all(e.text.lstrip().startswith(">") for e in record.events)
