@@ -207,7 +207,7 @@ def test_a_withdrawn_phony_follows_the_play_with_its_score_negated() -> None:
     )
 
 
-def test_after_a_withdrawn_phony_the_same_player_may_play_again() -> None:
+def test_a_real_withdrawn_phony_is_on_the_line_after_the_play_by_the_same_player() -> None:
     record = real("polish_endgame.gcg")
     assert kinds(record)[:3] == ["play", "withdrawn", "play"]
     assert [e.nick for e in record.events[:4]] == ["1", "1", "2", "1"]
