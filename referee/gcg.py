@@ -588,8 +588,8 @@ def infer_options(record: GcgRecord, ruleset: Ruleset) -> RuleOptions:
 
     A ``(challenge) +5`` or ``+10`` line shows the five- or ten-point rule and a lost turn
     (``--`` after the opponent's play) the double-challenge rule; the same player moving again
-    after a withdrawn play shows they could retry; a player going out who scores twice the
-    opponent's rack shows the two-player rule.
+    after a withdrawn play shows they could retry; a player going out, with no penalty line
+    for the opponent, shows the two-player rule (twice the opponent's rack).
     """
     options = RuleOptions.defaults(ruleset)
     events = record.events
@@ -606,12 +606,11 @@ def infer_options(record: GcgRecord, ruleset: Ruleset) -> RuleOptions:
         if event.kind == "withdrawn" and after.seat == event.seat and after.kind == "play":
             options = replace(options, upheld_challenge="retry")
     if ruleset.going_out_bonus:
-        out = next((e for e in events if e.kind == "end_rack_points"), None)
-        value = sum(ruleset.tile_value(t) for t in out.tiles.upper()) if out else 0
-        if out is not None and value and out.score == 2 * value and len(record.players) == 2:
-            options = replace(options, out_bonus="twice_opponents")
-        else:
-            options = replace(options, out_bonus="sum_of_others")
+        # Two players, and the one left with tiles loses nothing: the tournament rule.
+        kinds = {e.kind for e in events}
+        twice = len(record.players) == 2 and kinds >= {"end_rack_points"}
+        twice = twice and "end_rack_penalty" not in kinds
+        options = replace(options, out_bonus="twice_opponents" if twice else "sum_of_others")
     return options
 
 
@@ -701,8 +700,10 @@ class _Replay:
         final = self.state.final_scores if self.state.status == FINISHED else None
         if final is None or not self.record.events:
             return
+        flagged = {m.line for m in self.mismatches}
         for seat, (recorded, computed) in enumerate(zip(totals, final, strict=True)):
-            if recorded != computed:
+            lines = {e.line for e in self.record.events if e.seat == seat}
+            if recorded != computed and not lines & flagged:  # else the line says it already
                 last = [e for e in self.record.events if e.seat == seat][-1]
                 self.add(last, "final", recorded, computed, "The final score differs.")
 
