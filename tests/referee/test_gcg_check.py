@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.gcg import Mismatch, check_record, infer_options, read_gcg
+from referee.gcg import read_gcg
+from referee.gcg_check import Mismatch, check_record, infer_options
 from referee.lexicon import Lexicon, WordSet
 from referee.rulesets import CROSSWORD_CLASSIC
 
