@@ -505,6 +505,44 @@ def _join(note: str, text: str, paragraph: bool) -> str:
     return f"{note}\n\n{text}" if paragraph else f"{note}\n{text}"
 
 
+_HEADER_PRAGMAS = {"title", "description", "id", "lexicon", "character-encoding", "note"}
+
+
+def write_gcg(record: GcgRecord) -> str:
+    """A record as GCG text, UTF-8 declared: ``read_gcg(write_gcg(r))`` gives ``r`` back, up to
+    line numbers, spacing and the order of pragmas.
+
+    >>> print(write_gcg(read_gcg("#player1 a Ann\\n#player2 b Bo\\n>a: ?EQU 9d qUEy +30 30")))
+    #character-encoding UTF-8
+    #player1 a Ann
+    #player2 b Bo
+    >a: ?EQU 9D qUEy +30 30
+    <BLANKLINE>
+    """
+    lines = ["#character-encoding UTF-8"]
+    lines += [f"#player{p.number} {p.nick} {p.name}" for p in record.players]
+    for name in ("title", "description", "id", "lexicon"):
+        value = getattr(record, name)
+        if value:
+            lines.append(f"#{name} {value}")
+    for _, name, value in record.pragmas:
+        if name not in _HEADER_PRAGMAS and not re.fullmatch(r"(player|rack)\d", name):
+            lines.append(f"#{name} {value}".rstrip())
+    for note in record.notes:
+        lines += _note_lines(note)
+    for event in record.events:
+        lines.append(format_event(event))
+        lines += _note_lines(event.note)
+    lines += [f"#rack{number} {rack}" for number, rack in sorted(record.final_racks.items())]
+    return "\n".join(lines) + "\n"
+
+
+def _note_lines(note: str) -> list[str]:
+    # One #note line for each line of the note: a plain line starting with # or > would not
+    # read back as part of it.
+    return [f"#note {line}".rstrip() for line in note.split("\n")] if note else []
+
+
 # Plays on a board ------------------------------------------------------------------------------
 
 

@@ -21,6 +21,7 @@ from referee.gcg import (
     parse_position,
     play_placements,
     read_gcg,
+    write_gcg,
 )
 from referee.play import Placement
 
@@ -445,6 +446,26 @@ def events(draw: st.DrawFn) -> GcgEvent:
 def test_a_formatted_turn_reads_back_as_the_same_turn(event: GcgEvent) -> None:
     line = event.gcg()
     assert parse_event(line, 1) == GcgEvent(**{**event.__dict__, "text": line})
+
+
+ALL = sorted(FIXTURES.rglob("*.gcg"))
+
+
+def as_read(record: GcgRecord) -> GcgRecord:
+    """The record without what writing it cannot keep: line numbers and the lines' text."""
+    events = tuple(GcgEvent(**{**e.__dict__, "line": 0, "text": ""}) for e in record.events)
+    return GcgRecord(**{**record.__dict__, "events": events, "pragmas": (), "encoding": ""})
+
+
+@pytest.mark.parametrize("path", ALL, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_written_record_reads_back_as_the_same_record(path: Path) -> None:
+    record = read_gcg(path.read_bytes())
+    assert as_read(read_gcg(write_gcg(record))) == as_read(record)
+
+
+def test_each_line_of_a_note_is_written_as_a_note_line() -> None:
+    text = write_gcg(own("notes.gcg"))
+    assert "#note and a note on two lines.\n#note\n#note A new paragraph" in text
 
 
 # Placements --------------------------------------------------------------------------------
