@@ -122,10 +122,6 @@ class GcgEvent:
     comment: str = ""  # text written after the totals
     seat: int = 0  # 0-based index into the record's players
 
-    @property
-    def is_play(self) -> bool:
-        return self.kind == "play"
-
     def gcg(self) -> str:
         """This turn as a GCG line (the rack, position and word as recorded).
 
@@ -232,21 +228,22 @@ def parse_event(text: str, line: int) -> GcgEvent:
     rack = ""
     if tokens and not _is_action(tokens[0]) and _RACK.match(tokens[0]):
         rack = tokens.pop(0)
-    for kind, width, build in _ACTIONS:
-        if len(tokens) >= width + 2 and _matches(kind, tokens[:width]):
+    for form in _FORMS:
+        width = form.width
+        if len(tokens) >= width + 2 and form.matches(tokens[:width]):
             score_text, total_text = tokens[width], tokens[width + 1]
             if _SCORE.match(score_text) and _TOTAL.match(total_text):
                 event = GcgEvent(
                     line=line,
                     text=text,
-                    kind=kind,
+                    kind=form.kinds[0],
                     nick=nick,
                     rack=rack,
                     score=int(score_text.replace("+", "")),
                     total=int(total_text),
                     comment=" ".join(tokens[width + 2 :]),
                 )
-                return build(event, tokens[: width + 1])
+                return form.read(event, tokens[: width + 1])
     raise GcgError(line, f"expected {_MOVE_EXAMPLE}, found {body!r}.")
 
 
@@ -258,21 +255,8 @@ def _bracketed(token: str) -> str | None:
     return token[1:-1] if len(token) > 2 and token[0] == "(" and token[-1] == ")" else None
 
 
-def _matches(kind: EventKind, tokens: list[str]) -> bool:
-    first = tokens[0]
-    if kind == "play":
-        return bool(_POSITION.match(first)) and not _is_action(tokens[1])
-    if kind in ("withdrawn", "challenge_loss"):
-        return first == "--"
-    if kind == "pass":
-        return first == "-"
-    if kind == "exchange":
-        return first.startswith("-") and first not in ("-", "--")
-    if kind == "challenge_bonus":
-        return first.lower() == "(challenge)"
-    if kind == "time_penalty":
-        return first.lower() == "(time)"
-    letters = _bracketed(first)  # end-of-game racks
+def _is_end_rack(tokens: list[str]) -> bool:
+    letters = _bracketed(tokens[0])
     return letters is not None and letters.lower() not in ("challenge", "time")
 
 
@@ -306,36 +290,60 @@ def _same(event: GcgEvent, tokens: list[str]) -> GcgEvent:
     return event
 
 
-# Each kind of turn line once: how many tokens its action takes and how it is read. The first
-# that fits wins (a withdrawn play and a lost challenge share ``--``: the reader tells them
-# apart by who played the turn above).
-_ACTIONS: tuple[tuple[EventKind, int, Callable[[GcgEvent, list[str]], GcgEvent]], ...] = (
-    ("play", 2, _play),
-    ("withdrawn", 1, _same),
-    ("pass", 1, _same),
-    ("exchange", 1, _exchange),
-    ("challenge_bonus", 1, _same),
-    ("time_penalty", 1, _same),
-    ("end_rack_points", 1, _end_rack),
+@dataclass(frozen=True)
+class _Form:
+    """One form of turn line: the kinds it writes, how many tokens its action takes (between
+    the rack and the score), how to recognise, read and write that action."""
+
+    kinds: tuple[EventKind, ...]
+    width: int
+    matches: Callable[[list[str]], bool]
+    read: Callable[[GcgEvent, list[str]], GcgEvent]
+    action: Callable[[GcgEvent], str]
+
+
+# Each form of turn line once; the first that fits wins. A withdrawn play and a lost challenge
+# share "--" (the reader tells them apart by who played the turn above), and the end-of-game
+# lines are points or a penalty by the sign of their score.
+_FORMS = (
+    _Form(
+        ("play",),
+        2,
+        lambda t: bool(_POSITION.match(t[0])) and not _is_action(t[1]),
+        _play,
+        lambda e: f"{e.position} {e.word}",
+    ),
+    _Form(("withdrawn", "challenge_loss"), 1, lambda t: t[0] == "--", _same, lambda e: "--"),
+    _Form(("pass",), 1, lambda t: t[0] == "-", _same, lambda e: "-"),
+    _Form(
+        ("exchange",),
+        1,
+        lambda t: t[0].startswith("-") and t[0] not in ("-", "--"),
+        _exchange,
+        lambda e: f"-{e.tiles or e.count}",
+    ),
+    _Form(
+        ("challenge_bonus",),
+        1,
+        lambda t: t[0].lower() == "(challenge)",
+        _same,
+        lambda e: "(challenge)",
+    ),
+    _Form(("time_penalty",), 1, lambda t: t[0].lower() == "(time)", _same, lambda e: "(time)"),
+    _Form(
+        ("end_rack_points", "end_rack_penalty"),
+        1,
+        _is_end_rack,
+        _end_rack,
+        lambda e: f"({e.tiles})",
+    ),
 )
+_FORM_OF = {kind: form for form in _FORMS for kind in form.kinds}
 
 
 def format_event(event: GcgEvent) -> str:
     """A GCG line for an event: the inverse of ``parse_event`` up to spacing and case."""
-    if event.kind == "play":
-        action = f"{event.position} {event.word}"
-    elif event.kind in ("withdrawn", "challenge_loss"):
-        action = "--"
-    elif event.kind == "pass":
-        action = "-"
-    elif event.kind == "exchange":
-        action = f"-{event.tiles or event.count}"
-    elif event.kind == "challenge_bonus":
-        action = "(challenge)"
-    elif event.kind == "time_penalty":
-        action = "(time)"
-    else:
-        action = f"({event.tiles})"
+    action = _FORM_OF[event.kind].action(event)
     score = f"+{event.score}" if event.score >= 0 else str(event.score)
     parts = [f">{event.nick}:", event.rack, action, score, str(event.total), event.comment]
     return " ".join(p for p in parts if p)
