@@ -117,6 +117,32 @@ def test_a_double_challenge_record_is_read_as_the_double_challenge_rule() -> Non
     assert infer_options(read_gcg(GAME), CROSSWORD_CLASSIC).rejected_challenge == "lose_turn"
 
 
+RETRY = """#player1 ann Ann
+#player2 bo Bo
+>ann: AEINRST 8D RETINAS +66 66
+>ann: AEINRST -- -66 0
+>ann: AEINRST 8D RETAINS +66 66
+>bo: BDEFGOX E7 B.D +6 6
+"""
+
+
+def test_a_player_who_plays_again_after_a_withdrawal_shows_the_retry_rule() -> None:
+    assert infer_options(read_gcg(RETRY), CROSSWORD_CLASSIC).upheld_challenge == "retry"
+    assert check(RETRY) == []
+
+
+def test_without_a_retry_a_withdrawn_play_loses_the_turn() -> None:
+    # BEDROX 38 = (B 3×2 + E 1 + D 2 + R 1 + O 1 + X 8) ×2
+    text = """#player1 ann Ann
+#player2 bo Bo
+>ann: AEINRST 8D RETINAS +66 66
+>ann: AEINRST -- -66 0
+>bo: BDEORXZ 8D BEDROX +38 38
+"""
+    assert infer_options(read_gcg(text), CROSSWORD_CLASSIC).upheld_challenge == "lose_turn"
+    assert check(text) == []
+
+
 def test_given_a_lexicon_the_verdicts_are_judged_again() -> None:
     words = ["RETAINS", "BED", "YES", "YESE", "VOTE", "AV", "IO", "NT", "LYESE"]
     assert check(GAME, lexicon=WordSet("CLUB", words)) == []
