@@ -338,6 +338,7 @@ class GameState:
                 ended=self.status != IN_PROGRESS,
             )
         self.last_play = None
+        was_over = self.status != IN_PROGRESS  # the challenged play may have ended the game
         penalty = self.options.rejected_challenge
         score = bonus = 0
         lost = False
@@ -364,7 +365,7 @@ class GameState:
             words=last.words,
             lost_turn=lost,
             bonus=bonus,
-            ended=self.status != IN_PROGRESS,
+            ended=not was_over and self.status != IN_PROGRESS,
         )
 
     def finish(self, racks: Mapping[int, str] | None = None) -> Outcome:

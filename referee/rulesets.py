@@ -58,7 +58,7 @@ def tile_in_set(tile: str) -> str:
     >>> tile_in_set("e"), tile_in_set("E"), tile_in_set("QU")
     ('?', 'E', 'QU')
     """
-    return BLANK if tile.islower() else tile
+    return BLANK if is_blank(tile) else tile
 
 
 def _counts(spec: str) -> dict[str, int]:
