@@ -60,7 +60,7 @@ class LastPlay:
 class Outcome:
     """What one action did, for the turn log."""
 
-    action: Literal["play", "pass", "exchange", "challenge", "finish"]
+    action: Literal["play", "pass", "exchange", "challenge", "finish", "penalty"]
     seat: int
     score: int = 0
     words: tuple[ScoredWord, ...] = ()
@@ -370,6 +370,22 @@ class GameState:
             bonus=bonus,
             ended=not was_over and self.status != IN_PROGRESS,
         )
+
+    def penalty(self, seat: int, points: int) -> Outcome:
+        """Add ``points`` (usually negative: a tournament clock's time penalty) to a seat's
+        score. It is no one's turn: whose turn it is, and the game's status, stay as they are;
+        after the end it changes the final score.
+
+        >>> g = GameState.new("crossword-classic", 2)
+        >>> g.penalty(1, -10).score, g.scores
+        (-10, [0, -10])
+        """
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise InputError("bad_seat", f"There is no player {seat!r} in this game.")
+        if isinstance(points, bool) or not isinstance(points, int) or abs(points) > 1000:
+            raise InputError("bad_points", "A penalty is a whole number of points up to 1000.")
+        self.scores[seat] += points
+        return Outcome("penalty", seat, points)
 
     def finish(self, racks: Mapping[int, str] | None = None) -> Outcome:
         """End the game and apply the unplayed-tile penalties (RULES.md §6).

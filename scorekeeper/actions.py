@@ -21,6 +21,7 @@ from django.utils import timezone
 from referee.errors import IllegalAction, InputError
 from referee.game import GameState, Outcome
 from referee.play import Placement, Play
+from referee.rulesets import tile_in_set
 from scorekeeper.models import Game, Seat, Turn
 from scorekeeper.policy import WordPolicy, lexicon_for
 
@@ -34,6 +35,13 @@ class Entry:
     tiles: Sequence[tuple[int, int, str]] | None = None  # or as (row, col, tile)
     count: object = None  # tiles exchanged
     racks: Mapping[int, str] | None = None  # letters left, by seat order
+    # A game record's own account (an imported GCG file): the verdict the table gave a
+    # challenge (not judged again), the seat and points of a penalty, the mover's rack, a note.
+    verdict: str | None = None
+    seat: int | None = None
+    points: int | None = None
+    rack: str = ""
+    note: str = ""
 
 
 @dataclass
@@ -110,10 +118,16 @@ def _describe_play(turn: Turn) -> str:
     )
 
 
+def _played_rack(turn: Turn) -> str:
+    """A play's rack field: the rack a record gave, else the tiles played (a blank as ``?``:
+    the referee never knows the letters left on a rack)."""
+    return turn.rack or "".join(sorted(tile_in_set(t) for _, _, t in turn.tiles))
+
+
 def _gcg_play(turn: Turn, before: Before, after: GameState, nicks: Sequence[str]) -> list[str]:
     seat = turn.seat.order
-    tiles = "".join(sorted(t for _, _, t in turn.tiles))
-    return [f">{nicks[seat]}: {tiles} {turn.notation} +{turn.score} {after.scores[seat]}"]
+    rack = _played_rack(turn)
+    return [f">{nicks[seat]}: {rack} {turn.notation} +{turn.score} {after.scores[seat]}"]
 
 
 # Pass and exchange -----------------------------------------------------------------------------
@@ -155,10 +169,16 @@ def _plural(n: int, word: str) -> str:
 
 # Challenge -------------------------------------------------------------------------------------
 def _enter_challenge(ctx: Context) -> None:
-    ctx.policy.check_challenge()
-    state = ctx.state
+    state, verdict = ctx.state, ctx.entry.verdict
     challenger = state.to_move
-    outcome = state.challenge(lexicon_for(ctx.game))
+    if verdict is None:
+        ctx.policy.check_challenge()
+        outcome = state.challenge(lexicon_for(ctx.game))
+    elif verdict in (Turn.Result.UPHELD, Turn.Result.REJECTED):
+        # A record's verdict stands as the table gave it, whatever the game's lexicon says.
+        outcome = state.challenge(challenger=challenger, upheld=verdict == Turn.Result.UPHELD)
+    else:
+        raise InputError("bad_verdict", "A recorded verdict is upheld or rejected.")
     plays = [t for t in ctx.effective() if t.action == "play"]
     ctx.turn.seat = ctx.seats[challenger]
     ctx.turn.target = plays[-1] if plays else None
@@ -187,18 +207,51 @@ def _gcg_challenge(turn: Turn, before: Before, after: GameState, nicks: Sequence
     played = turn.target
     if played is None:
         return []
+    mover, challenger = played.seat.order, turn.seat.order
+    rack = _played_rack(played)
     if turn.result == Turn.Result.UPHELD:
-        mover = played.seat.order
-        tiles = "".join(sorted(t for _, _, t in played.tiles))
-        return [f">{nicks[mover]}: {tiles} -- -{played.score} {after.scores[mover]}"]
-    if turn.score:
+        return [f">{nicks[mover]}: {rack} -- -{played.score} {after.scores[mover]}"]
+    rule = after.options.rejected_challenge
+    if rule == "minus_5":
         # A failed challenge that costs the challenger points has no GCG event: a note says it,
         # and the totals that follow include it.
         return [
             f"#note {_name(turn)} challenged {played.notation} and lost "
             f"{-turn.score} points: the play was acceptable."
         ]
-    return []
+    if rule == "lose_turn" and challenger != mover:
+        # The double-challenge rule: the challenger's lost turn, written as theirs.
+        unknown = "?" * max(before.racks[challenger], 1)
+        return [f">{nicks[challenger]}: {unknown} -- +0 {after.scores[challenger]}"]
+    bonus = after.scores[mover] - before.scores[mover]
+    return [f">{nicks[mover]}: {rack} (challenge) +{bonus} {after.scores[mover]}"]
+
+
+# Penalty ---------------------------------------------------------------------------------------
+def _enter_penalty(ctx: Context) -> None:
+    seat, points = ctx.entry.seat, ctx.entry.points
+    if seat is None or points is None:
+        raise InputError("bad_penalty", "A penalty names the player and the points.")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(ctx.seats):
+        raise InputError("bad_seat", f"There is no player {seat!r} in this game.")
+    outcome = ctx.state.penalty(seat, points)
+    ctx.turn.seat = ctx.seats[seat]
+    ctx.turn.score = outcome.score
+
+
+def _replay_penalty(state: GameState, turn: Turn) -> Outcome:
+    return state.penalty(turn.seat.order, turn.score)
+
+
+def _describe_penalty(turn: Turn) -> str:
+    return (
+        f"{_name(turn)} {'lost' if turn.score < 0 else 'gained'} {abs(turn.score)} points on time."
+    )
+
+
+def _gcg_penalty(turn: Turn, before: Before, after: GameState, nicks: Sequence[str]) -> list[str]:
+    seat = turn.seat.order
+    return [f">{nicks[seat]}: {turn.rack} (time) {turn.score:+d} {after.scores[seat]}"]
 
 
 # Undo ------------------------------------------------------------------------------------------
@@ -243,14 +296,21 @@ def _describe_finish(turn: Turn) -> str:
 
 
 def _gcg_finish(turn: Turn, before: Before, after: GameState, nicks: Sequence[str]) -> list[str]:
-    ruleset, lines = after.ruleset, []
-    for order, letters in sorted((turn.racks or {}).items(), key=lambda kv: int(kv[0])):
-        tiles = ruleset.read_tiles(letters)
-        if tiles:
-            who = int(order)
-            penalty = sum(ruleset.tile_value(t) for t in tiles)
-            rack, final = "".join(tiles), before.scores[who] - penalty
-            lines.append(f">{nicks[who]}: {rack} ({rack}) -{penalty} {final}")
+    """Each rack left at the end, as GCG writes it: ``RACK (RACK) -N`` for a player who loses
+    its value, ``(RACKS) +N`` for a player who went out and gains (the crossword game)."""
+    ruleset = after.ruleset
+    adjustments = after.adjustments or [0] * after.players
+    racks = {int(k): "".join(ruleset.read_tiles(v)) for k, v in (turn.racks or {}).items()}
+    lines = []
+    for seat, rack in sorted(racks.items()):
+        if rack and adjustments[seat] < 0:
+            final = before.scores[seat] + adjustments[seat]
+            lines.append(f">{nicks[seat]}: {rack} ({rack}) {adjustments[seat]} {final}")
+    for seat, adjustment in enumerate(adjustments):
+        if adjustment > 0:
+            others = "".join(rack for other, rack in sorted(racks.items()) if other != seat)
+            final = before.scores[seat] + adjustment
+            lines.append(f">{nicks[seat]}: ({others}) +{adjustment} {final}")
     return lines
 
 
@@ -293,6 +353,15 @@ KINDS: dict[str, ActionKind] = {
             describe=_describe_challenge,
             label=lambda t: "challenge",
             gcg=_gcg_challenge,
+        ),
+        ActionKind(
+            "penalty",
+            enter=_enter_penalty,
+            replay=_replay_penalty,
+            describe=_describe_penalty,
+            label=lambda t: "time penalty",
+            gcg=_gcg_penalty,
+            always=True,
         ),
         ActionKind(
             "undo",

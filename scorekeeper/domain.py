@@ -141,6 +141,11 @@ def act(
     tiles: Iterable[tuple[int, int, str]] | None = None,
     count: object = None,
     racks: Mapping[int, str] | None = None,
+    verdict: str | None = None,
+    seat: int | None = None,
+    points: int | None = None,
+    rack: str = "",
+    note: str = "",
 ) -> Applied:
     """Apply one action to a game for the player whose turn it is, and log it.
 
@@ -172,11 +177,15 @@ def act(
         seats = list(game.seats.select_related("player").order_by("order"))
         state = replay.load_state(game, seats)
         turn = Turn(game=game, number=game.turn_number + 1, action=action, entered_by=by[:80])
-        entry = Entry(by, notation, None if tiles is None else list(tiles), count, racks)
+        entry = Entry(
+            by, notation, None if tiles is None else list(tiles), count, racks,
+            verdict, seat, points, rack, note,
+        )  # fmt: skip
         context = Context(
             game, seats, state, turn, entry, policy_for(game), lambda: replay.effective_turns(game)
         )
         kind.enter(context)
+        turn.rack, turn.note = rack[:16], note
         if kind.rebuilds:
             state = replay.replay(game, players=len(seats))
         turn.totals = replay.totals(state)

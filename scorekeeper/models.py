@@ -97,6 +97,10 @@ class Game(models.Model):
     exchanges = models.PositiveSmallIntegerField(default=0)
     last_play = models.JSONField(null=True, blank=True)  # what a challenge would take back
 
+    # What a record imported from a file (GCG) says of the game beyond its turns.
+    title = models.CharField(max_length=200, blank=True)
+    description = models.TextField(blank=True)
+
     class Meta:
         ordering = ["-created_at"]
 
@@ -153,6 +157,8 @@ class Turn(models.Model):
     score = models.IntegerField(default=0)
     count = models.PositiveSmallIntegerField(default=0)  # tiles exchanged
     racks = models.JSONField(null=True, blank=True)  # finish: letters left, by seat order
+    rack = models.CharField(max_length=16, blank=True)  # the mover's rack, where a record says
+    note = models.TextField(blank=True)  # a record's note on this turn
     result = models.CharField(max_length=8, choices=Result.choices, blank=True, default="")
     target = models.ForeignKey(  # the play a challenge judged, or the turn an undo took back
         "self", null=True, blank=True, on_delete=models.CASCADE, related_name="+"

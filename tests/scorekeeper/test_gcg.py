@@ -135,15 +135,32 @@ def test_a_failed_challenge_that_costs_five_points_is_a_note_and_the_totals_coun
     ]
 
 
-def test_a_failed_challenge_without_a_penalty_writes_nothing():
+def test_a_failed_challenge_without_a_penalty_is_a_challenge_line_for_nothing():
     game = letterup()
     act(game, "play", tiles=HOUSE)
     act(game, "challenge")
     act(game, "play", tiles=XAM)
     assert moves(game) == [
         ">Ann: EHOSU 8D HOUSE +24 24",
+        ">Ann: EHOSU (challenge) +0 24",
         ">Ben: AMX H8 .XAM +14 14",
     ]
+
+
+def test_a_failed_challenge_under_the_five_point_rule_gives_the_player_five():
+    game = domain.create_game(
+        ruleset="crossword-classic", lexicon="CLUB", players=["Ann", "Ben"],
+        challenge_mode="manual", options={"rejected_challenge": "bonus_5"},
+    )  # fmt: skip
+    act(game, "play", tiles=HOUSE)
+    act(game, "challenge")
+    assert moves(game) == [">Ann: EHOSU 8D HOUSE +24 24", ">Ann: EHOSU (challenge) +5 29"]
+
+
+def test_a_blank_is_a_question_mark_on_the_rack_and_lowercase_on_the_board():
+    game = domain.create_game(ruleset="crossword-classic", lexicon="CLUB", players=["Ann", "Ben"])
+    act(game, "play", tiles=[(7, 3, "h"), (7, 4, "O"), (7, 5, "U"), (7, 6, "S"), (7, 7, "E")])
+    assert moves(game) == [">Ann: ?EOSU 8D hOUSE +8 8"]  # h on DL: 0, +4, ×2
 
 
 def test_the_title_dates_the_game_where_it_was_played(settings):

@@ -1,4 +1,4 @@
-"""Recreate a game from its JSON record (as written by export_game)."""
+"""Import a game: its JSON record (as written by export_game), or a GCG file."""
 
 from __future__ import annotations
 
@@ -8,22 +8,78 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from referee.errors import InputError
+from referee.rulesets import RULESETS
+from scorekeeper.gcg_import import import_gcg
 from scorekeeper.records import import_game
 
 
 class Command(BaseCommand):
-    help = "Import a game from its JSON record; the replay of its log must match its state."
+    help = (
+        "Import a game from its JSON record (the replay of its log must match its state) or "
+        "from a GCG file (every scored line recomputed; differences listed)."
+    )
 
     def add_arguments(self, parser):  # type: ignore[no-untyped-def]
         parser.add_argument("path", type=Path)
-        parser.add_argument("--new-id", action="store_true", help="give the game a new id")
+        parser.add_argument(
+            "--format",
+            choices=["json", "gcg"],
+            help="the file's format (by default from its extension: .gcg is GCG, else JSON)",
+        )
+        parser.add_argument("--new-id", action="store_true", help="JSON: give the game a new id")
+        parser.add_argument(
+            "--strict", action="store_true", help="GCG: refuse a record that differs anywhere"
+        )
+        parser.add_argument(
+            "--ruleset",
+            choices=[r.id for r in RULESETS.values() if r.gcg],
+            help="GCG: the ruleset (by default the one its title names, else crossword-classic)",
+        )
+        parser.add_argument("--json", action="store_true", help="GCG: print one JSON object")
 
     def handle(self, *args, **options):  # type: ignore[no-untyped-def]
+        path: Path = options["path"]
+        kind = options["format"] or ("gcg" if path.suffix.lower() == ".gcg" else "json")
         try:
-            record = json.loads(options["path"].read_text("utf-8"))
+            data = path.read_bytes()
         except OSError as error:
-            raise CommandError(f"Can't read {options['path']}: {error.strerror}.") from None
-        except ValueError:
+            raise CommandError(f"Can't read {path}: {error.strerror}.") from None
+        if kind == "gcg":
+            self.gcg(data, options)
+        else:
+            self.record(data, options)
+
+    def gcg(self, data: bytes, options: dict) -> None:  # type: ignore[type-arg]
+        try:
+            imported = import_gcg(data, ruleset=options["ruleset"], strict=options["strict"])
+        except InputError as error:
+            raise CommandError(error.message) from None
+        if options["json"]:
+            self.stdout.write(json.dumps(imported.to_dict(), ensure_ascii=False))
+            return
+        for m in imported.mismatches:
+            self.stdout.write(
+                f"line {m.line}: {m.text.strip()} — recorded {m.recorded}, computed {m.computed}"
+                f" ({m.message})"
+            )
+        game = imported.game
+        differ = len(imported.mismatches)
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Imported game {game.pk} ({game.ruleset}, {game.lexicon}); "
+                + (
+                    f"{differ} line{'s' if differ != 1 else ''} differ from the rules; "
+                    if differ
+                    else "every scored line agrees with the rules; "
+                )  # fmt: skip
+                + f"its token is {game.token}"
+            )
+        )
+
+    def record(self, data: bytes, options: dict) -> None:  # type: ignore[type-arg]
+        try:
+            record = json.loads(data.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
             raise CommandError(f"{options['path']} is not JSON.") from None
         try:
             game = import_game(record, new_id=options["new_id"])

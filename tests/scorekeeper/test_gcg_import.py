@@ -1,0 +1,235 @@
+"""Importing GCG records: real files, every construct, and export → import giving the same game."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee.errors import IllegalAction, IllegalPlay, InputError
+from referee.gcg import read_gcg
+from scorekeeper import domain
+from scorekeeper.gcg import game_to_gcg
+from scorekeeper.gcg_import import import_gcg
+from scorekeeper.models import Game
+from scorekeeper.replay import check_game, load_state
+from tests.referee.test_properties import random_play
+
+pytestmark = pytest.mark.django_db
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "gcg"
+REAL = sorted((FIXTURES / "real").glob("*.gcg"))
+# The Polish game's letters (Ę, Ć, …) are not tiles of the English set.
+ENGLISH = [path for path in REAL if path.name != "polish_endgame.gcg"]
+
+
+def summary(game: Game) -> dict[str, object]:
+    """What must come back the same from a record: the position, the scores and the log."""
+    game.refresh_from_db()
+    seats = list(game.seats.select_related("player").order_by("order"))
+    turns = list(game.turns.effective())
+    return {
+        "board": game.board,
+        "status": game.status,
+        "players": [(s.player.name, s.score, s.final_score, s.result) for s in seats],
+        "turns": [(t.seat.order, t.action, t.notation, t.score, t.result) for t in turns],
+    }
+
+
+# Real records ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("path", ENGLISH, ids=[p.name for p in ENGLISH])
+def test_a_real_record_imports_with_every_score_agreeing(path):
+    record = read_gcg(path.read_bytes())
+    imported = import_gcg(path.read_bytes())
+    game = imported.game
+    assert imported.mismatches == []
+    assert check_game(game) == []
+    seats = list(game.seats.order_by("order"))
+    # The referee's scores are the record's own, line by line and in the end.
+    state = load_state(game, seats)
+    assert (state.final_scores or state.scores) == record.recorded_totals()
+    assert game.challenge_mode == "manual" and game.ruleset == "crossword-classic"
+
+
+def test_a_record_keeps_its_notes_title_and_racks():
+    path = FIXTURES / "real" / "vs_frentz.gcg"
+    game = import_gcg(path.read_bytes()).game
+    first = game.turns.order_by("number").first()
+    assert (
+        first is not None
+        and first.rack
+        and first.rack == read_gcg(path.read_bytes()).events[0].rack
+    )
+    record = read_gcg(path.read_bytes())
+    noted = [e for e in record.events if e.note]
+    assert noted and game.turns.filter(note=noted[0].note).exists()
+
+
+def test_a_record_is_judged_by_the_lexicon_it_names_when_installed(use_words):
+    use_words("WORDS ARE HERE", name="NWL2023")
+    game = import_gcg((FIXTURES / "real" / "issue_476.gcg").read_bytes()).game
+    assert game.lexicon == "NWL2023"  # the file says NWL23
+
+
+def test_a_record_whose_lexicon_is_not_installed_is_an_honour_game():
+    game = import_gcg((FIXTURES / "real" / "issue_476.gcg").read_bytes()).game
+    assert game.lexicon == "honour"
+
+
+def test_a_record_with_letters_the_set_lacks_is_refused_naming_the_line():
+    with pytest.raises(InputError) as caught:
+        import_gcg((FIXTURES / "real" / "polish_endgame.gcg").read_bytes())
+    assert caught.value.code == "gcg_unplayable" and "Line 6" in caught.value.message
+    assert Game.objects.count() == 0
+
+
+# The command -----------------------------------------------------------------------------------
+WRONG_SCORE = """#player1 ann Ann Lee
+#player2 bo Bo
+>ann: EHOSU? 8D HOUSE +25 25
+>bo: AMXZZZZ H8 .XAM +13 13  (E 1 + X 8 + A 1 + M 3)
+"""
+
+
+def test_the_command_prints_one_json_object_with_the_mismatches(tmp_path):
+    path = tmp_path / "game.gcg"
+    path.write_text(WRONG_SCORE)
+    out = io.StringIO()
+    call_command("import_game", str(path), "--json", stdout=out)
+    data = json.loads(out.getvalue())
+    assert data["ruleset"] == "crossword-classic"
+    assert data["players"] == [
+        {"name": "Ann Lee", "final_score": None},
+        {"name": "Bo", "final_score": None},
+    ]
+    assert data["mismatches"] == [
+        {"line": 3, "text": ">ann: EHOSU? 8D HOUSE +25 25", "recorded": 25, "computed": 24}
+    ]
+    game = Game.objects.get(pk=data["id"])
+    assert [s.score for s in game.seats.order_by("order")] == [24, 13]  # the referee's scores
+
+
+def test_strict_refuses_a_record_with_any_difference(tmp_path):
+    path = tmp_path / "game.gcg"
+    path.write_text(WRONG_SCORE)
+    with pytest.raises(CommandError, match="line 3"):
+        call_command("import_game", str(path), "--strict", stdout=io.StringIO())
+    assert Game.objects.count() == 0
+
+
+def test_a_file_that_is_not_a_game_is_refused_naming_the_line(tmp_path):
+    path = tmp_path / "notes.gcg"
+    path.write_text("#player1 a A\n#player2 b B\nthis is a shopping list\n")
+    with pytest.raises(CommandError, match="Line 3"):
+        call_command("import_game", str(path), stdout=io.StringIO())
+
+
+def test_the_format_option_reads_gcg_from_any_file_name(tmp_path):
+    path = tmp_path / "game.txt"
+    path.write_text(WRONG_SCORE)
+    out = io.StringIO()
+    call_command("import_game", str(path), "--format", "gcg", stdout=out)
+    assert "1 line differ" in out.getvalue()
+
+
+# Export, then import: the same game ------------------------------------------------------------
+def crossword(**options: object) -> Game:
+    return domain.create_game(
+        ruleset="crossword-classic", lexicon="CLUB", players=["Ann", "Ben"],
+        challenge_mode="manual", options=options,
+    )  # fmt: skip
+
+
+def act(game: Game, action: str, **fields: object) -> None:
+    domain.act(game.pk, action, **fields)  # type: ignore[arg-type]
+
+
+HOUSE = [(7, 3, "H"), (7, 4, "O"), (7, 5, "U"), (7, 6, "S"), (7, 7, "E")]
+XAM = [(8, 7, "X"), (9, 7, "A"), (10, 7, "M")]
+
+
+def round_trip(game: Game) -> Game:
+    text = game_to_gcg(game)
+    imported = import_gcg(text)
+    assert imported.mismatches == [], text
+    assert check_game(imported.game) == []
+    assert summary(imported.game)["players"] == summary(game)["players"]
+    assert summary(imported.game) == summary(game), text
+    return imported.game
+
+
+def test_round_trip_of_plays_with_a_blank_an_exchange_and_a_pass():
+    game = crossword()
+    act(game, "play", tiles=[(7, 3, "h"), *HOUSE[1:]])
+    act(game, "exchange", count=7)
+    act(game, "play", tiles=XAM)
+    act(game, "pass")
+    round_trip(game)
+
+
+def test_round_trip_of_a_withdrawn_phony_and_the_double_challenge():
+    game = crossword()  # the crossword default: a failed challenge loses the challenger's turn
+    act(game, "play", tiles=[(7, 5, "Q"), (7, 6, "I"), (7, 7, "Z")])  # QIZ: not a word
+    act(game, "challenge")  # upheld: Ann's play comes off, Ann loses her turn
+    act(game, "play", tiles=[(7, 7, "Q"), (7, 8, "I")])  # Ben: QI
+    act(game, "challenge")  # QI is good: Ann loses her next turn
+    round_trip(game)
+
+
+def test_round_trip_of_the_five_point_rule_and_a_time_penalty():
+    game = crossword(rejected_challenge="bonus_5")
+    act(game, "play", tiles=HOUSE)
+    act(game, "challenge")  # HOUSE is good: Ann gains 5
+    act(game, "penalty", seat=1, points=-10)
+    round_trip(game)
+
+
+# Random games ---------------------------------------------------------------------------------
+def random_game(seed: int, out_bonus: str) -> Game:
+    rng = random.Random(seed)
+    game = crossword(rejected_challenge=rng.choice(["none", "lose_turn", "bonus_5", "bonus_10"]),
+                     out_bonus=out_bonus)  # fmt: skip
+    for _ in range(rng.randint(10, 250)):
+        game.refresh_from_db()
+        seats = list(game.seats.order_by("order"))
+        state = load_state(game, seats)
+        if game.status == Game.Status.AWAITING_RACKS:
+            unseen = [t for t, n in state.unseen().items() for _ in range(n)]
+            rng.shuffle(unseen)
+            racks = {}
+            for seat, n in enumerate(state.racks):
+                racks[seat], unseen = "".join(unseen[:n]), unseen[n:]
+            act(game, "finish", racks=racks)
+            break
+        if game.status == Game.Status.FINISHED:
+            break
+        choice = rng.random()
+        try:
+            if choice < 0.72:
+                play = random_play(rng, state)
+                if play is not None:
+                    act(game, "play", tiles=[(p.row, p.col, p.tile) for p in play])
+            elif choice < 0.8 and state.last_play is not None:
+                # The verdict as a record gives it: random words are rarely in any list.
+                act(game, "challenge", verdict=rng.choice(["upheld", "rejected"]))
+            elif choice < 0.9 and state.bag >= 7:
+                act(game, "exchange", count=rng.randint(1, state.racks[state.to_move]))
+            else:
+                act(game, "pass")
+        except (IllegalPlay, IllegalAction, InputError):
+            continue
+    return game
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(seed=st.integers(0, 2**32), out_bonus=st.sampled_from(["sum_of_others", "twice_opponents"]))
+def test_any_crossword_game_exports_and_imports_to_the_same_game(seed, out_bonus):
+    round_trip(random_game(seed, out_bonus))
