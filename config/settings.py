@@ -138,6 +138,7 @@ else:
 # Requests per client per minute; 0 turns a limit off.
 RATE_LIMIT_TURNS = envint("RATE_LIMIT_TURNS", 120)
 RATE_LIMIT_JUDGE = envint("RATE_LIMIT_JUDGE", 60)
+RATE_LIMIT_IMPORTS = envint("RATE_LIMIT_IMPORTS", 20)  # game records imported per minute
 
 LOGGING = {
     "version": 1,

@@ -30,6 +30,7 @@ from referee.rulesets import RULESETS
 from scorekeeper import domain
 from scorekeeper.actions import KINDS
 from scorekeeper.errors import REFUSALS, code_of, message_of, status_of
+from scorekeeper.gcg_import import import_gcg
 from scorekeeper.models import NAME_MAX, Game, name_key
 from scorekeeper.serialize import LOG_PAGE, game_state, log_page, turn_data
 
@@ -276,6 +277,25 @@ def create_game(request: HttpRequest, payload: GameIn) -> Status[dict[str, Any]]
         turn_clock=payload.turn_clock,
     )
     return Status(201, {**game_state(game), "token": game.token})
+
+
+class ImportIn(Schema):
+    # A game's record is a few kilobytes; this keeps any body well under the upload limit.
+    gcg: Text = Field(..., max_length=200_000, description="the GCG file's text")
+    ruleset: str | None = Field(
+        None, description="by default the one the record's title names, else crossword-classic"
+    )
+    strict: bool = Field(False, description="refuse a record that differs from the rules anywhere")
+
+
+@api.post(
+    "/games/import",
+    response={201: dict, **ERRORS},
+    summary="Import a game from a GCG record: every scored line recomputed by the referee",
+)
+def import_game(request: HttpRequest, payload: ImportIn) -> Status[dict[str, Any]]:
+    imported = import_gcg(payload.gcg, ruleset=payload.ruleset, strict=payload.strict)
+    return Status(201, {**imported.to_dict(), "token": imported.game.token})
 
 
 @api.get(

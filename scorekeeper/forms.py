@@ -187,3 +187,36 @@ class RankingsFilter(forms.Form):
         choices=[(key, label.capitalize()) for key, label in SORT_LABELS.items()],
         error_messages={"invalid_choice": "Rankings sort by best, average or wins, not %(value)s."},
     )
+
+
+class ImportForm(forms.Form):
+    """A game record to import: a GCG file, or its text pasted."""
+
+    file = forms.FileField(label="GCG file", required=False)
+    text = forms.CharField(
+        label="…or paste the record", required=False, widget=forms.Textarea(attrs={"rows": 8})
+    )
+    ruleset = forms.ChoiceField(
+        label="Ruleset",
+        required=False,
+        choices=[("", "As the record says (else the classic crossword game)")]
+        + [(r.id, r.name) for r in RULESETS.values() if r.gcg],
+    )
+    strict = forms.BooleanField(
+        label="Refuse the record if any scored line differs from the rules", required=False
+    )
+
+    MAX_BYTES = 500_000
+
+    def clean(self) -> dict[str, Any]:
+        data: dict[str, Any] = super().clean() or {}
+        upload, text = data.get("file"), data.get("text", "")
+        if upload is not None:
+            if upload.size > self.MAX_BYTES:
+                raise forms.ValidationError("That file is too large for one game's record.")
+            data["source"] = upload.read()
+        elif text.strip():
+            data["source"] = text
+        else:
+            raise forms.ValidationError("Choose a GCG file, or paste its text.")
+        return data

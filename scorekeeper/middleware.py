@@ -59,9 +59,14 @@ def client_address(request: HttpRequest) -> str:
     return str(request.META.get("REMOTE_ADDR", "unknown"))
 
 
+_IMPORT_PATHS = ("/api/games/import", "/games/import")
+
+
 def _scope(request: HttpRequest) -> tuple[str, int] | None:
     if request.method == "POST" and _TURN_PATHS.match(request.path):
         return "turns", settings.RATE_LIMIT_TURNS
+    if request.method == "POST" and request.path in _IMPORT_PATHS:
+        return "imports", settings.RATE_LIMIT_IMPORTS
     if request.method == "GET" and request.path == "/judge/" and "words" in request.GET:
         return "judge", settings.RATE_LIMIT_JUDGE
     return None
@@ -97,7 +102,7 @@ class RateLimit:
         return self.get_response(request)
 
     def refuse(self, request: HttpRequest, name: str, limit: int, retry: int) -> HttpResponse:
-        what = "turns" if name == "turns" else "word-judge lookups"
+        what = {"turns": "turns", "imports": "game imports"}.get(name, "word-judge lookups")
         message = (
             f"Too many {what} from this device: at most {limit} a minute. Try again in {retry} s."
         )

@@ -9,6 +9,7 @@ urlpatterns = [
     path("ping", views.ping, name="ping"),
     path("api/", api.urls),
     path("games/new", views.new_game, name="new_game"),
+    path("games/import", views.import_record, name="import_game"),
     path("games/<uuid:game_id>/score/<str:token>/", views.scorer, name="scorer"),
     path("games/<uuid:game_id>/score/<str:token>/preview", views.preview, name="preview"),
     path("games/<uuid:game_id>/score/<str:token>/turn", views.turn, name="turn"),

@@ -26,7 +26,8 @@ from referee.rulesets import RULESETS, get_ruleset
 from scorekeeper import domain
 from scorekeeper.actions import describe
 from scorekeeper.errors import REFUSALS, message_of, status_of
-from scorekeeper.forms import NewGameForm
+from scorekeeper.forms import ImportForm, NewGameForm
+from scorekeeper.gcg_import import import_gcg
 from scorekeeper.models import Game, Player, Seat
 from scorekeeper.presenters import table_context
 
@@ -184,6 +185,36 @@ def _refused(
     if text:
         context["preview"] = domain.preview(game, text)
     return render(request, "table/board.html", context, status=status)
+
+
+def import_record(request: HttpRequest) -> HttpResponse:
+    """Upload a game record (GCG): stored like any other game, then shown with its log."""
+    form = ImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            imported = import_gcg(
+                data["source"], ruleset=data["ruleset"] or None, strict=data["strict"]
+            )
+        except InputError as error:
+            form.add_error(None, error.message)
+        else:
+            shown = imported.mismatches[:20]
+            for m in shown:
+                messages.warning(
+                    request,
+                    f"Line {m.line}: {m.text.strip()} — recorded {m.recorded}, the rules give "
+                    f"{m.computed}.",
+                )
+            if len(imported.mismatches) > len(shown):
+                messages.warning(
+                    request, f"… and {len(imported.mismatches) - len(shown)} more lines differ."
+                )
+            agreed = "" if imported.mismatches else " Every scored line agrees with the rules."
+            messages.success(request, f"Imported.{agreed}")
+            return redirect("game", imported.game.pk)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "history/import.html", {"form": form}, status=status)
 
 
 # The second screen -----------------------------------------------------------------------------

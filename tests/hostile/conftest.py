@@ -136,6 +136,7 @@ def _hostile_settings(settings: Any, tmp_path: Any, tmp_path_factory: Any) -> It
     """No rate limits (they would answer 429), and a small CLUB word list as the only lexicon."""
     settings.RATE_LIMIT_TURNS = 0
     settings.RATE_LIMIT_JUDGE = 0
+    settings.RATE_LIMIT_IMPORTS = 0
     folder = tmp_path / "lexica"
     folder.mkdir()
     (folder / "CLUB.txt").write_text("\n".join(sorted(set(WORDS.split()))) + "\n")

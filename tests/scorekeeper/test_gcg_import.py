@@ -233,3 +233,56 @@ def random_game(seed: int, out_bonus: str) -> Game:
 @given(seed=st.integers(0, 2**32), out_bonus=st.sampled_from(["sum_of_others", "twice_opponents"]))
 def test_any_crossword_game_exports_and_imports_to_the_same_game(seed, out_bonus):
     round_trip(random_game(seed, out_bonus))
+
+
+# The API and the page --------------------------------------------------------------------------
+def test_the_api_imports_a_record_and_lists_the_mismatches(client):
+    response = client.post(
+        "/api/games/import", {"gcg": WRONG_SCORE}, content_type="application/json"
+    )
+    assert response.status_code == 201
+    data = response.json()
+    assert data["mismatches"][0]["line"] == 3 and data["token"]
+    strict = client.post(
+        "/api/games/import", {"gcg": WRONG_SCORE, "strict": True}, content_type="application/json"
+    )
+    assert strict.status_code == 400 and strict.json()["error"]["code"] == "gcg_mismatch"
+
+
+def test_the_api_refuses_text_that_is_not_a_game(client):
+    response = client.post(
+        "/api/games/import", {"gcg": "hello\nworld"}, content_type="application/json"
+    )
+    assert response.status_code == 400 and "Line" in response.json()["error"]["message"]
+
+
+def test_the_upload_page_imports_a_file_and_shows_the_game_with_its_record(client):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    data = (FIXTURES / "real" / "vs_frentz.gcg").read_bytes()
+    response = client.post(
+        "/games/import", {"file": SimpleUploadedFile("game.gcg", data)}, follow=True
+    )
+    page = response.content.decode()
+    assert response.status_code == 200 and "Every scored line agrees with the rules" in page
+    game = Game.objects.get()
+    assert response.redirect_chain[-1][0] == f"/games/{game.pk}/"
+    step = client.get(f"/games/{game.pk}/?turn=1").content.decode()
+    assert "Rack:" in step
+
+
+def test_the_upload_page_says_why_a_record_is_refused(client):
+    response = client.post("/games/import", {"text": "#player1 a A\nnot a turn\n"})
+    assert response.status_code == 400 and "Line 2" in response.content.decode()
+    assert Game.objects.count() == 0
+
+
+def test_imports_are_rate_limited_per_client(client, settings):
+    settings.RATE_LIMIT_IMPORTS = 2
+    answers = [
+        client.post("/api/games/import", {"gcg": WRONG_SCORE}, content_type="application/json")
+        for _ in range(3)
+    ]
+    assert [a.status_code for a in answers] == [201, 201, 429]
+    assert "game imports" in answers[-1].json()["error"]["message"]
+    assert Game.objects.count() == 2
