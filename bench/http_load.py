@@ -120,6 +120,7 @@ def server_env(database_url: str, folder: Path, port: int) -> dict[str, str]:
         DATABASE_URL=database_url,
         RATE_LIMIT_TURNS="0",
         RATE_LIMIT_JUDGE="0",
+        RATE_LIMIT_GAMES="0",
         LEXICON_USER_DIR=str(folder / "lexica"),
         LEXICON_CACHE_DIR=str(folder / "lexicon-cache"),
         DJANGO_SETTINGS_MODULE="config.settings",

@@ -12,6 +12,8 @@ graceful_timeout = 10
 max_requests = 5000
 max_requests_jitter = 500
 accesslog = os.environ.get("ACCESS_LOG") or None
+# Scorer links carry their game's secret: every gunicorn log line is masked (config.logs).
+logger_class = "config.logs.GunicornLogger"
 wsgi_app = "config.wsgi:application"
 # No control socket: nothing here uses it, and its fixed path would be shared by every
 # gunicorn on the machine (tests, the benchmark, make serve).

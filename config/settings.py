@@ -46,9 +46,15 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"  # scorer links carry the game's secret
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
-# The client address for rate limits: the first X-Forwarded-For hop is trusted only when
-# a proxy you run sets it.
-TRUST_X_FORWARDED_FOR = envbool("TRUST_X_FORWARDED_FOR", False)
+# How many proxies (nginx, a load balancer) stand in front of the app, each appending to
+# X-Forwarded-For: the client address for rate limits and logs is that many entries from the
+# right. 0: the address that connected (no proxy).
+TRUSTED_PROXIES = envint("TRUSTED_PROXIES", 0)
+if "TRUST_X_FORWARDED_FOR" in os.environ:
+    raise ImproperlyConfigured(
+        "TRUST_X_FORWARDED_FOR is replaced by TRUSTED_PROXIES: the number of proxies in front "
+        "of the app (1 for one nginx or load balancer). Unset TRUST_X_FORWARDED_FOR."
+    )
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -68,6 +74,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "scorekeeper.middleware.RefusedRequestLog",
     "scorekeeper.middleware.RateLimit",
+    "scorekeeper.middleware.Idempotency",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -139,12 +146,25 @@ else:
 RATE_LIMIT_TURNS = envint("RATE_LIMIT_TURNS", 120)
 RATE_LIMIT_JUDGE = envint("RATE_LIMIT_JUDGE", 60)
 RATE_LIMIT_IMPORTS = envint("RATE_LIMIT_IMPORTS", 20)  # game records imported per minute
+RATE_LIMIT_GAMES = envint("RATE_LIMIT_GAMES", 30)  # games created per client per hour
+RATE_LIMIT_LOGINS = envint("RATE_LIMIT_LOGINS", 20)  # sign-in attempts per client per hour
+LOGIN_PATH = "/accounts/login/"
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"json": {"()": "config.logs.JsonFormatter"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "json"}},
+    "filters": {
+        "mask_secrets": {"()": "config.logs.MaskSecrets"},
+        "quiet_disallowed_host": {"()": "config.logs.QuietDisallowedHost"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "json",
+            "filters": ["quiet_disallowed_host", "mask_secrets"],
+        }
+    },
     "root": {
         "handlers": ["console"],
         "level": envstr("LOG_LEVEL", "WARNING" if TESTING else "INFO"),
@@ -152,7 +172,8 @@ LOGGING = {
     "loggers": {
         # Refused requests are logged once, as JSON, by scorekeeper.middleware.
         "django.request": {"level": "ERROR"},
-        "django.server": {"level": "WARNING"},
+        # runserver's access lines, through the masking console handler.
+        "django.server": {"level": "WARNING", "handlers": ["console"], "propagate": False},
     },
 }
 

@@ -16,7 +16,7 @@ Stack = tuple[str, ...]  # tiles bottom to top; () is an empty square
 Square = tuple[int, int]  # (row, col), 0-based from the top-left
 
 _EMPTY: Stack = ()
-_SQUARE = re.compile(r"^([A-Za-z])(\d{1,2})$")
+_SQUARE = re.compile(r"^([A-Za-z])([0-9]{1,2})$")
 
 
 def square_name(row: int, col: int) -> str:

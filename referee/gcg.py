@@ -183,9 +183,9 @@ def decode_gcg(data: bytes) -> tuple[str, str]:
         return data.decode("latin-1"), "iso8859-1"
 
 
-_POSITION = re.compile(r"^(?:(\d{1,2})([A-Za-z])|([A-Za-z])(\d{1,2}))$")
-_SCORE = re.compile(r"^\+?-?\d+$")  # +24, -24, 24, and +-10 as some clocks write it
-_TOTAL = re.compile(r"^-?\d+$")
+_POSITION = re.compile(r"^(?:([0-9]{1,2})([A-Za-z])|([A-Za-z])([0-9]{1,2}))$")
+_SCORE = re.compile(r"^\+?-?[0-9]+$")  # +24, -24, 24, and +-10 as some clocks write it
+_TOTAL = re.compile(r"^-?[0-9]+$")
 _RACK = re.compile(r"^[^\s#>()+\-.\d][^\s()+\-.]*$|^$")
 
 
@@ -426,8 +426,8 @@ class _Reader:
             )
         name, value = match.group(1).lower(), match.group(2).strip()
         self.pragmas.append((number, name, value))
-        player = re.fullmatch(r"player(\d)", name)
-        rack = re.fullmatch(r"rack(\d)", name)
+        player = re.fullmatch(r"player([0-9])", name)
+        rack = re.fullmatch(r"rack([0-9])", name)
         if player:
             self.player(number, int(player.group(1)), value)
         elif rack:
@@ -534,7 +534,7 @@ def write_gcg(record: GcgRecord) -> str:
         if value:
             lines.append(f"#{name} {value}")
     for _, name, value in record.pragmas:
-        if name not in _HEADER_PRAGMAS and not re.fullmatch(r"(player|rack)\d", name):
+        if name not in _HEADER_PRAGMAS and not re.fullmatch(r"(player|rack)[0-9]", name):
             lines.append(f"#{name} {value}".rstrip())
     for note in record.notes:
         lines += _note_lines(note)

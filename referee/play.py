@@ -19,8 +19,8 @@ from referee.board import Board, check_on_board, parse_square, square_name
 from referee.errors import InputError
 from referee.rulesets import QU, Ruleset
 
-_ACROSS = re.compile(r"^(\d{1,2})([A-Za-z])$")
-_DOWN = re.compile(r"^([A-Za-z])(\d{1,2})$")
+_ACROSS = re.compile(r"^([0-9]{1,2})([A-Za-z])$")
+_DOWN = re.compile(r"^([A-Za-z])([0-9]{1,2})$")
 
 
 @dataclass(frozen=True, order=True)

@@ -288,6 +288,9 @@ class Ruleset:
         ('QU', 'e', 'E')
         """
         text = token.strip()
+        if not text.isascii():
+            # str.upper() would read the dotless ı as I and the long ſ as S: letters are A–Z.
+            raise InputError("unknown_tile", f"{token!r} is not a letter A–Z.")
         if self.has_blanks:
             if text.islower() and text.upper() in self.blank_letters:
                 return text
@@ -316,6 +319,10 @@ class Ruleset:
         >>> CROSSWORD_CLASSIC.split("qUi.")
         ['q', 'U', 'i', '.']
         """
+        if not text.isascii():
+            # str.upper() would read the dotless ı as I and the long ſ as S: letters are A–Z.
+            odd = next(ch for ch in text if not ch.isascii())
+            raise InputError("unknown_tile", f"{odd!r} is not a letter A–Z.")
         if not self.has_blanks:
             text = text.upper()
         upper = text.upper()

@@ -24,7 +24,7 @@ from referee.rules import Evaluation
 from referee.rulesets import RuleOptions, get_ruleset
 from scorekeeper import replay
 from scorekeeper.actions import KINDS, Context, Entry
-from scorekeeper.models import NAME_MAX, Game, Player, Seat, Turn, name_key
+from scorekeeper.models import NAME_MAX, Game, Player, Seat, Turn, name_key, name_problem
 from scorekeeper.policy import AUTO, MANUAL, lexicon_for, policy_for, resolve_lexicon
 
 TURN_CLOCK = (10, 3600)  # seconds a turn clock may be set to
@@ -115,6 +115,9 @@ def clean_player_names(players: object) -> list[str]:
     for name in players:
         if not isinstance(name, str) or not name.strip():
             raise InputError("bad_players", "Every player needs a name.")
+        problem = name_problem(name)
+        if problem:
+            raise InputError("bad_players", f"{problem} ({name!a})")
         name = " ".join(name.split())
         if len(name) > NAME_MAX:
             raise InputError("bad_players", f"A player's name has at most {NAME_MAX} characters.")

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
@@ -48,32 +50,52 @@ class ApiJsonErrors:
 # Rate limits ---------------------------------------------------------------------------------
 _TURN_PATHS = re.compile(r"^/(api/games/[^/]+/turns/|games/[^/]+/score/[^/]+/turn)$")
 _SECRET_IN_PATH = re.compile(r"(/score/)[^/]+")
+_GAME_PATHS = ("/api/games/", "/games/new")
+_IMPORT_PATHS = ("/api/games/import", "/games/import")
 log = logging.getLogger("scorekeeper.requests")
 
 
 def client_address(request: HttpRequest) -> str:
-    if settings.TRUST_X_FORWARDED_FOR:
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-        if forwarded:
-            return str(forwarded).split(",")[0].strip()
+    """Who sent the request. Behind ``TRUSTED_PROXIES`` proxies, each of which appends the
+    address it was reached from to X-Forwarded-For, the client is that many entries from the
+    right: what stands further left was written by the client and proves nothing."""
+    proxies = settings.TRUSTED_PROXIES
+    if proxies:
+        hops = [h.strip() for h in str(request.META.get("HTTP_X_FORWARDED_FOR", "")).split(",")]
+        hops = [h for h in hops if h]
+        if len(hops) >= proxies:
+            return hops[-proxies]
     return str(request.META.get("REMOTE_ADDR", "unknown"))
 
 
-_IMPORT_PATHS = ("/api/games/import", "/games/import")
+@dataclass(frozen=True)
+class Limit:
+    name: str
+    what: str  # for the refusal: "Too many <what> from this device"
+    per: int  # at most ``per`` requests ...
+    window: int  # ... in this many seconds
 
 
-def _scope(request: HttpRequest) -> tuple[str, int] | None:
-    if request.method == "POST" and _TURN_PATHS.match(request.path):
-        return "turns", settings.RATE_LIMIT_TURNS
-    if request.method == "POST" and request.path in _IMPORT_PATHS:
-        return "imports", settings.RATE_LIMIT_IMPORTS
-    if request.method == "GET" and request.path == "/judge/" and "words" in request.GET:
-        return "judge", settings.RATE_LIMIT_JUDGE
+def _scope(request: HttpRequest) -> Limit | None:
+    if request.method != "POST":
+        if request.method == "GET" and request.path == "/judge/" and "words" in request.GET:
+            return Limit("judge", "word-judge lookups", settings.RATE_LIMIT_JUDGE, 60)
+        return None
+    path = request.path
+    if _TURN_PATHS.match(path):
+        return Limit("turns", "turns", settings.RATE_LIMIT_TURNS, 60)
+    if path in _IMPORT_PATHS:
+        return Limit("imports", "game imports", settings.RATE_LIMIT_IMPORTS, 60)
+    if path in _GAME_PATHS:
+        return Limit("games", "new games", settings.RATE_LIMIT_GAMES, 3600)
+    if path == settings.LOGIN_PATH or path.startswith("/admin/login"):
+        return Limit("logins", "sign-in attempts", settings.RATE_LIMIT_LOGINS, 3600)
     return None
 
 
 class RateLimit:
-    """Per-client limits on turn submissions and word-judge lookups, counted per minute.
+    """Per-client limits, counted in fixed windows: turns, word-judge lookups and imports a
+    minute, new games and sign-in attempts an hour.
 
     The counters live in Django's cache, which every app server shares (Redis or the
     database in production). If the cache is down the request goes through: a lost limit
@@ -84,27 +106,28 @@ class RateLimit:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        scope = _scope(request)
-        if scope and scope[1] > 0:
-            name, limit = scope
+        limit = _scope(request)
+        if limit and limit.per > 0:
             now = time.time()
-            window = int(now // 60)
-            key = f"rate:{name}:{client_address(request)}:{window}"
+            window = int(now // limit.window)
+            key = f"rate:{limit.name}:{client_address(request)}:{window}"
             try:
-                cache.add(key, 0, timeout=90)
+                cache.add(key, 0, timeout=limit.window + 30)
                 count = cache.incr(key)
             except Exception:  # noqa: BLE001 - any cache failure: count nothing, serve the request
                 log.warning("rate limit cache unavailable", exc_info=True)
                 count = 0
-            if count > limit:
-                retry = int(60 - now % 60) + 1
-                return self.refuse(request, name, limit, retry)
+            if count > limit.per:
+                retry = int(limit.window - now % limit.window) + 1
+                return self.refuse(request, limit, retry)
         return self.get_response(request)
 
-    def refuse(self, request: HttpRequest, name: str, limit: int, retry: int) -> HttpResponse:
-        what = {"turns": "turns", "imports": "game imports"}.get(name, "word-judge lookups")
+    def refuse(self, request: HttpRequest, limit: Limit, retry: int) -> HttpResponse:
+        span = "a minute" if limit.window == 60 else "an hour"
+        wait = f"{retry} s" if retry < 120 else f"{retry // 60} minutes"
         message = (
-            f"Too many {what} from this device: at most {limit} a minute. Try again in {retry} s."
+            f"Too many {limit.what} from this device: at most {limit.per} {span}. "
+            f"Try again in {wait}."
         )
         if request.path.startswith("/api/"):
             response: HttpResponse = JsonResponse(
@@ -115,6 +138,81 @@ class RateLimit:
         response["Retry-After"] = str(retry)
         response["X-Error-Code"] = "rate_limited"
         return response
+
+
+# Idempotency ---------------------------------------------------------------------------------
+IDEMPOTENCY_SECONDS = 24 * 3600
+_KEY = re.compile(r"^[\x21-\x7e]{1,255}$")  # printable ASCII, no spaces
+
+
+class Idempotency:
+    """``Idempotency-Key`` on the API's POSTs: the same key again gets the first answer, and
+    nothing is applied twice (a client retrying after a lost answer, a double send).
+
+    Answers are kept for a day in the shared cache, keyed by the key, the address, the caller's
+    token and the request's body; the same key with another body is refused (422). A request
+    whose twin is still being answered gets 409: retry in a moment.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        key = request.headers.get("Idempotency-Key")
+        if key is None or request.method != "POST" or not request.path.startswith("/api/"):
+            return self.get_response(request)
+        if not _KEY.match(key):
+            return _api_error(
+                400, "bad_idempotency_key", "An Idempotency-Key is 1 to 255 printable characters."
+            )
+        caller = hashlib.sha256(
+            "\n".join((key, request.path, request.headers.get("Authorization", ""))).encode()
+        ).hexdigest()
+        body = hashlib.sha256(request.body).hexdigest()
+        stored_key, lock_key = f"idem:{caller}", f"idem-lock:{caller}"
+        try:
+            stored = cache.get(stored_key)
+            if stored is None and not cache.add(lock_key, 1, timeout=60):
+                return _api_error(
+                    409, "idempotency_in_progress",
+                    "A request with this Idempotency-Key is still being answered: retry shortly.",
+                )  # fmt: skip
+        except Exception:  # noqa: BLE001 - without the cache, answer as if there were no key
+            log.warning("idempotency cache unavailable", exc_info=True)
+            return self.get_response(request)
+        if stored is not None:
+            if stored["body"] != body:
+                return _api_error(
+                    422, "idempotency_key_reused",
+                    "This Idempotency-Key was used for a different request.",
+                )  # fmt: skip
+            response = HttpResponse(
+                stored["content"], status=stored["status"], content_type=stored["type"]
+            )
+            response["Idempotent-Replayed"] = "true"
+            return response
+        try:
+            response = self.get_response(request)
+            if response.status_code < 500 and not response.streaming:
+                cache.set(
+                    stored_key,
+                    {
+                        "body": body,
+                        "status": response.status_code,
+                        "type": response.get("Content-Type", "application/json"),
+                        "content": response.content,
+                    },
+                    timeout=IDEMPOTENCY_SECONDS,
+                )
+            return response
+        finally:
+            cache.delete(lock_key)
+
+
+def _api_error(status: int, code: str, message: str) -> JsonResponse:
+    response = JsonResponse({"error": {"code": code, "message": message}}, status=status)
+    response["X-Error-Code"] = code
+    return response
 
 
 # Logging refused requests ------------------------------------------------------------------

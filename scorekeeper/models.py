@@ -33,13 +33,36 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+def visible(name: str) -> str:
+    """The name without what can't be seen: control and format characters (zero-width
+    spaces and joiners, bidirectional overrides)."""
+    return "".join(ch for ch in name if unicodedata.category(ch) not in ("Cc", "Cf"))
+
+
 def name_key(name: str) -> str:
-    """What makes two names one player: Unicode-normalised, spaces collapsed, case folded.
+    """What makes two names one player: what can be seen of it, Unicode-normalised, spaces
+    collapsed, case folded ("A\u200bnn" is Ann).
 
     Computed here rather than by the database, whose LOWER/UPPER differ between SQLite and
     PostgreSQL and from Python's case rules (for İ, ı and the Kelvin sign, say).
     """
-    return unicodedata.normalize("NFKC", " ".join(name.split())).casefold()
+    return unicodedata.normalize("NFKC", " ".join(visible(name).split())).casefold()
+
+
+COMBINING_RUN = 3  # accents stacked on one letter: more than this is not a name
+
+
+def name_problem(name: str) -> str | None:
+    """Why a name can't be used, or None: invisible or control characters, accents stacked
+    beyond reading."""
+    if visible(name) != name:
+        return "A name can't hold invisible or control characters (zero-width or bidi marks)."
+    run = 0
+    for ch in name:
+        run = run + 1 if unicodedata.combining(ch) else 0
+        if run > COMBINING_RUN:
+            return "A name can't stack more than three accents on one letter."
+    return None
 
 
 class Player(models.Model):

@@ -278,6 +278,7 @@ def test_killing_the_server_mid_stream_loses_no_acknowledged_turn_and_half_appli
         LEXICON_USER_DIR=str(tmp_path / "user-lexica"),
         LEXICON_CACHE_DIR=str(tmp_path / "lexicon-cache"),
         RATE_LIMIT_TURNS="0",
+        RATE_LIMIT_GAMES="0",
         DJANGO_SETTINGS_MODULE="config.settings",
     )
     first = server(env, tmp_path / "gunicorn-1.log")

@@ -139,10 +139,74 @@ def test_forwarded_addresses_count_only_behind_a_trusted_proxy(client, settings)
     settings.RATE_LIMIT_JUDGE = 1
     lookup = {"lexicon": "CLUB", "words": "mood"}
     assert client.get("/judge/", lookup, HTTP_X_FORWARDED_FOR="1.1.1.1").status_code == 200
-    # Not trusted: a forged header does not buy a fresh allowance.
+    # No proxy trusted: a forged header does not buy a fresh allowance.
     assert client.get("/judge/", lookup, HTTP_X_FORWARDED_FOR="2.2.2.2").status_code == 429
-    settings.TRUST_X_FORWARDED_FOR = True
+    settings.TRUSTED_PROXIES = 1
     assert client.get("/judge/", lookup, HTTP_X_FORWARDED_FOR="3.3.3.3").status_code == 200
+
+
+def test_behind_an_appending_proxy_the_client_cannot_forge_its_address(client, settings):
+    # nginx ($proxy_add_x_forwarded_for) and load balancers append the address they were
+    # reached from: the left-most entries are whatever the client wrote.
+    settings.TRUSTED_PROXIES = 1
+    settings.RATE_LIMIT_TURNS = 5
+    game = ApiGame(client)
+    answers = [
+        game.turn({"action": "pass"}, HTTP_X_FORWARDED_FOR=f"10.9.0.{i}, 127.0.0.1").status_code
+        for i in range(8)
+    ]
+    assert answers.count(429) == 3
+
+
+@pytest.mark.parametrize(
+    ("proxies", "header", "client_is"),
+    [
+        (0, "1.1.1.1", "127.0.0.1"),
+        (1, "6.6.6.6, 2.2.2.2", "2.2.2.2"),
+        (2, "6.6.6.6, 3.3.3.3, 10.0.0.1", "3.3.3.3"),
+        (2, "4.4.4.4", "127.0.0.1"),  # fewer hops than proxies: not through them all
+    ],
+)
+def test_the_client_is_that_many_entries_from_the_right(rf, settings, proxies, header, client_is):
+    from scorekeeper.middleware import client_address
+
+    settings.TRUSTED_PROXIES = proxies
+    request = rf.get("/", HTTP_X_FORWARDED_FOR=header, REMOTE_ADDR="127.0.0.1")
+    assert client_address(request) == client_is
+
+
+def test_the_old_proxy_setting_is_refused_loudly():
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        env={"DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "1",
+             "TRUST_X_FORWARDED_FOR": "1", "PATH": "/usr/bin:/bin"},
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode != 0 and "TRUSTED_PROXIES" in done.stderr
+
+
+def test_new_games_are_limited_per_client_per_hour(client, settings):
+    settings.RATE_LIMIT_GAMES = 2
+    body = {"ruleset": "upwords-10", "lexicon": "CLUB", "players": ["Ann", "Ben"]}
+    answers = [
+        client.post("/api/games/", body, content_type="application/json").status_code
+        for _ in range(3)
+    ]
+    assert answers == [201, 201, 429]
+    page = client.post("/games/new", {"ruleset": "upwords-10", "lexicon": "CLUB"})
+    assert page.status_code == 429 and "an hour" in page.content.decode()
+
+
+def test_admin_sign_in_attempts_are_throttled(client, settings):
+    settings.RATE_LIMIT_LOGINS = 3
+    tries = [
+        client.post("/admin/login/", {"username": "root", "password": f"guess{i}"}).status_code
+        for i in range(5)
+    ]
+    assert tries == [200, 200, 200, 429, 429]
 
 
 def test_a_cache_outage_does_not_refuse_turns(client, settings):
@@ -307,3 +371,42 @@ def test_pages_render_in_production_mode_even_before_collectstatic(tmp_path):
         env={**clean, **env, "DJANGO_SETTINGS_MODULE": "config.settings"},
     )  # fmt: skip
     assert result.stdout.split() == ["400", "200", "404"], result.stderr[-2000:]
+
+
+# Names and letters ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "name",
+    ["\u200b", "A\u200bnn", "\u202eAnn", "A" + "\u0301" * 39, "Ann\u0000", "Ann\u2066x"],
+    ids=["zero-width alone", "zero-width inside", "bidi override", "stacked accents", "nul",
+         "bidi isolate"],
+)  # fmt: skip
+def test_names_with_what_cannot_be_seen_are_refused(client, name):
+    body = {"ruleset": "upwords-10", "lexicon": "CLUB", "players": [name, "Ben"]}
+    response = client.post("/api/games/", body, content_type="application/json")
+    assert response.status_code == 400, response.content
+    assert Game.objects.count() == 0
+
+
+@pytest.mark.parametrize("name", ["Zoë", "José María", "Ólafur", "Nguyễn", "李"])
+def test_real_names_with_accents_and_other_scripts_are_welcome(client, name):
+    body = {"ruleset": "upwords-10", "lexicon": "CLUB", "players": [name, "Ben"]}
+    assert client.post("/api/games/", body, content_type="application/json").status_code == 201
+
+
+def test_names_compare_without_what_cannot_be_seen():
+    from scorekeeper.models import name_key
+
+    assert name_key("A\u200bnn") == name_key("ann") == name_key("ANN ")
+
+
+@pytest.mark.parametrize(
+    "notation",
+    ["5D ıT", "5D ſO", "\u0665D MOOD", "\uff15D MOOD", "D\u0665 MOOD", "E\uff15=A"],
+    ids=["dotless i", "long s", "arabic digit", "full-width digit", "arabic digit down",
+         "full-width square"],
+)  # fmt: skip
+def test_plays_take_only_letters_a_to_z_and_digits_0_to_9(client, notation):
+    game = ApiGame(client)
+    response = game.turn({"action": "play", "notation": notation})
+    assert response.status_code == 400, response.content
+    assert Game.objects.get(pk=game.id).turn_number == 0

@@ -1,0 +1,126 @@
+"""No scorer secret in any log line: Django's loggers, the development server's and gunicorn's
+access logs; and a bad Host is one warning, without a traceback."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import os
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.test import Client
+
+from config.server import Gunicorn, free_port
+from tests.scorekeeper.factories import ApiGame
+
+pytestmark = pytest.mark.django_db
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def club(use_words):
+    use_words("MOOD DEAR")
+
+
+@pytest.fixture
+def captured() -> Iterator[io.StringIO]:
+    """What the configured console handler writes (the one every logger's records reach)."""
+    handler = next(h for h in logging.getLogger().handlers if h.get_name() == "console")
+    stream = io.StringIO()
+    old = handler.setStream(stream)  # type: ignore[attr-defined]
+    root = logging.getLogger()
+    level = root.level
+    root.setLevel(logging.INFO)
+    try:
+        yield stream
+    finally:
+        handler.setStream(old)  # type: ignore[attr-defined]
+        root.setLevel(level)
+
+
+def scorer_turn(game: ApiGame) -> str:
+    return f"/games/{game.id}/score/{game.token}/turn"
+
+
+def test_a_post_without_its_csrf_token_logs_the_path_masked(client, captured):
+    game = ApiGame(client)
+    strict = Client(enforce_csrf_checks=True)
+    assert strict.post(scorer_turn(game), {"action": "pass"}).status_code == 403
+    out = captured.getvalue()
+    assert "/score/***/turn" in out and "Forbidden" in out
+    assert game.token not in out
+
+
+def test_an_oversized_body_logs_the_path_masked(client, captured, settings):
+    game = ApiGame(client)
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    response = client.post(scorer_turn(game), {"action": "pass", "play": "x" * 5000})
+    assert response.status_code in (400, 413)
+    out = captured.getvalue()
+    assert "/score/***" in out and game.token not in out
+
+
+def test_every_logger_masks_a_secret_in_its_message_arguments_and_request(rf, captured):
+    secret = "s3cret-Token_value"
+    path = f"/games/{uuid.uuid4()}/score/{secret}/turn"
+    request = rf.post(path)
+    logging.getLogger("django.request").error("Internal Server Error: %s", path,
+                                              extra={"request": request})  # fmt: skip
+    logging.getLogger("django.server").warning('"%s" %s %s', f"POST {path} HTTP/1.1", 404, 0)
+    logging.getLogger("django.security.csrf").warning("Forbidden: %s", path)
+    try:
+        raise ValueError(f"failed on {path}")
+    except ValueError:
+        logging.getLogger("scorekeeper.anything").exception("with a traceback")
+    logging.getLogger("scorekeeper.api").warning("Authorization: Bearer %s", secret)
+    out = captured.getvalue()
+    assert secret not in out
+    assert out.count("/score/***") >= 4 and "Bearer ***" in out
+
+
+def test_a_bad_host_is_one_warning_without_a_traceback(client, captured):
+    response = client.get("/", HTTP_HOST="evil.example")
+    assert response.status_code == 400
+    lines = [json.loads(line) for line in captured.getvalue().splitlines() if line.strip()]
+    assert [(line["level"], line["message"]) for line in lines] == [("WARNING", "refused request")]
+    assert not any("exception" in line for line in lines)
+
+
+def test_gunicorns_access_log_masks_the_secret(tmp_path):
+    database = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": database,
+        "SECRET_KEY": "log-test-" + os.urandom(8).hex(),
+        "DEBUG": "0",
+        "SECURE": "0",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "ACCESS_LOG": "-",
+        "WEB_CONCURRENCY": "1",
+        "LEXICON_USER_DIR": str(tmp_path / "lexica"),
+        "LEXICON_CACHE_DIR": str(tmp_path / "cache"),
+    }
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env,
+                   check=True, timeout=120)  # fmt: skip
+    secret = "gunicorn-Secret_42"
+    server = Gunicorn(env, free_port(), tmp_path / "gunicorn.log", ready_timeout=60)
+    server.start()
+    try:
+        import http.client
+
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        conn.request("GET", f"/games/{uuid.uuid4()}/score/{secret}/",
+                     headers={"Referer": f"http://127.0.0.1/games/x/score/{secret}/"})  # fmt: skip
+        assert conn.getresponse().status == 404
+        conn.close()
+    finally:
+        server.stop()
+    log = (tmp_path / "gunicorn.log").read_text()
+    assert "/score/***/" in log and secret not in log
