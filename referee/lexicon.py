@@ -33,6 +33,8 @@ from typing import Any, Protocol, runtime_checkable
 
 import marisa_trie
 
+from referee.dawg import Dawg
+
 __all__ = [
     "HONOUR_ID",
     "CompiledLexicon",
@@ -126,6 +128,7 @@ class WordSet:
         normalised = {word.upper() for word in stripped}
         self.id = lexicon_id
         self._words = frozenset(normalised)
+        self._dawg: Dawg | None = None
         self.word_count = len(self._words)
         text = "\n".join(sorted(self._words)) + "\n"
         self.checksum = "sha256:" + hashlib.sha256(text.encode("ascii")).hexdigest()
@@ -136,6 +139,12 @@ class WordSet:
 
     def __contains__(self, word: object) -> bool:
         return isinstance(word, str) and word in self._words
+
+    def dawg(self) -> Dawg:
+        """The list as an automaton for the move generator, built in memory on first use."""
+        if self._dawg is None:
+            self._dawg = Dawg.from_words(self._words)
+        return self._dawg
 
     def __repr__(self) -> str:
         return f"WordSet({self.id!r}, <{self.word_count} words>)"
@@ -161,6 +170,8 @@ class CompiledLexicon:
         self.checksum = checksum
         self.path = path  # the .marisa file, when mapped from disk
         self._trie = trie
+        self._dawg: Dawg | None = None
+        self._dawg_lock = threading.Lock()
 
     @classmethod
     def open(
@@ -183,6 +194,30 @@ class CompiledLexicon:
             return word in self._trie
         except (AttributeError, TypeError):
             return False
+
+    def dawg(self) -> Dawg:
+        """The list as an automaton for the move generator (referee/dawg.py).
+
+        Compiled on first use from the trie's own words (about a second for the largest
+        lists) into a ``.dawg`` file beside the ``.marisa`` one, named by the same checksum,
+        then memory-mapped like the trie.
+        """
+        if self._dawg is not None:
+            return self._dawg
+        with self._dawg_lock:
+            if self._dawg is None:
+                self._dawg = self._load_dawg()
+            return self._dawg
+
+    def _load_dawg(self) -> Dawg:
+        if self.path is None:
+            return Dawg.from_words(self._trie.keys())
+        dawg_path = self.path.with_suffix(".dawg")
+        with contextlib.suppress(OSError, ValueError):
+            return Dawg.open(dawg_path)
+        built = Dawg.from_words(self._trie.keys())
+        _write_atomically(dawg_path, built.save)
+        return Dawg.open(dawg_path)
 
     def __repr__(self) -> str:
         return f"CompiledLexicon({self.id!r}, <{self.word_count} words>, {self.checksum[:19]}…)"

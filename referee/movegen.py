@@ -1,0 +1,552 @@
+"""What could I have played? Every legal play for a rack, best first.
+
+    >>> from referee.board import Board
+    >>> from referee.lexicon import WordSet
+    >>> from referee.rulesets import UPWORDS_10
+    >>> moves = generate(Board(10), UPWORDS_10, RuleOptions(), WordSet("T", ["MOOD"]), "DOOM")
+    >>> [(m.notation, m.score) for m in moves][:2]
+    [('5B MOOD', 8), ('5C MOOD', 8)]
+
+How it works. For each row (across) and each column (down), a word may start on any square
+whose left (upper) neighbour is empty. From each start the generator walks the word list's
+automaton (referee/dawg.py) square by square: through the tiles on the board, and on each
+square that may take a tile (empty, or in Upwords a stack lower than the limit) with every
+rack tile whose letter the automaton, the square's cross-check and the rack all allow. The
+cross-check of a square is the set of letters that make a word with the tiles above and
+below it (left and right, for down plays), computed once per square as a bitmask, so a
+whole set of letters is tested at once; a blank tries every letter in it. Scores are summed
+as the walk goes (main word and cross-words), the Upwords rules (one tile per stack, no
+same letter, height limit, never covering a whole word, the plural-S rule, the Qu tile
+reading QU) are applied as the walk meets them, and a start is skipped when the rack is too
+short to reach a square that connects to the board.
+
+Every play is found once: its main word fixes its line and its start. A one-tile play with
+words both ways is kept from the across pass only.
+
+The plays returned are confirmed by ``rules.evaluate`` — which also gives their words — and
+a disagreement raises ``RuntimeError``: the engine's rules stay the one authority.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from referee.board import Board
+from referee.dawg import TERMINAL, Dawg
+from referee.errors import InputError
+from referee.play import Placement, Play
+from referee.rules import ScoredWord, evaluate
+from referee.rulesets import BLANK, LETTER_MULTIPLIER, QU, WORD_MULTIPLIER, RuleOptions, Ruleset
+
+__all__ = ["Move", "Walkable", "generate", "raw_plays"]
+
+QU_CODE = 26  # the Upwords Qu tile, read as Q then U
+ANY = (1 << 27) - 1  # no cross-word: every letter and the Qu tile may go here
+_Q, _U = 16, 20
+_UNREACHABLE = 99
+
+
+@runtime_checkable
+class Walkable(Protocol):
+    """A lexicon that can hand the generator its automaton (WordSet, CompiledLexicon)."""
+
+    id: str
+
+    def dawg(self) -> Dawg: ...
+
+
+@dataclass(frozen=True)
+class Move:
+    """One legal play, as ``rules.evaluate`` scores it."""
+
+    play: Play
+    notation: str  # Play.notation on the board before the play: "8D HOUSE", "G5 L..P"
+    score: int
+    words: tuple[ScoredWord, ...]  # main word first, then cross-words
+    bonus: int
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "notation": self.notation,
+            "score": self.score,
+            "tiles": [[p.row, p.col, p.tile] for p in self.play.placements],
+            "words": [w.to_dict() for w in self.words],
+            "bonus": self.bonus,
+        }
+
+
+RawPlay = tuple[int, tuple[tuple[int, int, str], ...]]  # score, (row, col, tile) in order
+
+
+def generate(
+    board: Board,
+    ruleset: Ruleset,
+    options: RuleOptions,
+    lexicon: object,
+    rack: str,
+    *,
+    limit: int | None = None,
+) -> list[Move]:
+    """Every legal play of tiles from ``rack`` on ``board``, best first.
+
+    ``rack`` is the letters as people write them: ``"AEINRST"``, ``"?"`` for a blank (where
+    the set has blanks), ``"Qu"`` or ``"QU"`` for the Upwords Qu tile. A blank is placed as
+    the lowercase letter it stands for. Plays come sorted by score (highest first), then by
+    notation (alphabetically), then by their squares, so the order is the same on every run;
+    ``limit`` keeps only the first so many (``None``: all).
+
+    ``lexicon`` must be a word list the generator can walk (``WordSet`` or a compiled list);
+    an honour-system game has no list, and ``InputError`` says so.
+    """
+    if limit is not None and limit <= 0:
+        return []
+    raw = raw_plays(board, ruleset, options, lexicon, rack)
+    raw.sort(key=lambda item: -item[0])
+    if limit is not None and len(raw) > limit:
+        cutoff = raw[limit - 1][0]
+        raw = [item for item in raw if item[0] >= cutoff]  # ties at the cut are all sorted
+    ranked = []
+    for score, tiles in raw:
+        play = Play(tuple(Placement(r, c, t) for r, c, t in tiles))
+        ranked.append((-score, play.notation(board, ruleset), tiles, play))
+    ranked.sort(key=lambda item: item[:3])
+    if limit is not None:
+        ranked = ranked[:limit]
+    checked = lexicon if isinstance(lexicon, Walkable) else None
+    moves = []
+    for negative, notation, _, play in ranked:
+        evaluation = evaluate(board, play, ruleset, options, checked)  # type: ignore[arg-type]
+        if evaluation.score != -negative:
+            raise RuntimeError(
+                f"move generator scored {notation} {-negative}, the rules {evaluation.score}"
+            )
+        moves.append(Move(play, notation, evaluation.score, evaluation.words, evaluation.bonus))
+    return moves
+
+
+def raw_plays(
+    board: Board, ruleset: Ruleset, options: RuleOptions, lexicon: object, rack: str
+) -> list[RawPlay]:
+    """Every legal play as ``(score, ((row, col, tile), ...))``, unsorted and unchecked.
+
+    The fast part of ``generate``, for callers that only need scores (and for the benchmark).
+    """
+    if not isinstance(lexicon, Walkable):
+        raise InputError(
+            "no_word_list",
+            "Finding plays needs a word list: this game has none (honour system).",
+        )
+    if board.size != ruleset.size:
+        raise ValueError(f"a {board.size}×{board.size} board is not a {ruleset.name} board")
+    dawg = lexicon.dawg()
+    counts = _rack_counts(board, ruleset, rack)
+    out: list[RawPlay] = []
+    if not any(counts):
+        return out
+    grid = _Grid(board, ruleset, dawg)
+    for across in (True, False):
+        _Direction(grid, ruleset, options, dawg, counts, across, out).run()
+    return out
+
+
+# The rack ---------------------------------------------------------------------------------------
+def _rack_counts(board: Board, ruleset: Ruleset, rack: str) -> list[int]:
+    """Tiles on the rack by code (0-25 letters, 26 Qu, 27 blank), capped by the tile set."""
+    tiles = ruleset.read_tiles(rack.replace(BLANK, f" {BLANK} "))
+    if len(tiles) > ruleset.rack_size:
+        raise InputError(
+            "rack_too_big",
+            f"A rack holds at most {ruleset.rack_size} tiles; {rack!r} has {len(tiles)}.",
+        )
+    counts = [0] * 28
+    on_board = board.tile_counts()
+    blanks_on_board = sum(n for tile, n in on_board.items() if tile.islower())
+    for tile in tiles:
+        code = 27 if tile == BLANK else _code(tile)
+        counts[code] += 1
+    for code in range(28):
+        tile = BLANK if code == 27 else _tile(code)
+        used = blanks_on_board if code == 27 else on_board[tile]
+        # The board can never hold more copies of a tile than the set has (RULES.md §2.6).
+        counts[code] = max(0, min(counts[code], ruleset.tiles.get(tile, 0) - used))
+    return counts
+
+
+def _code(tile: str) -> int:
+    return QU_CODE if tile == QU else ord(tile.upper()) - 65
+
+
+def _tile(code: int) -> str:
+    return QU if code == QU_CODE else chr(65 + code)
+
+
+# The board, read once --------------------------------------------------------------------------
+class _Grid:
+    """Top tiles, heights and letter values of every square, as flat lists."""
+
+    def __init__(self, board: Board, ruleset: Ruleset, dawg: Dawg) -> None:
+        n = self.size = board.size
+        self.tops: list[str | None] = [board.top(r, c) for r in range(n) for c in range(n)]
+        self.heights = [board.height(r, c) for r in range(n) for c in range(n)]
+        values = ruleset.values
+        # A blank (lowercase) is worth nothing; so is every tile in stacked scoring.
+        self.values = [values.get(t, 0) if t else 0 for t in self.tops]
+        self.empty = board.is_empty
+
+
+class _Direction:
+    """Plays along every row (across) or every column (down)."""
+
+    def __init__(
+        self,
+        grid: _Grid,
+        ruleset: Ruleset,
+        options: RuleOptions,
+        dawg: Dawg,
+        counts: list[int],
+        across: bool,
+        out: list[RawPlay],
+    ) -> None:
+        self.grid = grid
+        self.ruleset = ruleset
+        self.dawg = dawg
+        self.counts = counts
+        self.across = across
+        self.out = out
+        self.premium = ruleset.scoring == "premium"
+        self.stacks = ruleset.stacks
+        self.plural_s = ruleset.plural_s and options.plural_s_rule
+
+    def run(self) -> None:
+        n = self.grid.size
+        for line in range(n):
+            squares = [(line, i) if self.across else (i, line) for i in range(n)]
+            self._line(squares)
+
+    # Cross-checks ------------------------------------------------------------------------------
+    def _cross(self, row: int, col: int) -> tuple[bool, int, int, int, int, bool]:
+        """(has cross-word, allowed codes, then the other squares' score parts).
+
+        The parts are: premium — sum of letter values, 0, 0; stacked — sum of heights,
+        highest stack, number of squares; and whether they hold the Qu tile.
+        """
+        grid, n = self.grid, self.grid.size
+        dr, dc = (1, 0) if self.across else (0, 1)
+        before: list[int] = []
+        r, c = row - dr, col - dc
+        while r >= 0 and c >= 0 and grid.tops[r * n + c]:
+            before.append(r * n + c)
+            r, c = r - dr, c - dc
+        before.reverse()
+        after: list[int] = []
+        r, c = row + dr, col + dc
+        while r < n and c < n and grid.tops[r * n + c]:
+            after.append(r * n + c)
+            r, c = r + dr, c + dc
+        if not before and not after:
+            return False, ANY, 0, 0, 0, False
+        others = before + after
+        tops = [grid.tops[i] or "" for i in others]
+        if self.premium:
+            parts = (sum(grid.values[i] for i in others), 0, 0)
+        else:
+            heights = [grid.heights[i] for i in others]
+            parts = (sum(heights), max(heights), len(others))
+        dawg = self.dawg
+        state = dawg.walk("".join(t.upper() for t in tops[: len(before)]))
+        allowed = 0
+        if state >= 0:
+            tail = "".join(t.upper() for t in tops[len(before) :])
+            mask = dawg.masks[state]
+            for k in range(26):
+                if mask >> k & 1 and dawg.is_word(dawg.walk(tail, dawg.child(state, k))):
+                    allowed |= 1 << k
+            if self.ruleset.has_qu:
+                q = dawg.child(state, _Q)
+                qu = dawg.child(q, _U) if q >= 0 else -1
+                if qu >= 0 and dawg.is_word(dawg.walk(tail, qu)):
+                    allowed |= 1 << QU_CODE
+        return True, allowed, *parts, QU in tops
+
+    # One line ------------------------------------------------------------------------------------
+    def _line(self, squares: list[tuple[int, int]]) -> None:  # noqa: C901 - one walk, kept whole
+        grid, ruleset, dawg = self.grid, self.ruleset, self.dawg
+        n = grid.size
+        index = [r * n + c for r, c in squares]
+        tops = [grid.tops[i] for i in index]
+        if not grid.empty and not any(tops) and not self._has_neighbours(squares):
+            return
+        heights = [grid.heights[i] for i in index]
+        values = [grid.values[i] for i in index]
+        # Letters to read through each occupied square; the code a new tile may not repeat.
+        reads = [
+            tuple(ord(ch) - 65 for ch in t.upper()) if t else () for t in tops
+        ]  # "QU" reads two letters
+        same = [
+            (1 << _code(t)) if t and not t.islower() else 0 for t in tops
+        ]  # stacking A on A is out
+        can_place = [
+            not t or (self.stacks and heights[i] < ruleset.max_height) for i, t in enumerate(tops)
+        ]
+        cross = [
+            self._cross(r, c) if can_place[i] else _NO_CROSS for i, (r, c) in enumerate(squares)
+        ]
+        if grid.empty:
+            anchor = [sq in ruleset.start_squares for sq in squares]
+        else:
+            anchor = [bool(t) or x[0] for t, x in zip(tops, cross, strict=True)]
+        # need[i]: tiles the walk must still place from square i to touch the board.
+        need = [_UNREACHABLE] * (n + 1)
+        for i in range(n - 1, -1, -1):
+            if tops[i] and not grid.empty:
+                need[i] = 0
+            elif anchor[i]:
+                need[i] = 1 if can_place[i] else _UNREACHABLE
+            else:
+                need[i] = min(_UNREACHABLE, need[i + 1] + 1)
+        # Occupied runs along the line: where each ends and how long it is (the covering rule).
+        run_len = [0] * n
+        i = 0
+        while i < n:
+            if tops[i]:
+                j = i
+                while j < n and tops[j]:
+                    j += 1
+                for k in range(i, j):
+                    run_len[k] = j - i
+                i = j
+            else:
+                i += 1
+        if self.premium:
+            marks = [ruleset.layout[r][c] for r, c in squares]
+            letter_mult = [LETTER_MULTIPLIER.get(m, 1) for m in marks]
+            word_mult = [WORD_MULTIPLIER.get(m, 1) for m in marks]
+            tile_values = [ruleset.values.get(_tile(k), 0) for k in range(27)]
+        else:
+            letter_mult = word_mult = [1] * n
+            tile_values = [0] * 27
+
+        counts = self.counts
+        masks, firsts, children = dawg.masks, dawg.firsts, dawg.children
+        out = self.out
+        premium, plural_s, across = self.premium, self.plural_s, self.across
+        bingo_tiles, bingo_bonus = ruleset.bingo_tiles, ruleset.bingo_bonus
+        placed: list[tuple[int, int, str]] = []  # (square on the line, code, tile)
+        total_tiles = sum(counts)
+        start = 0
+
+        def step(state: int, k: int) -> int:
+            mask = masks[state]
+            if not mask >> k & 1:
+                return -1
+            return int(children[firsts[state] + (mask & ((1 << k) - 1)).bit_count()])
+
+        def finish(end: int, msum: int, mflag: int, xsum: int) -> None:
+            count = len(placed)
+            if count == 1:
+                i, code, tile = placed[0]
+                has_cross = cross[i][0]
+                if not across and has_cross:
+                    return  # the across pass has it
+                if (
+                    plural_s
+                    and tile == "S"
+                    and not tops[i]
+                    and not has_cross
+                    and i == end - 1
+                    and end - start >= 3
+                ):
+                    return  # you can't simply add an S
+            if premium:
+                score = msum * mflag + xsum
+            elif mflag & 1:
+                score = msum + xsum
+            else:
+                score = 2 * (end - start) + (2 if mflag & 2 else 0) + xsum
+            if count == bingo_tiles:
+                score += bingo_bonus
+            out.append(
+                (
+                    score,
+                    tuple(
+                        (squares[i][0], squares[i][1], tile)
+                        for i, _, tile in placed  # already in reading order
+                    ),
+                )
+            )
+
+        def extend(
+            i: int, state: int, msum: int, mflag: int, xsum: int, connected: bool, stacked: int
+        ) -> None:
+            # Squares start..i-1 are read; `state` is the automaton after them.
+            left = tiles_left[0]
+            if not connected and need[i] > left:
+                return
+            top = tops[i] if i < n else None
+            if not top:
+                if placed and connected and i - start >= 2 and masks[state] & TERMINAL:
+                    finish(i, msum, mflag, xsum)
+                if i == n or not left:
+                    return
+            else:
+                # Read through the tile on the board.
+                nxt = state
+                for k in reads[i]:
+                    nxt = step(nxt, k)
+                    if nxt < 0:
+                        break
+                if nxt >= 0:
+                    if premium:
+                        extend(i + 1, nxt, msum + values[i], mflag, xsum, True, stacked)
+                    else:
+                        h = heights[i]
+                        flag = mflag | (h > 1) | (2 if reads[i] == (_Q, _U) else 0)
+                        extend(i + 1, nxt, msum + h, flag, xsum, True, stacked)
+                if not can_place[i] or not left:
+                    return
+            # A new tile on square i (empty, or on top of a stack).
+            has_cross, allowed, xa, xb, xc, xqu = cross[i]
+            mask = masks[state]
+            h = heights[i] + 1
+            lm, wm = letter_mult[i], word_mult[i]
+            if top:
+                allowed &= ~same[i]
+                run_stacked = stacked + 1
+                if run_stacked == run_len[i] >= 2 and (i + 1 >= n or not tops[i + 1]):
+                    return  # this would cover every letter of the word on the board
+                now_connected = True
+            else:
+                run_stacked = 0
+                now_connected = connected or anchor[i]
+            tries = mask & allowed & in_rack[0]
+            blank = counts[27] > 0
+            if counts[QU_CODE] and allowed >> QU_CODE & 1:
+                tries |= 1 << QU_CODE
+            while tries:
+                low = tries & -tries
+                tries ^= low
+                k = low.bit_length() - 1
+                if k == QU_CODE:
+                    q = step(state, _Q)
+                    nxt = step(q, _U) if q >= 0 else -1
+                    if nxt < 0:
+                        continue
+                else:
+                    nxt = int(children[firsts[state] + (mask & (low - 1)).bit_count()])
+                _place(
+                    i,
+                    k,
+                    _tile(k),
+                    nxt,
+                    h,
+                    lm,
+                    wm,
+                    has_cross,
+                    xa,
+                    xb,
+                    xc,
+                    xqu,
+                    msum,
+                    mflag,
+                    xsum,
+                    now_connected,
+                    run_stacked,
+                )
+            if blank:
+                tries = mask & allowed & ((1 << 26) - 1)
+                while tries:
+                    low = tries & -tries
+                    tries ^= low
+                    k = low.bit_length() - 1
+                    tile = chr(97 + k)
+                    if top == tile:
+                        continue
+                    nxt = int(children[firsts[state] + (mask & (low - 1)).bit_count()])
+                    _place(
+                        i,
+                        27,
+                        tile,
+                        nxt,
+                        h,
+                        1,
+                        wm,
+                        has_cross,
+                        xa,
+                        xb,
+                        xc,
+                        xqu,
+                        msum,
+                        mflag,
+                        xsum,
+                        now_connected,
+                        run_stacked,
+                    )
+
+        in_rack = [sum(1 << k for k in range(26) if counts[k])]
+        tiles_left = [total_tiles]
+
+        def _place(
+            i: int,
+            code: int,
+            tile: str,
+            nxt: int,
+            h: int,
+            lm: int,
+            wm: int,
+            has_cross: bool,
+            xa: int,
+            xb: int,
+            xc: int,
+            xqu: bool,
+            msum: int,
+            mflag: int,
+            xsum: int,
+            connected: bool,
+            stacked: int,
+        ) -> None:
+            if premium:
+                value = tile_values[code] * lm if code != 27 else 0
+                if has_cross:
+                    xsum += (xa + value) * wm
+                msum += value
+                mflag *= wm
+            else:
+                is_qu = code == QU_CODE
+                if has_cross:
+                    if h > 1 or xb > 1:
+                        xsum += xa + h
+                    else:
+                        xsum += 2 * (xc + 1) + (2 if xqu or is_qu else 0)
+                msum += h
+                mflag |= (h > 1) | (2 if is_qu else 0)
+            counts[code] -= 1
+            tiles_left[0] -= 1
+            if not counts[code] and code < 26:
+                in_rack[0] ^= 1 << code
+            placed.append((i, code, tile))
+            extend(i + 1, nxt, msum, mflag, xsum, connected, stacked)
+            placed.pop()
+            counts[code] += 1
+            tiles_left[0] += 1
+            if counts[code] == 1 and code < 26:
+                in_rack[0] ^= 1 << code
+
+        for s in range(n):
+            if s and tops[s - 1]:
+                continue  # a word starts after an empty square
+            if need[s] > total_tiles:
+                continue
+            start = s
+            extend(s, dawg.root, 0, 1 if premium else 0, 0, False, 0)
+
+    def _has_neighbours(self, squares: list[tuple[int, int]]) -> bool:
+        grid, n = self.grid, self.grid.size
+        for r, c in squares:
+            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if 0 <= rr < n and 0 <= cc < n and grid.tops[rr * n + cc]:
+                    return True
+        return False
+
+
+_NO_CROSS = (False, 0, 0, 0, 0, False)
