@@ -1,7 +1,13 @@
-"""A word list as a DAWG (a minimal automaton) that the move generator walks letter by letter.
+"""A word list as minimal automata that the move generator walks letter by letter.
 
-Each state is one 32-bit mask — bit ``k`` set when letter ``chr(65 + k)`` leads on, bit 26
-set when the letters read so far are a word — plus the index of its first child in one flat
+Two are built from each list: the DAWG of its words, and the GADDAG (Gordon, 1994), the
+DAWG of every word written as ``reversed(prefix) + "[" + rest`` for each way of cutting it
+(``CARE`` gives ``C[ARE``, ``AC[RE``, ``RAC[E`` and ``ERAC``), so that a play can be grown
+from a square in the middle of it: leftwards first, then, past the separator, rightwards.
+
+Each state is one 32-bit mask — bit ``k`` set when letter ``chr(65 + k)`` leads on (bit 26
+is the separator ``[``), bit 27 set when the letters read so far are a word — plus the
+index of its first child in one flat
 array of children, stored in letter order. The child for letter ``k`` is found with one
 popcount, and the letters a state accepts are its mask: the generator intersects that with
 the rack and the cross-checks as bitmasks, so a whole set of letters is tested at once.
@@ -24,17 +30,23 @@ from array import array
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-__all__ = ["TERMINAL", "Dawg", "letter_index"]
+__all__ = ["SEPARATOR", "TERMINAL", "Dawg", "gaddag_strings", "letter_index"]
 
-TERMINAL = 1 << 26
-LETTERS = TERMINAL - 1
-_MAGIC = b"DAWG1\0\0\0"
+SEPARATOR = 26  # "[" is chr(65 + 26)
+TERMINAL = 1 << 27
+_MAGIC = b"DAWG2\0\0\0"
 _HEADER = struct.Struct("<8sIII")  # magic, states, children, root
 
 
 def letter_index(letter: str) -> int:
     """``letter_index("C") == 2``."""
     return ord(letter) - 65
+
+
+def gaddag_strings(word: str) -> list[str]:
+    """``gaddag_strings("CAT") == ["C[AT", "AC[T", "TAC"]``."""
+    cuts = [word[:i][::-1] + "[" + word[i:] for i in range(1, len(word))]
+    return [*cuts, word[::-1]]
 
 
 class Dawg:
@@ -107,6 +119,12 @@ class Dawg:
         root = freeze(path[0])
         return cls(masks, firsts, children, root)
 
+    @classmethod
+    def gaddag_from_words(cls, words: Iterable[str]) -> Dawg:
+        """The GADDAG of the words (about 40 s and 300 MB while building a 280,000-word list;
+        the result is about 10 MB)."""
+        return cls.from_words(s for word in words for s in gaddag_strings(word))
+
     # Storage -------------------------------------------------------------------------------
     def save(self, path: str | os.PathLike[str]) -> None:
         with open(path, "wb") as out:
@@ -163,7 +181,7 @@ class Dawg:
                 found.append(prefix)
             first = self.firsts[state]
             rank = 0
-            for k in range(26):
+            for k in range(27):
                 if mask >> k & 1:
                     visit(self.children[first + rank], prefix + chr(65 + k))
                     rank += 1

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from referee.board import Board
-from referee.dawg import TERMINAL, Dawg
+from referee.dawg import SEPARATOR, TERMINAL, Dawg
 from referee.errors import InputError
 from referee.play import Placement, Play
 from referee.rules import ScoredWord, evaluate
@@ -54,6 +54,8 @@ class Walkable(Protocol):
     id: str
 
     def dawg(self) -> Dawg: ...
+
+    def gaddag(self) -> Dawg: ...
 
 
 @dataclass(frozen=True)
@@ -139,14 +141,14 @@ def raw_plays(
         )
     if board.size != ruleset.size:
         raise ValueError(f"a {board.size}×{board.size} board is not a {ruleset.name} board")
-    dawg = lexicon.dawg()
+    dawg, gaddag = lexicon.dawg(), lexicon.gaddag()
     counts = _rack_counts(board, ruleset, rack)
     out: list[RawPlay] = []
     if not any(counts):
         return out
     grid = _Grid(board, ruleset, dawg)
     for across in (True, False):
-        _Direction(grid, ruleset, options, dawg, counts, across, out).run()
+        _Direction(grid, ruleset, options, dawg, gaddag, counts, across, out).run()
     return out
 
 
@@ -204,6 +206,7 @@ class _Direction:
         ruleset: Ruleset,
         options: RuleOptions,
         dawg: Dawg,
+        gaddag: Dawg,
         counts: list[int],
         across: bool,
         out: list[RawPlay],
@@ -211,6 +214,7 @@ class _Direction:
         self.grid = grid
         self.ruleset = ruleset
         self.dawg = dawg
+        self.gaddag = gaddag
         self.counts = counts
         self.across = across
         self.out = out
@@ -271,7 +275,7 @@ class _Direction:
 
     # One line ------------------------------------------------------------------------------------
     def _line(self, squares: list[tuple[int, int]]) -> None:  # noqa: C901 - one walk, kept whole
-        grid, ruleset, dawg = self.grid, self.ruleset, self.dawg
+        grid, ruleset = self.grid, self.ruleset
         n = grid.size
         index = [r * n + c for r, c in squares]
         tops = [grid.tops[i] for i in index]
@@ -279,62 +283,55 @@ class _Direction:
             return
         heights = [grid.heights[i] for i in index]
         values = [grid.values[i] for i in index]
-        # Letters to read through each occupied square; the code a new tile may not repeat.
-        reads = [
-            tuple(ord(ch) - 65 for ch in t.upper()) if t else () for t in tops
-        ]  # "QU" reads two letters
-        same = [
-            (1 << _code(t)) if t and not t.islower() else 0 for t in tops
-        ]  # stacking A on A is out
+        # Letters read through each occupied square ("QU" reads two); the code a new tile on
+        # it may not repeat (stacking A on A is out).
+        reads = [tuple(ord(ch) - 65 for ch in t.upper()) if t else () for t in tops]
+        same = [(1 << _code(t)) if t and not t.islower() else 0 for t in tops]
         can_place = [
             not t or (self.stacks and heights[i] < ruleset.max_height) for i, t in enumerate(tops)
         ]
         cross = [
             self._cross(r, c) if can_place[i] else _NO_CROSS for i, (r, c) in enumerate(squares)
         ]
+        # Every play covers an anchor: a start square for the first play, later a tile on the
+        # board or an empty square beside one across the line. A play is grown from the first
+        # anchor it covers, so it is found once.
         if grid.empty:
             anchor = [sq in ruleset.start_squares for sq in squares]
         else:
             anchor = [bool(t) or x[0] for t, x in zip(tops, cross, strict=True)]
-        # need[i]: tiles the walk must still place from square i to touch the board.
-        need = [_UNREACHABLE] * (n + 1)
-        for i in range(n - 1, -1, -1):
-            if tops[i] and not grid.empty:
-                need[i] = 0
-            elif anchor[i]:
-                need[i] = 1 if can_place[i] else _UNREACHABLE
-            else:
-                need[i] = min(_UNREACHABLE, need[i + 1] + 1)
-        # Occupied runs along the line: where each ends and how long it is (the covering rule).
+        # Occupied runs along the line: how long each is (the rule against covering a word).
         run_len = [0] * n
         i = 0
         while i < n:
-            if tops[i]:
-                j = i
-                while j < n and tops[j]:
-                    j += 1
-                for k in range(i, j):
-                    run_len[k] = j - i
-                i = j
-            else:
-                i += 1
-        if self.premium:
+            j = i
+            while j < n and tops[j]:
+                j += 1
+            for k in range(i, j):
+                run_len[k] = j - i
+            i = max(j, i + 1)
+        ends_run = [bool(tops[i]) and (i + 1 == n or not tops[i + 1]) for i in range(n)]
+        premium = self.premium
+        if premium:
             marks = [ruleset.layout[r][c] for r, c in squares]
             letter_mult = [LETTER_MULTIPLIER.get(m, 1) for m in marks]
             word_mult = [WORD_MULTIPLIER.get(m, 1) for m in marks]
-            tile_values = [ruleset.values.get(_tile(k), 0) for k in range(27)]
+            tile_values = [ruleset.values.get(_tile(k), 0) for k in range(27)] + [0] * 26
         else:
             letter_mult = word_mult = [1] * n
-            tile_values = [0] * 27
+            tile_values = [0] * 53
 
         counts = self.counts
-        masks, firsts, children = dawg.masks, dawg.firsts, dawg.children
+        gaddag = self.gaddag
+        masks, firsts, children = gaddag.masks, gaddag.firsts, gaddag.children
         out = self.out
-        premium, plural_s, across = self.premium, self.plural_s, self.across
+        plural_s, across = self.plural_s, self.across
         bingo_tiles, bingo_bonus = ruleset.bingo_tiles, ruleset.bingo_bonus
-        placed: list[tuple[int, int, str]] = []  # (square on the line, code, tile)
-        total_tiles = sum(counts)
-        start = 0
+        placed: list[tuple[int, int, str]] = []  # (row, col, tile), in the order placed
+        in_rack = [sum(1 << k for k in range(26) if counts[k])]
+        tiles_left = [sum(counts)]
+        # Set for each anchor and each left end the walk tries.
+        where = [0, 0, 0]  # the anchor, the leftmost square the left part may use, word start
 
         def step(state: int, k: int) -> int:
             mask = masks[state]
@@ -343,9 +340,10 @@ class _Direction:
             return int(children[firsts[state] + (mask & ((1 << k) - 1)).bit_count()])
 
         def finish(end: int, msum: int, mflag: int, xsum: int) -> None:
-            count = len(placed)
-            if count == 1:
-                i, code, tile = placed[0]
+            start = where[2]
+            if len(placed) == 1:
+                row, col, tile = placed[0]
+                i = col if across else row
                 has_cross = cross[i][0]
                 if not across and has_cross:
                     return  # the across pass has it
@@ -364,181 +362,166 @@ class _Direction:
                 score = msum + xsum
             else:
                 score = 2 * (end - start) + (2 if mflag & 2 else 0) + xsum
-            if count == bingo_tiles:
+            if len(placed) == bingo_tiles:
                 score += bingo_bonus
-            out.append(
-                (
-                    score,
-                    tuple(
-                        (squares[i][0], squares[i][1], tile)
-                        for i, _, tile in placed  # already in reading order
-                    ),
-                )
-            )
+            out.append((score, tuple(placed)))
 
-        def extend(
-            i: int, state: int, msum: int, mflag: int, xsum: int, connected: bool, stacked: int
+        def place(
+            i: int,
+            state: int,
+            leftwards: bool,
+            msum: int,
+            mflag: int,
+            xsum: int,
+            stacked: int,
+            mode: int,
         ) -> None:
-            # Squares start..i-1 are read; `state` is the automaton after them.
-            left = tiles_left[0]
-            if not connected and need[i] > left:
-                return
-            top = tops[i] if i < n else None
-            if not top:
-                if placed and connected and i - start >= 2 and masks[state] & TERMINAL:
-                    finish(i, msum, mflag, xsum)
-                if i == n or not left:
-                    return
-            else:
-                # Read through the tile on the board.
-                nxt = state
-                for k in reads[i]:
-                    nxt = step(nxt, k)
-                    if nxt < 0:
-                        break
-                if nxt >= 0:
-                    if premium:
-                        extend(i + 1, nxt, msum + values[i], mflag, xsum, True, stacked)
-                    else:
-                        h = heights[i]
-                        flag = mflag | (h > 1) | (2 if reads[i] == (_Q, _U) else 0)
-                        extend(i + 1, nxt, msum + h, flag, xsum, True, stacked)
-                if not can_place[i] or not left:
-                    return
-            # A new tile on square i (empty, or on top of a stack).
+            """Each rack tile that may go on square i, then on from there: ``mode`` 0 at the
+            anchor, 1 leftwards, 2 rightwards."""
             has_cross, allowed, xa, xb, xc, xqu = cross[i]
-            mask = masks[state]
-            h = heights[i] + 1
-            lm, wm = letter_mult[i], word_mult[i]
+            top = tops[i]
             if top:
                 allowed &= ~same[i]
-                run_stacked = stacked + 1
-                if run_stacked == run_len[i] >= 2 and (i + 1 >= n or not tops[i + 1]):
-                    return  # this would cover every letter of the word on the board
-                now_connected = True
-            else:
-                run_stacked = 0
-                now_connected = connected or anchor[i]
-            tries = mask & allowed & in_rack[0]
-            blank = counts[27] > 0
+                stacked += 1
+                if stacked == run_len[i] >= 2 and ends_run[i]:
+                    return  # this would cover every letter of a word on the board
+            mask = masks[state]
+            real = mask & allowed & in_rack[0]
             if counts[QU_CODE] and allowed >> QU_CODE & 1:
-                tries |= 1 << QU_CODE
+                real |= 1 << QU_CODE
+            blank = mask & allowed & _LETTERS if counts[27] else 0
+            h = heights[i] + 1
+            lm, wm = letter_mult[i], word_mult[i]
+            tries = real | blank << 27
             while tries:
                 low = tries & -tries
                 tries ^= low
                 k = low.bit_length() - 1
-                if k == QU_CODE:
-                    q = step(state, _Q)
-                    nxt = step(q, _U) if q >= 0 else -1
-                    if nxt < 0:
-                        continue
+                if k < 27:
+                    code = k
+                    tile = _TILES[k]
+                    if k == QU_CODE:
+                        first, second = (_U, _Q) if leftwards else (_Q, _U)
+                        nxt = step(state, first)
+                        if nxt < 0:
+                            continue
+                        nxt = step(nxt, second)
+                        if nxt < 0:
+                            continue
+                    else:
+                        nxt = int(children[firsts[state] + (mask & (low - 1)).bit_count()])
                 else:
-                    nxt = int(children[firsts[state] + (mask & (low - 1)).bit_count()])
-                _place(
-                    i,
-                    k,
-                    _tile(k),
-                    nxt,
-                    h,
-                    lm,
-                    wm,
-                    has_cross,
-                    xa,
-                    xb,
-                    xc,
-                    xqu,
-                    msum,
-                    mflag,
-                    xsum,
-                    now_connected,
-                    run_stacked,
-                )
-            if blank:
-                tries = mask & allowed & ((1 << 26) - 1)
-                while tries:
-                    low = tries & -tries
-                    tries ^= low
-                    k = low.bit_length() - 1
-                    tile = chr(97 + k)
+                    code = 27
+                    k -= 27
+                    tile = _BLANKS[k]
                     if top == tile:
                         continue
-                    nxt = int(children[firsts[state] + (mask & (low - 1)).bit_count()])
-                    _place(
-                        i,
-                        27,
-                        tile,
-                        nxt,
-                        h,
-                        1,
-                        wm,
-                        has_cross,
-                        xa,
-                        xb,
-                        xc,
-                        xqu,
-                        msum,
-                        mflag,
-                        xsum,
-                        now_connected,
-                        run_stacked,
-                    )
-
-        in_rack = [sum(1 << k for k in range(26) if counts[k])]
-        tiles_left = [total_tiles]
-
-        def _place(
-            i: int,
-            code: int,
-            tile: str,
-            nxt: int,
-            h: int,
-            lm: int,
-            wm: int,
-            has_cross: bool,
-            xa: int,
-            xb: int,
-            xc: int,
-            xqu: bool,
-            msum: int,
-            mflag: int,
-            xsum: int,
-            connected: bool,
-            stacked: int,
-        ) -> None:
-            if premium:
-                value = tile_values[code] * lm if code != 27 else 0
-                if has_cross:
-                    xsum += (xa + value) * wm
-                msum += value
-                mflag *= wm
-            else:
-                is_qu = code == QU_CODE
-                if has_cross:
-                    if h > 1 or xb > 1:
-                        xsum += xa + h
+                    nxt = int(children[firsts[state] + (mask & ((1 << k) - 1)).bit_count()])
+                if premium:
+                    value = tile_values[k if code < 27 else 27 + k] * lm
+                    new_x = xsum + (xa + value) * wm if has_cross else xsum
+                    new_m = msum + value
+                    new_f = mflag * wm
+                else:
+                    new_m = msum + h
+                    new_f = mflag | (h > 1) | (2 if code == QU_CODE else 0)
+                    if not has_cross:
+                        new_x = xsum
+                    elif h > 1 or xb > 1:
+                        new_x = xsum + xa + h
                     else:
-                        xsum += 2 * (xc + 1) + (2 if xqu or is_qu else 0)
-                msum += h
-                mflag |= (h > 1) | (2 if is_qu else 0)
-            counts[code] -= 1
-            tiles_left[0] -= 1
-            if not counts[code] and code < 26:
-                in_rack[0] ^= 1 << code
-            placed.append((i, code, tile))
-            extend(i + 1, nxt, msum, mflag, xsum, connected, stacked)
-            placed.pop()
-            counts[code] += 1
-            tiles_left[0] += 1
-            if counts[code] == 1 and code < 26:
-                in_rack[0] ^= 1 << code
+                        new_x = xsum + 2 * (xc + 1) + (2 if xqu or code == QU_CODE else 0)
+                counts[code] -= 1
+                tiles_left[0] -= 1
+                if code < 26 and not counts[code]:
+                    in_rack[0] ^= low
+                placed.append((*squares[i], tile))
+                if mode == 2:
+                    after_right(i, nxt, new_m, new_f, new_x, stacked)
+                elif mode == 1:
+                    after_left(i, nxt, new_m, new_f, new_x, anchor_stacked[0])
+                else:
+                    anchor_stacked[0] = stacked
+                    after_left(i, nxt, new_m, new_f, new_x, stacked)
+                placed.pop()
+                counts[code] += 1
+                tiles_left[0] += 1
+                if code < 26 and counts[code] == 1:
+                    in_rack[0] ^= low
 
-        for s in range(n):
-            if s and tops[s - 1]:
-                continue  # a word starts after an empty square
-            if need[s] > total_tiles:
-                continue
-            start = s
-            extend(s, dawg.root, 0, 1 if premium else 0, 0, False, 0)
+        def read(i: int, state: int, leftwards: bool) -> int:
+            for k in reversed(reads[i]) if leftwards else reads[i]:
+                state = step(state, k)
+                if state < 0:
+                    return -1
+            return state
+
+        def read_score(i: int, msum: int, mflag: int) -> tuple[int, int]:
+            if premium:
+                return msum + values[i], mflag
+            h = heights[i]
+            return msum + h, mflag | (h > 1) | (2 if reads[i] == (_Q, _U) else 0)
+
+        def after_left(i: int, state: int, msum: int, mflag: int, xsum: int, stacked: int) -> None:
+            # Squares i..anchor are read, right to left.
+            a = where[0]
+            if i == 0 or not tops[i - 1]:
+                # The word may start on square i.
+                where[2] = i
+                if (
+                    placed
+                    and a - i >= 1
+                    and masks[state] & TERMINAL
+                    and (a + 1 == n or not tops[a + 1])
+                ):
+                    finish(a + 1, msum, mflag, xsum)
+                if a + 1 < n:
+                    turn = step(state, SEPARATOR)
+                    if turn >= 0:
+                        after_right(a, turn, msum, mflag, xsum, stacked)
+            if i - 1 >= where[1] and tiles_left[0]:
+                place(i - 1, state, True, msum, mflag, xsum, 0, 1)
+
+        anchor_stacked = [0]  # stacked squares of the anchor's run, for the right part
+
+        def after_right(i: int, state: int, msum: int, mflag: int, xsum: int, stacked: int) -> None:
+            # Squares up to i are read, left to right; i + 1 is next.
+            j = i + 1
+            top = tops[j] if j < n else None
+            if not top:
+                if placed and masks[state] & TERMINAL:
+                    finish(j, msum, mflag, xsum)
+                if j == n or not tiles_left[0]:
+                    return
+                place(j, state, False, msum, mflag, xsum, 0, 2)
+                return
+            run = stacked if tops[i] else 0
+            nxt = read(j, state, False)
+            if nxt >= 0:
+                m, f = read_score(j, msum, mflag)
+                after_right(j, nxt, m, f, xsum, run)
+            if can_place[j] and tiles_left[0]:
+                place(j, state, False, msum, mflag, xsum, run, 2)
+
+        root = gaddag.root
+        start_mflag = 1 if premium else 0
+        for a in range(n):
+            if not anchor[a] or (a and tops[a - 1]):
+                continue  # not an anchor, or not the first one of the plays through it
+            b = a
+            while b > 0 and not tops[b - 1] and not anchor[b - 1]:
+                b -= 1
+            where[0], where[1] = a, b
+            if tops[a]:
+                state = read(a, root, True)
+                if state >= 0:
+                    m, f = read_score(a, 0, start_mflag)
+                    anchor_stacked[0] = 0
+                    after_left(a, state, m, f, 0, 0)
+                if can_place[a] and tiles_left[0]:
+                    place(a, root, True, 0, start_mflag, 0, 0, 0)
+            elif tiles_left[0]:
+                place(a, root, True, 0, start_mflag, 0, 0, 0)
 
     def _has_neighbours(self, squares: list[tuple[int, int]]) -> bool:
         grid, n = self.grid, self.grid.size
@@ -550,3 +533,6 @@ class _Direction:
 
 
 _NO_CROSS = (False, 0, 0, 0, 0, False)
+_LETTERS = (1 << 26) - 1
+_TILES = [_tile(k) for k in range(27)]
+_BLANKS = [chr(97 + k) for k in range(26)]
