@@ -7,21 +7,22 @@
     >>> [(m.notation, m.score) for m in moves][:2]
     [('5B MOOD', 8), ('5C MOOD', 8)]
 
-How it works. For each row (across) and each column (down), a word may start on any square
-whose left (upper) neighbour is empty. From each start the generator walks the word list's
-automaton (referee/dawg.py) square by square: through the tiles on the board, and on each
-square that may take a tile (empty, or in Upwords a stack lower than the limit) with every
-rack tile whose letter the automaton, the square's cross-check and the rack all allow. The
-cross-check of a square is the set of letters that make a word with the tiles above and
-below it (left and right, for down plays), computed once per square as a bitmask, so a
-whole set of letters is tested at once; a blank tries every letter in it. Scores are summed
-as the walk goes (main word and cross-words), the Upwords rules (one tile per stack, no
-same letter, height limit, never covering a whole word, the plural-S rule, the Qu tile
-reading QU) are applied as the walk meets them, and a start is skipped when the rack is too
-short to reach a square that connects to the board.
+How it works (Gordon's GADDAG method). Every play covers an *anchor*: a start square for the
+first play; later a square holding a tile, or an empty square with a tile beside it across
+the line. For each row (across) and column (down), each play is grown from the first anchor
+it covers: the walk places or reads the anchor's letter, goes left over the empty squares
+before it (placing rack tiles, reading the GADDAG's reversed prefixes), crosses the
+separator, and goes right, reading the tiles on the board and placing rack tiles on empty
+squares and (Upwords) on stacks. A tile may go on a square only if its letter is in the
+square's cross-check: the letters that make a word with the tiles above and below it (left
+and right, for down plays), a bitmask computed once per square with the DAWG, so the rack,
+the automaton and the cross-check are intersected as bitmasks; a blank tries every letter in
+the intersection. Scores are summed as the walk goes (main word and cross-words), and the
+Upwords rules (one tile per stack, never the same letter, at most five high, never covering
+a whole word, the plural-S rule, the Qu tile reading QU) are applied as the walk meets them.
 
-Every play is found once: its main word fixes its line and its start. A one-tile play with
-words both ways is kept from the across pass only.
+Each play is found once: its line and its first anchor fix where it is grown from. A one-tile
+play that makes words both ways is kept from the across pass only.
 
 The plays returned are confirmed by ``rules.evaluate`` — which also gives their words — and
 a disagreement raises ``RuntimeError``: the engine's rules stay the one authority.
@@ -35,6 +36,7 @@ from typing import Protocol, runtime_checkable
 from referee.board import Board
 from referee.dawg import SEPARATOR, TERMINAL, Dawg
 from referee.errors import InputError
+from referee.lexicon import Lexicon
 from referee.play import Placement, Play
 from referee.rules import ScoredWord, evaluate
 from referee.rulesets import BLANK, LETTER_MULTIPLIER, QU, WORD_MULTIPLIER, RuleOptions, Ruleset
@@ -78,14 +80,14 @@ class Move:
         }
 
 
-RawPlay = tuple[int, tuple[tuple[int, int, str], ...]]  # score, (row, col, tile) in order
+RawPlay = tuple[int, tuple[tuple[int, int, str], ...]]  # score, (row, col, tile) as placed
 
 
 def generate(
     board: Board,
     ruleset: Ruleset,
     options: RuleOptions,
-    lexicon: object,
+    lexicon: Lexicon,
     rack: str,
     *,
     limit: int | None = None,
@@ -111,14 +113,13 @@ def generate(
     ranked = []
     for score, tiles in raw:
         play = Play(tuple(Placement(r, c, t) for r, c, t in tiles))
-        ranked.append((-score, play.notation(board, ruleset), tiles, play))
+        ranked.append((-score, play.notation(board, ruleset), play.placements, play))
     ranked.sort(key=lambda item: item[:3])
     if limit is not None:
         ranked = ranked[:limit]
-    checked = lexicon if isinstance(lexicon, Walkable) else None
     moves = []
     for negative, notation, _, play in ranked:
-        evaluation = evaluate(board, play, ruleset, options, checked)  # type: ignore[arg-type]
+        evaluation = evaluate(board, play, ruleset, options, lexicon)
         if evaluation.score != -negative:
             raise RuntimeError(
                 f"move generator scored {notation} {-negative}, the rules {evaluation.score}"
@@ -128,7 +129,7 @@ def generate(
 
 
 def raw_plays(
-    board: Board, ruleset: Ruleset, options: RuleOptions, lexicon: object, rack: str
+    board: Board, ruleset: Ruleset, options: RuleOptions, lexicon: Lexicon, rack: str
 ) -> list[RawPlay]:
     """Every legal play as ``(score, ((row, col, tile), ...))``, unsorted and unchecked.
 
@@ -163,7 +164,8 @@ def _rack_counts(board: Board, ruleset: Ruleset, rack: str) -> list[int]:
         )
     counts = [0] * 28
     on_board = board.tile_counts()
-    blanks_on_board = sum(n for tile, n in on_board.items() if tile.islower())
+    # Blanks on the board count against the set's "?" (the board may count them either way).
+    blanks_on_board = on_board[BLANK] + sum(n for t, n in on_board.items() if t.islower())
     for tile in tiles:
         code = 27 if tile == BLANK else _code(tile)
         counts[code] += 1
