@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 
 from referee.errors import InputError
+from referee.rulesets import tile_in_set
 
 Stack = tuple[str, ...]  # tiles bottom to top; () is an empty square
 Square = tuple[int, int]  # (row, col), 0-based from the top-left
@@ -50,8 +51,9 @@ class Board:
         self.size = size
         self._cells: list[Stack] = list(cells) if cells is not None else [_EMPTY] * (size * size)
         assert len(self._cells) == size * size
-        # Kept up to date on every change, so checking the tile set's limits is O(1).
-        self._counts: Counter[str] = Counter(t for s in self._cells for t in s)
+        # Kept up to date on every change, so checking the tile set's limits is O(1). Counted as
+        # tiles of the set: a blank ("e" on the board) counts as "?".
+        self._counts: Counter[str] = Counter(tile_in_set(t) for s in self._cells for t in s)
         self._tile_count = sum(self._counts.values())
 
     # Reading -------------------------------------------------------------------------------
@@ -78,11 +80,15 @@ class Board:
         return self._tile_count
 
     def tile_counts(self) -> Counter[str]:
-        """How many of each tile are on the board, covered ones included."""
+        """How many of each tile of the set are on the board, covered ones included.
+
+        Blanks count as ``"?"`` whatever letter they stand for, real tiles as themselves.
+        """
         return self._counts.copy()
 
     def count(self, tile: str) -> int:
-        return self._counts[tile]
+        """How many of this tile of the set are on the board (``"?"``: the blanks)."""
+        return self._counts[tile_in_set(tile)]
 
     def squares(self) -> Iterator[tuple[int, int, Stack]]:
         for index, stack in enumerate(self._cells):
@@ -96,7 +102,7 @@ class Board:
     def place(self, row: int, col: int, tile: str) -> None:
         index = row * self.size + col
         self._cells[index] = (*self._cells[index], tile)
-        self._counts[tile] += 1
+        self._counts[tile_in_set(tile)] += 1
         self._tile_count += 1
 
     def lift(self, row: int, col: int) -> str:
@@ -106,7 +112,7 @@ class Board:
         if not stack:
             raise ValueError(f"no tile to lift at {square_name(row, col)}")
         self._cells[index] = stack[:-1]
-        self._counts[stack[-1]] -= 1
+        self._counts[tile_in_set(stack[-1])] -= 1
         self._tile_count -= 1
         return stack[-1]
 

@@ -2,7 +2,15 @@
 
 The referee never knows which letters a player holds, only how many: after a play the mover
 draws back up to the rack size while the bag has tiles (RULES.md §5). Letters on racks are
-given only at the end of a Letter UP game, where they set the penalties (§6).
+given only at the end of a Letter UP or crossword game, where they set the penalties (§6).
+
+The crossword game ends, besides by a player going out, after six scoreless turns in a row in a
+two-player game (three by each player whatever the number of players, so every player has had
+the same chances). Read as the WESPA and club rule "six consecutive turns scoring zero": a
+pass, an exchange, a play withdrawn after an upheld challenge (when the player loses the turn),
+a turn lost to a failed double challenge, and a play that scores 0 (two blanks) each count; a
+play that scores resets the count. A failed single, five- or ten-point challenge uses no turn
+and does not count.
 
 Every action checks everything first and changes the state only once it is sure to succeed,
 so a refused action leaves the game exactly as it was.
@@ -32,6 +40,8 @@ FINISHED: Status = "finished"
 
 MAX_PLAYERS = 4
 CHALLENGE_PENALTY = 5
+# Points a failed challenge gives the challenged player, by the rejected_challenge option.
+CHALLENGE_BONUS = {"bonus_5": 5, "bonus_10": 10}
 
 
 @dataclass(frozen=True)
@@ -61,6 +71,8 @@ class Outcome:
     invalid_words: tuple[str, ...] = ()
     challenged_seat: int | None = None
     lost_turn: bool = False
+    # Points a failed challenge gave the challenged player (``score`` is the challenger's).
+    bonus: int = 0
     ended: bool = False
 
 
@@ -75,7 +87,8 @@ class GameState:
     racks: list[int]
     bag: int
     to_move: int = 0
-    passes: int = 0  # consecutive passes, the count that can end the game
+    # Consecutive passes (crossword: scoreless turns), the count that can end the game.
+    passes: int = 0
     status: Status = IN_PROGRESS
     adjustments: list[int] | None = None
     exchanges: int = 0  # exchanges made so far (limited in solo games)
@@ -93,6 +106,8 @@ class GameState:
     ) -> GameState:
         """A new game: every player has drawn a full rack.
 
+        Without ``options`` the game has the ruleset's defaults (``RuleOptions.defaults``).
+
         >>> g = GameState.new("upwords-10", 2)
         >>> g.bag, g.racks
         (86, [7, 7])
@@ -102,10 +117,17 @@ class GameState:
             raise InputError("bad_players", f"A game has 1 to {MAX_PLAYERS} players.")
         if not 0 <= first < players:
             raise InputError("bad_first", "The first player must be one of the players.")
+        options = options or RuleOptions.defaults(ruleset)
+        if ruleset.going_out_bonus and options.out_bonus == "twice_opponents" and players > 2:
+            raise InputError(
+                "bad_option",
+                "Twice the opponent's rack is the two-player rule: with more players, "
+                "choose sum_of_others.",
+            )
         racks = [ruleset.rack_size] * players
         return cls(
             ruleset=ruleset,
-            options=options or RuleOptions(),
+            options=options,
             board=Board(ruleset.size),
             scores=[0] * players,
             racks=racks,
@@ -123,6 +145,12 @@ class GameState:
         return self.players == 1
 
     @property
+    def turns_to_end(self) -> int:
+        """How many passes (crossword: scoreless turns) in a row end the game."""
+        each = self.ruleset.scoreless_turns_each_to_end or self.ruleset.passes_each_to_end
+        return self.players * each
+
+    @property
     def final_scores(self) -> list[int] | None:
         """Turn scores plus end-of-game adjustments, once the game has finished."""
         if self.status != FINISHED or self.adjustments is None:
@@ -130,7 +158,10 @@ class GameState:
         return [s + a for s, a in zip(self.scores, self.adjustments, strict=True)]
 
     def unseen(self) -> Counter[str]:
-        """Tiles not on the board (in the bag or on racks): the tile tracker."""
+        """Tiles not on the board (in the bag or on racks): the tile tracker.
+
+        Blanks are counted as ``"?"``, whatever the blanks on the board stand for.
+        """
         on_board = self.board.tile_counts()
         return Counter({t: n - on_board[t] for t, n in self.ruleset.tiles.items()}) + Counter()
 
@@ -185,10 +216,12 @@ class GameState:
         self.scores[seat] += evaluation.score
         self.racks[seat] += drawn - used
         self.bag -= drawn
-        self.passes = 0
-        ended = self.bag == 0 and self.racks[seat] == 0
-        if ended:
+        if self.bag == 0 and self.racks[seat] == 0:
             self._game_ends()
+        elif self.ruleset.scoreless_turns_each_to_end and evaluation.score == 0:
+            self._count_scoreless()
+        else:
+            self.passes = 0
         # Even after the last play the turn moves on: the next player is who may challenge it.
         self._advance()
         return Outcome(
@@ -198,7 +231,7 @@ class GameState:
             evaluation.words,
             play,
             evaluation,
-            ended=ended,
+            ended=self.status != IN_PROGRESS,
         )
 
     def pass_turn(self) -> Outcome:
@@ -206,12 +239,11 @@ class GameState:
         seat = self.to_move
         self.passes += 1
         self.last_play = None
-        ended = self.passes >= self.players * self.ruleset.passes_each_to_end
-        if ended:
+        if self.passes >= self.turns_to_end:
             self._game_ends()
         else:
             self._advance()
-        return Outcome("pass", seat, ended=ended)
+        return Outcome("pass", seat, ended=self.status != IN_PROGRESS)
 
     def exchange(self, count: int) -> Outcome:
         """Swap ``count`` tiles with the bag; the turn is forfeited."""
@@ -223,6 +255,13 @@ class GameState:
             raise InputError("bad_count", f"In {self.ruleset.name} you exchange exactly one tile.")
         if not 1 <= count <= rack:
             raise InputError("bad_count", f"You can exchange from 1 to {rack} tiles.")
+        least = self.ruleset.exchange_min_bag
+        if self.bag < least:
+            raise IllegalAction(
+                "bag_too_small",
+                f"In {self.ruleset.name} you can exchange only while the bag holds at least "
+                f"{least} tiles, and it holds {self.bag}.",
+            )
         if self.bag < count:
             raise IllegalAction(
                 "bag_too_small",
@@ -239,10 +278,14 @@ class GameState:
             )
         seat = self.to_move
         self.exchanges += 1
-        self.passes = 0  # an exchange is not a pass
         self.last_play = None
-        self._advance()
-        return Outcome("exchange", seat, count=count)
+        if self.ruleset.scoreless_turns_each_to_end:
+            self._count_scoreless()
+        else:
+            self.passes = 0  # an exchange is not a pass
+        if self.status == IN_PROGRESS:
+            self._advance()
+        return Outcome("exchange", seat, count=count, ended=self.status != IN_PROGRESS)
 
     def challenge(
         self,
@@ -255,7 +298,8 @@ class GameState:
 
         Upheld: the play comes off the board exactly, its points are taken back and the mover
         tries again (or loses the turn, by option). Rejected: the play stands and the
-        challenger pays the option's penalty, if any.
+        challenger pays the option's penalty, if any (their next turn, 5 points, or 5 or 10
+        points to the challenged player).
 
         Replaying a log passes the verdict it recorded as ``upheld`` instead of a lexicon: the
         verdict was given with the game's list at the time, and is not judged again.
@@ -280,7 +324,9 @@ class GameState:
             self._take_back(last)
             lost = self.options.upheld_challenge == "lose_turn"
             if lost:
-                self._advance()
+                self._count_scoreless()  # the withdrawn play was the mover's turn
+                if self.status == IN_PROGRESS:
+                    self._advance()
             return Outcome(
                 "challenge",
                 challenger,
@@ -289,20 +335,27 @@ class GameState:
                 challenged_seat=last.seat,
                 words=last.words,
                 lost_turn=lost,
+                ended=self.status != IN_PROGRESS,
             )
         self.last_play = None
+        was_over = self.status != IN_PROGRESS  # the challenged play may have ended the game
         penalty = self.options.rejected_challenge
-        score = 0
+        score = bonus = 0
         lost = False
         if penalty == "minus_5":
             score = -CHALLENGE_PENALTY
             self.scores[challenger] += score
+        elif penalty in CHALLENGE_BONUS:
+            bonus = CHALLENGE_BONUS[penalty]
+            self.scores[last.seat] += bonus
         elif penalty == "lose_turn" and self.status == IN_PROGRESS:
             lost = True
             if challenger == self.to_move:
-                self._advance()
+                self._count_scoreless()  # the challenger's turn, lost
+                if self.status == IN_PROGRESS:
+                    self._advance()
             else:
-                self.skips[challenger] += 1
+                self.skips[challenger] += 1  # counted as scoreless when it is missed
         return Outcome(
             "challenge",
             challenger,
@@ -311,14 +364,17 @@ class GameState:
             challenged_seat=last.seat,
             words=last.words,
             lost_turn=lost,
+            bonus=bonus,
+            ended=not was_over and self.status != IN_PROGRESS,
         )
 
     def finish(self, racks: Mapping[int, str] | None = None) -> Outcome:
         """End the game and apply the unplayed-tile penalties (RULES.md §6).
 
-        ``racks`` gives the letters left on each seat's rack; their number must match the
-        tracked rack size. Letter UP needs them (the penalty is their value); Upwords counts
-        the tiles it already knows about. Ends a game early too.
+        ``racks`` gives the letters left on each seat's rack (a blank is ``?``, worth 0); their
+        number must match the tracked rack size. Letter UP and the crossword game need them
+        (the penalty is their value); Upwords counts the tiles it already knows about. Ends a
+        game early too: then every player just loses their own rack's value.
         """
         if self.status == FINISHED:
             raise GameOver("game_over", "This game has already finished.")
@@ -330,7 +386,8 @@ class GameState:
             if missing:
                 raise InputError(
                     "racks_required",
-                    "Enter the letters left on every rack: Letter UP subtracts their values.",
+                    f"Enter the letters left on every rack: {self.ruleset.name} "
+                    "counts their values.",
                 )
         self._game_ends(letters)
         self.last_play = None
@@ -352,22 +409,44 @@ class GameState:
             seat = (seat + 1) % self.players
             if self.skips[seat]:
                 self.skips[seat] -= 1
+                self._count_scoreless()  # a turn lost to a failed challenge
                 continue
             break
         self.to_move = seat
+
+    def _count_scoreless(self) -> None:
+        """One more scoreless turn in a row, where the ruleset counts them; enough end the game."""
+        if not self.ruleset.scoreless_turns_each_to_end or self.status != IN_PROGRESS:
+            return
+        self.passes += 1
+        if self.passes >= self.turns_to_end:
+            self._game_ends()
 
     def _game_ends(self, letters: Mapping[int, list[str]] | None = None) -> None:
         if self.ruleset.penalty == "per_tile":
             self.adjustments = [-self.ruleset.penalty_per_tile * n for n in self.racks]
             self.status = FINISHED
         elif letters is not None:
-            values = self.ruleset.values
-            self.adjustments = [
-                -sum(values[t] for t in letters.get(seat, ())) for seat in range(self.players)
-            ]
+            self.adjustments = self._rack_adjustments(letters)
             self.status = FINISHED
         else:
             self.status = AWAITING_RACKS
+
+    def _rack_adjustments(self, letters: Mapping[int, list[str]]) -> list[int]:
+        """Each player loses their rack's value; whoever went out may gain the others' racks."""
+        left = [
+            sum(map(self.ruleset.tile_value, letters.get(seat, ()))) for seat in range(self.players)
+        ]
+        out = next(
+            (seat for seat in range(self.players) if self.bag == 0 and self.racks[seat] == 0),
+            None,
+        )
+        if out is None or not self.ruleset.going_out_bonus:
+            return [-value for value in left]
+        others = sum(left) - left[out]
+        if self.options.out_bonus == "twice_opponents":
+            return [2 * others if seat == out else 0 for seat in range(self.players)]
+        return [others if seat == out else -left[seat] for seat in range(self.players)]
 
     def _take_back(self, last: LastPlay) -> None:
         for p in reversed(last.play.placements):
@@ -382,6 +461,8 @@ class GameState:
         self.last_play = None
 
     def _read_racks(self, racks: Mapping[int, str] | None) -> dict[int, list[str]]:
+        """Each seat's rack letters as tiles of the set (a blank is ``?``), checked against
+        the tracked rack sizes and the tiles left off the board."""
         if not racks:
             return {}
         letters: dict[int, list[str]] = {}
@@ -439,7 +520,7 @@ class GameState:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameState:
         ruleset = get_ruleset(data["ruleset"])
-        options = RuleOptions.from_dict(data["options"])
+        options = RuleOptions.from_dict(data["options"], ruleset)
         board = Board.from_rows(data["board"])
         state = cls(
             ruleset=ruleset,
@@ -473,6 +554,8 @@ def draw_for_first(
     ruleset: Ruleset, players: int, rng: random.Random | None = None
 ) -> tuple[int, list[list[str]]]:
     """Each player draws a tile; the one nearest "A" starts, and the tied draw again.
+
+    A blank (``?``) sorts before ``A``, so it wins the draw, as the crossword game's rule says.
 
     Returns the starting seat and every round of draws (a round lists one tile per seat,
     ``""`` for a seat that sat the round out).

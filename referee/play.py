@@ -82,9 +82,14 @@ class Play:
     def parse(cls, text: str, ruleset: Ruleset, board: Board | None = None) -> Play:
         """Read ``5D WOOD``, ``G5 L..P`` or ``D5=W G8=P``.
 
-        Given the ``board``, a letter written on a square whose top tile is that same letter
-        is read as played through (stacking a letter on itself is never legal), so ``5C
-        BELATED`` over ``CATER`` means the same as ``5C BEL...D``.
+        Where the set has blanks a lowercase letter is a blank (GCG's way): ``8D HOUSe`` plays
+        a blank as the E. Without blanks, case does not matter.
+
+        Given the ``board``, a letter written on a square that already holds that letter is
+        read as played through, like a ``.``: in Upwords stacking a letter on itself is never
+        legal, so ``5C BELATED`` over ``CATER`` means ``5C BEL...D``; where tiles don't stack
+        the letter may be a blank's, written either case. A different letter on an occupied
+        square is stacked in Upwords and refused where tiles don't stack.
 
         >>> from referee.rulesets import UPWORDS_10
         >>> str(Play.parse("5E QuIT", UPWORDS_10))
@@ -108,12 +113,19 @@ class Play:
                 )
             tiles = []
             for token in ruleset.split(word):
-                through = token == "." or (
-                    board is not None
-                    and 0 <= row < board.size
-                    and 0 <= col < board.size
-                    and board.top(row, col) == token
-                )
+                top = None
+                if board is not None and 0 <= row < board.size and 0 <= col < board.size:
+                    top = board.top(row, col)
+                through = token == "." or top == token
+                if not through and top is not None and not ruleset.stacks:
+                    if top.upper() != token.upper():
+                        raise InputError(
+                            "letter_not_on_board",
+                            f"{square_name(row, col)} already holds {ruleset.display(top)}, "
+                            f"not {ruleset.display(token)}: write {top.upper()} or . to play "
+                            "through it.",
+                        )
+                    through = True
                 if not through:
                     tiles.append((row, col, token))
                 row, col = row + step[0], col + step[1]

@@ -16,7 +16,15 @@ from typing import TYPE_CHECKING
 from referee.board import Board, Square, check_on_board, square_name
 from referee.errors import IllegalPlay, InputError, Violation
 from referee.play import Play
-from referee.rulesets import LETTER_MULTIPLIER, QU, WORD_MULTIPLIER, RuleOptions, Ruleset
+from referee.rulesets import (
+    BLANK,
+    LETTER_MULTIPLIER,
+    QU,
+    WORD_MULTIPLIER,
+    RuleOptions,
+    Ruleset,
+    tile_in_set,
+)
 
 if TYPE_CHECKING:
     from referee.lexicon import Lexicon
@@ -28,11 +36,13 @@ DEFAULT_OPTIONS = RuleOptions()
 class ScoredWord:
     """A word the play formed, read from the top tiles, with its score explained."""
 
-    word: str  # letters as read: the Qu tile gives "QU"
+    word: str  # letters as read, uppercase: the Qu tile gives "QU", a blank its letter
     squares: tuple[Square, ...]
     across: bool
     score: int
-    breakdown: str  # e.g. "2+1+1+1 = 5" or "H 4×2 + O 1 + U 1 + S 1 + E 1 = 12, ×2 = 24"
+    # e.g. "2+1+1+1 = 5" or "H 4×2 + O 1 + U 1 + S 1 + E 1 = 12, ×2 = 24"; a blank is written
+    # lowercase ("e 0").
+    breakdown: str
 
     @property
     def position(self) -> str:
@@ -123,16 +133,17 @@ def _check_input(board: Board, play: Play, ruleset: Ruleset) -> None:
         raise InputError("no_tiles", "A play needs at least one tile.")
     for p in play.placements:
         check_on_board(p.row, p.col, ruleset.size)
-        if p.tile not in ruleset.tiles:
-            ruleset.tile(p.tile)  # raises the InputError that explains the tile
-    for tile, wanted in Counter(p.tile for p in play.placements).items():
-        if board.count(tile) + wanted > ruleset.tiles[tile]:
-            shown = ruleset.display(tile)
-            have = ruleset.tiles[tile]
+        if ruleset.tile(p.tile) != p.tile:  # tile() explains a tile the set doesn't have
+            raise InputError("unknown_tile", f"{p.tile!r} is not a tile in {ruleset.name}.")
+    # A blank ("e") counts against the set's blanks ("?"), whatever letter it stands for.
+    for tile, wanted in Counter(tile_in_set(p.tile) for p in play.placements).items():
+        have, down = ruleset.tiles[tile], board.count(tile)
+        if down + wanted > have:
+            shown = "blank" if tile == BLANK else f"{ruleset.display(tile)} tile"
             raise InputError(
                 "too_many_copies",
-                f"The set has only {have} {shown} tile{'s' if have > 1 else ''} "
-                f"and {board.count(tile)} {'are' if board.count(tile) != 1 else 'is'} "
+                f"The set has only {have} {shown}{'s' if have > 1 else ''} "
+                f"and {down} {'are' if down != 1 else 'is'} "
                 f"already on the board: check the letter you entered.",
             )
 
@@ -310,7 +321,7 @@ def _score(
     board: Board, new: dict[Square, str], run: list[Square], across: bool, ruleset: Ruleset
 ) -> ScoredWord:
     tops = [new.get(sq) or board.top(*sq) or "" for sq in run]
-    word = "".join(tops)
+    word = "".join(tops).upper()  # a blank ("e") reads as its letter
     if ruleset.scoring == "stacked":
         heights = [board.height(*sq) + (sq in new) for sq in run]
         if max(heights) == 1:
@@ -326,7 +337,7 @@ def _score(
         multiplier = 1
         parts = []
         for sq, tile in zip(run, tops, strict=True):
-            value = ruleset.values[tile]
+            value = ruleset.tile_value(tile)  # 0 for a blank, whatever the square
             mark = layout[sq[0]][sq[1]] if sq in new else "."
             letter_mult = LETTER_MULTIPLIER.get(mark, 1)
             multiplier *= WORD_MULTIPLIER.get(mark, 1)
