@@ -203,3 +203,35 @@ def test_a_rack_holds_seven_tiles_at_most():
 def test_a_blank_on_a_rack_without_blanks_is_refused():
     with pytest.raises(InputError):
         generate(Board(15), get_ruleset("letterup-classic"), RuleOptions(), WordSet("T", []), "A?")
+
+
+# Blanks (the crossword game) ----------------------------------------------------------------------
+def test_a_blank_is_tried_as_every_letter_and_scores_nothing():
+    crossword = get_ruleset("crossword-classic")
+    moves = find(Board(15), crossword, WordSet("T", ["HOUSE"]), "HOUS?")
+    # H on the double letter 8, O U S 1 each, the blank E 0, the centre doubles: 22.
+    assert notations(moves)[0] == ("8D HOUSe", 22)
+    assert all(m.play.placements[-1].tile == "e" for m in moves if m.notation.startswith("8"))
+    assert len(moves) == 10  # five places across the centre, five down
+
+
+def test_a_blank_can_stand_for_a_letter_the_rack_also_has():
+    crossword = get_ruleset("crossword-classic")
+    moves = find(Board(15), crossword, WordSet("T", ["AA"]), "A?")
+    assert sorted(m.notation for m in moves) == [
+        *("8G Aa", "8G aA", "8H Aa", "8H aA"),
+        *("H7 Aa", "H7 aA", "H8 Aa", "H8 aA"),
+    ]
+    assert {m.score for m in moves} == {2}
+
+
+def test_a_blank_on_the_board_reads_as_its_letter_and_counts_against_the_blanks():
+    crossword = get_ruleset("crossword-classic")
+    board = Board(15)
+    for col, tile in zip(range(7, 10), "CaT", strict=True):
+        board.place(7, col, tile)
+    moves = find(board, crossword, WordSet("T", ["CAT", "CATS", "SCAT"]), "S")
+    assert notations(moves) == [("8G S...", 5), ("8H ...S", 5)]  # C 3 + a 0 + T 1 + S 1
+    assert ("8H ...s", 4) in notations(find(board, crossword, WordSet("T", ["CATS"]), "?"))
+    board.place(0, 0, "z")  # both blanks are on the board now: a "?" on the rack is a misentry
+    assert find(board, crossword, WordSet("T", ["CATS"]), "?") == []

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from referee.board import Board
 from referee.errors import IllegalPlay, InputError
 from referee.lexicon import WordSet
-from referee.movegen import generate
+from referee.movegen import generate, raw_plays
 from referee.play import Placement, Play
 from referee.rules import evaluate
 from referee.rulesets import BLANK, RULESETS, RuleOptions, Ruleset
@@ -88,9 +88,9 @@ def _blanks_as_letters(tiles: tuple[str, ...]) -> list[tuple[str, ...]]:
 
 
 @st.composite
-def positions(draw, ruleset: Ruleset, max_rack: int = 4):
+def positions(draw, ruleset: Ruleset, max_rack: int = 4, blank: bool = False):
     """A small lexicon, a board with a few of its words (some over others, stacked in
-    Upwords), and a short rack."""
+    Upwords), and a short rack; with ``blank``, a blank on every rack."""
     words = draw(st.lists(st.sampled_from(POOL), min_size=8, max_size=25, unique=True))
     n = ruleset.size
     board = Board(n)
@@ -122,23 +122,27 @@ def positions(draw, ruleset: Ruleset, max_rack: int = 4):
     # Then a few plays of a game, each one of those the generator finds for a random rack.
     lexicon = WordSet("SMALL", words)
     for _ in range(draw(st.sampled_from([0, 1, 2, 3, 4, 5, 6]))):
-        build_rack = _rack_text(draw(st.lists(st.sampled_from(alphabet), min_size=7, max_size=7)))
-        moves = generate(board, ruleset, RuleOptions(), lexicon, build_rack)
-        if moves:
-            chosen = moves[draw(st.integers(0, len(moves) - 1))]
-            for p in chosen.play:
-                board.place(p.row, p.col, p.tile)
-    if ruleset.has_blanks:
+        letters = 6 if blank else 7
+        build = draw(st.lists(st.sampled_from(alphabet), min_size=letters, max_size=letters))
+        build_rack = _rack_text(build) + (BLANK if blank else "")
+        found = raw_plays(board, ruleset, RuleOptions(), lexicon, build_rack)
+        if found:
+            _, tiles = found[draw(st.integers(0, len(found) - 1))]
+            for row, col, tile in tiles:
+                board.place(row, col, tile)
+    if ruleset.has_blanks and not blank:
         alphabet.append(BLANK)
     # Most racks hold letters of a word in the list, so that there is something to find.
     target = [t for t in ruleset.split(draw(st.sampled_from(words))) if t in ruleset.tiles]
-    size = draw(st.integers(1, max_rack))
+    size = draw(st.integers(1, max_rack - blank))
     rack = draw(st.lists(st.sampled_from(target), max_size=size)) if target else []
     rack += draw(
         st.lists(st.sampled_from(alphabet), min_size=size - len(rack), max_size=size - len(rack))
     )
     if rack.count(BLANK) > 1:
         rack = [t for t in rack if t != BLANK] + [BLANK]
+    if blank:
+        rack.append(BLANK)
     plural = draw(st.booleans()) if ruleset.plural_s else True
     return lexicon, board, rack, RuleOptions(plural_s_rule=plural)
 
@@ -157,11 +161,19 @@ def _check_exact(ruleset: Ruleset, lexicon: WordSet, board: Board, rack, options
 
 
 @pytest.mark.parametrize("ruleset_id", sorted(RULESETS))
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_generator_finds_exactly_what_brute_force_finds(ruleset_id, data):
     ruleset = RULESETS[ruleset_id]
     lexicon, board, rack, options = data.draw(positions(ruleset))
+    _check_exact(ruleset, lexicon, board, rack, options)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_blanks_match_brute_force_trying_every_letter(data):
+    ruleset = RULESETS["crossword-classic"]
+    lexicon, board, rack, options = data.draw(positions(ruleset, max_rack=3, blank=True))
     _check_exact(ruleset, lexicon, board, rack, options)
 
 
