@@ -90,7 +90,8 @@ def _blanks_as_letters(tiles: tuple[str, ...]) -> list[tuple[str, ...]]:
 @st.composite
 def positions(draw, ruleset: Ruleset, max_rack: int = 4, blank: bool = False):
     """A small lexicon, a board with a few of its words (some over others, stacked in
-    Upwords), and a short rack; with ``blank``, a blank on every rack."""
+    Upwords), and a short rack; blanks only with ``blank``, and then on every rack (trying
+    each as 26 letters is what makes the brute force slow)."""
     words = draw(st.lists(st.sampled_from(POOL), min_size=8, max_size=25, unique=True))
     n = ruleset.size
     board = Board(n)
@@ -130,8 +131,6 @@ def positions(draw, ruleset: Ruleset, max_rack: int = 4, blank: bool = False):
             _, tiles = found[draw(st.integers(0, len(found) - 1))]
             for row, col, tile in tiles:
                 board.place(row, col, tile)
-    if ruleset.has_blanks and not blank:
-        alphabet.append(BLANK)
     # Most racks hold letters of a word in the list, so that there is something to find.
     target = [t for t in ruleset.split(draw(st.sampled_from(words))) if t in ruleset.tiles]
     size = draw(st.integers(1, max_rack - blank))
@@ -139,8 +138,6 @@ def positions(draw, ruleset: Ruleset, max_rack: int = 4, blank: bool = False):
     rack += draw(
         st.lists(st.sampled_from(alphabet), min_size=size - len(rack), max_size=size - len(rack))
     )
-    if rack.count(BLANK) > 1:
-        rack = [t for t in rack if t != BLANK] + [BLANK]
     if blank:
         rack.append(BLANK)
     plural = draw(st.booleans()) if ruleset.plural_s else True
@@ -161,7 +158,7 @@ def _check_exact(ruleset: Ruleset, lexicon: WordSet, board: Board, rack, options
 
 
 @pytest.mark.parametrize("ruleset_id", sorted(RULESETS))
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_generator_finds_exactly_what_brute_force_finds(ruleset_id, data):
     ruleset = RULESETS[ruleset_id]
