@@ -166,7 +166,7 @@ def test_generator_finds_exactly_what_brute_force_finds(ruleset_id, data):
     _check_exact(ruleset, lexicon, board, rack, options)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_blanks_match_brute_force_trying_every_letter(data):
     ruleset = RULESETS["crossword-classic"]
