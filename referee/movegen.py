@@ -335,6 +335,16 @@ class _Direction:
         # Set for each anchor and each left end the walk tries.
         where = [0, 0, 0]  # the anchor, the leftmost square the left part may use, word start
 
+        # What a square's cross-check allows, as letters the automaton can step on (the Qu tile
+        # as its Q): a quick test before trying the rack's tiles on it.
+        hints = [x[1] & _LETTERS | (1 << _Q if x[1] >> QU_CODE & 1 else 0) for x in cross]
+
+        def usable() -> int:
+            """Letters the rack can still put down (a blank: any; the Qu tile: its Q)."""
+            if counts[27]:
+                return _LETTERS
+            return in_rack[0] | (1 << _Q if counts[QU_CODE] else 0)
+
         def step(state: int, k: int) -> int:
             mask = masks[state]
             if not mask >> k & 1:
@@ -419,6 +429,10 @@ class _Direction:
                     if top == tile:
                         continue
                     nxt = int(children[firsts[state] + (mask & ((1 << k) - 1)).bit_count()])
+                # Where the word must end on this square, only a word's last letter will do.
+                leaf = mode == 2 and (i + 1 == n or (not tops[i + 1] and tiles_left[0] == 1))
+                if leaf and not masks[nxt] & TERMINAL:
+                    continue
                 if premium:
                     value = tile_values[k if code < 27 else 27 + k] * lm
                     new_x = xsum + (xa + value) * wm if has_cross else xsum
@@ -433,6 +447,11 @@ class _Direction:
                         new_x = xsum + xa + h
                     else:
                         new_x = xsum + 2 * (xc + 1) + (2 if xqu or code == QU_CODE else 0)
+                if leaf:
+                    placed.append((*squares[i], tile))
+                    finish(i + 1, new_m, new_f, new_x)
+                    placed.pop()
+                    continue
                 counts[code] -= 1
                 tiles_left[0] -= 1
                 if code < 26 and not counts[code]:
@@ -477,11 +496,11 @@ class _Direction:
                     and (a + 1 == n or not tops[a + 1])
                 ):
                     finish(a + 1, msum, mflag, xsum)
-                if a + 1 < n:
-                    turn = step(state, SEPARATOR)
-                    if turn >= 0:
-                        after_right(a, turn, msum, mflag, xsum, stacked)
-            if i - 1 >= where[1] and tiles_left[0]:
+                mask = masks[state]
+                if a + 1 < n and mask >> SEPARATOR & 1:
+                    turn = int(children[firsts[state] + (mask & _BEFORE_SEPARATOR).bit_count()])
+                    after_right(a, turn, msum, mflag, xsum, stacked)
+            if i - 1 >= where[1] and masks[state] & usable():
                 place(i - 1, state, True, msum, mflag, xsum, 0, 1)
 
         anchor_stacked = [0]  # stacked squares of the anchor's run, for the right part
@@ -493,16 +512,15 @@ class _Direction:
             if not top:
                 if placed and masks[state] & TERMINAL:
                     finish(j, msum, mflag, xsum)
-                if j == n or not tiles_left[0]:
-                    return
-                place(j, state, False, msum, mflag, xsum, 0, 2)
+                if j < n and masks[state] & hints[j] & usable():
+                    place(j, state, False, msum, mflag, xsum, 0, 2)
                 return
             run = stacked if tops[i] else 0
             nxt = read(j, state, False)
             if nxt >= 0:
                 m, f = read_score(j, msum, mflag)
                 after_right(j, nxt, m, f, xsum, run)
-            if can_place[j] and tiles_left[0]:
+            if can_place[j] and masks[state] & hints[j] & usable():
                 place(j, state, False, msum, mflag, xsum, run, 2)
 
         root = gaddag.root
@@ -536,5 +554,6 @@ class _Direction:
 
 _NO_CROSS = (False, 0, 0, 0, 0, False)
 _LETTERS = (1 << 26) - 1
+_BEFORE_SEPARATOR = (1 << SEPARATOR) - 1
 _TILES = [_tile(k) for k in range(27)]
 _BLANKS = [chr(97 + k) for k in range(26)]
