@@ -336,14 +336,14 @@ class _Direction:
         where = [0, 0, 0]  # the anchor, the leftmost square the left part may use, word start
 
         # What a square's cross-check allows, as letters the automaton can step on (the Qu tile
-        # as its Q): a quick test before trying the rack's tiles on it.
-        hints = [x[1] & _LETTERS | (1 << _Q if x[1] >> QU_CODE & 1 else 0) for x in cross]
+        # as its Q, or its U when read leftwards): a quick test before trying the rack's tiles.
+        hints = [x[1] & _LETTERS | (_QU_BITS if x[1] >> QU_CODE & 1 else 0) for x in cross]
 
         def usable() -> int:
-            """Letters the rack can still put down (a blank: any; the Qu tile: its Q)."""
+            """Letters the rack can still put down (a blank: any; the Qu tile: Q or U)."""
             if counts[27]:
                 return _LETTERS
-            return in_rack[0] | (1 << _Q if counts[QU_CODE] else 0)
+            return in_rack[0] | (_QU_BITS if counts[QU_CODE] else 0)
 
         def step(state: int, k: int) -> int:
             mask = masks[state]
@@ -555,5 +555,6 @@ class _Direction:
 _NO_CROSS = (False, 0, 0, 0, 0, False)
 _LETTERS = (1 << 26) - 1
 _BEFORE_SEPARATOR = (1 << SEPARATOR) - 1
+_QU_BITS = 1 << _Q | 1 << _U
 _TILES = [_tile(k) for k in range(27)]
 _BLANKS = [chr(97 + k) for k in range(26)]
