@@ -46,7 +46,6 @@ __all__ = ["Move", "Walkable", "generate", "raw_plays"]
 QU_CODE = 26  # the Upwords Qu tile, read as Q then U
 ANY = (1 << 27) - 1  # no cross-word: every letter and the Qu tile may go here
 _Q, _U = 16, 20
-_UNREACHABLE = 99
 
 
 @runtime_checkable
@@ -147,7 +146,7 @@ def raw_plays(
     out: list[RawPlay] = []
     if not any(counts):
         return out
-    grid = _Grid(board, ruleset, dawg)
+    grid = _Grid(board, ruleset)
     for across in (True, False):
         _Direction(grid, ruleset, options, dawg, gaddag, counts, across, out).run()
     return out
@@ -163,17 +162,14 @@ def _rack_counts(board: Board, ruleset: Ruleset, rack: str) -> list[int]:
             f"A rack holds at most {ruleset.rack_size} tiles; {rack!r} has {len(tiles)}.",
         )
     counts = [0] * 28
-    on_board = board.tile_counts()
-    # Blanks on the board count against the set's "?" (the board may count them either way).
-    blanks_on_board = on_board[BLANK] + sum(n for t, n in on_board.items() if t.islower())
+    on_board = board.tile_counts()  # blanks on the board count as "?"
     for tile in tiles:
         code = 27 if tile == BLANK else _code(tile)
         counts[code] += 1
     for code in range(28):
         tile = BLANK if code == 27 else _tile(code)
-        used = blanks_on_board if code == 27 else on_board[tile]
         # The board can never hold more copies of a tile than the set has (RULES.md §2.6).
-        counts[code] = max(0, min(counts[code], ruleset.tiles.get(tile, 0) - used))
+        counts[code] = max(0, min(counts[code], ruleset.tiles.get(tile, 0) - on_board[tile]))
     return counts
 
 
@@ -189,13 +185,12 @@ def _tile(code: int) -> str:
 class _Grid:
     """Top tiles, heights and letter values of every square, as flat lists."""
 
-    def __init__(self, board: Board, ruleset: Ruleset, dawg: Dawg) -> None:
+    def __init__(self, board: Board, ruleset: Ruleset) -> None:
         n = self.size = board.size
         self.tops: list[str | None] = [board.top(r, c) for r in range(n) for c in range(n)]
         self.heights = [board.height(r, c) for r in range(n) for c in range(n)]
-        values = ruleset.values
         # A blank (lowercase) is worth nothing; so is every tile in stacked scoring.
-        self.values = [values.get(t, 0) if t else 0 for t in self.tops]
+        self.values = [ruleset.tile_value(t) if t else 0 for t in self.tops]
         self.empty = board.is_empty
 
 
@@ -398,65 +393,55 @@ class _Direction:
                 if stacked == run_len[i] >= 2 and ends_run[i]:
                     return  # this would cover every letter of a word on the board
             mask = masks[state]
+            first = firsts[state]
+            row, col = squares[i]
+            h = heights[i] + 1
+            lm, wm = letter_mult[i], word_mult[i]
+            # Where the word must end on this square, only a word's last letter will do, and
+            # it is recorded here without a call.
+            leaf = mode == 2 and (i + 1 == n or (not tops[i + 1] and tiles_left[0] == 1))
             real = mask & allowed & in_rack[0]
             if counts[QU_CODE] and allowed >> QU_CODE & 1:
                 real |= 1 << QU_CODE
-            blank = mask & allowed & _LETTERS if counts[27] else 0
-            h = heights[i] + 1
-            lm, wm = letter_mult[i], word_mult[i]
-            tries = real | blank << 27
-            while tries:
-                low = tries & -tries
-                tries ^= low
+            while real:
+                low = real & -real
+                real ^= low
                 k = low.bit_length() - 1
-                if k < 27:
-                    code = k
-                    tile = _TILES[k]
-                    if k == QU_CODE:
-                        first, second = (_U, _Q) if leftwards else (_Q, _U)
-                        nxt = step(state, first)
-                        if nxt < 0:
-                            continue
-                        nxt = step(nxt, second)
-                        if nxt < 0:
-                            continue
-                    else:
-                        nxt = int(children[firsts[state] + (mask & (low - 1)).bit_count()])
-                else:
-                    code = 27
-                    k -= 27
-                    tile = _BLANKS[k]
-                    if top == tile:
+                if k == QU_CODE:
+                    one, two = (_U, _Q) if leftwards else (_Q, _U)
+                    nxt = step(state, one)
+                    if nxt < 0:
                         continue
-                    nxt = int(children[firsts[state] + (mask & ((1 << k) - 1)).bit_count()])
-                # Where the word must end on this square, only a word's last letter will do.
-                leaf = mode == 2 and (i + 1 == n or (not tops[i + 1] and tiles_left[0] == 1))
+                    nxt = step(nxt, two)
+                    if nxt < 0:
+                        continue
+                else:
+                    nxt = int(children[first + (mask & (low - 1)).bit_count()])
                 if leaf and not masks[nxt] & TERMINAL:
                     continue
                 if premium:
-                    value = tile_values[k if code < 27 else 27 + k] * lm
+                    value = tile_values[k] * lm
                     new_x = xsum + (xa + value) * wm if has_cross else xsum
                     new_m = msum + value
                     new_f = mflag * wm
                 else:
                     new_m = msum + h
-                    new_f = mflag | (h > 1) | (2 if code == QU_CODE else 0)
+                    new_f = mflag | (h > 1) | (2 if k == QU_CODE else 0)
                     if not has_cross:
                         new_x = xsum
                     elif h > 1 or xb > 1:
                         new_x = xsum + xa + h
                     else:
-                        new_x = xsum + 2 * (xc + 1) + (2 if xqu or code == QU_CODE else 0)
+                        new_x = xsum + 2 * (xc + 1) + (2 if xqu or k == QU_CODE else 0)
+                placed.append((row, col, _TILES[k]))
                 if leaf:
-                    placed.append((*squares[i], tile))
                     finish(i + 1, new_m, new_f, new_x)
                     placed.pop()
                     continue
-                counts[code] -= 1
+                counts[k] -= 1
                 tiles_left[0] -= 1
-                if code < 26 and not counts[code]:
+                if k < 26 and not counts[k]:
                     in_rack[0] ^= low
-                placed.append((*squares[i], tile))
                 if mode == 2:
                     after_right(i, nxt, new_m, new_f, new_x, stacked)
                 elif mode == 1:
@@ -465,10 +450,55 @@ class _Direction:
                     anchor_stacked[0] = stacked
                     after_left(i, nxt, new_m, new_f, new_x, stacked)
                 placed.pop()
-                counts[code] += 1
+                counts[k] += 1
                 tiles_left[0] += 1
-                if code < 26 and counts[code] == 1:
+                if k < 26 and counts[k] == 1:
                     in_rack[0] ^= low
+            if not counts[27]:
+                return
+            # A blank: every letter the automaton and the cross-check allow, each worth 0,
+            # so the scores are the same whichever letter it is.
+            if premium:
+                new_x = xsum + xa * wm if has_cross else xsum
+                new_m, new_f = msum, mflag * wm
+            else:
+                new_m, new_f = msum + h, mflag | (h > 1)
+                if not has_cross:
+                    new_x = xsum
+                elif h > 1 or xb > 1:
+                    new_x = xsum + xa + h
+                else:
+                    new_x = xsum + 2 * (xc + 1) + (2 if xqu else 0)
+            blanks = mask & allowed & _LETTERS
+            if not leaf:
+                counts[27] -= 1
+                tiles_left[0] -= 1
+            while blanks:
+                low = blanks & -blanks
+                blanks ^= low
+                k = low.bit_length() - 1
+                tile = _BLANKS[k]
+                if top == tile:
+                    continue
+                nxt = int(children[first + (mask & (low - 1)).bit_count()])
+                if leaf:
+                    if masks[nxt] & TERMINAL:
+                        placed.append((row, col, tile))
+                        finish(i + 1, new_m, new_f, new_x)
+                        placed.pop()
+                    continue
+                placed.append((row, col, tile))
+                if mode == 2:
+                    after_right(i, nxt, new_m, new_f, new_x, stacked)
+                elif mode == 1:
+                    after_left(i, nxt, new_m, new_f, new_x, anchor_stacked[0])
+                else:
+                    anchor_stacked[0] = stacked
+                    after_left(i, nxt, new_m, new_f, new_x, stacked)
+                placed.pop()
+            if not leaf:
+                counts[27] += 1
+                tiles_left[0] += 1
 
         def read(i: int, state: int, leftwards: bool) -> int:
             for k in reversed(reads[i]) if leftwards else reads[i]:
