@@ -326,6 +326,8 @@ class _Direction:
         bingo_tiles, bingo_bonus = ruleset.bingo_tiles, ruleset.bingo_bonus
         placed: list[tuple[int, int, str]] = []  # (row, col, tile), in the order placed
         in_rack = [sum(1 << k for k in range(26) if counts[k])]
+        # Letters the rack's tiles can still put down, blanks aside (the Qu tile: Q or U).
+        usable = [in_rack[0] | (_QU_BITS if counts[QU_CODE] else 0)]
         tiles_left = [sum(counts)]
         # Set for each anchor and each left end the walk tries.
         where = [0, 0, 0]  # the anchor, the leftmost square the left part may use, word start
@@ -333,12 +335,6 @@ class _Direction:
         # What a square's cross-check allows, as letters the automaton can step on (the Qu tile
         # as its Q, or its U when read leftwards): a quick test before trying the rack's tiles.
         hints = [x[1] & _LETTERS | (_QU_BITS if x[1] >> QU_CODE & 1 else 0) for x in cross]
-
-        def usable() -> int:
-            """Letters the rack can still put down (a blank: any; the Qu tile: Q or U)."""
-            if counts[27]:
-                return _LETTERS
-            return in_rack[0] | (_QU_BITS if counts[QU_CODE] else 0)
 
         def step(state: int, k: int) -> int:
             mask = masks[state]
@@ -440,8 +436,10 @@ class _Direction:
                     continue
                 counts[k] -= 1
                 tiles_left[0] -= 1
-                if k < 26 and not counts[k]:
-                    in_rack[0] ^= low
+                if not counts[k]:
+                    if k < 26:
+                        in_rack[0] ^= low
+                    usable[0] = in_rack[0] | (_QU_BITS if counts[QU_CODE] else 0)
                 if mode == 2:
                     after_right(i, nxt, new_m, new_f, new_x, stacked)
                 elif mode == 1:
@@ -452,8 +450,10 @@ class _Direction:
                 placed.pop()
                 counts[k] += 1
                 tiles_left[0] += 1
-                if k < 26 and counts[k] == 1:
-                    in_rack[0] ^= low
+                if counts[k] == 1:
+                    if k < 26:
+                        in_rack[0] ^= low
+                    usable[0] = in_rack[0] | (_QU_BITS if counts[QU_CODE] else 0)
             if not counts[27]:
                 return
             # A blank: every letter the automaton and the cross-check allow, each worth 0,
@@ -530,7 +530,7 @@ class _Direction:
                 if a + 1 < n and mask >> SEPARATOR & 1:
                     turn = int(children[firsts[state] + (mask & _BEFORE_SEPARATOR).bit_count()])
                     after_right(a, turn, msum, mflag, xsum, stacked)
-            if i - 1 >= where[1] and masks[state] & usable():
+            if i - 1 >= where[1] and masks[state] & (_LETTERS if counts[27] else usable[0]):
                 place(i - 1, state, True, msum, mflag, xsum, 0, 1)
 
         anchor_stacked = [0]  # stacked squares of the anchor's run, for the right part
@@ -539,18 +539,30 @@ class _Direction:
             # Squares up to i are read, left to right; i + 1 is next.
             j = i + 1
             top = tops[j] if j < n else None
+            mask = masks[state]
             if not top:
-                if placed and masks[state] & TERMINAL:
+                if placed and mask & TERMINAL:
                     finish(j, msum, mflag, xsum)
-                if j < n and masks[state] & hints[j] & usable():
+                if j < n and mask & hints[j] & (_LETTERS if counts[27] else usable[0]):
                     place(j, state, False, msum, mflag, xsum, 0, 2)
                 return
             run = stacked if tops[i] else 0
-            nxt = read(j, state, False)
-            if nxt >= 0:
-                m, f = read_score(j, msum, mflag)
-                after_right(j, nxt, m, f, xsum, run)
-            if can_place[j] and masks[state] & hints[j] & usable():
+            letters = reads[j]
+            if len(letters) == 1:  # one letter (all but the Qu tile): stepped here
+                k = letters[0]
+                if mask >> k & 1:
+                    nxt = int(children[firsts[state] + (mask & ((1 << k) - 1)).bit_count()])
+                    if premium:
+                        after_right(j, nxt, msum + values[j], mflag, xsum, run)
+                    else:
+                        m, f = read_score(j, msum, mflag)
+                        after_right(j, nxt, m, f, xsum, run)
+            else:
+                nxt = read(j, state, False)
+                if nxt >= 0:
+                    m, f = read_score(j, msum, mflag)
+                    after_right(j, nxt, m, f, xsum, run)
+            if can_place[j] and mask & hints[j] & (_LETTERS if counts[27] else usable[0]):
                 place(j, state, False, msum, mflag, xsum, run, 2)
 
         root = gaddag.root
