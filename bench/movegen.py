@@ -6,9 +6,7 @@ are the same on every run for the same word list:
 
   Upwords 10×10   positions whose highest stack is 2 to 4 tiles
   Letter UP 15×15 positions from turn 4 on
-  crossword 15×15 the same, with a blank on the rack (the ``crossword-classic`` ruleset when
-                  the engine has it; until then a Letter UP set with two blanks, timed
-                  without the confirming rules.evaluate, which cannot score blanks yet)
+  crossword 15×15 the same (``crossword-classic``), with a blank on the rack
 
 Figures:
   movegen_ms_median, movegen_ms_p90  generate(limit=20) over all positions: every legal play
@@ -32,14 +30,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from referee.board import Board
 from referee.lexicon import LexiconLibrary, compile_lexicon
 from referee.movegen import generate, raw_plays
-from referee.rulesets import BLANK, LETTERUP_CLASSIC, RULESETS, RuleOptions, Ruleset
+from referee.rulesets import BLANK, RULESETS, RuleOptions, Ruleset
 
 GOALS = {
     "movegen_ms_median": ("<=", 20),
@@ -50,15 +48,6 @@ CACHE = Path(tempfile.gettempdir()) / "scorekeeper-movegen-cache"
 LIMIT = 20
 PER_FAMILY = 10
 
-# Until the crossword ruleset lands: Letter UP's board and letters with two blanks.
-LETTERUP_WITH_BLANKS = replace(
-    LETTERUP_CLASSIC,
-    id="letterup-with-blanks",
-    name="Letter UP with two blanks (benchmark only)",
-    tiles={**LETTERUP_CLASSIC.tiles, BLANK: 2},
-    values={**LETTERUP_CLASSIC.values, BLANK: 0},
-)
-
 
 @dataclass
 class Position:
@@ -66,7 +55,6 @@ class Position:
     ruleset: Ruleset
     board: Board
     rack: str
-    confirm: bool = True  # False: the engine cannot score this ruleset's plays yet
 
 
 def _rack_text(tiles: list[str]) -> str:
@@ -116,14 +104,12 @@ def positions(lexicon: Any) -> list[Position]:
     for seed in range(PER_FAMILY):
         turn, board, rack = self_play(letterup, lexicon, seed, 4 + seed)[-1]
         out.append(Position("letterup", letterup, board, _rack_text(rack)))
-    crossword = RULESETS.get("crossword-classic")
-    confirm = crossword is not None
-    crossword = crossword or LETTERUP_WITH_BLANKS
+    crossword = RULESETS["crossword-classic"]
     for seed in range(PER_FAMILY):
         turn, board, rack = self_play(crossword, lexicon, 100 + seed, 4 + seed)[-1]
         if BLANK not in rack:
             rack[-1] = BLANK
-        out.append(Position("crossword", crossword, board, _rack_text(rack), confirm))
+        out.append(Position("crossword", crossword, board, _rack_text(rack)))
     return out
 
 
@@ -167,14 +153,20 @@ def run(library: LexiconLibrary, root: Path) -> dict[str, Any]:
     infos = library.infos()
     CACHE.mkdir(parents=True, exist_ok=True)
     builds = {}
+    files_mb = {}
     lexica = {}
     for info in infos:  # compile every list's automata once (kept in CACHE between runs)
         lexicon = compile_lexicon(info.path, CACHE, info.id)
         start = time.perf_counter()
         lexicon.dawg()
         lexicon.gaddag()
-        builds[info.id] = round(time.perf_counter() - start, 2)
+        builds[info.id] = round(time.perf_counter() - start, 2)  # 0 once cached
         lexica[info.id] = lexicon
+        if lexicon.path is not None:
+            files_mb[info.id] = round(
+                sum(lexicon.path.with_suffix(s).stat().st_size for s in (".dawg", ".gaddag")) / 1e6,
+                1,
+            )
     chosen = "CSW21" if "CSW21" in lexica else max(lexica, key=lambda i: lexica[i].word_count)
     lexicon = lexica[chosen]
     options = RuleOptions()
@@ -188,11 +180,8 @@ def run(library: LexiconLibrary, root: Path) -> dict[str, Any]:
         found = raw_plays(*args)
         search_s += time.perf_counter() - start
         plays += len(found)
-        if position.confirm:
-            ms = _timed(lambda a=args: generate(*a, limit=LIMIT))
-            everything.append(_timed(lambda a=args: generate(*a), rounds=1))
-        else:
-            ms = _timed(lambda a=args: raw_plays(*a))
+        ms = _timed(lambda a=args: generate(*a, limit=LIMIT))
+        everything.append(_timed(lambda a=args: generate(*a), rounds=1))
         times.setdefault(position.family, []).append(ms)
     every = [ms for family in times.values() for ms in family]
     code = _CHILD_RSS.format(
@@ -204,6 +193,7 @@ def run(library: LexiconLibrary, root: Path) -> dict[str, Any]:
     return {
         "lexicon": chosen,
         "builds_s": builds,
+        "files_mb": files_mb,
         "families": {
             family: {
                 "positions": len(values),
@@ -213,9 +203,6 @@ def run(library: LexiconLibrary, root: Path) -> dict[str, Any]:
             }
             for family, values in times.items()
         },
-        "blank_ruleset": "crossword-classic"
-        if "crossword-classic" in RULESETS
-        else LETTERUP_WITH_BLANKS.id,
         "movegen_ms_median": round(statistics.median(every), 1),
         "movegen_ms_p90": round(_p90(every), 1),
         "movegen_all_ms_median": round(statistics.median(everything), 1),
