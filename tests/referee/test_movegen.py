@@ -235,3 +235,24 @@ def test_a_blank_on_the_board_reads_as_its_letter_and_counts_against_the_blanks(
     assert ("8H ...s", 4) in notations(find(board, crossword, WordSet("T", ["CATS"]), "?"))
     board.place(0, 0, "z")  # both blanks are on the board now: a "?" on the rack is a misentry
     assert find(board, crossword, WordSet("T", ["CATS"]), "?") == []
+
+
+def test_a_move_reads_as_json_for_the_api():
+    (move,) = generate(
+        Board(10), UPWORDS_10, RuleOptions(), WordSet("T", ["QUIT"]), "QuIT", limit=1
+    )
+    assert move.to_dict() == {
+        "notation": "5C QuIT",
+        "score": 8,
+        "tiles": [[4, 2, "QU"], [4, 3, "I"], [4, 4, "T"]],
+        "words": [
+            {
+                "word": "QUIT",
+                "score": 8,
+                "position": "5C",
+                "direction": "across",
+                "breakdown": "3 tiles × 2 + 2 for Qu = 8",
+            }
+        ],
+        "bonus": 0,
+    }
