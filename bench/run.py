@@ -11,6 +11,13 @@ Figures and goals (issue 2):
                          words up in each                                             ≤ 20
   lookups_per_s          dictionary lookups per second (half words, half not)    ≥ 1,000,000
 
+Move generator (bench/movegen.py, issue 12): "what could I have played?" on fixed mid-game
+positions (Upwords 10×10 with stacks of 2-4, Letter UP 15×15, the crossword with a blank):
+  movegen_ms_median      every legal play found and scored, the best 20 confirmed        ≤ 20
+  movegen_ms_p90                                                                         ≤ 100
+  movegen_plays_per_s    plays found per second by the search
+  movegen_rss_mb         memory for the DAWG and GADDAG of all the lists                ≤ 100
+
 HTTP load (bench/http_load.py): gunicorn with 2 workers on loopback, on a throwaway
 database (PostgreSQL when DATABASE_URL is set, else SQLite), driven by 50 keep-alive clients
 in a second process (bench/loadgen.py):
@@ -46,6 +53,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
 from bench import http_load as http_bench  # noqa: E402
+from bench import movegen as movegen_bench  # noqa: E402
 from referee.game import GameState  # noqa: E402
 from referee.lexicon import LexiconLibrary, compile_lexicon  # noqa: E402
 from referee.play import Play  # noqa: E402
@@ -56,8 +64,16 @@ GOALS = {
     "lexicon_load_ms": ("<=", 50),
     "lexicon_rss_mb": ("<=", 20),
     "lookups_per_s": (">=", 1_000_000),
+    **movegen_bench.GOALS,
     **http_bench.GOALS,
 }
+MOVEGEN_FIGURES = (
+    "movegen_ms_median",
+    "movegen_ms_p90",
+    "movegen_all_ms_median",
+    "movegen_plays_per_s",
+    "movegen_rss_mb",
+)
 HTTP_FIGURES = (
     "http_trivial_per_s",
     "http_turns_per_s",
@@ -222,11 +238,23 @@ def main() -> None:
             print(f"cold load {lexicon_id}: {ms:.2f} ms")
         print(f"memory added by {lexica['rss_lexica']} lexica: {lexica['rss_mb']:.1f} MB")
         print(f"lookups ({lexica['lookup_lexicon']}): {lexica['lookups_per_s']:,.0f}/s")
+        movegen = movegen_bench.run(library, ROOT)
+        for family, figures_ in movegen["families"].items():
+            print(
+                f"movegen {family} ({figures_['positions']} positions, {movegen['lexicon']}): "
+                f"median {figures_['median_ms']} ms, p90 {figures_['p90_ms']} ms, "
+                f"max {figures_['max_ms']} ms"
+            )
+        print(
+            f"movegen: all plays confirmed {movegen['movegen_all_ms_median']} ms median, "
+            f"{movegen['movegen_plays_per_s']:,} plays/s, automata {movegen['movegen_rss_mb']} MB"
+        )
     figures: dict[str, Any] = {
         "engine_play_us_median": round(max(engine.values()), 1),
         "lexicon_load_ms": round(max(lexica["loads_ms"].values()), 2),
         "lexicon_rss_mb": round(lexica["rss_mb"], 1),
         "lookups_per_s": round(lexica["lookups_per_s"]),
+        **{name: movegen[name] for name in MOVEGEN_FIGURES},
     }
     failed = False
     try:
@@ -241,7 +269,14 @@ def main() -> None:
         and (figures[name] <= goal if op == "<=" else figures[name] >= goal)
         for name, (op, goal) in GOALS.items()
     }
-    summary = {**figures, "lexica": len(lexica["loads_ms"]), "http": web["http"], "goals_met": met}
+    details = {k: v for k, v in movegen.items() if k not in MOVEGEN_FIGURES}
+    summary = {
+        **figures,
+        "lexica": len(lexica["loads_ms"]),
+        "movegen": details,
+        "http": web["http"],
+        "goals_met": met,
+    }
     print(json.dumps(summary))
     if failed:
         sys.exit(1)
