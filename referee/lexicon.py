@@ -140,6 +140,13 @@ class WordSet:
     def __contains__(self, word: object) -> bool:
         return isinstance(word, str) and word in self._words
 
+    def analysis_ready(self) -> bool:
+        return True  # a small list builds its automata in moments
+
+    def prepare_analysis(self) -> None:
+        self.dawg()
+        self.gaddag()
+
     def dawg(self) -> Dawg:
         """The list as an automaton for the move generator, built in memory on first use."""
         if "dawg" not in self._automata:
@@ -200,6 +207,20 @@ class CompiledLexicon:
             return word in self._trie
         except (AttributeError, TypeError):
             return False
+
+    def analysis_ready(self) -> bool:
+        """The move generator's structures are in memory or compiled on disk: using them
+        costs no build."""
+        if {"dawg", "gaddag"} <= self._automata.keys():
+            return True
+        if self.path is None:
+            return False
+        return all(self.path.with_suffix(f".{kind}").is_file() for kind in ("dawg", "gaddag"))
+
+    def prepare_analysis(self) -> None:
+        """Build (or map) the move generator's structures now."""
+        self.dawg()
+        self.gaddag()
 
     def dawg(self) -> Dawg:
         """The list as a DAWG for the move generator (referee/dawg.py)."""

@@ -102,9 +102,23 @@ def generate(
     ``lexicon`` must be a word list the generator can walk (``WordSet`` or a compiled list);
     an honour-system game has no list, and ``InputError`` says so.
     """
-    if limit is not None and limit <= 0:
-        return []
+    return counted(board, ruleset, options, lexicon, rack, limit=limit)[1]
+
+
+def counted(
+    board: Board,
+    ruleset: Ruleset,
+    options: RuleOptions,
+    lexicon: Lexicon,
+    rack: str,
+    *,
+    limit: int | None = None,
+) -> tuple[int, list[Move]]:
+    """How many legal plays there are, and the best ``limit`` of them as ``generate`` gives."""
     raw = raw_plays(board, ruleset, options, lexicon, rack)
+    count = len(raw)
+    if limit is not None and limit <= 0:
+        return count, []
     raw.sort(key=lambda item: -item[0])
     if limit is not None and len(raw) > limit:
         cutoff = raw[limit - 1][0]
@@ -124,7 +138,7 @@ def generate(
                 f"move generator scored {notation} {-negative}, the rules {evaluation.score}"
             )
         moves.append(Move(play, notation, evaluation.score, evaluation.words, evaluation.bonus))
-    return moves
+    return count, moves
 
 
 def raw_plays(

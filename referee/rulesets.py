@@ -344,7 +344,8 @@ class Ruleset:
         On a rack a blank is ``?`` and letters are read whatever their case.
         """
         tiles = []
-        for token in self.split("".join(text.split()).upper()):
+        for token in self.split("".join(text.split())):
+            token = token.upper()
             tiles.append(BLANK if token == BLANK and self.has_blanks else self.tile(token))
         return tiles
 

@@ -29,6 +29,7 @@ from referee.game import MAX_PLAYERS
 from referee.rulesets import RULESETS
 from scorekeeper import domain
 from scorekeeper.actions import KINDS
+from scorekeeper.analysis import DEFAULT_LIMIT, RETRY_SECONDS, analyse, play_data
 from scorekeeper.errors import REFUSALS, code_of, message_of, status_of
 from scorekeeper.gcg_import import import_gcg
 from scorekeeper.models import NAME_MAX, Game, name_key
@@ -160,7 +161,10 @@ def _refusal(request: HttpRequest, exc: Exception) -> HttpResponse:
         extra["violations"] = [v.to_dict() for v in exc.violations]
         if exc.invalid_words:
             extra["words"] = exc.invalid_words
-    return error_response(request, status_of(exc), code_of(exc), message_of(exc), **extra)
+    response = error_response(request, status_of(exc), code_of(exc), message_of(exc), **extra)
+    if response.status_code == 503:
+        response["Retry-After"] = str(RETRY_SECONDS)
+    return response
 
 
 for _refused in REFUSALS:
@@ -277,6 +281,31 @@ def create_game(request: HttpRequest, payload: GameIn) -> Status[dict[str, Any]]
         turn_clock=payload.turn_clock,
     )
     return Status(201, {**game_state(game), "token": game.token})
+
+
+class AnalysisIn(Schema):
+    ruleset: str = Field(..., examples=["crossword-classic"])
+    lexicon: str = Field(..., examples=["CSW21"])
+    board: list[list[list[Annotated[str, Field(max_length=2)]]]] = Field(
+        ...,
+        max_length=15,
+        description="rows of squares, each its tiles bottom to top; a blank as its lowercase "
+        "letter (the game state's format)",
+    )
+    rack: str = Field(..., max_length=16, examples=["AEINRS?"], description="? is a blank")
+    limit: Int | None = Field(DEFAULT_LIMIT, ge=1, description="how many plays; null: every one")
+
+
+@api.post(
+    "/analysis/",
+    response={200: dict, 503: ErrorOut, **ERRORS},
+    summary="Every legal play from a position and a rack, best first",
+)
+def analysis(request: HttpRequest, payload: AnalysisIn) -> dict[str, Any]:
+    count, moves = analyse(
+        payload.ruleset, payload.lexicon, payload.board, payload.rack, payload.limit
+    )
+    return {"count": count, "plays": [play_data(m) for m in moves]}
 
 
 class ImportIn(Schema):

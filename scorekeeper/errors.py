@@ -1,16 +1,18 @@
 """How a refusal becomes an HTTP status: one table, read by the JSON API and the pages alike.
 
 400 malformed input, 404 unknown game, 409 the game moved on (a stale page, a finished
-game), 422 a play or action the rules refuse. The first row that matches wins, so a subclass
-is listed before its base.
+game), 422 a play or action the rules refuse, 503 a word list still being prepared. The first
+row that matches wins, so a subclass is listed before its base.
 """
 
 from __future__ import annotations
 
 from referee.errors import GameOver, IllegalAction, IllegalPlay, InputError, RefereeError
+from scorekeeper.analysis import Preparing
 from scorekeeper.domain import GameNotFound, StaleTurn
 
 STATUS: tuple[tuple[type[Exception], int], ...] = (
+    (Preparing, 503),
     (GameNotFound, 404),
     (StaleTurn, 409),
     (GameOver, 409),

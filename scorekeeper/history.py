@@ -23,8 +23,10 @@ from django_htmx.middleware import HtmxDetails
 
 from referee.errors import InputError, RefereeError
 from referee.game import GameState
-from referee.rulesets import RULESETS, Ruleset, get_ruleset
+from referee.lexicon import HONOUR_ID
+from referee.rulesets import RULESETS, RuleOptions, Ruleset, get_ruleset
 from scorekeeper.actions import describe, kind_of
+from scorekeeper.analysis import analyse
 from scorekeeper.chart import COLOURS, chart
 from scorekeeper.forms import GameFilter, RankingsFilter
 from scorekeeper.gcg import game_to_gcg
@@ -240,6 +242,8 @@ def game_page(request: HtmxHttpRequest, game_id: object) -> HttpResponse:
             else None
         )
         context["replay"] = _replay_context(ruleset, turn, len(index), state, at, names, points)
+        if game.status == Game.Status.FINISHED and turn is not None:
+            context["review"] = _review(request, game, seats, index, at, turn, context["replay"])
         context["chart"] = chart(points, names, game.status == Game.Status.FINISHED)
     if request.htmx and not request.htmx.history_restore_request and not problem:
         response = render(request, "history/_replay.html", {**context, "swapped": True})
@@ -340,6 +344,59 @@ def _replay_context(
         "next": at + 1 if at < last else None,
         "final": last if at < last else None,
     }
+
+
+# What could have been played ------------------------------------------------------------------
+REVIEW_PLAYS = 10
+
+
+def _review(
+    request: HttpRequest,
+    game: Game,
+    seats: list[Seat],
+    index: Index,
+    at: int,
+    turn: Turn,
+    replay: dict[str, Any],
+) -> dict[str, Any]:
+    """The best plays from the position before turn ``at`` with the rack the player had
+    (typed, or the record's), beside the one made; ``show`` draws one of them on the board."""
+    rack = request.GET.get("rack", turn.rack or "").strip()[:16]
+    review: dict[str, Any] = {"rack": rack, "turn": turn, "asked": "rack" in request.GET}
+    if game.lexicon == HONOUR_ID:
+        review["problem"] = "An honour-system game has no word list to find plays in."
+        return review
+    if not rack:
+        return review
+    before = _replay_at(game, seats, index, at - 1)
+    try:
+        count, moves = analyse(
+            game.ruleset, game.lexicon, before.board.rows(), rack, REVIEW_PLAYS,
+            RuleOptions.from_dict(game.options, before.ruleset),
+        )  # fmt: skip
+    except RefereeError as error:
+        review["problem"] = error.message
+        return review
+    made = turn.score if turn.action == "play" else 0
+    better = sum(1 for m in moves if m.score > made)
+    review.update(
+        {
+            "count": count,
+            "plays": moves,
+            "made": made,
+            "better": better if better < len(moves) else f"{better} or more",
+        }
+    )
+    shown = request.GET.get("show", "")
+    if shown.isascii() and shown.isdigit() and int(shown) < len(moves):
+        move = moves[int(shown)]
+        board = before.board.copy()
+        for p in move.play.placements:
+            board.place(p.row, p.col, p.tile)
+        drawn = GameState(before.ruleset, before.options, board, before.scores, before.racks, 0)
+        replay["rows"] = board_rows(drawn, set(move.play.squares))
+        review["shown"] = move
+    return review
 
 
 # Exports ---------------------------------------------------------------------------------------

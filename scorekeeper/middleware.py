@@ -84,6 +84,8 @@ def _scope(request: HttpRequest) -> Limit | None:
     path = request.path
     if _TURN_PATHS.match(path):
         return Limit("turns", "turns", settings.RATE_LIMIT_TURNS, 60)
+    if path == "/api/analysis/":
+        return Limit("analysis", "analyses", settings.RATE_LIMIT_JUDGE, 60)
     if path in _IMPORT_PATHS:
         return Limit("imports", "game imports", settings.RATE_LIMIT_IMPORTS, 60)
     if path in _GAME_PATHS:

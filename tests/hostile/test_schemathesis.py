@@ -48,7 +48,7 @@ pytestmark = pytest.mark.django_db
 
 SCHEMA = schemathesis.openapi.from_wsgi("/api/openapi.json", application)
 OPERATIONS = {result.ok().label: result.ok() for result in SCHEMA.get_all_operations()}
-assert len(OPERATIONS) == 8, sorted(OPERATIONS)
+assert len(OPERATIONS) == 9, sorted(OPERATIONS)
 CHECKS = [
     not_a_server_error,
     response_schema_conformance,
@@ -63,6 +63,7 @@ EXAMPLES = {  # the game operations get more: they are where the rules are
     "GET /api/games/{game_id}/export": 40,
     "GET /api/games/{game_id}/turns/": 40,
     "POST /api/games/import": 30,
+    "POST /api/analysis/": 30,
 }  # and 5 each for the lists of rulesets and lexicons, which take no input
 
 
@@ -85,6 +86,7 @@ NEGATIVE = [
     "GET /api/games/{game_id}/export",
     "GET /api/games/{game_id}/turns/",
     "POST /api/games/import",
+    "POST /api/analysis/",
 ]
 CASES = [(label, GenerationMode.POSITIVE) for label in sorted(OPERATIONS)] + [
     (label, GenerationMode.NEGATIVE) for label in NEGATIVE

@@ -1,0 +1,127 @@
+"""Analysis: every legal play from a position and a rack, best first ("what could I have
+played?"), for the API and the review on a game's page. The engine's move generator
+(``referee/movegen.py``) does the work; this module reads and checks the input, and keeps
+requests from waiting on a word list's first build.
+
+A list's structures (a DAWG and a GADDAG) are built once and cached on disk; ``manage.py
+lexicons --analysis`` builds them at deploy time. A request that finds them missing starts the
+build in the background and is answered 503 with Retry-After, instead of holding a worker for
+the half minute the largest lists take.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import Counter
+from typing import Any
+
+from referee.apps import get_library
+from referee.board import Board
+from referee.errors import InputError, RefereeError
+from referee.lexicon import HONOUR_ID, UnknownLexicon
+from referee.movegen import Move, counted
+from referee.rulesets import RuleOptions, Ruleset, get_ruleset, tile_in_set
+
+log = logging.getLogger(__name__)
+DEFAULT_LIMIT = 20
+RETRY_SECONDS = 60
+_building: set[str] = set()
+_building_lock = threading.Lock()
+
+
+class Preparing(RefereeError):
+    """The word list's structures are being built: ask again in a minute."""
+
+
+def read_board(rows: Any, ruleset: Ruleset) -> Board:
+    """A board in the API's form (rows of squares, each its tiles bottom to top, a blank as
+    its lowercase letter), checked against the ruleset: size, tiles, heights, the set."""
+    size = ruleset.size
+    if not isinstance(rows, list) or len(rows) != size:
+        raise InputError("bad_board", f"A {ruleset.name} board is {size} rows of {size} squares.")
+    squares = []
+    for r, row in enumerate(rows):
+        if not isinstance(row, list) or len(row) != size:
+            raise InputError("bad_board", f"Row {r + 1} must have {size} squares.")
+        for square in row:
+            if not isinstance(square, list) or not all(isinstance(t, str) for t in square):
+                raise InputError("bad_board", "Each square is a list of its tiles, bottom first.")
+            if len(square) > ruleset.max_height:
+                raise InputError(
+                    "bad_board",
+                    f"A square holds at most {ruleset.max_height} tile"
+                    f"{'s' if ruleset.max_height > 1 else ''} in {ruleset.name}.",
+                )
+            squares.append(tuple(ruleset.tile(t) for t in square))
+    board = Board(size, squares)
+    on_board = Counter(tile_in_set(t) for stack in squares for t in stack)
+    over = sorted(t for t, n in on_board.items() if n > ruleset.tiles.get(t, 0))
+    if over:
+        shown = ", ".join(ruleset.display(t) for t in over)
+        raise InputError("bad_board", f"The board holds more {shown} than the set has.")
+    return board
+
+
+def lexicon_named(lexicon_id: object) -> Any:
+    if not isinstance(lexicon_id, str) or lexicon_id.strip().lower() == HONOUR_ID:
+        raise InputError("no_word_list", "Finding plays needs a word list, not the honour system.")
+    try:
+        return get_library().get(lexicon_id.strip())
+    except UnknownLexicon as error:
+        raise InputError("unknown_lexicon", str(error)) from None
+
+
+def _ensure_ready(lexicon: Any) -> None:
+    if lexicon.analysis_ready():
+        return
+    with _building_lock:
+        start = lexicon.id not in _building
+        _building.add(lexicon.id)
+    if start:
+
+        def build() -> None:
+            try:
+                lexicon.prepare_analysis()
+            except Exception:  # noqa: BLE001 - logged; the next request tries again
+                log.exception("building the analysis structures of %s failed", lexicon.id)
+            finally:
+                with _building_lock:
+                    _building.discard(lexicon.id)
+
+        threading.Thread(target=build, name=f"analysis-{lexicon.id}", daemon=True).start()
+    raise Preparing(
+        "analysis_preparing",
+        f"{lexicon.id} is being prepared for analysis (once, for about half a minute): "
+        f"try again in a minute.",
+    )
+
+
+def analyse(
+    ruleset: str,
+    lexicon: str,
+    board: Any,
+    rack: str,
+    limit: int | None = DEFAULT_LIMIT,
+    options: RuleOptions | None = None,
+) -> tuple[int, list[Move]]:
+    """How many legal plays ``rack`` has on ``board``, and the best ``limit`` (None: all)."""
+    rules = get_ruleset(ruleset)
+    position = read_board(board, rules)
+    words = lexicon_named(lexicon)
+    if not isinstance(rack, str) or not rack.strip():
+        raise InputError("bad_rack", "Give the rack's letters (? for a blank).")
+    _ensure_ready(words)
+    return counted(
+        position, rules, options or RuleOptions.defaults(rules), words, rack.strip(), limit=limit
+    )
+
+
+def play_data(move: Move) -> dict[str, Any]:
+    """A play as the API gives it: blanks as lowercase letters."""
+    return {
+        "notation": move.notation,
+        "score": move.score,
+        "tiles": [{"row": p.row, "col": p.col, "letter": p.tile} for p in move.play.placements],
+        "words": [{"word": w.word, "score": w.score, "breakdown": w.breakdown} for w in move.words],
+    }

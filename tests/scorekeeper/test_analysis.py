@@ -1,0 +1,145 @@
+"""Analysis: every legal play from a position and a rack, through the API and on a game's page."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from referee.apps import get_library
+from scorekeeper import domain
+from scorekeeper.models import Game
+
+pytestmark = pytest.mark.django_db
+
+
+def empty(size: int) -> list[list[list[str]]]:
+    return [[[] for _ in range(size)] for _ in range(size)]
+
+
+def house_board() -> list[list[list[str]]]:
+    board = empty(15)
+    for col, letter in zip(range(3, 8), "HOUSE", strict=True):
+        board[7][col] = [letter]
+    return board
+
+
+@pytest.fixture
+def ready():
+    """CLUB's analysis structures built before the request (as manage.py lexicons --analysis
+    does at deploy time)."""
+    get_library().get("CLUB").prepare_analysis()
+
+
+def analyse(client, **body):
+    return client.post("/api/analysis/", body, content_type="application/json")
+
+
+def test_the_best_plays_come_first_with_their_words_and_tiles(client, ready):
+    response = analyse(
+        client, ruleset="letterup-classic", lexicon="CLUB", board=house_board(), rack="XAMZZQQ"
+    )
+    assert response.status_code == 200, response.content
+    data = response.json()
+    # RULES.md §4: X A M under the E of HOUSE makes EXAM, 14 (the centre DW not used again).
+    exam = next(p for p in data["plays"] if p["notation"] == "H8 .XAM")
+    assert exam["score"] == 14
+    assert exam["tiles"] == [
+        {"row": 8, "col": 7, "letter": "X"},
+        {"row": 9, "col": 7, "letter": "A"},
+        {"row": 10, "col": 7, "letter": "M"},
+    ]
+    assert exam["words"][0]["word"] == "EXAM"
+    scores = [p["score"] for p in data["plays"]]
+    assert scores == sorted(scores, reverse=True) and data["count"] >= len(scores)
+
+
+def test_a_blank_is_played_as_a_lowercase_letter(client, ready):
+    data = analyse(
+        client,
+        ruleset="crossword-classic",
+        lexicon="CLUB",
+        board=empty(15),
+        rack="HOUS?",
+        limit=None,
+    ).json()
+    assert data["count"] == len(data["plays"]) > 0
+    house = [p for p in data["plays"] if p["notation"].upper().endswith("HOUSE")]
+    assert house and all(any(t["letter"].islower() for t in p["tiles"]) for p in house)
+
+
+def test_limit_null_gives_every_play(client, ready):
+    some = analyse(client, ruleset="upwords-10", lexicon="CLUB", board=empty(10), rack="MOODEAR")
+    every = analyse(client, ruleset="upwords-10", lexicon="CLUB", board=empty(10), rack="MOODEAR",
+                    limit=None)  # fmt: skip
+    assert len(some.json()["plays"]) == min(20, every.json()["count"])
+    assert len(every.json()["plays"]) == every.json()["count"]
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({"board": "nope"}, "bad_request"),
+        ({"board": [[[]] * 10] * 10}, "bad_board"),  # a 10×10 board for a 15×15 game
+        ({"board": [[["Z"]] * 15] * 15}, "bad_board"),  # 225 Zs: more than the set has
+        ({"rack": ""}, "bad_rack"),
+        ({"rack": "ABCDEFGH"}, "rack_too_big"),
+        ({"lexicon": "honour"}, "no_word_list"),
+        ({"lexicon": "NOPE"}, "unknown_lexicon"),
+        ({"ruleset": "chess"}, "unknown_ruleset"),
+        ({"rack": "ıA"}, "unknown_tile"),
+    ],
+)
+def test_bad_input_is_a_clear_400(client, ready, body, code):
+    base = {"ruleset": "letterup-classic", "lexicon": "CLUB", "board": house_board(), "rack": "XAM"}
+    response = analyse(client, **{**base, **body})
+    assert response.status_code == 400, response.content
+    assert response.json()["error"]["code"] == code
+
+
+def test_a_list_not_yet_prepared_is_built_in_the_background_meanwhile_a_503(client):
+    lexicon = get_library().get("CLUB")
+    body = {"ruleset": "upwords-10", "lexicon": "CLUB", "board": empty(10), "rack": "MOOD"}
+    if not lexicon.analysis_ready():
+        first = analyse(client, **body)
+        assert first.status_code == 503 and first["Retry-After"] == "60"
+        assert first.json()["error"]["code"] == "analysis_preparing"
+        deadline = time.monotonic() + 30
+        while not lexicon.analysis_ready() and time.monotonic() < deadline:
+            time.sleep(0.05)
+    assert analyse(client, **body).status_code == 200
+
+
+def test_analysis_is_rate_limited_like_the_word_judge(client, ready, settings):
+    settings.RATE_LIMIT_JUDGE = 1
+    body = {"ruleset": "upwords-10", "lexicon": "CLUB", "board": empty(10), "rack": "MOOD"}
+    assert analyse(client, **body).status_code == 200
+    assert analyse(client, **body).status_code == 429
+
+
+# On a game's page --------------------------------------------------------------------------
+def finished_letterup() -> Game:
+    game = domain.create_game(ruleset="letterup-classic", lexicon="CLUB", players=["Ann", "Ben"])
+    house = [(7, 3, "H"), (7, 4, "O"), (7, 5, "U"), (7, 6, "S"), (7, 7, "E")]
+    domain.act(game.pk, "play", tiles=house)
+    domain.act(game.pk, "play", tiles=[(8, 7, "X"), (9, 7, "A"), (10, 7, "M")])
+    domain.act(game.pk, "finish", racks={0: "ABCDEFG", 1: "ABCDEFG"})
+    return game
+
+
+def test_a_finished_games_page_shows_what_could_have_been_played(client, ready):
+    game = finished_letterup()
+    page = client.get(f"/games/{game.pk}/?turn=2&rack=XAMQQZZ").content.decode()
+    assert "What could have been played" in page
+    # With Z and A, ZA across the H (26) and AX (23) beat the EXAM Ben made.
+    assert "the play made scored <strong>14</strong>, and 3 of the best scored more" in page
+    assert "7C ZA</span> <strong>26</strong>" in page and "H8 .XAM" in page
+    drawn = client.get(f"/games/{game.pk}/?turn=2&rack=XAMQQZZ&show=0").content.decode()
+    assert "instead of the play made" in drawn
+
+
+def test_no_review_while_the_game_is_in_progress(client, ready):
+    game = domain.create_game(ruleset="letterup-classic", lexicon="CLUB", players=["Ann", "Ben"])
+    domain.act(game.pk, "play", tiles=[(7, 6, "A"), (7, 7, "H")])
+    page = client.get(f"/games/{game.pk}/?turn=1&rack=AHXAM").content.decode()
+    assert "What could have been played" not in page
