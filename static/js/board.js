@@ -267,7 +267,8 @@
 
   function bringIntoView() {
     if (!phone.matches) return;
-    const gap = wrap.getBoundingClientRect().top - bar.getBoundingClientRect().bottom - 4;
+    // The bar sticks to the top once the page scrolls: the board goes just under it.
+    const gap = wrap.getBoundingClientRect().top - bar.getBoundingClientRect().height - 4;
     if (Math.abs(gap) > 2) window.scrollBy(0, gap);
   }
 
