@@ -63,7 +63,9 @@ ENTRIES = {
 
 @pytest.mark.parametrize("size", [SMALL, PHONE, DESKTOP], ids=["360", "390", "1280"])
 @pytest.mark.parametrize("entry", list(ENTRIES))
-def test_board_scores_and_submit_stay_in_view_while_a_play_is_entered(page, live_server, size, entry):
+def test_board_scores_and_submit_stay_in_view_while_a_play_is_entered(
+    page, live_server, size, entry
+):
     ruleset, plays, players, square, letters = ENTRIES[entry]
     page.set_viewport_size(size)
     game = make_game(ruleset, plays, players)
@@ -204,7 +206,9 @@ SCREENS = [
 @pytest.mark.parametrize(
     "ruleset,plays", [("upwords-8", ["4C MOOD"]), ("letterup-classic", ["8D HOUSE", "H9 XAM"])]
 )
-def test_the_spectator_screen_fills_the_screen_without_scrolling(page, live_server, size, ruleset, plays):
+def test_the_spectator_screen_fills_the_screen_without_scrolling(
+    page, live_server, size, ruleset, plays
+):
     page.set_viewport_size(size)
     game = make_game(ruleset, plays, players=("Ann", "Ben", "Cleo"))
     game.turn_clock = 75
