@@ -645,6 +645,10 @@ def test_raw_form_bodies(hostile, games, where, payload, content_type):
             return
         if where == "preview":
             assert response.status_code in (200, 400), response.status_code
+        elif where == "turn" and response.status_code == 303:
+            # Refused: back to the scorer page with the reason (a reload never resends).
+            assert response["Location"] == scorer_url(game)
+            assert "Not entered." in assert_page(hostile.get(response["Location"]))
         else:
             assert 400 <= response.status_code < 500, response.status_code
         assert_page(response)
