@@ -4,11 +4,14 @@ tracker, the scorer's and spectator's page). They read; they decide nothing abou
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from typing import Any
 
 from django.http import HttpRequest
 
 from referee.game import GameState
+from referee.rulesets import BLANK, is_blank
 from scorekeeper.actions import describe
 from scorekeeper.models import Game
 from scorekeeper.policy import policy_for
@@ -22,6 +25,15 @@ def table_context(request: HttpRequest, game: Game, *, scorer: bool) -> dict[str
     ruleset = state.ruleset
     policy = policy_for(game)
     last_turn = game.turns.select_related("seat__player", "target__seat__player").last()
+    in_effect = game.turns.effective()
+    # One turn number everywhere: turns in effect (the replay's "turn 10 of 10"); the log's
+    # entries, undos included, are numbered apart and called log entries where shown.
+    turns_played = in_effect.count()
+    last_play = (
+        in_effect.filter(action="play").select_related("seat__player").last()
+        if last_turn is not None
+        else None
+    )
     highlight = set()
     if game.last_play:
         highlight = {(r, c) for r, c, _ in game.last_play["tiles"]}
@@ -55,9 +67,21 @@ def table_context(request: HttpRequest, game: Game, *, scorer: bool) -> dict[str
         "unseen": tracker(state),
         "last_turn": last_turn,
         "last_sentence": describe(last_turn) if last_turn else "",
+        "last_play": last_play,
+        "last_play_sentence": describe(last_play) if last_play else "",
+        "turns_played": turns_played,
+        "turn_now": turns_played + 1,
+        # A pass that ends the game asks first.
+        "pass_ends_game": state.passes + 1 >= state.turns_to_end,
         "verdict": last_turn if last_turn and last_turn.action == "challenge" else None,
         "can_challenge": policy.can_challenge(state),
-        "letters": [ruleset.display(t) for t in sorted(ruleset.tiles)],
+        "letters": [
+            {"letter": ruleset.display(t), "value": ruleset.values.get(t)}
+            for t in sorted(ruleset.tiles)
+            if t != BLANK
+        ],
+        "has_blanks": ruleset.has_blanks,
+        "has_values": bool(ruleset.values),
         "exchange_counts": range(1, min(state.racks[state.to_move], state.bag) + 1),
         "rack_prefill": rack_prefill(state),
         "next_turn": game.turn_number + 1,
@@ -77,9 +101,13 @@ def board_rows(state: GameState, highlight: set[tuple[int, int]]) -> list[list[d
             # Start squares matter only for the first play.
             start = state.board.is_empty and (r, c) in ruleset.start_squares
             top = ruleset.display(stack[-1]) if stack else ""
+            blank = bool(stack) and is_blank(stack[-1])
+            top = top.upper() if blank else top  # shown as its letter, drawn as a blank
             label = f"{chr(ord('A') + c)}{r + 1}"
             if stack:
                 described = f"{top}" + (f", {len(stack)} high" if ruleset.stacks else "")
+                if blank:
+                    described += ", a blank"
             else:
                 described = "empty"
             if premium:
@@ -92,6 +120,9 @@ def board_rows(state: GameState, highlight: set[tuple[int, int]]) -> list[list[d
                     "col": c,
                     "name": label,
                     "top": top,
+                    "blank": blank,
+                    # Letter values where the set has them (a blank is worth nothing).
+                    "value": ruleset.tile_value(stack[-1]) if stack and ruleset.values else None,
                     "height": len(stack),
                     "premium": premium,
                     "start": start,
@@ -120,3 +151,20 @@ def rack_prefill(state: GameState) -> dict[int, str]:
     if len(holding) == 1 and state.bag == 0 and sum(unseen.values()) == state.racks[holding[0]]:
         prefill[holding[0]] = "".join(state.ruleset.display(t) for t in sorted(unseen.elements()))
     return prefill
+
+
+_NUMBERED = re.compile(r"\b[Pp]layer (\d+)\b")
+
+
+def name_players(message: str, names: Sequence[str]) -> str:
+    """The engine numbers players ("Player 2 has 7 tiles"); people at the table have names.
+
+    >>> name_players("Player 2 has 7 tiles on the rack, not 2.", ["Ann", "Ben"])
+    'Ben has 7 tiles on the rack, not 2.'
+    """
+
+    def named(match: re.Match[str]) -> str:
+        seat = int(match.group(1)) - 1
+        return names[seat] if 0 <= seat < len(names) else match.group(0)
+
+    return _NUMBERED.sub(named, message)

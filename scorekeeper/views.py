@@ -25,11 +25,13 @@ from referee.game import draw_for_first
 from referee.rulesets import RULESETS, get_ruleset
 from scorekeeper import domain
 from scorekeeper.actions import describe
-from scorekeeper.errors import REFUSALS, message_of, status_of
+from scorekeeper.domain import StaleTurn
+from scorekeeper.errors import REFUSALS, message_of
 from scorekeeper.forms import ImportForm, NewGameForm
 from scorekeeper.gcg_import import import_gcg
 from scorekeeper.models import Game, Player, Seat
-from scorekeeper.presenters import table_context
+from scorekeeper.presenters import name_players, table_context
+from scorekeeper.resubmit import same_turn
 
 
 # Finding games -------------------------------------------------------------------------------
@@ -122,10 +124,22 @@ def new_game(request: HttpRequest) -> HttpResponse:
     )
 
 
+# A refused turn is kept here for the page the refusal redirects to, so a reload never resends
+# the form and the tapped tiles come back.
+REFUSAL = "table_refusal"
+
+
 @require_GET
 def scorer(request: HttpRequest, game_id: Any, token: str) -> HttpResponse:
     game = scorer_game(game_id, token)
-    return render(request, "table/board.html", table_context(request, game, scorer=True))
+    context = table_context(request, game, scorer=True)
+    kept = request.session.pop(REFUSAL, None) if REFUSAL in request.session else None
+    # Shown once, and only on the game and the turn it was about.
+    if kept and kept.get("game") == str(game.pk) and kept.get("turn") == game.turn_number:
+        context.update({"refusal": kept["message"], "typed": kept["typed"]})
+        if kept["typed"]:
+            context["preview"] = domain.preview(game, kept["typed"])
+    return render(request, "table/board.html", context)
 
 
 @require_POST
@@ -138,22 +152,33 @@ def preview(request: HttpRequest, game_id: Any, token: str) -> HttpResponse:
 
 @require_POST
 def turn(request: HttpRequest, game_id: Any, token: str) -> HttpResponse:
-    """Enter one turn from the board page's forms, then show the board again."""
+    """Enter one turn from the board page's forms, then redirect to the board page: with the
+    turn's sentence, or with the refusal and the play as typed."""
     game = scorer_game(game_id, token)
     action = request.POST.get("action", "")
     typed = request.POST.get("play", "")
+    expected = count = None
     try:
+        expected = _whole(request.POST, "expected_turn", "The turn number")
+        count = _whole(request.POST, "count", "The number of tiles to exchange")
         applied = domain.act(
             game.pk,
             action,
-            expected_turn=_whole(request.POST, "expected_turn", "The turn number"),
+            expected_turn=expected,
             by="scorer page",
             notation=typed if action == "play" else None,
-            count=_whole(request.POST, "count", "The number of tiles to exchange"),
+            count=count,
             racks=_racks_from(request, game) if action == "finish" else None,
         )
+    except StaleTurn:
+        earlier = same_turn(game, expected, action, typed, count)
+        if earlier is not None:  # sent twice: the answer the first one got
+            messages.success(request, describe(earlier))
+            return redirect(scorer_url(game))
+        stale = "Another turn was entered first, perhaps on another device: here is the game now."
+        return _refused(request, game, stale, text=typed)
     except REFUSALS as error:
-        return _refused(request, game, status_of(error), message_of(error), text=typed)
+        return _refused(request, game, message_of(error), text=typed)
     messages.success(request, describe(applied.turn))
     return redirect(scorer_url(game))
 
@@ -177,14 +202,20 @@ def _racks_from(request: HttpRequest, game: Game) -> dict[int, str] | None:
     return racks or None
 
 
-def _refused(
-    request: HttpRequest, game: Game, status: int, message: str, text: str = ""
-) -> HttpResponse:
-    context = table_context(request, game, scorer=True)
-    context.update({"refusal": message, "typed": text})
-    if text:
-        context["preview"] = domain.preview(game, text)
-    return render(request, "table/board.html", context, status=status)
+def _refused(request: HttpRequest, game: Game, message: str, text: str = "") -> HttpResponse:
+    """Back to the scorer page (303, so a reload never resends), with the reason and the play
+    as typed kept for it; players are named, not numbered."""
+    game.refresh_from_db(fields=["turn_number"])
+    names = list(game.seats.order_by("order").values_list("player__name", flat=True))
+    request.session[REFUSAL] = {
+        "game": str(game.pk),
+        "turn": game.turn_number,
+        "message": name_players(message, names),
+        "typed": text[:500],
+    }
+    response = redirect(scorer_url(game))
+    response.status_code = 303
+    return response
 
 
 def import_record(request: HttpRequest) -> HttpResponse:

@@ -14,8 +14,9 @@ import pytest
 
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
-PHONE = {"width": 375, "height": 812}
-DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+SMALL = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 800}
 # Words the journeys play; anything else is a phony.
 WORDS = "MOOD DEAR WOOD WOOL TO OD AT NET ON HOUSE EXAM ZA AH HA OX JO QI"
 
@@ -62,7 +63,7 @@ def journey_lexicon(use_words):
 
 
 class Camera:
-    """Takes each page at phone and desktop size, in order, into var/screenshots/<journey>/."""
+    """Takes each page at desktop and two phone sizes, in order, into var/screenshots/<journey>/."""
 
     def __init__(self, page: object, journey: str) -> None:
         self.page = page
@@ -74,7 +75,7 @@ class Camera:
 
     def shoot(self, name: str) -> None:
         self.count += 1
-        for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
+        for label, size in (("desktop", DESKTOP), ("small", SMALL), ("phone", PHONE)):
             self.page.set_viewport_size(size)  # type: ignore[attr-defined]
             # Nothing may make the page scroll sideways (wide tables scroll inside themselves).
             width = self.page.evaluate("document.documentElement.scrollWidth")  # type: ignore[attr-defined]

@@ -21,7 +21,7 @@ def new_game(page: Page, camera: Camera, ruleset: str, mode: str, clock: str = "
     page.select_option("#id_lexicon", "CLUB")
     page.fill("#id_player_1", "Ann")
     page.fill("#id_player_2", "Ben")
-    page.select_option("#id_first", "0")
+    page.select_option("#id_starter", "1")
     page.check(f"input[name=challenge_mode][value={mode}]")
     if clock:
         page.click("text=Rule options")
@@ -60,7 +60,7 @@ def test_a_whole_upwords_game(page: Page, live_server):
     preview(page).to_contain_text("MOOD 4 tiles × 2 = 8")
     camera.shoot("preview")
     submit(page)
-    expect(page.locator(".messages")).to_contain_text("Ann: 5D MOOD for 8.")
+    expect(page.locator(".messages")).to_contain_text("Ann played 5D MOOD for 8")
 
     # Ben types the play instead: EAR down from G6, making DEAR.
     page.fill("#play-input", "G6 EAR")
@@ -108,7 +108,7 @@ def test_a_whole_upwords_game(page: Page, live_server):
     # A pass, an exchange, then two passes in a row end the game.
     action(page, "Pass")
     action(page, "Exchange a tile")
-    expect(page.locator(".messages")).to_contain_text("Ben exchanged 1 tile.")
+    expect(page.locator(".messages")).to_contain_text("Ben exchanged 1 tile")
     action(page, "Pass")
     action(page, "Pass")
     expect(page.locator(".end")).to_contain_text("Ann wins")
@@ -207,7 +207,7 @@ def test_a_play_entered_by_keyboard_alone(page: Page, live_server):
     page.goto("/games/new")
     page.fill("#id_player_1", "Ann")
     page.fill("#id_player_2", "Ben")
-    page.select_option("#id_first", "0")
+    page.select_option("#id_starter", "1")
     page.keyboard.press("Enter")
     expect(page.locator("h1.status")).to_contain_text("Ann to play")
     # Tab into the board: one square is in the tab order (the start square).
@@ -223,5 +223,5 @@ def test_a_play_entered_by_keyboard_alone(page: Page, live_server):
     expect(page.locator("#play-input")).to_have_value("D5=M E5=O F5=O")
     page.keyboard.type("d")
     page.keyboard.press("Enter")
-    expect(page.locator(".messages")).to_contain_text("Ann: 5D MOOD for 8.")
+    expect(page.locator(".messages")).to_contain_text("Ann played 5D MOOD for 8")
     assert page.evaluate("document.activeElement !== null")

@@ -168,35 +168,153 @@ def test_play_then_pass_exchange_undo(client):
     assert [t.action for t in game.turns.order_by("number")] == ["play", "pass", "exchange", "undo"]
 
 
-def test_a_refused_play_shows_the_reason_and_keeps_what_was_typed(client):
+def test_a_refused_play_redirects_to_the_page_with_the_reason_and_the_play_as_typed(client):
     game = start(client)
     response = turn(client, game, action="play", play="1A CAT")
-    assert response.status_code == 422
-    html = response.content.decode()
+    # 303: the browser fetches the scorer page, so a reload never sends the play again.
+    assert response.status_code == 303 and response["Location"] == scorer(game)
+    html = client.get(scorer(game)).content.decode()
     assert "Not entered." in html and "centre squares" in html
     assert 'value="1A CAT"' in html
     assert Turn.objects.count() == 0
+    # Shown once: the reload after it is the plain page.
+    assert "Not entered." not in client.get(scorer(game)).content.decode()
 
 
-def test_a_malformed_play_is_a_400_page(client):
+def test_tapped_tiles_come_back_after_a_refusal(client):
+    game = start(client)
+    turn(client, game, action="play", play="A1=A B1=T")
+    html = client.get(scorer(game)).content.decode()
+    assert 'value="A1=A B1=T"' in html
+    assert 'data-squares="A1 B1"' in html  # the squares the refusal is about
+
+
+def test_a_malformed_play_is_refused_with_the_reason(client):
     game = start(client)
     response = turn(client, game, action="play", play="ZZ99 QQ")
-    assert response.status_code == 400
-    assert "Not entered." in response.content.decode()
+    assert response.status_code == 303
+    assert "Not entered." in client.get(scorer(game)).content.decode()
 
 
-def test_a_stale_turn_is_refused(client):
+def test_a_turn_sent_twice_answers_with_the_first_ones_sentence(client):
+    game = start(client)
+    first = client.post(
+        scorer(game) + "turn",
+        {"action": "play", "play": "D5=M E5=O F5=O G5=D", "expected_turn": "1"},
+    )
+    again = client.post(
+        scorer(game) + "turn",
+        {"action": "play", "play": "D5=M E5=O F5=O G5=D", "expected_turn": "1"},
+    )
+    assert first.status_code == again.status_code == 302
+    html = client.get(scorer(game)).content.decode()
+    assert "Not entered" not in html and "Ann played 5D MOOD for 8" in html
+    assert Turn.objects.count() == 1
+
+
+def test_a_pass_sent_twice_is_one_pass(client):
+    game = start(client)
+    for _ in range(2):
+        assert (
+            client.post(scorer(game) + "turn", {"action": "pass", "expected_turn": "1"}).status_code
+            == 302
+        )
+    assert Turn.objects.count() == 1
+    assert "Not entered" not in client.get(scorer(game)).content.decode()
+
+
+def test_a_different_turn_with_a_taken_number_is_refused(client):
     game = start(client)
     turn(client, game, action="play", play="5D MOOD")
     response = client.post(scorer(game) + "turn", {"action": "pass", "expected_turn": "1"})
-    assert response.status_code == 409
-    assert "already entered" in response.content.decode()
+    assert response.status_code == 303
+    html = client.get(scorer(game)).content.decode()
+    assert "Another turn was entered first" in html
+    assert Turn.objects.count() == 1
 
 
-def test_a_bad_count_is_a_400_page(client):
+def test_a_play_sent_again_with_the_letters_played_through_is_the_same_turn(client):
+    from scorekeeper.resubmit import same_turn
+
+    game = start(client, ruleset="letterup-classic")
+    turn(client, game, action="play", play="8D HOUSE")
+    game.refresh_from_db()
+    first = Turn.objects.get()
+    assert same_turn(game, 1, "play", "8D HOUSE", None) == first
+    assert same_turn(game, 1, "play", "D8=H E8=O F8=U G8=S H8=E", None) == first
+    assert same_turn(game, 1, "play", "8D HOUSES", None) is None  # a new S is another play
+    assert same_turn(game, 1, "pass", "", None) is None
+
+
+def test_refusals_name_the_players(client):
+    game = start(client, ruleset="letterup-rush")
+    for _ in range(4):
+        turn(client, game, action="pass")
+    turn(client, game, action="finish", rack_0="QZ", rack_1="AAAAAEE")
+    html = client.get(scorer(game)).content.decode()
+    assert "Ann has 7 tiles on the rack, not 2." in html
+    assert "Player 1" not in html
+
+
+def test_a_pass_that_ends_the_game_asks_first(client):
+    game = start(client)
+    html = client.get(scorer(game)).content.decode()
+    assert "This pass ends the game" not in html
+    turn(client, game, action="pass")
+    html = client.get(scorer(game)).content.decode()
+    assert 'data-confirm="Pass? This pass ends the game' in html
+    assert "Pass (ends the game)" in html
+
+
+def test_undo_is_there_on_the_rack_screen(client):
+    game = start(client, ruleset="letterup-rush")
+    for _ in range(4):
+        turn(client, game, action="pass")
+    html = client.get(scorer(game)).content.decode()
+    assert "Letters left on each rack" in html and "Undo last turn" in html
+    assert turn(client, game, action="undo").status_code == 302
+    game.refresh_from_db()
+    assert game.status == Game.Status.IN_PROGRESS
+
+
+def test_the_turn_number_counts_turns_in_effect(client):
+    game = start(client)
+    assert "turn 1 ·" in client.get(scorer(game)).content.decode()
+    turn(client, game, action="play", play="5D MOOD")
+    turn(client, game, action="undo")
+    game.refresh_from_db()
+    assert game.turn_number == 2  # two log entries, no turn in effect
+    assert "turn 1 ·" in client.get(scorer(game)).content.decode()
+    turn(client, game, action="play", play="5D MOOD")
+    assert "turn 2 ·" in client.get(scorer(game)).content.decode()
+
+
+def test_letter_values_on_tiles_and_keys(client):
+    game = start(client, ruleset="letterup-classic")
+    turn(client, game, action="play", play="8D HOUSE")
+    html = client.get(scorer(game)).content.decode()
+    assert 'aria-label="Q, 10 points"' in html
+    assert re.search(
+        r'data-name="D8".*?<span class="letter">H</span><span class="val"[^>]*>4</span>', html, re.S
+    )
+    upwords = start(client)
+    assert 'class="val"' not in client.get(scorer(upwords)).content.decode()
+
+
+def test_blanks_look_different_and_have_a_key(client):
+    game = start(client, ruleset="crossword-classic")
+    turn(client, game, action="play", play="8D HOUSe")
+    html = client.get(scorer(game)).content.decode()
+    assert 'data-has-blanks="1"' in html and 'data-key="Blank"' in html
+    assert re.search(r'class="sq h1 filled blank[^"]*"[^>]*data-name="H8" data-top="E"', html)
+    assert 'aria-label="H8: E, a blank' in html
+
+
+def test_a_bad_count_is_refused_with_the_reason(client):
     game = start(client, ruleset="letterup-classic")
     response = turn(client, game, action="exchange", count="many")
-    assert response.status_code == 400
+    assert response.status_code == 303
+    assert "must be a whole number" in client.get(scorer(game)).content.decode()
 
 
 def test_tournament_challenge_shows_a_verdict_only(client):
