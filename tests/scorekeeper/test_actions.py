@@ -54,16 +54,25 @@ def test_the_scorer_is_told_the_same_sentence_the_log_shows(client):
     assert "Ann played 5D MOOD for 8 (MOOD 8)." in response.content.decode()
 
 
-def test_a_second_phone_sending_the_same_play_is_told_it_was_already_entered(client):
+def test_a_second_phone_sending_the_same_play_is_told_it_was_entered(client):
     game = start(client)
     data = {"action": "play", "play": "5D MOOD", "expected_turn": 1}
     assert client.post(scorer(game) + "turn", data).status_code == 302
-    # The board now holds MOOD, so the same notation would read as "no new tiles": the
-    # stale turn is what the second phone must hear about, before the play is read at all.
-    again = client.post(scorer(game) + "turn", data)
-    assert again.status_code == 409
-    assert "Turn 1 was already entered" in again.content.decode()
+    # The board now holds MOOD, so the same notation would read as "no new tiles": the stale
+    # turn is what the second phone must hear about, before the play is read at all, and
+    # since it is the very turn entered, it hears that turn's own sentence.
+    again = client.post(scorer(game) + "turn", data, follow=True)
+    assert "Ann played 5D MOOD for 8 (MOOD 8)." in again.content.decode()
+    assert "needs at least one tile" not in again.content.decode()
     assert Game.objects.get(pk=game.pk).turn_number == 1
+
+
+def test_a_stale_api_play_is_a_409_before_the_play_is_read(client):
+    game = ApiGame(client)
+    body = {"action": "play", "notation": "5D MOOD", "expected_turn": 1}
+    assert game.turn(body).status_code == 201
+    again = game.turn(body)
+    assert again.status_code == 409 and again.json()["error"]["code"] == "stale_turn"
 
 
 def test_the_api_takes_a_play_in_notation_read_against_the_board_under_the_lock(client):
@@ -85,7 +94,9 @@ def test_a_bad_count_on_the_page_names_the_count(client, count, message):
     response = client.post(
         scorer(game) + "turn", {"action": "exchange", "count": count, "expected_turn": 1}
     )
-    assert response.status_code == 400 and message in response.content.decode()
+    assert response.status_code == 303  # back to the scorer page, with the reason
+    assert message in client.get(response["Location"]).content.decode()
+    assert Game.objects.get(pk=game.pk).turn_number == 0
 
 
 def test_an_engine_error_is_not_mistaken_for_a_bad_number(client):
@@ -93,9 +104,9 @@ def test_an_engine_error_is_not_mistaken_for_a_bad_number(client):
     response = client.post(
         scorer(game) + "turn", {"action": "play", "play": "5D ZZ", "expected_turn": 1}
     )
-    assert response.status_code == 400
-    assert "whole number" not in response.content.decode()
-    assert "only 1 Z tile" in response.content.decode()
+    page = client.get(response["Location"]).content.decode()
+    assert "whole number" not in page
+    assert "only 1 Z tile" in page
 
 
 def test_an_unknown_action_changes_nothing(client):
