@@ -106,6 +106,11 @@ class Game(models.Model):
         ruleset = RULESETS.get(self.ruleset)
         return f"{ruleset.name if ruleset else self.ruleset}: {names}"
 
+    def get_ruleset_display(self) -> str:
+        """The ruleset's name, as Django names a field's choice (rulesets are not DB choices)."""
+        ruleset = RULESETS.get(self.ruleset)
+        return ruleset.name if ruleset else self.ruleset
+
 
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")

@@ -29,6 +29,7 @@ from scorekeeper.errors import REFUSALS, message_of, status_of
 from scorekeeper.forms import NewGameForm
 from scorekeeper.models import Game, Player, Seat
 from scorekeeper.presenters import table_context
+from scorekeeper.yours import private, remember, your_games
 
 
 # Finding games -------------------------------------------------------------------------------
@@ -60,7 +61,8 @@ def home(request: HttpRequest) -> HttpResponse:
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
         .order_by("-updated_at")[:10]
     )
-    return render(request, "home.html", {"playing": playing, "rulesets": RULESETS.values()})
+    context = {"playing": playing, "rulesets": RULESETS.values(), "yours": your_games(request)}
+    return private(render(request, "home.html", context))
 
 
 @require_GET
@@ -111,7 +113,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 )
                 messages.info(request, f"{shown}.")
             messages.success(request, f"{players[first]} starts. Keep this page's link to score.")
-            return redirect(scorer_url(game))
+            return remember(request, redirect(scorer_url(game)), game)
     status = 400 if request.method == "POST" else 200
     return render(
         request,
@@ -124,7 +126,8 @@ def new_game(request: HttpRequest) -> HttpResponse:
 @require_GET
 def scorer(request: HttpRequest, game_id: Any, token: str) -> HttpResponse:
     game = scorer_game(game_id, token)
-    return render(request, "table/board.html", table_context(request, game, scorer=True))
+    response = render(request, "table/board.html", table_context(request, game, scorer=True))
+    return remember(request, response, game)
 
 
 @require_POST
