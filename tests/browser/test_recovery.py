@@ -55,7 +55,7 @@ def test_correcting_turn_2_of_a_5_turn_game(page: Page):
     page.goto(f"/games/{game.pk}/score/{game.token}/")
     page.click("text=Correct an earlier turn…")
     shoot(page, folder, "01-correct-list")
-    page.click("a:has-text('Turn 2')")
+    page.click("a:has-text('Turn 2:')")
     expect(page.locator("#correct-play")).to_have_value("G5 .EAR")
     page.fill("#correct-play", "G6 EARS")
     shoot(page, folder, "02-correct-form")

@@ -39,7 +39,7 @@ def text(response) -> str:
 def test_the_correction_page_lists_the_turns_in_effect_newest_first(client):
     game = five_turns(client)
     html = text(client.get(scorer(game) + "correct"))
-    assert html.index("Turn 5</a>") < html.index("Turn 1</a>")
+    assert html.index("Turn 5:") < html.index("Turn 1:")
     assert "Ben played G5 .EAR for 8 (DEAR 8)." in html
     chosen = text(client.get(scorer(game) + "correct?turn=2"))
     assert "Turn 2: Ben" in chosen and 'value="G5 .EAR"' in chosen
