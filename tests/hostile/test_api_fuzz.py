@@ -753,7 +753,10 @@ def test_new_game_bodies_are_refused_or_make_one_game(hostile, games, body, styl
             data = response.json()
             game = assert_game_created(before, data["id"])
             assert game.token == data["token"]
-            assert game_state(game) == {k: v for k, v in data.items() if k != "token"}
+            assert game_state(game) == {
+                k: v for k, v in data.items() if k not in ("token", "scorer_url")
+            }
+            assert data["scorer_url"] == f"/games/{game.pk}/score/{game.token}/"
             # The names are the ones sent, tidied (a known player keeps the case first given).
             names = [p["name"].casefold() for p in data["players"]]
             assert names == [" ".join(n.split()).casefold() for n in body["players"]]
