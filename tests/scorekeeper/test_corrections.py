@@ -128,3 +128,18 @@ def test_a_corrected_game_exports_and_imports_whole(client):
     again = import_game(export_game(Game.objects.get(pk=game.id)), new_id=True)
     assert again.turns.get(number=2).corrected
     assert check_game(again) == []
+
+
+def test_a_corrected_letter_up_game_exports_to_gcg_in_the_order_of_play(client):
+    game = ApiGame(client, ruleset="letterup-classic")
+    game.turn({"action": "play", "notation": "8D HOUSE"})
+    game.turn({"action": "play", "notation": "H9 XAM"})
+    game.turn({"action": "pass"})
+    assert correct(game, 2, count=3).status_code == 201  # Ben exchanged three instead
+    gcg = client.get(f"/games/{game.id}/export.gcg").content.decode()
+    moves = [line for line in gcg.splitlines() if line.startswith(">")]
+    assert moves == [
+        ">Ann: EHOSU 8D HOUSE +24 24",
+        ">Ben: ??????? -3 +0 0",
+        ">Ann: ??????? - +0 24",
+    ]
