@@ -204,12 +204,12 @@ def _log_rows(
             {
                 "turn": turn,
                 "label": kind_of(turn).label(turn),
-                "scored": turn.action not in ("undo", "finish"),
+                "scored": turn.action not in ("undo", "finish", "abandon"),
                 "step": step,
                 "words": words,
                 "racks": racks,
                 "total": total,
-                "verdict": verdicts.get(turn.pk) if turn.action == "play" else None,
+                "verdict": verdicts.get(turn.pk) if turn.action in ("play", "correct") else None,
             }
         )
     return rows

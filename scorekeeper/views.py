@@ -112,7 +112,11 @@ def new_game(request: HttpRequest) -> HttpResponse:
                     if tile
                 )
                 messages.info(request, f"{shown}.")
-            messages.success(request, f"{players[first]} starts. Keep this page's link to score.")
+            messages.success(
+                request,
+                f"{players[first]} starts (change it below until the first turn). This browser "
+                "keeps the link to this page: see Your games on the home page.",
+            )
             return remember(request, redirect(scorer_url(game)), game)
     status = 400 if request.method == "POST" else 200
     return render(

@@ -143,3 +143,15 @@ def test_a_corrected_letter_up_game_exports_to_gcg_in_the_order_of_play(client):
         ">Ben: ??????? -3 +0 0",
         ">Ann: ??????? - +0 24",
     ]
+
+
+def test_the_game_page_replays_a_corrected_game_in_the_order_of_play(client):
+    game = five_turns(client)
+    correct(game, 2, tiles=[{"row": r, "col": c, "letter": t} for r, c, t in DEARS])
+    page = client.get(f"/games/{game.id}/?turn=2")
+    assert page.status_code == 200
+    html = page.content.decode()
+    # Step 2 of the replay is the correction (entry 6), with DEARS on the board.
+    assert 'href="?turn=2#replay">6<' in html
+    assert "Turn 2 was corrected: Ben played G5 .EARS for 10 (DEARS 10)." in html
+    assert "G9: S" in html
