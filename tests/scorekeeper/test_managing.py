@@ -218,3 +218,18 @@ def test_a_rack_mismatch_names_the_player(client):
     response = game.turn({"action": "finish", "racks": {"Ann": "QZ", "Ben": "ABCDEFG"}})
     assert response.status_code == 400
     assert response.json()["error"]["message"] == "Ann has 7 tiles on the rack, not 2."
+
+
+def test_an_abandoned_game_shows_everywhere_and_exports_whole(client):
+    from scorekeeper.records import export_game, import_game
+
+    game = ApiGame(client)
+    game.play(HASBRO[0][0])
+    game.turn({"action": "abandon"})
+    for page in ("watch", "watch/live", "", "export.json"):
+        assert client.get(f"/games/{game.id}/{page}").status_code == 200, page
+    assert "The game was abandoned." in text(client.get(f"/games/{game.id}/watch"))
+    log = text(client.get(f"/games/{game.id}/"))
+    assert "Abandoned" in log and "abandoned" in log
+    again = import_game(export_game(Game.objects.get(pk=game.id)), new_id=True)
+    assert again.status == "abandoned" and check_game(again) == []
