@@ -349,7 +349,7 @@ def _rescore(
         mover = ctx.seats[state.to_move].player.name
         raise IllegalAction(
             "correction_breaks_turn",
-            f"Not corrected: after it, {what} would be {mover}’s turn, not {name}’s.",
+            f"After this correction, {what} would be {mover}’s turn, not {name}’s.",
         )
     try:
         if turn.tiles and turn.action in ("play", "correct"):
@@ -358,14 +358,18 @@ def _rescore(
         else:
             outcome = _replay_any(state, turn)
     except IllegalPlay as error:
-        reasons = " ".join(v.message for v in error.violations) or error.message
+        reasons = " ".join(
+            f"{v.message.rstrip('.')} (rule {v.rule})." if v.rule else v.message
+            for v in error.violations
+        )
         raise IllegalAction(
-            "correction_breaks_turn", f"Not corrected: {what} would no longer be legal. {reasons}"
+            "correction_breaks_turn",
+            f"After this correction, {what} would no longer be legal: {reasons or error.message}",
         ) from None
     except RefereeError as error:
         raise IllegalAction(
             "correction_breaks_turn",
-            f"Not corrected: {what} could no longer be entered. {error.message}",
+            f"After this correction, {what} could no longer be entered: {error.message}",
         ) from None
     fields = ["totals"]
     if turn.tiles or turn.action == "challenge":

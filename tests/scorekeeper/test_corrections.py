@@ -112,7 +112,8 @@ def test_an_exchange_that_would_break_a_later_word_is_refused_naming_it(client):
     assert response.status_code == 422
     message = response.json()["error"]["message"]
     assert message == (
-        "Not corrected: turn 5 (Ann’s play) would no longer be legal. MOOL is not in CLUB."
+        "After this correction, turn 5 (Ann’s play) would no longer be legal: "
+        "MOOL is not in CLUB (rule 2.5)."
     )
 
 

@@ -70,7 +70,10 @@ def test_a_refused_correction_says_which_turn_and_changes_nothing(client):
     response = client.post(scorer(game) + "correct", data)
     assert response.status_code == 422
     html = text(response)
-    assert "Not corrected." in html and "turn 3 (Ann’s play) would no longer be legal" in html
+    assert (
+        "Not corrected.</strong> After this correction, turn 3 (Ann’s play) would no longer be "
+        "legal: There is an empty square between your tiles at G6 (rule 2.2)." in html
+    )
     assert 'name="move" value="pass" checked' in html  # the choice is kept
     assert Turn.objects.filter(game=game).count() == 5
     assert check_game(Game.objects.get(pk=game.pk)) == []
