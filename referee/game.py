@@ -33,10 +33,12 @@ from referee.rulesets import RuleOptions, Ruleset, get_ruleset
 if TYPE_CHECKING:
     from referee.lexicon import Lexicon
 
-Status = Literal["in_progress", "awaiting_racks", "finished"]
+Status = Literal["in_progress", "awaiting_racks", "finished", "abandoned"]
 IN_PROGRESS: Status = "in_progress"
 AWAITING_RACKS: Status = "awaiting_racks"
 FINISHED: Status = "finished"
+# Given up by the table (a test game, a mistake): no end-of-game adjustment, no final scores.
+ABANDONED: Status = "abandoned"
 
 MAX_PLAYERS = 4
 CHALLENGE_PENALTY = 5
@@ -60,7 +62,7 @@ class LastPlay:
 class Outcome:
     """What one action did, for the turn log."""
 
-    action: Literal["play", "pass", "exchange", "challenge", "finish", "penalty"]
+    action: Literal["play", "pass", "exchange", "challenge", "finish", "penalty", "abandon"]
     seat: int
     score: int = 0
     words: tuple[ScoredWord, ...] = ()
@@ -307,6 +309,7 @@ class GameState:
         Replaying a log passes the verdict it recorded as ``upheld`` instead of a lexicon: the
         verdict was given with the game's list at the time, and is not judged again.
         """
+        self._require_not_abandoned()
         last = self.last_play
         if last is None:
             raise IllegalAction(
@@ -395,6 +398,7 @@ class GameState:
         (the penalty is their value); Upwords counts the tiles it already knows about. Ends a
         game early too: then every player just loses their own rack's value.
         """
+        self._require_not_abandoned()
         if self.status == FINISHED:
             raise GameOver("game_over", "This game has already finished.")
         letters = self._read_racks(racks)
@@ -412,8 +416,22 @@ class GameState:
         self.last_play = None
         return Outcome("finish", self.to_move, ended=True)
 
+    def abandon(self) -> Outcome:
+        """Give the game up before its end: it stops, with no adjustments and no final scores."""
+        self._require_not_abandoned()
+        if self.status == FINISHED:
+            raise GameOver("game_over", "This game has finished: there is nothing to abandon.")
+        self.status = ABANDONED
+        self.last_play = None
+        return Outcome("abandon", self.to_move, ended=True)
+
     # Internals -----------------------------------------------------------------------------
+    def _require_not_abandoned(self) -> None:
+        if self.status == ABANDONED:
+            raise GameOver("abandoned", "This game was abandoned: undo that to go on with it.")
+
     def _require_in_play(self) -> None:
+        self._require_not_abandoned()
         if self.status == FINISHED:
             raise GameOver("game_over", "This game has finished.")
         if self.status == AWAITING_RACKS:

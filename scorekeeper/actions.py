@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 
 from django.utils import timezone
 
-from referee.errors import IllegalAction, InputError
-from referee.game import GameState, Outcome
+from referee.errors import GameOver, IllegalAction, IllegalPlay, InputError, RefereeError
+from referee.game import ABANDONED, GameState, Outcome
+from referee.lexicon import Lexicon
 from referee.play import Placement, Play
 from referee.rulesets import tile_in_set
 from scorekeeper.models import Game, Seat, Turn
@@ -42,6 +43,7 @@ class Entry:
     points: int | None = None
     rack: str = ""
     note: str = ""
+    target: object = None  # correct: the number of the turn to correct
 
 
 @dataclass
@@ -55,6 +57,18 @@ class Context:
     entry: Entry
     policy: WordPolicy
     effective: Callable[[], list[Turn]] = field(default=list)  # the log's turns in effect
+    fresh: Callable[[], GameState] | None = None  # the game as it was before its first turn
+    changes: list[Change] = field(default_factory=list)  # scores a correction changed
+
+
+@dataclass(frozen=True)
+class Change:
+    """A score a correction changed: a turn's (``turn`` is its number) or a player's total."""
+
+    player: str
+    was: int
+    now: int
+    turn: int | None = None
 
 
 @dataclass(frozen=True)
@@ -314,6 +328,154 @@ def _gcg_finish(turn: Turn, before: Before, after: GameState, nicks: Sequence[st
     return lines
 
 
+# Correct ---------------------------------------------------------------------------------------
+MOVES = ("play", "pass", "exchange", "correct")  # what a correction can replace
+
+
+def _as_move(turn: Turn) -> ActionKind:
+    """The move a correction entry records: a play has tiles, an exchange a count, else a pass."""
+    return KINDS["play" if turn.tiles else "exchange" if turn.count else "pass"]
+
+
+def _totals(state: GameState) -> list[int]:
+    return list(state.final_scores or state.scores)
+
+
+def _enter_correct(ctx: Context) -> None:
+    """Replace an earlier turn by what was really played, and replay the log from there.
+
+    Later turns keep their tiles (or verdicts, or racks) and are scored again; their words are
+    checked again where the game checks words as played. If one of them is no longer legal,
+    the correction is refused naming it, and nothing changes (the transaction rolls back).
+    """
+    if ctx.state.status == ABANDONED:
+        raise GameOver("abandoned", "This game was abandoned: undo that before correcting a turn.")
+    wanted, turns, entry = ctx.entry.target, ctx.effective(), ctx.entry
+    if wanted is None or wanted == "":
+        raise InputError("no_target", "Say which turn to correct, by its number in the log.")
+    if isinstance(wanted, bool) or not isinstance(wanted, int):
+        raise InputError("bad_target", "The turn to correct is given by its number in the log.")
+    target = next((t for t in turns if t.number == wanted), None)
+    if target is None:
+        raise IllegalAction(
+            "not_in_effect",
+            f"Turn {wanted} is not in the game now (undone, corrected or not entered): "
+            "choose a turn from the log.",
+        )
+    if target.action not in MOVES:
+        raise IllegalAction(
+            "not_correctable",
+            f"Turn {wanted} is not a play, a pass or an exchange "
+            f"({KINDS[target.action].label(target)}): only those can be corrected.",
+        )
+    assert ctx.fresh is not None
+    index = turns.index(target)
+    state = ctx.fresh()
+    for turn in turns[:index]:
+        _replay_any(state, turn)
+    was = _totals(ctx.state)
+    new = ctx.turn
+    new.target = target
+    move = "play" if entry.notation is not None or entry.tiles is not None else None
+    move = move or ("exchange" if entry.count is not None else "pass")
+    KINDS[move].enter(
+        Context(ctx.game, ctx.seats, state, new, entry, ctx.policy, ctx.effective, ctx.fresh)
+    )
+    new.totals = _totals(state)
+    name = target.seat.player.name
+    if new.score != target.score:
+        ctx.changes.append(Change(name, target.score, new.score, turn=target.number))
+    target.corrected_at = timezone.now()
+    target.corrected_by = entry.by[:80]
+    target.save(update_fields=["corrected_at", "corrected_by"])
+    new.save()  # later turns may name it (a challenge of the corrected play)
+    lexicon = lexicon_for(ctx.game) if ctx.policy.checks_as_played else None
+    for later in turns[index + 1 :]:
+        _rescore(state, later, new if later.target_id == target.pk else None, lexicon, ctx)
+    ctx.state = state
+    now = _totals(state)
+    for seat in ctx.seats:
+        if was[seat.order] != now[seat.order]:
+            ctx.changes.append(Change(seat.player.name, was[seat.order], now[seat.order]))
+
+
+def _rescore(
+    state: GameState, turn: Turn, judged: Turn | None, lexicon: Lexicon | None, ctx: Context
+) -> None:
+    """Apply a later turn again after a correction, and rewrite what it recorded."""
+    name = turn.seat.player.name
+    what = f"turn {turn.number} ({name}’s {KINDS[turn.action].label(turn)})"
+    if turn.seat.order != state.to_move:
+        mover = ctx.seats[state.to_move].player.name
+        raise IllegalAction(
+            "correction_breaks_turn",
+            f"After this correction, {what} would be {mover}’s turn, not {name}’s.",
+        )
+    try:
+        if turn.tiles and turn.action in ("play", "correct"):
+            play = Play(tuple(Placement(r, c, t) for r, c, t in turn.tiles))
+            outcome = state.play(play, lexicon)
+        else:
+            outcome = _replay_any(state, turn)
+    except IllegalPlay as error:
+        reasons = " ".join(
+            f"{v.message.rstrip('.')} (rule {v.rule})." if v.rule else v.message
+            for v in error.violations
+        )
+        raise IllegalAction(
+            "correction_breaks_turn",
+            f"After this correction, {what} would no longer be legal: {reasons or error.message}",
+        ) from None
+    except RefereeError as error:
+        raise IllegalAction(
+            "correction_breaks_turn",
+            f"After this correction, {what} could no longer be entered: {error.message}",
+        ) from None
+    fields = ["totals"]
+    if turn.tiles or turn.action == "challenge":
+        if turn.score != outcome.score:
+            ctx.changes.append(Change(name, turn.score, outcome.score, turn=turn.number))
+        turn.score = outcome.score
+        turn.words = [w.to_dict() for w in outcome.words]
+        fields += ["score", "words"]
+    if turn.tiles:
+        turn.notation = outcome.notation
+        fields.append("notation")
+    if judged is not None:
+        turn.target = judged
+        fields.append("target")
+    turn.totals = _totals(state)
+    turn.save(update_fields=fields)
+
+
+def _replay_any(state: GameState, turn: Turn) -> Outcome:
+    apply = kind_of(turn).replay
+    assert apply is not None  # the turns in effect are all moves
+    return apply(state, turn)
+
+
+def _replay_correct(state: GameState, turn: Turn) -> Outcome:
+    apply = _as_move(turn).replay
+    assert apply is not None
+    return apply(state, turn)
+
+
+def _describe_correct(turn: Turn) -> str:
+    target = turn.target
+    where = f"Turn {target.number}" if target else "A turn"
+    return f"{where} was corrected: {_as_move(turn).describe(turn)}"
+
+
+# Abandon ---------------------------------------------------------------------------------------
+def _enter_abandon(ctx: Context) -> None:
+    ctx.turn.seat = ctx.seats[ctx.state.to_move]
+    ctx.state.abandon()
+
+
+def _gcg_abandon(turn: Turn, before: Before, after: GameState, nicks: Sequence[str]) -> list[str]:
+    return ["#note The game was abandoned here."]
+
+
 # The table -------------------------------------------------------------------------------------
 def _name(turn: Turn) -> str:
     return turn.seat.player.name
@@ -381,6 +543,22 @@ KINDS: dict[str, ActionKind] = {
             gcg=_gcg_finish,
             always=True,
         ),
+        ActionKind(
+            "correct",
+            enter=_enter_correct,
+            replay=_replay_correct,
+            describe=_describe_correct,
+            label=lambda t: f"correction of #{t.target.number}" if t.target else "correction",
+            gcg=lambda turn, before, after, nicks: _as_move(turn).gcg(turn, before, after, nicks),
+        ),
+        ActionKind(
+            "abandon",
+            enter=_enter_abandon,
+            replay=lambda state, turn: state.abandon(),
+            describe=lambda t: "The game was abandoned.",
+            label=lambda t: "abandoned",
+            gcg=_gcg_abandon,
+        ),
     )
 }
 
@@ -401,4 +579,6 @@ def _sentence_of(turn: Turn) -> str:
 def describe(turn: Turn) -> str:
     """The one sentence for people about a turn: "Ann played 8D HOUSE for 24 (HOUSE 24)."."""
     sentence = _sentence_of(turn)
-    return sentence[:-1] + " (undone)." if turn.undone else sentence
+    if turn.undone:
+        return sentence[:-1] + " (undone)."
+    return sentence[:-1] + " (corrected)." if turn.corrected else sentence

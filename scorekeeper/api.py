@@ -13,6 +13,7 @@ from __future__ import annotations
 import hmac
 import logging
 import uuid
+from dataclasses import asdict
 from typing import Annotated, Any, Literal
 
 from django.conf import settings
@@ -110,7 +111,14 @@ class TurnIn(Schema):
         "instead of tiles",
         examples=["8D HOUSE"],
     )
-    count: Int | None = Field(None, description="exchange: how many tiles")
+    count: Int | None = Field(
+        None, description="exchange (or a correction to an exchange): how many tiles"
+    )
+    target: Int | None = Field(
+        None,
+        description="correct: the number of the turn to correct; give tiles or notation for a "
+        "play, count for an exchange, neither for a pass",
+    )
     racks: dict[str, str] | None = Field(
         None,
         description="finish: letters left on each rack, by player name",
@@ -280,7 +288,8 @@ def create_game(request: HttpRequest, payload: GameIn) -> Status[dict[str, Any]]
         first=payload.first,
         turn_clock=payload.turn_clock,
     )
-    return Status(201, {**game_state(game), "token": game.token})
+    scorer_url = reverse("scorer", args=[game.pk, game.token])
+    return Status(201, {**game_state(game), "token": game.token, "scorer_url": scorer_url})
 
 
 class AnalysisIn(Schema):
@@ -371,12 +380,16 @@ def post_turn(request: HttpRequest, game_id: str, payload: TurnIn) -> Status[dic
         tiles=[(t.row, t.col, t.letter) for t in payload.tiles] if payload.tiles else None,
         count=payload.count,
         racks=racks,
+        target=payload.target,
     )
     # The state just stored is the state to show: no second trip to the database for it.
     state = game_state(
         applied.game, seats=applied.seats, state=applied.state, last_turn=applied.turn
     )
-    return Status(201, {"turn": turn_data(applied.turn), "game": state})
+    body: dict[str, Any] = {"turn": turn_data(applied.turn), "game": state}
+    if applied.changes:  # a correction: every score it changed
+        body["changes"] = [asdict(change) for change in applied.changes]
+    return Status(201, body)
 
 
 @api.get(

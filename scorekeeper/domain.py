@@ -9,8 +9,9 @@ rolls back whatever else happened.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
@@ -23,7 +24,7 @@ from referee.play import Play
 from referee.rules import Evaluation
 from referee.rulesets import RuleOptions, get_ruleset
 from scorekeeper import replay
-from scorekeeper.actions import KINDS, Context, Entry
+from scorekeeper.actions import KINDS, Change, Context, Entry
 from scorekeeper.models import NAME_MAX, Game, Player, Seat, Turn, name_key, name_problem
 from scorekeeper.policy import AUTO, MANUAL, lexicon_for, policy_for, resolve_lexicon
 
@@ -48,6 +49,7 @@ class Applied:
     game: Game
     seats: list[Seat]
     state: GameState
+    changes: list[Change] = field(default_factory=list)  # the scores a correction changed
 
 
 # Creating a game -------------------------------------------------------------------------------
@@ -149,6 +151,7 @@ def act(
     points: int | None = None,
     rack: str = "",
     note: str = "",
+    target: object = None,
 ) -> Applied:
     """Apply one action to a game for the player whose turn it is, and log it.
 
@@ -156,6 +159,7 @@ def act(
     play's notation is read against, the last play a challenge judges) is the state it
     changes. ``expected_turn`` is the number this turn will get; if another turn took it
     first, ``StaleTurn`` is raised before anything else is looked at, and nothing changes.
+    ``target`` is the number of the turn a correction replaces.
     """
     kind = KINDS.get(action)
     if kind is None:
@@ -182,20 +186,63 @@ def act(
         turn = Turn(game=game, number=game.turn_number + 1, action=action, entered_by=by[:80])
         entry = Entry(
             by, notation, None if tiles is None else list(tiles), count, racks,
-            verdict, seat, points, rack, note,
+            verdict, seat, points, rack, note, target,
         )  # fmt: skip
         context = Context(
-            game, seats, state, turn, entry, policy_for(game), lambda: replay.effective_turns(game)
+            game,
+            seats,
+            state,
+            turn,
+            entry,
+            policy_for(game),
+            lambda: replay.effective_turns(game),
+            lambda: replay.new_state(game, len(seats)),
         )
-        kind.enter(context)
+        try:
+            kind.enter(context)
+        except RefereeError as error:
+            raise named(error, seats) from None
         turn.rack, turn.note = rack[:16], note
-        if kind.rebuilds:
-            state = replay.replay(game, players=len(seats))
-        turn.totals = replay.totals(state)
+        # A correction replays the log itself and leaves the state it reached in the context.
+        state = replay.replay(game, players=len(seats)) if kind.rebuilds else context.state
+        if turn.totals is None:  # a correction records the totals where it stands in play
+            turn.totals = replay.totals(state)
         turn.save()
         game.turn_number = turn.number
         replay.store_state(game, seats, state)
-        return Applied(turn, game, seats, state)
+        return Applied(turn, game, seats, state, context.changes)
+
+
+def named(error: RefereeError, seats: Sequence[Seat]) -> RefereeError:
+    """The refusal with players named: the engine knows seats only ("Player 2 has 7 tiles")."""
+    names = {str(seat.order + 1): seat.player.name for seat in seats}
+    error.message = re.sub(r"\bPlayer (\d)\b", lambda m: names.get(m[1], m[0]), error.message)
+    return error
+
+
+# Who starts ------------------------------------------------------------------------------------
+def set_first(game_id: UUID | str, first: str) -> Game:
+    """Change who starts (a player's name), under the game's lock; only before the first turn.
+
+    The game is dealt again from the start with the new first player, as the replay will do:
+    ``Game.first_seat`` is where the replay begins.
+    """
+    with transaction.atomic():
+        try:
+            game = Game.objects.select_for_update().get(pk=game_id)
+        except (Game.DoesNotExist, ValueError):
+            raise GameNotFound(game_id) from None
+        seats = list(game.seats.select_related("player").order_by("order"))
+        if game.turns.exists():
+            raise IllegalAction(
+                "first_turn_entered",
+                f"{seats[game.first_seat].player.name} started: who starts can be changed only "
+                "before the first turn is entered (undo doesn't change that).",
+            )
+        game.first_seat = seat_named([s.player.name for s in seats], first)
+        game.save(update_fields=["first_seat"])
+        replay.store_state(game, seats, replay.new_state(game, len(seats)))
+        return game
 
 
 # Previewing a play -----------------------------------------------------------------------------

@@ -70,13 +70,22 @@ class NewGameForm(forms.Form):
         initial=AUTO,
         widget=forms.RadioSelect,
     )
-    # Which seat starts ("1" to "4"), or "draw": the app draws tiles. The game itself is told
-    # the starting player's name.
+    # Which seat starts ("1" to "4"): by default the table draws real tiles and the scorer says
+    # who starts; or "draw": the app draws virtual tiles. The game is told the starter's name,
+    # and the scorer page can change it until the first turn.
     starter = forms.ChoiceField(
         label="Who starts",
-        choices=[("draw", "Draw tiles: nearest to A starts")]
-        + [(str(n), f"Player {n}") for n in SEATS],
-        initial="draw",
+        choices=[
+            (
+                "We drew tiles at the table: this player starts",
+                [(str(n), f"Player {n}") for n in SEATS],
+            ),
+            ("draw", "Let the app draw tiles: nearest to A starts"),
+        ],
+        initial="1",
+        widget=forms.Select(attrs={"aria-describedby": "starter-help"}),
+        help_text="Whoever drew the tile nearest to A starts. You can change it on the scorer "
+        "page until the first turn.",
     )
     turn_clock = forms.IntegerField(
         label="Turn clock (seconds, empty for none)",

@@ -33,7 +33,7 @@ from scorekeeper.gcg import game_to_gcg
 from scorekeeper.models import Game, Player, Seat, Turn
 from scorekeeper.presenters import board_rows
 from scorekeeper.records import export_game
-from scorekeeper.replay import load_state, new_state, steps, totals
+from scorekeeper.replay import effective_turns, load_state, new_state, steps, totals
 from scorekeeper.standings import (
     SORT_LABELS,
     default_ruleset,
@@ -138,6 +138,8 @@ Index = list[tuple[int, Any]]  # the turns in effect, in order: (pk, recorded to
 
 
 def _index(game: Game) -> Index:
+    if game.turns.filter(action="correct").exists():  # corrections stand where they corrected
+        return [(t.pk, t.totals) for t in effective_turns(game)]
     return list(game.turns.effective().values_list("pk", "totals"))
 
 
@@ -154,7 +156,10 @@ def _replay_at(game: Game, seats: list[Seat], index: Index, at: int) -> GameStat
     """The state after ``at`` turns in effect: the stored one at the end, else a replay."""
     if at == len(index):
         return load_state(game, seats)
-    turns = list(game.turns.effective().select_related("seat", "target")[:at])
+    if game.turns.filter(action="correct").exists():
+        turns = effective_turns(game)[:at]
+    else:
+        turns = list(game.turns.effective().select_related("seat", "target")[:at])
     state = new_state(game, len(seats))
     for step in steps(game, players=len(seats), turns=turns):
         state = step.state
@@ -201,12 +206,12 @@ def _log_rows(
             {
                 "turn": turn,
                 "label": kind_of(turn).label(turn),
-                "scored": turn.action not in ("undo", "finish"),
+                "scored": turn.action not in ("undo", "finish", "abandon"),
                 "step": step,
                 "words": words,
                 "racks": racks,
                 "total": total,
-                "verdict": verdicts.get(turn.pk) if turn.action == "play" else None,
+                "verdict": verdicts.get(turn.pk) if turn.action in ("play", "correct") else None,
             }
         )
     return rows

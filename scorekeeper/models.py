@@ -89,6 +89,7 @@ class Game(models.Model):
         IN_PROGRESS = "in_progress", "In progress"
         AWAITING_RACKS = "awaiting_racks", "Awaiting racks"
         FINISHED = "finished", "Finished"
+        ABANDONED = "abandoned", "Abandoned"
 
     class ChallengeMode(models.TextChoices):
         AUTO = "auto", "Checked as played"
@@ -132,6 +133,11 @@ class Game(models.Model):
         ruleset = RULESETS.get(self.ruleset)
         return f"{ruleset.name if ruleset else self.ruleset}: {names}"
 
+    def get_ruleset_display(self) -> str:
+        """The ruleset's name, as Django names a field's choice (rulesets are not DB choices)."""
+        ruleset = RULESETS.get(self.ruleset)
+        return ruleset.name if ruleset else self.ruleset
+
 
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
@@ -159,8 +165,15 @@ class Seat(models.Model):
 
 class TurnQuerySet(models.QuerySet["Turn"]):
     def effective(self) -> TurnQuerySet:
-        """The turns that make the game: neither undone nor undo entries, in order."""
-        return self.filter(undone_at__isnull=True).exclude(action="undo").order_by("number")
+        """The turns that make the game: neither undone, corrected nor undo entries, by number.
+
+        A correction stands where the turn it corrected stood, not at its own number:
+        ``scorekeeper.replay.play_order`` puts them in the order of play."""
+        return (
+            self.filter(undone_at__isnull=True, corrected_at__isnull=True)
+            .exclude(action="undo")
+            .order_by("number")
+        )
 
 
 class Turn(models.Model):
@@ -183,7 +196,8 @@ class Turn(models.Model):
     rack = models.CharField(max_length=16, blank=True)  # the mover's rack, where a record says
     note = models.TextField(blank=True)  # a record's note on this turn
     result = models.CharField(max_length=8, choices=Result.choices, blank=True, default="")
-    target = models.ForeignKey(  # the play a challenge judged, or the turn an undo took back
+    # The play a challenge judged, the turn an undo took back, or the turn a correction replaced.
+    target = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
     # Every seat's score once this turn was entered (final scores on the turn that ends the
@@ -191,6 +205,9 @@ class Turn(models.Model):
     totals = models.JSONField(null=True, blank=True)
     undone_at = models.DateTimeField(null=True, blank=True)
     undone_by = models.CharField(max_length=80, blank=True)
+    # Replaced by a later "correct" entry (which names this turn as its target).
+    corrected_at = models.DateTimeField(null=True, blank=True)
+    corrected_by = models.CharField(max_length=80, blank=True)
     entered_by = models.CharField(max_length=80, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -208,3 +225,7 @@ class Turn(models.Model):
     @property
     def undone(self) -> bool:
         return self.undone_at is not None
+
+    @property
+    def corrected(self) -> bool:
+        return self.corrected_at is not None

@@ -35,11 +35,11 @@ def _columns(model: type[models.Model], *written_apart: str) -> list[str]:
 # The token is the game's secret and the times are written as ISO text; relations by number.
 GAME_FIELDS = _columns(Game, "token", "created_at", "updated_at", "finished_at")
 SEAT_FIELDS = _columns(Seat)
-TURN_FIELDS = _columns(Turn, "undone_at", "created_at")
+TURN_FIELDS = _columns(Turn, "undone_at", "corrected_at", "created_at")
 # Fields added after records were first written: a record without them still reads. A seat's
 # result follows from the final scores; a turn without totals is read like the log's own
 # older entries (the chart replays them).
-LATER_FIELDS = {"result", "totals", "title", "description", "rack", "note"}
+LATER_FIELDS = {"result", "totals", "title", "description", "rack", "note", "corrected_by"}
 
 
 def _time(value: datetime | None) -> str | None:
@@ -68,6 +68,7 @@ def export_game(game: Game) -> dict[str, Any]:
                 "seat": t.seat.order,
                 "target": t.target.number if t.target else None,
                 "undone_at": _time(t.undone_at),
+                "corrected_at": _time(t.corrected_at),
                 "created_at": _time(t.created_at),
             }
             for t in turns
@@ -149,6 +150,7 @@ def _create(record: dict[str, Any], new_id: bool) -> Game:
             game=game,
             seat=seats[turn_data["seat"]],
             undone_at=_parse(turn_data["undone_at"]),
+            corrected_at=_parse(turn_data.get("corrected_at")),
             **_fields(turn_data, TURN_FIELDS),
         )
         turn.created_at = _parse(turn_data["created_at"])  # type: ignore[assignment]

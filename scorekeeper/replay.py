@@ -130,8 +130,19 @@ def new_state(game: Game, players: int) -> GameState:
 
 
 def effective_turns(game: Game) -> list[Turn]:
-    """The turns in effect, with what describing them needs."""
-    return list(game.turns.effective().select_related("seat__player", "target__seat__player"))
+    """The turns in effect in the order of play, with what describing them needs."""
+    return play_order(list(game.turns.select_related("seat__player", "target__seat__player")))
+
+
+def play_order(turns: Sequence[Turn]) -> list[Turn]:
+    """The turns in effect among a game's log entries (all of them, by number), in the order
+    of play: a correction stands where the turn it corrected stood, not at its own number."""
+    position: dict[int, int] = {}
+    for turn in turns:  # by number: a correction comes after the turn it corrects
+        root = position.get(turn.target_id or 0) if turn.action == "correct" else None
+        position[turn.pk] = root if root is not None else turn.number
+    alive = [t for t in turns if not t.undone and not t.corrected and t.action != "undo"]
+    return sorted(alive, key=lambda t: position[t.pk])
 
 
 def steps(
@@ -216,11 +227,21 @@ def turn_problems(game: Game, seats: Sequence[Seat] | None = None) -> list[str]:
     seats = seats if seats is not None else list(game.seats.order_by("order"))
     turns = list(game.turns.select_related("seat__player", "target__seat__player"))
     problems: list[str] = []
-    alive: list[Turn] = []  # the turns in effect so far: an undo takes back the last of them
+    # The turns in effect so far, in the order of play: an undo takes back the last of them, a
+    # correction takes the place of the turn it corrects.
+    alive: list[Turn] = []
     taken_back: set[int] = set()
+    replaced: set[int] = set()
     for turn in turns:
         if turn.action not in KINDS:
             problems.append(f"turn {turn.number} has an unknown action {turn.action!r}")
+        elif turn.action == "correct":
+            places = [i for i, t in enumerate(alive) if t.pk == turn.target_id]
+            if not places:
+                problems.append(f"turn {turn.number} corrects a turn that was not in effect")
+            else:
+                replaced.add(alive[places[0]].number)
+                alive[places[0]] = turn
         elif KINDS[turn.action].replay is not None:
             alive.append(turn)
         elif not alive or turn.target_id != alive[-1].pk:
@@ -236,6 +257,12 @@ def turn_problems(game: Game, seats: Sequence[Seat] | None = None) -> list[str]:
         problems.append(
             f"turns marked undone {sorted(undone)} are not the turns undone {sorted(taken_back)}"
         )
+    corrected = {t.number for t in turns if t.corrected}
+    if corrected != replaced:
+        problems.append(
+            f"turns marked corrected {sorted(corrected)} are not the turns corrected "
+            f"{sorted(replaced)}"
+        )
     if problems:
         return problems
     last_play: Turn | None = None
@@ -245,7 +272,7 @@ def turn_problems(game: Game, seats: Sequence[Seat] | None = None) -> list[str]:
             problems.append(
                 f"{where} is logged for seat {turn.seat.order}, not {step.before.to_move}"
             )
-        if turn.action == "play":
+        if turn.action == "play" or turn.action == "correct" and turn.tiles:
             words = [w.to_dict() for w in outcome.words]
             if (turn.notation, turn.words, turn.score) != (outcome.notation, words, outcome.score):
                 problems.append(
@@ -261,7 +288,7 @@ def turn_problems(game: Game, seats: Sequence[Seat] | None = None) -> list[str]:
                 problems.append(f"{where} has no verdict")
             if turn.score != outcome.score:
                 problems.append(f"{where} is logged for {turn.score}, not {outcome.score}")
-        elif turn.action in ("pass", "exchange") and turn.score:
+        elif turn.action in ("pass", "exchange", "correct", "abandon") and turn.score:
             problems.append(f"{where} is logged for {turn.score} points, not 0")
         # Entries made before the totals were recorded have none; any recorded must be right.
         if turn.totals is not None and turn.totals != totals(step.state):

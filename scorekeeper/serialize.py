@@ -87,7 +87,8 @@ def log_page(game: Game, after: int = 0, limit: int = LOG_PAGE) -> dict[str, Any
 
 _TURN_COLUMNS = (
     "number", "seat__player__name", "action", "score", "words", "result", "notation", "tiles",
-    "count", "target__number", "undone_at", "undone_by", "created_at",
+    "count", "target__number", "undone_at", "undone_by", "created_at", "corrected_at",
+    "corrected_by",
 )  # fmt: skip
 
 
@@ -106,6 +107,8 @@ def turn_data(turn: Turn) -> dict[str, Any]:
         turn.undone_at,
         turn.undone_by,
         turn.created_at,
+        turn.corrected_at,
+        turn.corrected_by,
     )
 
 
@@ -123,6 +126,8 @@ def _turn_dict(
     undone_at: datetime | None,
     undone_by: str,
     created_at: datetime,
+    corrected_at: datetime | None = None,
+    corrected_by: str = "",
 ) -> dict[str, Any]:
     return {
         "number": number,
@@ -138,5 +143,8 @@ def _turn_dict(
         "undone": undone_at is not None,
         "undone_at": undone_at.isoformat() if undone_at else None,
         "undone_by": undone_by or None,
+        "corrected": corrected_at is not None,
+        "corrected_at": corrected_at.isoformat() if corrected_at else None,
+        "corrected_by": corrected_by or None,
         "created_at": created_at.isoformat(),
     }

@@ -15,6 +15,7 @@ urlpatterns = [
     path("games/<uuid:game_id>/score/<str:token>/turn", views.turn, name="turn"),
     path("games/<uuid:game_id>/watch", views.watch, name="watch"),
     path("games/<uuid:game_id>/watch/live", views.watch_live, name="watch_live"),
+    path("", include("scorekeeper.managing_urls")),
     path("", include("scorekeeper.history_urls")),
     path("", include("referee.urls")),
 ]

@@ -32,6 +32,7 @@ from scorekeeper.gcg_import import import_gcg
 from scorekeeper.models import Game, Player, Seat
 from scorekeeper.presenters import name_players, table_context
 from scorekeeper.resubmit import same_turn
+from scorekeeper.yours import private, remember, your_games
 
 
 # Finding games -------------------------------------------------------------------------------
@@ -63,7 +64,8 @@ def home(request: HttpRequest) -> HttpResponse:
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
         .order_by("-updated_at")[:10]
     )
-    return render(request, "home.html", {"playing": playing, "rulesets": RULESETS.values()})
+    context = {"playing": playing, "rulesets": RULESETS.values(), "yours": your_games(request)}
+    return private(render(request, "home.html", context))
 
 
 @require_GET
@@ -113,8 +115,12 @@ def new_game(request: HttpRequest) -> HttpResponse:
                     if tile
                 )
                 messages.info(request, f"{shown}.")
-            messages.success(request, f"{players[first]} starts. Keep this page's link to score.")
-            return redirect(scorer_url(game))
+            messages.success(
+                request,
+                f"{players[first]} starts (change it below until the first turn). This browser "
+                "keeps the link to this page: see Your games on the home page.",
+            )
+            return remember(request, redirect(scorer_url(game)), game)
     status = 400 if request.method == "POST" else 200
     return render(
         request,
@@ -139,7 +145,7 @@ def scorer(request: HttpRequest, game_id: Any, token: str) -> HttpResponse:
         context.update({"refusal": kept["message"], "typed": kept["typed"]})
         if kept["typed"]:
             context["preview"] = domain.preview(game, kept["typed"])
-    return render(request, "table/board.html", context)
+    return remember(request, render(request, "table/board.html", context), game)
 
 
 @require_POST

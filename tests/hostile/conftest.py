@@ -23,6 +23,7 @@ from hypothesis.vendor import pretty
 
 from referee.apps import reset_library
 from referee.rulesets import RULESETS
+from scorekeeper.actions import KINDS
 from scorekeeper.models import Game, Player, Seat, Turn
 from scorekeeper.serialize import game_state
 from tests.scorekeeper.factories import HASBRO, ApiGame
@@ -218,7 +219,7 @@ def tiles_conserved(state: dict[str, Any]) -> bool:
 
 
 # Checking the API's answers ----------------------------------------------------------------------
-ACTIONS = ("play", "pass", "exchange", "challenge", "undo", "finish")
+ACTIONS = tuple(KINDS)
 
 
 def api_error(status: int, content_type: str, content: bytes) -> dict[str, Any]:
@@ -243,14 +244,23 @@ def assert_turn_entered(before: dict[str, Any], game_id: str, action: str) -> Ga
     after = snapshot()
     game = Game.objects.get(pk=game_id)
     (old,) = [g for g in before["Game"] if str(g["id"]) == game_id]
-    # Undo may reopen a finished game (its last pass taken back); nothing else may move it.
-    assert old["status"] != "finished" or action == "undo"
+    # Undo may reopen a finished game (its last pass taken back), and a correction replays
+    # it; nothing else may move it.
+    assert old["status"] != "finished" or action in ("undo", "correct")
     assert action in ACTIONS
     assert game.turn_number == old["turn_number"] + 1
     # The log only grows by this turn: earlier entries stay, at most marked undone.
     turns_before = [t for t in before["Turn"] if str(t["game_id"]) == game_id]
     turns_after = [t for t in after["Turn"] if str(t["game_id"]) == game_id]
-    assert without_undo_marks(turns_after[:-1]) == without_undo_marks(turns_before)
+    if action == "correct":
+        # A correction marks the turn it replaces and scores later ones again: what was
+        # played stays.
+        kept = ("number", "action", "tiles", "count")
+        assert [{k: t[k] for k in kept} for t in turns_after[:-1]] == [
+            {k: t[k] for k in kept} for t in turns_before
+        ]
+    else:
+        assert without_undo_marks(turns_after[:-1]) == without_undo_marks(turns_before)
     assert turns_after[-1]["number"] == game.turn_number and turns_after[-1]["action"] == action
     if action == "play":
         placed = [(r, c) for r, c, _ in turns_after[-1]["tiles"]]

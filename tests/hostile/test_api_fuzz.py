@@ -197,7 +197,8 @@ SEATED = ["Ann", "Ben", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida"]
 plausible_turns = st.fixed_dictionaries(
     {
         "action": st.sampled_from(
-            ["play", "play", "pass", "exchange", "challenge", "undo", "finish"]
+            ["play", "play", "pass", "exchange", "challenge", "undo", "finish", "correct"]
+            + ["abandon"]
         )
     },
     optional={
@@ -212,6 +213,7 @@ plausible_turns = st.fixed_dictionaries(
             st.sampled_from(SEATED), st.text("AEIOUQZ", max_size=8), max_size=2
         ),
         "expected_turn": st.integers(-1, 8),
+        "target": st.integers(-1, 8),
         "by": st.text(max_size=20),
     },
 )
@@ -222,6 +224,7 @@ turn_bodies = plausible_turns | broken(
         "count": int_ish,
         "racks": racks_ish,
         "expected_turn": int_ish,
+        "target": int_ish,
         "by": nasty_text | json_values,
     },
 )
@@ -753,7 +756,10 @@ def test_new_game_bodies_are_refused_or_make_one_game(hostile, games, body, styl
             data = response.json()
             game = assert_game_created(before, data["id"])
             assert game.token == data["token"]
-            assert game_state(game) == {k: v for k, v in data.items() if k != "token"}
+            assert game_state(game) == {
+                k: v for k, v in data.items() if k not in ("token", "scorer_url")
+            }
+            assert data["scorer_url"] == f"/games/{game.pk}/score/{game.token}/"
             # The names are the ones sent, tidied (a known player keeps the case first given).
             names = [p["name"].casefold() for p in data["players"]]
             assert names == [" ".join(n.split()).casefold() for n in body["players"]]

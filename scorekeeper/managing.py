@@ -1,0 +1,163 @@
+"""Managing a game from the scorer's phone: correct an earlier turn, abandon the game, change
+who starts, hand the spectator screen or the scoring to another phone — and the games this
+browser keeps ("your games" on the home page).
+
+Views are thin, as in ``scorekeeper.views``: check the scorer's secret, read the input, call
+one domain operation, redirect (so a reload never resends) or show the refusal.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import segno
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.cache import patch_cache_control
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from referee.rulesets import get_ruleset
+from scorekeeper import domain
+from scorekeeper.actions import MOVES, Change, describe
+from scorekeeper.errors import REFUSALS, message_of, status_of
+from scorekeeper.models import Turn
+from scorekeeper.replay import effective_turns
+from scorekeeper.views import _whole, get_game, scorer_game, scorer_url
+from scorekeeper.yours import private
+
+
+# Correcting an earlier turn --------------------------------------------------------------------
+@require_http_methods(["GET", "POST"])
+def correct(request: HttpRequest, game_id: Any, token: str) -> HttpResponse:
+    """Pick a turn in the log, enter what was really played; the later turns are scored again."""
+    game = scorer_game(game_id, token)
+    turns = [t for t in effective_turns(game) if t.action in MOVES]
+    chosen = request.POST.get("target") or request.GET.get("turn", "")
+    target = next((t for t in turns if str(t.number) == chosen.strip()), None)
+    context: dict[str, Any] = {
+        "game": game,
+        "token": token,
+        "turns": [{"turn": t, "sentence": describe(t)} for t in reversed(turns)],
+        "target": target,
+        "sentence": describe(target) if target else "",
+        "move": request.POST.get("move", _move_of(target) if target else "play"),
+        "typed": request.POST.get("play", target.notation if target and target.tiles else ""),
+        "count": request.POST.get("count", str(target.count or 1) if target else "1"),
+        "next_turn": game.turn_number + 1,
+        "exchange_exactly_one": get_ruleset(game.ruleset).exchange_exactly_one,
+    }
+    if request.method == "GET" or target is None:
+        status = 200 if request.method == "GET" and (target or not chosen) else 400
+        if chosen and target is None:
+            context["refusal"] = f"Turn {chosen[:12]} is not a play, pass or exchange in effect."
+        return render(request, "table/correct.html", context, status=status)
+    move = request.POST.get("move", "play")
+    try:
+        applied = domain.act(
+            game.pk,
+            "correct",
+            expected_turn=_whole(request.POST, "expected_turn", "The turn number"),
+            by="scorer page",
+            target=target.number,
+            notation=request.POST.get("play", "") if move == "play" else None,
+            count=_whole(request.POST, "count", "The number of tiles to exchange")
+            if move == "exchange"
+            else None,
+        )
+    except REFUSALS as error:
+        context["refusal"] = message_of(error)
+        return render(request, "table/correct.html", context, status=status_of(error))
+    messages.success(request, describe(applied.turn))
+    messages.info(request, changes_sentence(applied.changes))
+    return redirect(scorer_url(game))
+
+
+def changes_sentence(changes: list[Change]) -> str:
+    """ "Scores changed: turn 2 (Ben) 8 → 10; turn 5 (Ann) 12 → 13. Totals: Ann 30 → 31." """
+    turns = [f"turn {c.turn} ({c.player}) {c.was} → {c.now}" for c in changes if c.turn]
+    totals = [f"{c.player} {c.was} → {c.now}" for c in changes if c.turn is None]
+    if not turns and not totals:
+        return "No score changed."
+    said = f"Scores changed: {'; '.join(turns)}." if turns else "No turn's score changed."
+    return said + (f" Totals: {'; '.join(totals)}." if totals else " The totals are the same.")
+
+
+def _move_of(turn: Turn) -> str:
+    return "play" if turn.tiles else "exchange" if turn.count else "pass"
+
+
+# Abandoning the game, and who starts -----------------------------------------------------------
+@require_POST
+def abandon(request: HttpRequest, game_id: Any, token: str) -> HttpResponse:
+    game = scorer_game(game_id, token)
+    if request.POST.get("confirm") != "yes":
+        messages.error(request, "Not abandoned: tick the box to say you mean it.")
+        return redirect(scorer_url(game))
+    try:
+        applied = domain.act(
+            game.pk,
+            "abandon",
+            expected_turn=_whole(request.POST, "expected_turn", "The turn number"),
+            by="scorer page",
+        )
+    except REFUSALS as error:
+        messages.error(request, f"Not abandoned. {message_of(error)}")
+        return redirect(scorer_url(game))
+    messages.success(request, describe(applied.turn) + " Undo reopens it.")
+    return redirect(scorer_url(game))
+
+
+@require_POST
+def first(request: HttpRequest, game_id: Any, token: str) -> HttpResponse:
+    game = scorer_game(game_id, token)
+    try:
+        game = domain.set_first(game.pk, request.POST.get("first", ""))
+    except REFUSALS as error:
+        messages.error(request, f"Not changed. {message_of(error)}")
+        return redirect(scorer_url(game))
+    starter = game.seats.select_related("player").get(order=game.first_seat)
+    messages.success(request, f"{starter.player.name} starts.")
+    return redirect(scorer_url(game))
+
+
+# Handing over: QR codes ------------------------------------------------------------------------
+def qr_svg(url: str) -> str:
+    """A QR code of ``url`` as an SVG document, drawn here (segno): nothing from the network."""
+    out = io.BytesIO()
+    segno.make(url, error="m").save(
+        out, kind="svg", scale=6, border=2, xmldecl=False, svgns=True, title=url
+    )
+    return out.getvalue().decode()
+
+
+@require_GET
+def watch_qr(request: HttpRequest, game_id: Any) -> HttpResponse:
+    game = get_game(game_id)
+    url = request.build_absolute_uri(reverse("watch", args=[game.pk]))
+    response = HttpResponse(qr_svg(url), content_type="image/svg+xml")
+    patch_cache_control(response, max_age=3600)
+    return response
+
+
+@require_GET
+def scorer_qr(request: HttpRequest, game_id: Any, token: str) -> HttpResponse:
+    game = scorer_game(game_id, token)
+    response = HttpResponse(
+        qr_svg(request.build_absolute_uri(scorer_url(game))), content_type="image/svg+xml"
+    )
+    return private(response)
+
+
+@require_GET
+def hand_over(request: HttpRequest, game_id: Any, token: str) -> HttpResponse:
+    """The scorer link as a QR code, for another phone to take over the scoring."""
+    game = scorer_game(game_id, token)
+    context = {
+        "game": game,
+        "token": token,
+        "link": request.build_absolute_uri(scorer_url(game)),
+    }
+    return private(render(request, "table/hand_over.html", context))
