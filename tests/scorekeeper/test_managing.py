@@ -114,7 +114,8 @@ def test_an_abandoned_game_leaves_in_progress_and_the_rankings_and_stays_in_the_
     listed = text(client.get("/games/?status=abandoned"))
     assert "Abandoned" in listed and f"/games/{game.pk}/" in listed
     refused = turn(client, game, action="pass")
-    assert refused.status_code == 409 and "abandoned" in text(refused)
+    assert refused.status_code == 303  # back to the scorer page, with the reason shown
+    assert "abandoned" in text(client.get(refused["Location"]))
 
 
 def test_undo_of_an_abandon_reopens_the_game(client):
