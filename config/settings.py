@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "ninja",  # its Swagger UI from the app's own static files, not a CDN
     "referee",
     "scorekeeper",
 ]
@@ -83,7 +84,31 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "scorekeeper.middleware.ApiJsonErrors",
+    "csp.middleware.CSPMiddleware",
+    "scorekeeper.middleware.PermissionsPolicy",
 ]
+
+# Content-Security-Policy: everything from this origin, nothing inline, no eval, no frames.
+# (htmx is told not to inject its indicator styles or evaluate code: base.html.)
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+# Powerful browser features the app never uses, switched off for it and anything it embeds.
+PERMISSIONS_POLICY = (
+    "camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=(), "
+    "midi=(), magnetometer=(), gyroscope=(), accelerometer=(), display-capture=()"
+)
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"

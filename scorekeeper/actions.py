@@ -44,6 +44,7 @@ class Entry:
     rack: str = ""
     note: str = ""
     target: object = None  # correct: the number of the turn to correct
+    best: int | None = None  # solo: the best score the rack allowed
 
 
 @dataclass

@@ -125,3 +125,18 @@ def play_data(move: Move) -> dict[str, Any]:
         "tiles": [{"row": p.row, "col": p.col, "letter": p.tile} for p in move.play.placements],
         "words": [{"word": w.word, "score": w.score, "breakdown": w.breakdown} for w in move.words],
     }
+
+
+def best_play(game: Any, rack: str) -> Move | None:
+    """The best play ``rack`` has on a game's board now, or None when it can't be known (an
+    honour game, a rack that isn't one, a list still being prepared, no legal play)."""
+    if game.lexicon == HONOUR_ID or not rack.strip():
+        return None
+    rules = get_ruleset(game.ruleset)
+    try:
+        _, moves = analyse(
+            rules.id, game.lexicon, game.board, rack, 1, RuleOptions.from_dict(game.options, rules)
+        )
+    except RefereeError:
+        return None
+    return moves[0] if moves else None

@@ -152,6 +152,7 @@ def act(
     rack: str = "",
     note: str = "",
     target: object = None,
+    best: int | None = None,
 ) -> Applied:
     """Apply one action to a game for the player whose turn it is, and log it.
 
@@ -186,7 +187,7 @@ def act(
         turn = Turn(game=game, number=game.turn_number + 1, action=action, entered_by=by[:80])
         entry = Entry(
             by, notation, None if tiles is None else list(tiles), count, racks,
-            verdict, seat, points, rack, note, target,
+            verdict, seat, points, rack, note, target, best,
         )  # fmt: skip
         context = Context(
             game,
@@ -203,6 +204,8 @@ def act(
         except RefereeError as error:
             raise named(error, seats) from None
         turn.rack, turn.note = rack[:16], note
+        if action == "play" and isinstance(best, int) and not isinstance(best, bool):
+            turn.best = best
         # A correction replays the log itself and leaves the state it reached in the context.
         state = replay.replay(game, players=len(seats)) if kind.rebuilds else context.state
         if turn.totals is None:  # a correction records the totals where it stands in play

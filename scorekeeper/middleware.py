@@ -22,6 +22,18 @@ MESSAGES = {
 }
 
 
+class PermissionsPolicy:
+    """The Permissions-Policy header on every answer (settings.PERMISSIONS_POLICY)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        response.setdefault("Permissions-Policy", settings.PERMISSIONS_POLICY)
+        return response
+
+
 class ApiJsonErrors:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response

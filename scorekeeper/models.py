@@ -195,6 +195,8 @@ class Turn(models.Model):
     racks = models.JSONField(null=True, blank=True)  # finish: letters left, by seat order
     rack = models.CharField(max_length=16, blank=True)  # the mover's rack, where a record says
     note = models.TextField(blank=True)  # a record's note on this turn
+    # Solo games: the best score the rack allowed (the analysis), to compare the play with.
+    best = models.IntegerField(null=True, blank=True)
     result = models.CharField(max_length=8, choices=Result.choices, blank=True, default="")
     # The play a challenge judged, the turn an undo took back, or the turn a correction replaced.
     target = models.ForeignKey(

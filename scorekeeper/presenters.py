@@ -85,6 +85,7 @@ def table_context(request: HttpRequest, game: Game, *, scorer: bool) -> dict[str
         "exchange_counts": range(1, min(state.racks[state.to_move], state.bag) + 1),
         "rack_prefill": rack_prefill(state),
         "next_turn": game.turn_number + 1,
+        "solo": solo_summary(game) if len(seats) == 1 else None,
     }
 
 
@@ -168,3 +169,11 @@ def name_players(message: str, names: Sequence[str]) -> str:
         return names[seat] if 0 <= seat < len(names) else match.group(0)
 
     return _NUMBERED.sub(named, message)
+
+
+def solo_summary(game: Game) -> dict[str, int]:
+    """A solo game's plays against the best each rack allowed (where the rack was given)."""
+    compared = game.turns.effective().filter(action="play", best__isnull=False)
+    found = sum(t.score for t in compared)
+    possible = sum(t.best or 0 for t in compared)
+    return {"found": found, "possible": possible, "turns": len(compared)}

@@ -39,7 +39,7 @@ TURN_FIELDS = _columns(Turn, "undone_at", "corrected_at", "created_at")
 # Fields added after records were first written: a record without them still reads. A seat's
 # result follows from the final scores; a turn without totals is read like the log's own
 # older entries (the chart replays them).
-LATER_FIELDS = {"result", "totals", "title", "description", "rack", "note", "corrected_by"}
+LATER_FIELDS = {"result", "totals", "title", "description", "rack", "note", "corrected_by", "best"}
 
 
 def _time(value: datetime | None) -> str | None:

@@ -25,6 +25,7 @@ from referee.game import draw_for_first
 from referee.rulesets import RULESETS, get_ruleset
 from scorekeeper import domain
 from scorekeeper.actions import describe
+from scorekeeper.analysis import best_play
 from scorekeeper.domain import StaleTurn
 from scorekeeper.errors import REFUSALS, message_of
 from scorekeeper.forms import ImportForm, NewGameForm
@@ -164,6 +165,9 @@ def turn(request: HttpRequest, game_id: Any, token: str) -> HttpResponse:
     action = request.POST.get("action", "")
     typed = request.POST.get("play", "")
     expected = count = None
+    # A solo player may give the rack, to be told how the play compares with the best one.
+    rack = request.POST.get("rack", "").strip()[:16] if action == "play" else ""
+    best = best_play(game, rack) if rack and game.seats.count() == 1 else None
     try:
         expected = _whole(request.POST, "expected_turn", "The turn number")
         count = _whole(request.POST, "count", "The number of tiles to exchange")
@@ -175,6 +179,8 @@ def turn(request: HttpRequest, game_id: Any, token: str) -> HttpResponse:
             notation=typed if action == "play" else None,
             count=count,
             racks=_racks_from(request, game) if action == "finish" else None,
+            rack=rack,
+            best=best.score if best else None,
         )
     except StaleTurn:
         earlier = same_turn(game, expected, action, typed, count)
@@ -186,6 +192,15 @@ def turn(request: HttpRequest, game_id: Any, token: str) -> HttpResponse:
     except REFUSALS as error:
         return _refused(request, game, message_of(error), text=typed)
     messages.success(request, describe(applied.turn))
+    if best is not None:
+        made = applied.turn.score
+        messages.info(
+            request,
+            "That was the best play."
+            if made >= best.score
+            else f"The best play with {rack.upper()} was {best.notation} for {best.score} "
+            f"({best.score - made} more).",
+        )
     return redirect(scorer_url(game))
 
 

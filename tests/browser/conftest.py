@@ -91,5 +91,14 @@ def page(browser: object, live_server: object) -> Iterator[object]:
     page = context.new_page()
     page.set_default_timeout(10_000)
     page.on("dialog", lambda dialog: dialog.accept())  # the confirmations
+    # Every page of every journey keeps to the Content-Security-Policy: nothing refused.
+    refused: list[str] = []
+    page.on(
+        "console",
+        lambda message: (
+            refused.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
     yield page
     context.close()
+    assert not refused, refused

@@ -53,6 +53,7 @@ def test_correcting_turn_2_of_a_5_turn_game(page: Page):
     folder = SHOTS / "recovery"
     game = five_turns()
     page.goto(f"/games/{game.pk}/score/{game.token}/")
+    page.click("summary:has-text('Manage the game')")  # folded away on the scorer page
     page.click("text=Correct an earlier turn…")
     shoot(page, folder, "01-correct-list")
     page.click("a:has-text('Turn 2:')")
@@ -80,6 +81,7 @@ def test_abandoning_a_game_and_the_links_kept(page: Page):
     folder = SHOTS / "recovery"
     game = five_turns()
     page.goto(f"/games/{game.pk}/score/{game.token}/")
+    page.click("summary:has-text('Manage the game')")  # folded away on the scorer page
     page.click("text=Show the game on another phone or a TV")
     page.click("text=Hand the scoring to another phone…")
     page.click("text=Abandon the game…")
@@ -88,7 +90,9 @@ def test_abandoning_a_game_and_the_links_kept(page: Page):
     expect(page.locator("img[alt='QR code of the scorer link']")).to_be_visible()
     shoot(page, folder, "06-hand-over")
     page.go_back()
-    page.click("text=Abandon the game…")
+    if not page.locator("text=Abandon the game…").is_visible():
+        page.click("summary:has-text('Manage the game')")
+        page.click("text=Abandon the game…")
     page.check("input[name=confirm]")
     page.click("button:has-text('Abandon the game')")  # the confirmation dialog is accepted
     expect(page.locator(".end")).to_contain_text("This game was abandoned")
@@ -115,6 +119,7 @@ def test_who_starts_is_chosen_after_drawing_at_the_table(page: Page):
     expect(page.locator("#id_starter option[value='2']")).to_have_text("Ben")
     shoot(page, folder, "09-new-game")
     page.click("text=Start the game")
+    page.click("summary:has-text('Manage the game')")  # folded away on the scorer page
     page.check("input[name=first][value=Ben]")
     page.click("text=Set who starts")
     expect(page.locator(".messages")).to_contain_text("Ben starts.")

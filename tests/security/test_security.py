@@ -410,3 +410,33 @@ def test_plays_take_only_letters_a_to_z_and_digits_0_to_9(client, notation):
     response = game.turn({"action": "play", "notation": notation})
     assert response.status_code == 400, response.content
     assert Game.objects.get(pk=game.id).turn_number == 0
+
+
+# Headers -------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "path", ["/", "/games/new", "/games/", "/rankings/", "/api/docs", "/judge/"]
+)
+def test_every_page_has_a_content_security_policy_and_a_permissions_policy(client, path):
+    response = client.get(path)
+    policy = response["Content-Security-Policy"]
+    assert "default-src 'self'" in policy and "script-src 'self'" in policy
+    assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+    assert "frame-ancestors 'none'" in policy
+    assert "camera=()" in response["Permissions-Policy"]
+
+
+def test_the_api_docs_name_no_other_origin(client):
+    html = client.get("/api/docs").content.decode()
+    assert "swagger-ui-bundle.js" in html
+    assert "cdn." not in html and "https://" not in html and "http://" not in html
+
+
+def test_no_template_writes_an_inline_script_or_style():
+    import re
+
+    root = Path(__file__).resolve().parents[2] / "templates"
+    for template in root.rglob("*.html"):
+        text = template.read_text()
+        assert not re.search(r"<script(?![^>]*\bsrc=)(?![^>]*application/json)", text), template
+        assert not re.search(r"\sstyle=\"", text), template
+        assert not re.search(r"\son[a-z]+=\"", text), template
