@@ -16,8 +16,10 @@ from typing import Any
 
 from gunicorn.glogging import Logger as GunicornBaseLogger
 
-# The secret follows /score/ in a scorer link; a Bearer token follows "Bearer ".
-_SECRETS = re.compile(r"(/score/|[Bb]earer\s+|[?&]token=)[^/\s?&\"',;]+")
+# The secret follows /score/ in a scorer link (but not the names of the scorer's pages, whose
+# addresses carry no secret); a Bearer token follows "Bearer ".
+_PAGES = r"(?:turn|preview|correct|abandon|first|hand-over|new-link|qr\.svg)(?=[?\s\"',;]|$)"
+_SECRETS = re.compile(rf"(/score/(?!{_PAGES})|[Bb]earer\s+|[?&]token=)[^/\s?&\"',;]+")
 MASK = r"\1***"
 
 
@@ -25,6 +27,8 @@ def mask(text: str) -> str:
     """
     >>> mask('"POST /games/1/score/s3cr3t-x_Y/turn HTTP/1.1" 302')
     '"POST /games/1/score/***/turn HTTP/1.1" 302'
+    >>> mask('"POST /games/1/score/turn HTTP/1.1" 302 /games/1/score/turnip-s3cr3t/')
+    '"POST /games/1/score/turn HTTP/1.1" 302 /games/1/score/***/'
     """
     return _SECRETS.sub(MASK, text)
 

@@ -34,6 +34,7 @@ from scorekeeper.analysis import DEFAULT_LIMIT, RETRY_SECONDS, analyse, play_dat
 from scorekeeper.errors import REFUSALS, code_of, message_of, status_of
 from scorekeeper.gcg_import import import_gcg
 from scorekeeper.models import NAME_MAX, Game, name_key
+from scorekeeper.scorer_link import link_url
 from scorekeeper.serialize import LOG_PAGE, game_state, log_page, turn_data
 
 log = logging.getLogger("scorekeeper.api")
@@ -288,7 +289,7 @@ def create_game(request: HttpRequest, payload: GameIn) -> Status[dict[str, Any]]
         first=payload.first,
         turn_clock=payload.turn_clock,
     )
-    scorer_url = reverse("scorer", args=[game.pk, game.token])
+    scorer_url = link_url(game)
     return Status(201, {**game_state(game), "token": game.token, "scorer_url": scorer_url})
 
 

@@ -23,23 +23,23 @@ from referee.rulesets import get_ruleset
 from scorekeeper import domain
 from scorekeeper.actions import MOVES, Change, describe
 from scorekeeper.errors import REFUSALS, message_of, status_of
-from scorekeeper.models import Turn
+from scorekeeper.models import Game, Turn
 from scorekeeper.replay import effective_turns
-from scorekeeper.views import _whole, get_game, scorer_game, scorer_url
+from scorekeeper.scorer_link import get_game, hold, link_url, scorer_url, scorer_view
+from scorekeeper.views import _whole
 from scorekeeper.yours import private
 
 
 # Correcting an earlier turn --------------------------------------------------------------------
 @require_http_methods(["GET", "POST"])
-def correct(request: HttpRequest, game_id: Any, token: str) -> HttpResponse:
+@scorer_view
+def correct(request: HttpRequest, game: Game) -> HttpResponse:
     """Pick a turn in the log, enter what was really played; the later turns are scored again."""
-    game = scorer_game(game_id, token)
     turns = [t for t in effective_turns(game) if t.action in MOVES]
     chosen = request.POST.get("target") or request.GET.get("turn", "")
     target = next((t for t in turns if str(t.number) == chosen.strip()), None)
     context: dict[str, Any] = {
         "game": game,
-        "token": token,
         "turns": [{"turn": t, "sentence": describe(t)} for t in reversed(turns)],
         "target": target,
         "sentence": describe(target) if target else "",
@@ -91,8 +91,8 @@ def _move_of(turn: Turn) -> str:
 
 # Abandoning the game, and who starts -----------------------------------------------------------
 @require_POST
-def abandon(request: HttpRequest, game_id: Any, token: str) -> HttpResponse:
-    game = scorer_game(game_id, token)
+@scorer_view
+def abandon(request: HttpRequest, game: Game) -> HttpResponse:
     if request.POST.get("confirm") != "yes":
         messages.error(request, "Not abandoned: tick the box to say you mean it.")
         return redirect(scorer_url(game))
@@ -111,8 +111,8 @@ def abandon(request: HttpRequest, game_id: Any, token: str) -> HttpResponse:
 
 
 @require_POST
-def first(request: HttpRequest, game_id: Any, token: str) -> HttpResponse:
-    game = scorer_game(game_id, token)
+@scorer_view
+def first(request: HttpRequest, game: Game) -> HttpResponse:
     try:
         game = domain.set_first(game.pk, request.POST.get("first", ""))
     except REFUSALS as error:
@@ -143,21 +143,34 @@ def watch_qr(request: HttpRequest, game_id: Any) -> HttpResponse:
 
 
 @require_GET
-def scorer_qr(request: HttpRequest, game_id: Any, token: str) -> HttpResponse:
-    game = scorer_game(game_id, token)
+@scorer_view
+def scorer_qr(request: HttpRequest, game: Game) -> HttpResponse:
     response = HttpResponse(
-        qr_svg(request.build_absolute_uri(scorer_url(game))), content_type="image/svg+xml"
+        qr_svg(request.build_absolute_uri(link_url(game))), content_type="image/svg+xml"
     )
     return private(response)
 
 
 @require_GET
-def hand_over(request: HttpRequest, game_id: Any, token: str) -> HttpResponse:
-    """The scorer link as a QR code, for another phone to take over the scoring."""
-    game = scorer_game(game_id, token)
-    context = {
-        "game": game,
-        "token": token,
-        "link": request.build_absolute_uri(scorer_url(game)),
-    }
+@scorer_view
+def hand_over(request: HttpRequest, game: Game) -> HttpResponse:
+    """The scorer link as a QR code, for another phone to take over the scoring; and the way
+    to make a new link when the old one went somewhere it should not."""
+    context = {"game": game, "link": request.build_absolute_uri(link_url(game))}
     return private(render(request, "table/hand_over.html", context))
+
+
+@require_POST
+@scorer_view
+def new_link(request: HttpRequest, game: Game) -> HttpResponse:
+    """Revoke the scorer link and make a new one; this browser keeps scoring with it."""
+    if request.POST.get("confirm") != "yes":
+        messages.error(request, "No new link made: tick the box to say you mean it.")
+        return redirect("hand_over", game.pk)
+    game = domain.new_scorer_link(game.pk, by="scorer page")
+    messages.success(
+        request,
+        "New scorer link made. The old link, and every phone that opened it, can no longer "
+        "change the game; this phone keeps scoring. Hand the new link over below if needed.",
+    )
+    return hold(request, redirect("hand_over", game.pk), game)

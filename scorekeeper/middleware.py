@@ -14,6 +14,8 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
+from config.logs import mask
+
 MESSAGES = {
     404: ("not_found", "Not found."),
     405: ("method_not_allowed", "This method is not allowed here."),
@@ -60,10 +62,11 @@ class ApiJsonErrors:
 
 
 # Rate limits ---------------------------------------------------------------------------------
-_TURN_PATHS = re.compile(r"^/(api/games/[^/]+/turns/|games/[^/]+/score/[^/]+/turn)$")
-_SECRET_IN_PATH = re.compile(r"(/score/)[^/]+")
+# A turn from the scorer's page: /games/<id>/score/turn, or at the link's older address.
+_TURN_PATHS = re.compile(r"^/(api/games/[^/]+/turns/|games/[^/]+/score/(?:[^/]+/)?turn)$")
 _GAME_PATHS = ("/api/games/", "/games/new")
 _IMPORT_PATHS = ("/api/games/import", "/games/import")
+_ROSTER_PATH = re.compile(r"^/clubs/[^/]+/roster$")
 log = logging.getLogger("scorekeeper.requests")
 
 
@@ -104,12 +107,18 @@ def _scope(request: HttpRequest) -> Limit | None:
         return Limit("games", "new games", settings.RATE_LIMIT_GAMES, 3600)
     if path == settings.LOGIN_PATH or path.startswith("/admin/login"):
         return Limit("logins", "sign-in attempts", settings.RATE_LIMIT_LOGINS, 3600)
+    # Anyone signed in may make a club, and its directors accounts for its players: neither
+    # may become a way to make accounts without end.
+    if path == "/clubs/new" or (
+        _ROSTER_PATH.match(path) and request.POST.get("change") == "account"
+    ):
+        return Limit("accounts", "new clubs and accounts", settings.RATE_LIMIT_ACCOUNTS, 3600)
     return None
 
 
 class RateLimit:
     """Per-client limits, counted in fixed windows: turns, word-judge lookups and imports a
-    minute, new games and sign-in attempts an hour.
+    minute; new games, sign-in attempts, and new clubs and accounts an hour.
 
     The counters live in Django's cache, which every app server shares (Redis or the
     database in production). If the cache is down the request goes through: a lost limit
@@ -246,7 +255,7 @@ class RefusedRequestLog:
                 extra={
                     "method": request.method,
                     # Scorer links carry the game's secret: never write it to a log.
-                    "path": _SECRET_IN_PATH.sub(r"\1***", request.path),
+                    "path": mask(request.path),
                     "status": response.status_code,
                     "code": response.get("X-Error-Code", ""),
                     "client": client_address(request),

@@ -57,7 +57,6 @@ def table_context(request: HttpRequest, game: Game, *, scorer: bool) -> dict[str
         "ruleset": ruleset,
         "policy": policy,
         "scorer": scorer,
-        "token": game.token if scorer else None,
         "rows": board_rows(state, highlight),
         "columns": [chr(ord("A") + c) for c in range(ruleset.size)],
         "players": players,

@@ -1,9 +1,9 @@
 """The games this browser keeps ("your games" on the home page), so a scorer link is never lost.
 
 A signed, HttpOnly cookie lists the games this browser created or opened as scorer, newest
-first. It holds ids only: the home page looks each game's token up, and the signature means a
-list of ids made up elsewhere can't reveal a game's scorer link. A cookie rather than
-localStorage: the server draws the links with no script, and no page script ever reads a token.
+first. It holds ids only, signed so a list made up elsewhere is refused. Its links go to the
+scorer pages without the secret, which each game's own cookie holds (``scorer_link``). A
+cookie rather than localStorage: the server draws the links with no script.
 """
 
 from __future__ import annotations
@@ -57,9 +57,7 @@ def your_games(request: HttpRequest) -> list[dict[str, Any]]:
     )
     found = {str(g.pk): g for g in games}
     return [
-        {"game": found[i], "scorer_url": reverse("scorer", args=[i, found[i].token])}
-        for i in ids
-        if i in found
+        {"game": found[i], "scorer_url": reverse("scorer", args=[i])} for i in ids if i in found
     ]
 
 

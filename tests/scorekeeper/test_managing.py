@@ -192,8 +192,8 @@ def test_opening_a_scorer_link_remembers_the_game(client):
 
     game = start(client)
     other = Client()
-    other.get(scorer(game))
-    assert scorer(game) in other.get("/").content.decode()
+    other.get(f"/games/{game.pk}/score/{game.token}/", follow=True)
+    assert f'href="{scorer(game)}"' in other.get("/").content.decode()
 
 
 def test_the_api_answers_a_new_game_with_its_scorer_url(client):
@@ -206,12 +206,12 @@ def test_qr_codes_for_the_spectator_screen_and_behind_a_confirmation_the_scoring
     html = text(client.get(scorer(game)))
     assert f'src="/games/{game.pk}/watch/qr.svg"' in html
     assert f"http://testserver/games/{game.pk}/watch" in html
-    assert f"/games/{game.pk}/score/{game.token}/qr.svg" not in html  # only after confirming
+    assert f"/games/{game.pk}/score/qr.svg" not in html  # only after confirming
     svg = client.get(f"/games/{game.pk}/watch/qr.svg")
     assert svg["Content-Type"] == "image/svg+xml" and b"<svg" in svg.content
     page = text(client.get(scorer(game) + "hand-over"))
-    assert f"/games/{game.pk}/score/{game.token}/qr.svg" in page
-    assert f"http://testserver/games/{game.pk}/score/{game.token}/" in page
+    assert f'src="/games/{game.pk}/score/qr.svg"' in page  # the image's address has no secret
+    assert f"http://testserver/games/{game.pk}/score/{game.token}/" in page  # the link does
     assert client.get(scorer(game) + "qr.svg")["Content-Type"] == "image/svg+xml"
     assert client.get(f"/games/{game.pk}/score/nope/qr.svg").status_code == 403
 

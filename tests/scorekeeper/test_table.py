@@ -7,6 +7,7 @@ import re
 import pytest
 
 from scorekeeper.models import Game, Turn
+from scorekeeper.scorer_link import cookie_name
 
 from .conftest import CLUB_WORDS
 
@@ -30,12 +31,19 @@ def start(client, **fields) -> Game:
     response = client.post("/games/new", data)
     assert response.status_code == 302, response.content.decode()[:2000]
     game = Game.objects.latest("created_at")
-    assert response["Location"] == f"/games/{game.pk}/score/{game.token}/"
+    # The scorer page, without the secret: the browser now holds it in the game's cookie.
+    assert response["Location"] == f"/games/{game.pk}/score/"
     return game
 
 
 def scorer(game: Game) -> str:
-    return f"/games/{game.pk}/score/{game.token}/"
+    """A scorer page's address; the client needs the game's cookie (``start`` or ``hold``)."""
+    return f"/games/{game.pk}/score/"
+
+
+def hold(client, game) -> None:
+    """Give ``client`` the game's scorer cookie, as opening the scorer link does."""
+    client.cookies[cookie_name(game.id)] = game.token
 
 
 def turn(client, game: Game, **data):
