@@ -173,7 +173,13 @@ RATE_LIMIT_JUDGE = envint("RATE_LIMIT_JUDGE", 60)
 RATE_LIMIT_IMPORTS = envint("RATE_LIMIT_IMPORTS", 20)  # game records imported per minute
 RATE_LIMIT_GAMES = envint("RATE_LIMIT_GAMES", 30)  # games created per client per hour
 RATE_LIMIT_LOGINS = envint("RATE_LIMIT_LOGINS", 20)  # sign-in attempts per client per hour
+# Clubs made, and accounts a director makes for roster players, per client per hour.
+RATE_LIMIT_ACCOUNTS = envint("RATE_LIMIT_ACCOUNTS", 20)
 LOGIN_PATH = "/accounts/login/"
+# Accounts: Django's sign-in and sign-out views; no sign-up page (`manage.py account add`).
+LOGIN_URL = LOGIN_PATH
+LOGIN_REDIRECT_URL = "clubs"
+LOGOUT_REDIRECT_URL = "home"
 
 LOGGING = {
     "version": 1,

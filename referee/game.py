@@ -33,12 +33,15 @@ from referee.rulesets import RuleOptions, Ruleset, get_ruleset
 if TYPE_CHECKING:
     from referee.lexicon import Lexicon
 
-Status = Literal["in_progress", "awaiting_racks", "finished", "abandoned"]
+Status = Literal["in_progress", "awaiting_racks", "finished", "abandoned", "void"]
 IN_PROGRESS: Status = "in_progress"
 AWAITING_RACKS: Status = "awaiting_racks"
 FINISHED: Status = "finished"
 # Given up by the table (a test game, a mistake): no end-of-game adjustment, no final scores.
 ABANDONED: Status = "abandoned"
+# Declared void by whoever runs the event (a club director): stopped where it stood, whether
+# over or not, with no final scores; it counts for no one.
+VOID: Status = "void"
 
 MAX_PLAYERS = 4
 CHALLENGE_PENALTY = 5
@@ -62,7 +65,7 @@ class LastPlay:
 class Outcome:
     """What one action did, for the turn log."""
 
-    action: Literal["play", "pass", "exchange", "challenge", "finish", "penalty", "abandon"]
+    action: Literal["play", "pass", "exchange", "challenge", "finish", "penalty", "abandon", "void"]
     seat: int
     score: int = 0
     words: tuple[ScoredWord, ...] = ()
@@ -425,10 +428,19 @@ class GameState:
         self.last_play = None
         return Outcome("abandon", self.to_move, ended=True)
 
+    def void(self) -> Outcome:
+        """Declare the game void, finished or not: it stops, and has no final scores."""
+        self._require_not_abandoned()
+        self.status = VOID
+        self.last_play = None
+        return Outcome("void", self.to_move, ended=True)
+
     # Internals -----------------------------------------------------------------------------
     def _require_not_abandoned(self) -> None:
         if self.status == ABANDONED:
             raise GameOver("abandoned", "This game was abandoned: undo that to go on with it.")
+        if self.status == VOID:
+            raise GameOver("void", "This game was declared void: a director can undo that.")
 
     def _require_in_play(self) -> None:
         self._require_not_abandoned()

@@ -16,10 +16,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.utils import timezone
 
 from referee.errors import GameOver, IllegalAction, IllegalPlay, InputError, RefereeError
-from referee.game import ABANDONED, GameState, Outcome
+from referee.game import ABANDONED, VOID, GameState, Outcome
 from referee.lexicon import Lexicon
 from referee.play import Placement, Play
 from referee.rulesets import tile_in_set
@@ -45,6 +46,9 @@ class Entry:
     note: str = ""
     target: object = None  # correct: the number of the turn to correct
     best: int | None = None  # solo: the best score the rack allowed
+    # The signed-in account acting as a club's director (void, and undoing a void); None from
+    # the scorer page and the API, which can do neither.
+    director: AbstractBaseUser | None = None
 
 
 @dataclass
@@ -194,7 +198,8 @@ def _enter_challenge(ctx: Context) -> None:
         outcome = state.challenge(challenger=challenger, upheld=verdict == Turn.Result.UPHELD)
     else:
         raise InputError("bad_verdict", "A recorded verdict is upheld or rejected.")
-    plays = [t for t in ctx.effective() if t.action == "play"]
+    # The play it judges: the last in the order of play, which may be a correction of one.
+    plays = [t for t in ctx.effective() if t.tiles and t.action in ("play", "correct")]
     ctx.turn.seat = ctx.seats[challenger]
     ctx.turn.target = plays[-1] if plays else None
     ctx.turn.result = outcome.result or ""
@@ -275,6 +280,8 @@ def _enter_undo(ctx: Context) -> None:
     if not effective:
         raise IllegalAction("nothing_to_undo", "There is no turn to undo.")
     target = effective[-1]
+    if target.action == "void":
+        _require_director(ctx, "undo a void")
     target.undone_at = timezone.now()
     target.undone_by = ctx.entry.by[:80]
     target.save(update_fields=["undone_at", "undone_by"])
@@ -351,6 +358,8 @@ def _enter_correct(ctx: Context) -> None:
     """
     if ctx.state.status == ABANDONED:
         raise GameOver("abandoned", "This game was abandoned: undo that before correcting a turn.")
+    if ctx.state.status == VOID:
+        raise GameOver("void", "This game is void: a director must undo that before a correction.")
     wanted, turns, entry = ctx.entry.target, ctx.effective(), ctx.entry
     if wanted is None or wanted == "":
         raise InputError("no_target", "Say which turn to correct, by its number in the log.")
@@ -477,6 +486,41 @@ def _gcg_abandon(turn: Turn, before: Before, after: GameState, nicks: Sequence[s
     return ["#note The game was abandoned here."]
 
 
+# Void ------------------------------------------------------------------------------------------
+def _require_director(ctx: Context, what: str) -> None:
+    """Refuse unless this is a club game and the entry is made by one of its directors."""
+    club = ctx.game.club
+    if club is None:
+        raise IllegalAction(
+            "not_a_club_game",
+            f"Only a club game can be declared void: this is a casual game (to {what} is a "
+            "club director's decision).",
+        )
+    director = ctx.entry.director
+    if director is None or not club.directors.filter(pk=director.pk).exists():
+        raise IllegalAction(
+            "not_a_director", f"Only a director of {club.name} can {what} in this game."
+        )
+
+
+def _enter_void(ctx: Context) -> None:
+    """A club director declares the game void (finished or not): it leaves the standings."""
+    _require_director(ctx, "declare a game void")
+    if not ctx.entry.note.strip():
+        raise InputError("no_reason", "Say why the game is void: the log keeps the reason.")
+    ctx.turn.seat = ctx.seats[ctx.state.to_move]
+    ctx.state.void()
+
+
+def _describe_void(turn: Turn) -> str:
+    reason = turn.note.strip().rstrip(".")
+    return f"Voided by {turn.entered_by or 'a director'}" + (f" — {reason}." if reason else ".")
+
+
+def _gcg_void(turn: Turn, before: Before, after: GameState, nicks: Sequence[str]) -> list[str]:
+    return [f"#note {_describe_void(turn)}"]
+
+
 # The table -------------------------------------------------------------------------------------
 def _name(turn: Turn) -> str:
     return turn.seat.player.name
@@ -559,6 +603,15 @@ KINDS: dict[str, ActionKind] = {
             describe=lambda t: "The game was abandoned.",
             label=lambda t: "abandoned",
             gcg=_gcg_abandon,
+        ),
+        ActionKind(
+            "void",
+            enter=_enter_void,
+            replay=lambda state, turn: state.void(),
+            describe=_describe_void,
+            label=lambda t: "void",
+            gcg=_gcg_void,
+            always=True,
         ),
     )
 }

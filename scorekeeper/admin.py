@@ -3,7 +3,8 @@
 Games, seats and turns are shown read-only: nobody, superusers included, can edit a score,
 a board or a status here. A correction staff make is an admin action that calls the domain,
 like every other entry point, and is logged as a turn entered by "admin: <username>".
-Players (a name, a linked account) are not game state and stay editable.
+Players (a name, a linked account) and clubs (directors, roster) are not game state and stay
+editable.
 """
 
 from __future__ import annotations
@@ -17,13 +18,21 @@ from django.http import HttpRequest
 from scorekeeper import domain
 from scorekeeper.actions import describe
 from scorekeeper.errors import REFUSALS, message_of
-from scorekeeper.models import Game, Player, Seat, Turn
+from scorekeeper.models import Club, Game, Player, Seat, Turn
 
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin[Player]):
     list_display = ["name", "user", "created_at"]
     search_fields = ["name"]
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin[Club]):
+    list_display = ["name", "slug", "created_at"]
+    search_fields = ["name"]
+    prepopulated_fields = {"slug": ["name"]}
+    filter_horizontal = ["directors", "roster"]
 
 
 class ReadOnly:
@@ -80,10 +89,11 @@ class GameAdmin(ReadOnly, admin.ModelAdmin[Game]):
         "lexicon",
         "challenge_mode",
         "status",
+        "club",
         "turn_number",
         "created_at",
     ]
-    list_filter = ["ruleset", "status", "challenge_mode", "lexicon"]
+    list_filter = ["ruleset", "status", "challenge_mode", "lexicon", "club"]
     search_fields = ["id", "seats__player__name"]
     exclude = ["token"]  # the scorer's secret is not shown even to staff
     inlines = [SeatInline, TurnInline]

@@ -9,6 +9,7 @@ rolls back whatever else happened.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from typing import Any
 from uuid import UUID
 
 from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 
 from referee.errors import IllegalAction, IllegalPlay, InputError, RefereeError, Violation
@@ -25,12 +27,24 @@ from referee.rules import Evaluation
 from referee.rulesets import RuleOptions, get_ruleset
 from scorekeeper import replay
 from scorekeeper.actions import KINDS, Change, Context, Entry
-from scorekeeper.models import NAME_MAX, Game, Player, Seat, Turn, name_key, name_problem
+from scorekeeper.models import (
+    NAME_MAX,
+    Club,
+    Game,
+    Player,
+    Seat,
+    Turn,
+    name_key,
+    name_problem,
+    new_token,
+)
 from scorekeeper.policy import AUTO, MANUAL, lexicon_for, policy_for, resolve_lexicon
 
 TURN_CLOCK = (10, 3600)  # seconds a turn clock may be set to
 # A game's log is long enough for any real game, undos and all; a runaway script stops here.
 LOG_CAP = 2000
+
+log = logging.getLogger(__name__)
 
 
 class StaleTurn(IllegalAction):
@@ -62,9 +76,13 @@ def create_game(
     options: Mapping[str, Any] | None = None,
     first: str | None = None,
     turn_clock: int | None = None,
+    club: Club | None = None,
 ) -> Game:
     """Start a game: every player has drawn a full rack and ``first`` (a player's name; by
-    default the first named) is to move. ``lexicon`` defaults to ``settings.DEFAULT_LEXICON``."""
+    default the first named) is to move. ``lexicon`` defaults to ``settings.DEFAULT_LEXICON``.
+
+    A game for a ``club`` counts in its standings: every player must be on its roster (checked
+    under the club's row lock, so a player taken off the roster meanwhile is refused)."""
     rules = get_ruleset(ruleset)
     rule_options = RuleOptions.from_dict(options, rules)
     names = clean_player_names(players)
@@ -83,7 +101,10 @@ def create_game(
     lexicon_id, checksum = resolve_lexicon(settings.DEFAULT_LEXICON if lexicon is None else lexicon)
     state = GameState.new(rules, len(names), rule_options, first_seat)
     with transaction.atomic():
+        if club is not None:
+            club = require_roster(club, names)
         game = Game.objects.create(
+            club=club,
             ruleset=rules.id,
             options=rule_options.to_dict(),
             lexicon=lexicon_id,
@@ -98,6 +119,20 @@ def create_game(
         ]
         replay.store_state(game, seats, state)
     return game
+
+
+def require_roster(club: Club, names: Sequence[str]) -> Club:
+    """The club, locked, if every name is a player on its roster; else the refusal naming the
+    first player who is not."""
+    try:
+        club = Club.objects.select_for_update().get(pk=club.pk)
+    except Club.DoesNotExist:
+        raise InputError("unknown_club", "There is no such club.") from None
+    on_roster = set(club.roster.values_list("name_key", flat=True))
+    for name in names:
+        if name_key(name) not in on_roster:
+            raise IllegalAction("not_on_roster", f"{name} is not on {club.name}'s roster.")
+    return club
 
 
 def seat_named(names: Sequence[str], first: object) -> int:
@@ -153,6 +188,7 @@ def act(
     note: str = "",
     target: object = None,
     best: int | None = None,
+    director: AbstractBaseUser | None = None,
 ) -> Applied:
     """Apply one action to a game for the player whose turn it is, and log it.
 
@@ -160,7 +196,8 @@ def act(
     play's notation is read against, the last play a challenge judges) is the state it
     changes. ``expected_turn`` is the number this turn will get; if another turn took it
     first, ``StaleTurn`` is raised before anything else is looked at, and nothing changes.
-    ``target`` is the number of the turn a correction replaces.
+    ``target`` is the number of the turn a correction replaces. ``director`` is the signed-in
+    account acting as a club's director: only it can void a club game, or undo a void.
     """
     kind = KINDS.get(action)
     if kind is None:
@@ -187,7 +224,7 @@ def act(
         turn = Turn(game=game, number=game.turn_number + 1, action=action, entered_by=by[:80])
         entry = Entry(
             by, notation, None if tiles is None else list(tiles), count, racks,
-            verdict, seat, points, rack, note, target, best,
+            verdict, seat, points, rack, note, target, best, director,
         )  # fmt: skip
         context = Context(
             game,
@@ -246,6 +283,23 @@ def set_first(game_id: UUID | str, first: str) -> Game:
         game.save(update_fields=["first_seat"])
         replay.store_state(game, seats, replay.new_state(game, len(seats)))
         return game
+
+
+# The scorer's link -----------------------------------------------------------------------------
+def new_scorer_link(game_id: UUID | str, by: str = "") -> Game:
+    """Give the game a new secret, under its lock: the old scorer link, and every browser
+    holding it, can no longer change the game. Logged without either secret."""
+    with transaction.atomic():
+        try:
+            game = Game.objects.select_for_update().get(pk=game_id)
+        except (Game.DoesNotExist, ValueError):
+            raise GameNotFound(game_id) from None
+        game.token = new_token()
+        game.save(update_fields=["token", "updated_at"])
+    log.info(
+        "New scorer link for game %s%s; the old one no longer works.", game.pk, by and f" ({by})"
+    )
+    return game
 
 
 # Previewing a play -----------------------------------------------------------------------------

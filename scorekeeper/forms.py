@@ -9,15 +9,16 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
+from django.db.models import QuerySet
 
 from referee.apps import get_library
 from referee.game import MAX_PLAYERS
 from referee.lexicon import HONOUR_ID, LexiconFileError
 from referee.rulesets import RULESETS, RuleOptions
 from scorekeeper.domain import TURN_CLOCK
-from scorekeeper.models import NAME_MAX, Game, name_key
+from scorekeeper.models import NAME_MAX, Club, Game, name_key
 from scorekeeper.policy import AUTO, MANUAL
-from scorekeeper.standings import SORT_LABELS
+from scorekeeper.standings import SORT_LABELS, WORDS
 
 SEATS = range(1, MAX_PLAYERS + 1)
 
@@ -95,8 +96,20 @@ class NewGameForm(forms.Form):
         help_text="Letter UP's rule is 75 seconds (1:15).",
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, clubs: QuerySet[Club] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if clubs is not None and clubs.exists():
+            # Only for a signed-in member of a club: anyone else starts casual games, as before.
+            self.fields["club"] = forms.ModelChoiceField(
+                label="For the club",
+                queryset=clubs,
+                to_field_name="slug",
+                required=False,
+                empty_label="No: a casual game",
+                help_text="A club game counts in the club's standings; every player must be on "
+                "its roster.",
+                error_messages={"invalid_choice": "You are not a member of that club."},
+            )
         for n in SEATS:
             self.fields[f"player_{n}"] = forms.CharField(
                 label=f"Player {n}", max_length=NAME_MAX, required=n == 1
@@ -134,6 +147,12 @@ class NewGameForm(forms.Form):
         starter = data.get("starter")
         if starter not in (None, "draw") and int(starter) > len(given):
             self.add_error("starter", "Choose one of the players you named.")
+        club = data.get("club")
+        if club is not None:
+            on_roster = set(club.roster.values_list("name_key", flat=True))
+            for n, name in zip(SEATS, names, strict=True):
+                if name and name_key(name) not in on_roster:
+                    self.add_error(f"player_{n}", f"{name} is not on {club.name}'s roster.")
         return data
 
     def options(self) -> dict[str, Any]:
@@ -147,6 +166,10 @@ class NewGameForm(forms.Form):
             for name in RuleOptions.applies_to(ruleset)
             if self.cleaned_data[name] not in (None, "", getattr(base, name))
         }
+
+
+class ClubForm(forms.Form):
+    name = forms.CharField(label="The club's name", max_length=80)
 
 
 # Filters of the history pages -------------------------------------------------------------
@@ -195,6 +218,12 @@ class RankingsFilter(forms.Form):
         required=False,
         choices=[(key, label.capitalize()) for key, label in SORT_LABELS.items()],
         error_messages={"invalid_choice": "Rankings sort by best, average or wins, not %(value)s."},
+    )
+    words = forms.ChoiceField(
+        label="Games",
+        required=False,
+        choices=[(key, label.capitalize()) for key, label in WORDS.items()],
+        error_messages={"invalid_choice": "Games are words checked or honour system."},
     )
 
 

@@ -28,20 +28,23 @@ from referee.rulesets import RULESETS, RuleOptions, Ruleset, get_ruleset
 from scorekeeper.actions import describe, kind_of
 from scorekeeper.analysis import analyse
 from scorekeeper.chart import COLOURS, chart
+from scorekeeper.clubs import voidable
 from scorekeeper.forms import GameFilter, RankingsFilter
 from scorekeeper.gcg import game_to_gcg
 from scorekeeper.models import Game, Player, Seat, Turn
 from scorekeeper.presenters import board_rows
 from scorekeeper.records import export_game
 from scorekeeper.replay import effective_turns, load_state, new_state, steps, totals
+from scorekeeper.scorer_link import get_game
 from scorekeeper.standings import (
     SORT_LABELS,
+    WORDS,
     default_ruleset,
     player_game,
     player_record,
+    player_results,
     ranking_rows,
 )
-from scorekeeper.views import get_game
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -183,7 +186,7 @@ def _log_rows(
         total = ""
         if step is not None:
             scores = points[step]
-            if turn.action == "finish":
+            if turn.action in ("finish", "void"):
                 total = " · ".join(f"{n} {s}" for n, s in zip(names, scores, strict=True))
             else:
                 seat = turn.seat.order
@@ -206,7 +209,7 @@ def _log_rows(
             {
                 "turn": turn,
                 "label": kind_of(turn).label(turn),
-                "scored": turn.action not in ("undo", "finish", "abandon"),
+                "scored": turn.action not in ("undo", "finish", "abandon", "void"),
                 "step": step,
                 "words": words,
                 "racks": racks,
@@ -279,11 +282,20 @@ def game_page(request: HtmxHttpRequest, game_id: object) -> HttpResponse:
             "problem": problem,
             "gcg": ruleset.gcg,
             "checksum_short": game.lexicon_checksum[:19],
+            "voidable": voidable(game, request.user),
+            "void_turn": _void_sentence(game),
         }
     )
     response = render(request, "history/game.html", context)
     patch_vary_headers(response, ["HX-Request"])
     return response
+
+
+def _void_sentence(game: Game) -> str:
+    if game.status != Game.Status.VOID:
+        return ""
+    void = game.turns.filter(action="void", undone_at=None).select_related("seat__player").last()
+    return describe(void) if void else ""
 
 
 def _log_context(
@@ -448,14 +460,17 @@ def rankings(request: HttpRequest) -> HttpResponse:
         return render(request, "history/rankings.html", {"form": form}, status=400)
     ruleset = form.cleaned_data["ruleset"] or default_ruleset()
     sort = form.cleaned_data["sort"] or "best"
-    form = RankingsFilter({"ruleset": ruleset, "sort": sort})
+    words = form.cleaned_data["words"] or "checked"
+    form = RankingsFilter({"ruleset": ruleset, "sort": sort, "words": words})
     form.is_valid()
     context = {
         "form": form,
         "ruleset": get_ruleset(ruleset),
         "sort": sort,
         "sort_label": SORT_LABELS[sort],
-        "rows": ranking_rows(ruleset, sort),
+        "words": words,
+        "words_label": WORDS[words],
+        "rows": ranking_rows(ruleset, sort, words),
     }
     return render(request, "history/rankings.html", context)
 
@@ -468,7 +483,7 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
         raise Http404("There is no player with that number.")
     seats = list(
         Seat.objects.filter(player=player)
-        .select_related("game")
+        .select_related("game__club")
         .prefetch_related(
             Prefetch(
                 "game__seats", queryset=Seat.objects.select_related("player").order_by("order")
@@ -479,6 +494,7 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
     context = {
         "player": player,
         "games": [player_game(seat) for seat in seats],
+        "results": player_results(seats),
         "rulesets": RULESETS,
         **player_record(player, seats),
     }

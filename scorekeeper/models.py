@@ -84,12 +84,40 @@ class Player(models.Model):
         super().save(*args, **kwargs)
 
 
+class Club(models.Model):
+    """A club: its directors (accounts) and its roster of players. Its games count in its
+    standings; a *member* is a director or an account linked to a player on the roster."""
+
+    name = models.CharField(max_length=80)
+    slug = models.SlugField(max_length=80, unique=True)
+    directors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="directed_clubs", blank=True
+    )
+    roster = models.ManyToManyField(Player, related_name="clubs", blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def clubs_of(user: Any) -> models.QuerySet[Club]:
+    """The clubs ``user`` is a member of: directs, or plays for through a linked player."""
+    if user is None or not user.is_authenticated:
+        return Club.objects.none()
+    member = models.Q(directors=user) | models.Q(roster__user=user)
+    return Club.objects.filter(pk__in=Club.objects.filter(member).values("pk"))
+
+
 class Game(models.Model):
     class Status(models.TextChoices):
         IN_PROGRESS = "in_progress", "In progress"
         AWAITING_RACKS = "awaiting_racks", "Awaiting racks"
         FINISHED = "finished", "Finished"
         ABANDONED = "abandoned", "Abandoned"
+        VOID = "void", "Void"  # a club game a director declared void: it counts nowhere
 
     class ChallengeMode(models.TextChoices):
         AUTO = "auto", "Checked as played"
@@ -120,6 +148,11 @@ class Game(models.Model):
     passes = models.PositiveSmallIntegerField(default=0)  # consecutive passes
     exchanges = models.PositiveSmallIntegerField(default=0)
     last_play = models.JSONField(null=True, blank=True)  # what a challenge would take back
+
+    # A club game counts in the club's standings; None: a casual game.
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.PROTECT, related_name="games"
+    )
 
     # What a record imported from a file (GCG) says of the game beyond its turns.
     title = models.CharField(max_length=200, blank=True)

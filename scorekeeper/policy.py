@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db.models import Q
+
 from referee.apps import get_library
 from referee.errors import IllegalAction, InputError
 from referee.game import GameState
@@ -70,6 +72,12 @@ class WordPolicy:
 
 def policy_for(game: Game) -> WordPolicy:
     return WordPolicy(game.lexicon, game.challenge_mode)
+
+
+def honour_games(prefix: str = "") -> Q:
+    """``WordPolicy.honour`` as a query, for counting honour-system games apart
+    (``prefix`` reaches the game from another model: ``"game__"``)."""
+    return Q(**{f"{prefix}lexicon": HONOUR_ID})
 
 
 def resolve_lexicon(lexicon_id: object) -> tuple[str, str]:

@@ -47,6 +47,7 @@ def _time(value: datetime | None) -> str | None:
 
 
 def export_game(game: Game) -> dict[str, Any]:
+    """The game's record; everything but the token."""
     seats = list(game.seats.select_related("player").order_by("order"))
     turns = game.turns.select_related("seat", "target").order_by("number")
     return {
@@ -58,6 +59,9 @@ def export_game(game: Game) -> dict[str, Any]:
             "created_at": _time(game.created_at),
             "updated_at": _time(game.updated_at),
             "finished_at": _time(game.finished_at),
+            # Which club's game it was, for the reader; an imported game is always casual (a
+            # game enters a club's standings only when a member starts it for the club).
+            "club": game.club.slug if game.club else None,
         },
         "seats": [
             {"player": s.player.name, **{f: getattr(s, f) for f in SEAT_FIELDS}} for s in seats

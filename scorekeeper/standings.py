@@ -12,6 +12,7 @@ from django.db.models import Avg, Count, Exists, Max, OuterRef, Q, QuerySet
 
 from referee.rulesets import RULESETS
 from scorekeeper.models import Game, Player, Seat, Turn
+from scorekeeper.policy import honour_games
 from scorekeeper.replay import LOSS, TIE, WIN
 
 SORTS = {
@@ -28,16 +29,23 @@ def default_ruleset() -> str:
     return next((r for r in RULESETS if r in played), next(iter(RULESETS)))
 
 
-def ranking_rows(ruleset: str, sort: str = "best") -> list[dict[str, Any]]:
-    """Players by their final scores in finished games of ``ruleset``, ranked by ``sort``.
+WORDS = {"checked": "words checked", "honour": "honour system"}
+
+
+def ranking_rows(ruleset: str, sort: str = "best", words: str = "checked") -> list[dict[str, Any]]:
+    """Players by their final scores in finished games of ``ruleset``, ranked by ``sort``:
+    games whose words were checked against a list, or (``words="honour"``) honour-system
+    games, never the two mixed.
 
     A win is the strictly highest final score of a game; sharing the highest is a tie. A
     solo game counts as played but is neither a win nor a loss.
     """
+    honour = honour_games("game__")
     rows = list(
         Seat.objects.filter(
             game__status=Game.Status.FINISHED, game__ruleset=ruleset, final_score__isnull=False
         )
+        .filter(honour if words == "honour" else ~honour)
         .values("player_id", "player__name")
         .annotate(
             games=Count("pk"),
@@ -61,14 +69,17 @@ def ranking_rows(ruleset: str, sort: str = "best") -> list[dict[str, Any]]:
 
 
 def stood(turns: QuerySet[Turn]) -> QuerySet[Turn]:
-    """Plays in effect: neither undone nor taken off by an upheld challenge still in effect."""
+    """Plays in effect: neither undone nor corrected (a correction that is a play stands in
+    the place of the play it replaced), and not taken off by an upheld challenge in effect."""
     taken_off = Turn.objects.filter(
         target=OuterRef("pk"),
         action="challenge",
         result=Turn.Result.UPHELD,
         undone_at__isnull=True,
     )
-    return turns.filter(action="play", undone_at__isnull=True).exclude(Exists(taken_off))
+    plays = turns.filter(action__in=("play", "correct"), undone_at=None, corrected_at=None)
+    # A correction to a pass or an exchange has no notation: it is not a play.
+    return plays.exclude(notation="").exclude(Exists(taken_off))
 
 
 def player_record(player: Player, seats: list[Seat]) -> dict[str, Any]:
@@ -93,6 +104,24 @@ def player_record(player: Player, seats: list[Seat]) -> dict[str, Any]:
                 }
     record = {result: sum(1 for s in seats if s.result == result) for result in (WIN, LOSS, TIE)}
     return {"best_turn": best_turn, "best_word": best_word, "record": record}
+
+
+def player_results(seats: list[Seat]) -> list[dict[str, Any]]:
+    """A player's finished games counted apart: casual games first, then each club's (by
+    name), each with its wins, losses and ties. Void and abandoned games are not finished."""
+    groups: dict[int | None, dict[str, Any]] = {}
+    for seat in seats:
+        game = seat.game
+        if game.status != Game.Status.FINISHED:
+            continue
+        group = groups.setdefault(
+            game.club_id, {"club": game.club, "games": 0, WIN: 0, LOSS: 0, TIE: 0}
+        )
+        group["games"] += 1
+        if seat.result in (WIN, LOSS, TIE):
+            group[seat.result] += 1
+    casual = [groups.pop(None)] if None in groups else []
+    return casual + sorted(groups.values(), key=lambda g: g["club"].name.casefold())
 
 
 def player_game(seat: Seat) -> dict[str, Any]:

@@ -7,17 +7,14 @@ operation, then redirect or render. Nothing here changes a game except through
 
 from __future__ import annotations
 
-import hmac
 import random
 from typing import Any
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
 from django.db import DatabaseError, connection
 from django.db.models import Prefetch
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
+from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.views.decorators.http import condition, require_GET, require_POST
 
 from referee.errors import InputError, RefereeError
@@ -30,31 +27,11 @@ from scorekeeper.domain import StaleTurn
 from scorekeeper.errors import REFUSALS, message_of
 from scorekeeper.forms import ImportForm, NewGameForm
 from scorekeeper.gcg_import import import_gcg
-from scorekeeper.models import Game, Player, Seat
+from scorekeeper.models import Game, Player, Seat, clubs_of
 from scorekeeper.presenters import name_players, table_context
 from scorekeeper.resubmit import same_turn
+from scorekeeper.scorer_link import get_game, hold, scorer_url, scorer_view
 from scorekeeper.yours import private, remember, your_games
-
-
-# Finding games -------------------------------------------------------------------------------
-def get_game(game_id: Any) -> Game:
-    """The game with this id, or 404: every page that shows a game finds it here."""
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None:
-        raise Http404("There is no game with that id.")
-    return game
-
-
-def scorer_game(game_id: Any, token: str) -> Game:
-    """The game, if ``token`` is its secret (compared in constant time)."""
-    game = get_game(game_id)
-    if not hmac.compare_digest(token.encode(), game.token.encode()):
-        raise PermissionDenied("This scorer link is not right for this game.")
-    return game
-
-
-def scorer_url(game: Game) -> str:
-    return reverse("scorer", args=[game.pk, game.token])
 
 
 # Pages ---------------------------------------------------------------------------------------
@@ -87,7 +64,9 @@ def ping(request: HttpRequest) -> JsonResponse:
 
 def new_game(request: HttpRequest) -> HttpResponse:
     # An empty POST is still a submission: it gets the form's errors, not a blank form.
-    form = NewGameForm(request.POST if request.method == "POST" else None)
+    form = NewGameForm(
+        request.POST if request.method == "POST" else None, clubs=clubs_of(request.user)
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         players = form.players()
@@ -105,6 +84,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 options=form.options(),
                 first=players[first],
                 turn_clock=data["turn_clock"],
+                club=data.get("club"),
             )
         except RefereeError as error:
             form.add_error(None, error.message)
@@ -121,7 +101,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 f"{players[first]} starts (change it below until the first turn). This browser "
                 "keeps the link to this page: see Your games on the home page.",
             )
-            return remember(request, redirect(scorer_url(game)), game)
+            return hold(request, remember(request, redirect(scorer_url(game)), game), game)
     status = 400 if request.method == "POST" else 200
     return render(
         request,
@@ -137,8 +117,8 @@ REFUSAL = "table_refusal"
 
 
 @require_GET
-def scorer(request: HttpRequest, game_id: Any, token: str) -> HttpResponse:
-    game = scorer_game(game_id, token)
+@scorer_view
+def scorer(request: HttpRequest, game: Game) -> HttpResponse:
     context = table_context(request, game, scorer=True)
     kept = request.session.pop(REFUSAL, None) if REFUSAL in request.session else None
     # Shown once, and only on the game and the turn it was about.
@@ -150,18 +130,18 @@ def scorer(request: HttpRequest, game_id: Any, token: str) -> HttpResponse:
 
 
 @require_POST
-def preview(request: HttpRequest, game_id: Any, token: str) -> HttpResponse:
+@scorer_view
+def preview(request: HttpRequest, game: Game) -> HttpResponse:
     """The words and score of the tiles placed so far, or why the play is not legal."""
-    game = scorer_game(game_id, token)
     shown = domain.preview(game, request.POST.get("play", ""))
     return render(request, "table/_preview.html", {"preview": shown})
 
 
 @require_POST
-def turn(request: HttpRequest, game_id: Any, token: str) -> HttpResponse:
+@scorer_view
+def turn(request: HttpRequest, game: Game) -> HttpResponse:
     """Enter one turn from the board page's forms, then redirect to the board page: with the
     turn's sentence, or with the refusal and the play as typed."""
-    game = scorer_game(game_id, token)
     action = request.POST.get("action", "")
     typed = request.POST.get("play", "")
     expected = count = None

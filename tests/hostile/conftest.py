@@ -140,6 +140,7 @@ def _hostile_settings(settings: Any, tmp_path: Any, tmp_path_factory: Any) -> It
     settings.RATE_LIMIT_IMPORTS = 0
     settings.RATE_LIMIT_GAMES = 0
     settings.RATE_LIMIT_LOGINS = 0
+    settings.RATE_LIMIT_ACCOUNTS = 0
     folder = tmp_path / "lexica"
     folder.mkdir()
     (folder / "CLUB.txt").write_text("\n".join(sorted(set(WORDS.split()))) + "\n")

@@ -16,9 +16,17 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.models import Game, Player
+from scorekeeper.scorer_link import cookie_name
 from tests.scorekeeper.factories import ApiGame
 
-from .conftest import HOSTILE, assert_game_created, assert_turn_entered, rolled_back, snapshot
+from .conftest import (
+    HOSTILE,
+    HostileClient,
+    assert_game_created,
+    assert_turn_entered,
+    rolled_back,
+    snapshot,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -30,6 +38,11 @@ GAMES = st.sampled_from(["fresh", "midgame", "manual", "finished", "solo"])
 
 def scorer_url(game: ApiGame, token: str | None = None) -> str:
     return f"/games/{game.id}/score/{quote(game.token if token is None else token, safe='')}/"
+
+
+def scorer_page(game: ApiGame) -> str:
+    """Where the scorer's pages send the browser: the address without the secret."""
+    return f"/games/{game.id}/score/"
 
 
 # Strategies ------------------------------------------------------------------------------------
@@ -252,7 +265,7 @@ def assert_legitimate_turn(
 ) -> None:
     """The scorer page entered one turn (``action``, if known), by the rules, on this game only,
     and sends the scorer back to the board."""
-    assert response.status_code == 302 and response["Location"] == scorer_url(game)
+    assert response.status_code == 302 and response["Location"] == scorer_page(game)
     entered = Game.objects.get(pk=game.id).turns.latest("number")
     assert action is None or entered.action == action
     assert_turn_entered(before, game.id, entered.action)
@@ -275,7 +288,8 @@ def test_new_game_form_refuses_or_makes_one_game(hostile, games, data, multipart
         if response.status_code == 302:
             (new,) = [g for g in snapshot()["Game"] if g not in before["Game"]]
             game = assert_game_created(before, str(new["id"]))
-            assert response["Location"] == f"/games/{game.pk}/score/{game.token}/"
+            assert response["Location"] == f"/games/{game.pk}/score/"  # no secret in it
+            assert response.cookies[cookie_name(game.pk)].value == game.token
             names = [s.player.name for s in game.seats.select_related("player").order_by("order")]
             typed = [data.get(f"player_{i}", "").strip() for i in range(1, 5)]
             assert [n.casefold() for n in names] == [
@@ -329,13 +343,13 @@ def test_turn_form_refuses_with_a_reason_or_enters_one_turn(hostile, games, key,
             )
         if response.status_code == 302 and snapshot() == before:
             # The same turn sent again (its number taken by that very turn): one turn, not two.
-            assert response["Location"] == scorer_url(game)
+            assert response["Location"] == scorer_page(game)
         elif response.status_code == 302:
             assert_legitimate_turn(before, response, game, data["action"])
         else:
             # Refused: back to the scorer page (303, so a reload never resends) with the reason.
             assert response.status_code == 303, response.status_code
-            assert response["Location"] == scorer_url(game)
+            assert response["Location"] == scorer_page(game)
             html = assert_page(hostile.get(response["Location"]))
             refusal = re.search(r"<strong>Not entered\.</strong>(.*?)</div>", html, re.S)
             assert refusal and refusal.group(1).strip(), html[:2000]
@@ -369,6 +383,61 @@ game_ids = st.one_of(
     st.text(max_size=40).map(lambda t: quote(t, safe="")),
     st.sampled_from(["00000000-0000-0000-0000-000000000000", "0", "-1", "..", "%00"]),
 )
+
+
+# What a cookie can carry: printable ASCII (anything else is not sent as one).
+cookie_values = st.one_of(
+    st.text(st.characters(min_codepoint=0x21, max_codepoint=0x7E), max_size=40),
+    st.sampled_from(["null", "..", "%00", '""', "a;b", "a=b"]),
+)
+# The scorer's pages at their addresses without the secret, read (GET) or written (POST).
+SCORER_PAGES = [("", "get"), ("correct", "get"), ("hand-over", "get"), ("qr.svg", "get"),
+                ("turn", "post"), ("preview", "post"), ("correct", "post"), ("abandon", "post"),
+                ("first", "post"), ("new-link", "post")]  # fmt: skip
+
+
+@settings(HOSTILE, max_examples=120)
+@given(
+    key=GAMES,
+    data=st.data(),
+    page=st.sampled_from(SCORER_PAGES),
+    mangle=st.sampled_from(
+        ["none", "made up", "other game's", "cut short", "one letter", "case", "other name"]
+    ),
+    body=turn_forms,
+)
+def test_wrong_scorer_cookies_change_nothing(games, key, data, page, mangle, body):
+    """Without the game's own cookie, no scorer page opens, reads the secret or changes a thing."""
+    game = games[key]
+    other = games["fresh" if key != "fresh" else "midgame"]
+    client = HostileClient()  # holds nothing from earlier examples
+    name, value = cookie_name(game.id), None
+    if mangle == "made up":
+        value = data.draw(cookie_values, label="cookie")
+    elif mangle == "other game's":
+        value = other.token
+    elif mangle == "cut short":
+        value = game.token[:-1]
+    elif mangle == "one letter":
+        value = ("x" if game.token[0] != "x" else "y") + game.token[1:]
+    elif mangle == "case":
+        value = game.token.swapcase()
+    elif mangle == "other name":  # the right secret under another game's cookie
+        name, value = cookie_name(other.id), game.token
+    if value == game.token and name == cookie_name(game.id):
+        return  # a made-up value that happens to be the right one
+    if value is not None:
+        client.cookies[name] = value
+    where, method = page
+    path = f"/games/{game.id}/score/{where}"
+    with rolled_back():
+        before = snapshot()
+        response = client.post(path, body) if method == "post" else client.get(path)
+        assert response.status_code == 403, (path, response.status_code)
+        html = assert_refusal_page(response)
+        assert game.token not in html and other.token not in html
+        assert cookie_name(game.id) not in response.cookies  # nothing handed out
+        assert snapshot() == before
 
 
 @settings(HOSTILE, max_examples=150)
@@ -647,7 +716,7 @@ def test_raw_form_bodies(hostile, games, where, payload, content_type):
             assert response.status_code in (200, 400), response.status_code
         elif where == "turn" and response.status_code == 303:
             # Refused: back to the scorer page with the reason (a reload never resends).
-            assert response["Location"] == scorer_url(game)
+            assert response["Location"] == scorer_page(game)
             assert "Not entered." in assert_page(hostile.get(response["Location"]))
         else:
             assert 400 <= response.status_code < 500, response.status_code

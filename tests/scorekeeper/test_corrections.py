@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from scorekeeper.actions import describe
 from scorekeeper.models import Game, Turn
 from scorekeeper.records import export_game, import_game
 from scorekeeper.replay import check_game, steps
@@ -156,3 +157,21 @@ def test_the_game_page_replays_a_corrected_game_in_the_order_of_play(client):
     assert 'href="?turn=2#replay">6<' in html
     assert "Turn 2 was corrected: Ben played G5 .EARS for 10 (DEARS 10)." in html
     assert "G9: S" in html
+
+
+def test_a_challenge_after_correcting_the_last_play_judges_the_correction(client):
+    """The play a challenge takes back is the last play in the order of play: after turn 2 is
+    corrected, that is the correction (turn 3), not Ann's turn 1."""
+    game = ApiGame(client, challenge_mode="manual")  # a phony stands until challenged
+    for triples, _ in HASBRO[:2]:
+        assert game.play(triples).status_code == 201
+    phony = [(5, 6, "E"), (6, 6, "A"), (7, 6, "R"), (8, 6, "Z")]  # Ben really played DEARZ
+    response = correct(game, 2, tiles=[{"row": r, "col": c, "letter": t} for r, c, t in phony])
+    assert response.status_code == 201, response.content
+    response = game.turn({"action": "challenge"})
+    assert response.status_code == 201, response.content
+    challenge = Turn.objects.get(game_id=game.id, number=4)
+    assert challenge.target.number == 3 and challenge.result == "upheld"
+    assert describe(challenge).startswith("Ann challenged Ben’s G5 .EARZ")
+    assert [p["score"] for p in game.state()["players"]] == [8, 0]  # Ben's DEARZ came off
+    assert check_game(Game.objects.get(pk=game.id)) == []

@@ -15,7 +15,8 @@ import pytest
 from django.core.cache import caches
 from django.test import Client, override_settings
 
-from scorekeeper.models import Game, Turn
+from scorekeeper.models import Club, Game, Turn
+from scorekeeper.scorer_link import cookie_name
 from tests.scorekeeper.conftest import CLUB_WORDS
 from tests.scorekeeper.factories import ApiGame
 
@@ -75,9 +76,11 @@ def test_the_secret_is_compared_in_constant_time(client):
     ) as api_compare:
         assert game.turn({"action": "pass"}, token="wrong-token").status_code == 403
     assert api_compare.call_count == 1
-    with mock.patch("scorekeeper.views.hmac.compare_digest", return_value=False) as page_compare:
+    with mock.patch("scorekeeper.scorer_link.hmac.compare_digest", return_value=False) as page:
         assert client.get(f"/games/{game.id}/score/{game.token}/").status_code == 403
-    assert page_compare.call_count == 1
+        client.cookies[cookie_name(game.id)] = game.token
+        assert client.get(f"/games/{game.id}/score/").status_code == 403
+    assert page.call_count == 2  # the link's secret and the cookie's
 
 
 def test_tokens_are_long_and_unguessable(client):
@@ -119,11 +122,13 @@ def test_turn_submissions_are_limited_per_client(client, settings):
 def test_the_scorer_page_is_limited_too(client, settings):
     settings.RATE_LIMIT_TURNS = 1
     game = ApiGame(client)
-    scorer = f"/games/{game.id}/score/{game.token}/turn"
-    assert client.post(scorer, {"action": "pass", "expected_turn": "1"}).status_code == 302
-    response = client.post(scorer, {"action": "pass", "expected_turn": "2"})
+    link = f"/games/{game.id}/score/{game.token}/turn"
+    assert client.post(link, {"action": "pass", "expected_turn": "1"}).status_code == 302
+    # The page's own address (the secret now in the cookie) counts the same.
+    response = client.post(f"/games/{game.id}/score/turn", {"action": "pass", "expected_turn": "2"})
     assert response.status_code == 429
     assert "Too many turns" in response.content.decode()
+    assert client.post(link, {"action": "pass", "expected_turn": "2"}).status_code == 429
 
 
 def test_word_judge_lookups_are_limited(client, settings, tmp_path):
@@ -440,3 +445,32 @@ def test_no_template_writes_an_inline_script_or_style():
         assert not re.search(r"<script(?![^>]*\bsrc=)(?![^>]*application/json)", text), template
         assert not re.search(r"\sstyle=\"", text), template
         assert not re.search(r"\son[a-z]+=\"", text), template
+
+
+def test_clubs_and_accounts_made_are_limited_per_client(client, settings):
+    """Anyone signed in may make a club and, as its director, accounts for its players: a
+    limit an hour keeps that from being a way to make accounts without end."""
+    from django.contrib.auth import get_user_model
+
+    from scorekeeper import domain
+
+    settings.RATE_LIMIT_ACCOUNTS = 3
+    User = get_user_model()
+    client.force_login(User.objects.create_user("ann", password="pw-for-tests-only"))
+    assert client.post("/clubs/new", {"name": "Riverside"}).status_code == 302
+    riverside = Club.objects.get()
+    players = [domain.player_named(f"Player {n}") for n in range(3)]
+    riverside.roster.add(*players)
+    made = [
+        client.post(
+            "/clubs/riverside/roster",
+            {"change": "account", "player": p.pk, "username": f"p{n}"},
+        ).status_code
+        for n, p in enumerate(players)
+    ]
+    assert made == [302, 302, 429]
+    assert User.objects.count() == 3  # ann, p0, p1
+    assert client.post("/clubs/new", {"name": "Hilltop"}).status_code == 429
+    # Other roster changes are not counted.
+    response = client.post("/clubs/riverside/roster", {"change": "add", "name": "Cy"})
+    assert response.status_code == 302
