@@ -27,3 +27,22 @@ def test_the_scorer_page_previews_and_enters_a_play_under_the_policy(page, clien
     expect(page.locator("#preview")).to_contain_text("8")
     page.get_by_role("button", name=re.compile("^Submit")).click()
     expect(page.locator(".messages")).to_contain_text("MOOD")
+
+
+def test_the_admin_works_under_the_policy(page, django_user_model):
+    """Django's admin (sign-in, lists, a read-only game, a user form with its widgets) runs no
+    inline script or style either: the page fixture fails on any refusal."""
+    from scorekeeper import domain
+
+    django_user_model.objects.create_superuser("boss", "b@example.org", "pw-long-enough-123")
+    game = domain.create_game(ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB")
+    domain.act(game.pk, "pass")
+    page.goto("/admin/login/")
+    page.fill("#id_username", "boss")
+    page.fill("#id_password", "pw-long-enough-123")
+    page.click("input[type=submit]")
+    expect(page.locator("#site-name")).to_be_visible()
+    for url in ["/admin/scorekeeper/game/", f"/admin/scorekeeper/game/{game.pk}/change/",
+                "/admin/scorekeeper/turn/", "/admin/auth/user/add/"]:  # fmt: skip
+        page.goto(url)
+        expect(page.locator("#content")).to_be_visible()
