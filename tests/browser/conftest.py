@@ -75,6 +75,7 @@ class Camera:
 
     def shoot(self, name: str) -> None:
         self.count += 1
+        self.page.wait_for_load_state()  # type: ignore[attr-defined]
         for label, size in (("desktop", DESKTOP), ("small", SMALL), ("phone", PHONE)):
             self.page.set_viewport_size(size)  # type: ignore[attr-defined]
             # Nothing may make the page scroll sideways (wide tables scroll inside themselves).
