@@ -386,6 +386,7 @@ class GameState:
         >>> g.penalty(1, -10).score, g.scores
         (-10, [0, -10])
         """
+        self._require_not_abandoned()  # an abandoned or void game has no scores to change
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
             raise InputError("bad_seat", f"There is no player {seat!r} in this game.")
         if isinstance(points, bool) or not isinstance(points, int) or abs(points) > 1000:

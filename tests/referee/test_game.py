@@ -321,3 +321,22 @@ def test_the_tile_nearest_a_starts():
         for earlier in rounds[:-1]:  # every earlier round ended in a tie for the nearest
             drawn = [t for t in earlier if t]
             assert drawn.count(min(drawn)) > 1
+
+
+@pytest.mark.parametrize("stop", ["abandon", "void"])
+def test_a_penalty_after_the_game_was_given_up_is_refused(stop):
+    """An abandoned or void game has no final scores: a time penalty there changes nothing."""
+    state = GameState.new("upwords-10", 2)
+    getattr(state, stop)()
+    with pytest.raises(GameOver) as refused:
+        state.penalty(0, -10)
+    assert refused.value.code == ("abandoned" if stop == "abandon" else "void")
+    assert state.scores == [0, 0]
+
+
+def test_a_penalty_after_the_end_changes_the_final_score():
+    state = GameState.new("upwords-10", 2)
+    state.finish()
+    before = list(state.scores)
+    state.penalty(1, -10)
+    assert state.scores == [before[0], before[1] - 10]
