@@ -149,10 +149,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# The cache holds the rate-limit counters, so every app server must share it: Redis via
-# CACHE_URL (e.g. redis://127.0.0.1:6379/0), else the database table made by
-# `manage.py createcachetable` (CACHE_URL=db), else process memory (one server only).
-CACHE_URL = envstr("CACHE_URL")
+# The cache holds the Idempotency-Key answers (and, with Redis, the rate-limit counters), so
+# every worker and app server must share it: Redis via CACHE_URL (e.g.
+# redis://127.0.0.1:6379/0), else, by default, the database's table `scorekeeper_cache` (made
+# by `migrate`). CACHE_URL=memory keeps it in each process (one process only; the tests).
+CACHE_URL = envstr("CACHE_URL") or ("memory" if TESTING else "db")
 if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
     CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
@@ -164,8 +165,12 @@ elif CACHE_URL == "db":
             "LOCATION": "scorekeeper_cache",
         }
     }
-else:
+elif CACHE_URL == "memory":
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+else:
+    raise ImproperlyConfigured(
+        f"CACHE_URL must be redis://…, rediss://…, unix://…, db or memory; got {CACHE_URL!r}"
+    )
 
 # Requests per client per minute; 0 turns a limit off.
 RATE_LIMIT_TURNS = envint("RATE_LIMIT_TURNS", 120)
@@ -175,6 +180,12 @@ RATE_LIMIT_GAMES = envint("RATE_LIMIT_GAMES", 30)  # games created per client pe
 RATE_LIMIT_LOGINS = envint("RATE_LIMIT_LOGINS", 20)  # sign-in attempts per client per hour
 # Clubs made, and accounts a director makes for roster players, per client per hour.
 RATE_LIMIT_ACCOUNTS = envint("RATE_LIMIT_ACCOUNTS", 20)
+# What one search for plays (the analysis, a solo game's comparison) may cost: it stops after
+# so many legal plays or milliseconds and says it is incomplete; at most ANALYSIS_CONCURRENCY
+# run at once in a process (one more is answered 503 at once).
+ANALYSIS_MAX_PLAYS = envint("ANALYSIS_MAX_PLAYS", 250_000)
+ANALYSIS_MAX_MS = envint("ANALYSIS_MAX_MS", 1000)
+ANALYSIS_CONCURRENCY = envint("ANALYSIS_CONCURRENCY", 1)
 LOGIN_PATH = "/accounts/login/"
 # Accounts: Django's sign-in and sign-out views; no sign-up page (`manage.py account add`).
 LOGIN_URL = LOGIN_PATH

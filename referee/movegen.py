@@ -30,7 +30,8 @@ a disagreement raises ``RuntimeError``: the engine's rules stay the one authorit
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from referee.board import Board
@@ -41,7 +42,7 @@ from referee.play import Placement, Play
 from referee.rules import ScoredWord, evaluate
 from referee.rulesets import BLANK, LETTER_MULTIPLIER, QU, WORD_MULTIPLIER, RuleOptions, Ruleset
 
-__all__ = ["Move", "Walkable", "generate", "raw_plays"]
+__all__ = ["Budget", "Found", "Move", "Walkable", "generate", "raw_plays", "search"]
 
 QU_CODE = 26  # the Upwords Qu tile, read as Q then U
 ANY = (1 << 27) - 1  # no cross-word: every letter and the Qu tile may go here
@@ -82,6 +83,25 @@ class Move:
 RawPlay = tuple[int, tuple[tuple[int, int, str], ...]]  # score, (row, col, tile) as placed
 
 
+@dataclass(frozen=True)
+class Budget:
+    """How much one search may do: at most ``plays`` legal plays looked at, and at most
+    ``seconds`` of time. A position and rack with more (two blanks on a board of scattered
+    tiles has millions) stop there, and the search says it is incomplete."""
+
+    plays: int = 250_000
+    seconds: float = 1.0
+
+
+@dataclass(frozen=True)
+class Found:
+    """What a search found: how many legal plays, and the best of them."""
+
+    count: int  # the legal plays found: all of them when ``complete``, else a lower bound
+    moves: list[Move] = field(default_factory=list)  # the best ``limit``, best first
+    complete: bool = True  # False: the budget ran out before every play was found
+
+
 def generate(
     board: Board,
     ruleset: Ruleset,
@@ -102,10 +122,10 @@ def generate(
     ``lexicon`` must be a word list the generator can walk (``WordSet`` or a compiled list);
     an honour-system game has no list, and ``InputError`` says so.
     """
-    return counted(board, ruleset, options, lexicon, rack, limit=limit)[1]
+    return search(board, ruleset, options, lexicon, rack, limit=limit).moves
 
 
-def counted(
+def search(
     board: Board,
     ruleset: Ruleset,
     options: RuleOptions,
@@ -113,57 +133,141 @@ def counted(
     rack: str,
     *,
     limit: int | None = None,
-) -> tuple[int, list[Move]]:
-    """How many legal plays there are, and the best ``limit`` of them as ``generate`` gives."""
-    raw = raw_plays(board, ruleset, options, lexicon, rack)
-    count = len(raw)
-    if limit is not None and limit <= 0:
-        return count, []
-    raw.sort(key=lambda item: -item[0])
-    if limit is not None and len(raw) > limit:
-        cutoff = raw[limit - 1][0]
-        raw = [item for item in raw if item[0] >= cutoff]  # ties at the cut are all sorted
-    ranked = []
-    for score, tiles in raw:
-        play = Play(tuple(Placement(r, c, t) for r, c, t in tiles))
-        ranked.append((-score, play.notation(board, ruleset), play.placements, play))
-    ranked.sort(key=lambda item: item[:3])
+    budget: Budget | None = None,
+) -> Found:
+    """How many legal plays there are, and the best ``limit`` of them as ``generate`` gives
+    them, within ``budget`` (``None``: no bound). Only the plays that can still be among the
+    best ``limit`` are kept while the search runs, so ``limit`` bounds the memory and the
+    confirming, and ``budget`` the search itself.
+
+        >>> from referee.lexicon import WordSet
+        >>> from referee.rulesets import UPWORDS_10
+        >>> words = WordSet("T", ["MOOD", "DOOM"])
+        >>> found = search(Board(10), UPWORDS_10, RuleOptions(), words, "DOOM", limit=1)
+        >>> found.count, found.moves[0].notation, found.complete
+        (40, '5B DOOM', True)
+        >>> cut = search(Board(10), UPWORDS_10, RuleOptions(), words, "DOOM", budget=Budget(5))
+        >>> cut.count, len(cut.moves), cut.complete
+        (5, 5, False)
+    """
+    tally = _Tally(None if limit is None else max(limit, 0), budget)
+    complete = tally.run(board, ruleset, options, lexicon, rack)
+    raw = tally.best()
+    if not complete and limit is not None:
+        raw = raw[:limit]  # ties at the cut of a search cut short are as good as any others
+    grid = tally.grid
+    assert grid is not None  # run() reads the board before it searches
+    # Ordered as Play.notation and Play.placements would order them, without making a Play
+    # for each of what may be many thousands of plays tied at the cut.
+    ranked = sorted(
+        (-score, grid.notation(tiles, ruleset), tuple(sorted(tiles))) for score, tiles in raw
+    )
     if limit is not None:
         ranked = ranked[:limit]
     moves = []
-    for negative, notation, _, play in ranked:
+    for negative, notation, tiles in ranked:
+        play = Play(tuple(Placement(r, c, t) for r, c, t in tiles))
         evaluation = evaluate(board, play, ruleset, options, lexicon)
-        if evaluation.score != -negative:
+        if evaluation.score != -negative or notation != play.notation(board, ruleset):
             raise RuntimeError(
-                f"move generator scored {notation} {-negative}, the rules {evaluation.score}"
+                f"move generator scored {notation} {-negative}, the rules "
+                f"{play.notation(board, ruleset)} {evaluation.score}"
             )
         moves.append(Move(play, notation, evaluation.score, evaluation.words, evaluation.bonus))
-    return count, moves
+    return Found(tally.found[0], moves, complete)
 
 
 def raw_plays(
-    board: Board, ruleset: Ruleset, options: RuleOptions, lexicon: Lexicon, rack: str
+    board: Board,
+    ruleset: Ruleset,
+    options: RuleOptions,
+    lexicon: Lexicon,
+    rack: str,
+    *,
+    budget: Budget | None = None,
 ) -> list[RawPlay]:
-    """Every legal play as ``(score, ((row, col, tile), ...))``, unsorted and unchecked.
+    """Every legal play as ``(score, ((row, col, tile), ...))``, unsorted and unchecked (those
+    found within ``budget``, if one is given).
 
     The fast part of ``generate``, for callers that only need scores (and for the benchmark).
     """
-    if not isinstance(lexicon, Walkable):
-        raise InputError(
-            "no_word_list",
-            "Finding plays needs a word list: this game has none (honour system).",
-        )
-    if board.size != ruleset.size:
-        raise ValueError(f"a {board.size}×{board.size} board is not a {ruleset.name} board")
-    dawg, gaddag = lexicon.dawg(), lexicon.gaddag()
-    counts = _rack_counts(board, ruleset, rack)
-    out: list[RawPlay] = []
-    if not any(counts):
-        return out
-    grid = _Grid(board, ruleset)
-    for across in (True, False):
-        _Direction(grid, ruleset, options, dawg, gaddag, counts, across, out).run()
-    return out
+    tally = _Tally(None, budget)
+    tally.run(board, ruleset, options, lexicon, rack)
+    return tally.out
+
+
+class _Spent(Exception):
+    """The search's budget ran out."""
+
+
+class _Tally:
+    """The plays a search finds: counted, and kept while they can be among the best ``keep``
+    (all of them when ``keep`` is None); the budget is checked every ``_CHECK_EVERY`` plays
+    and at every anchor."""
+
+    def __init__(self, keep: int | None, budget: Budget | None) -> None:
+        self.keep = keep
+        self.budget = budget
+        self.out: list[RawPlay] = []
+        self.found = [0]  # cells the walk's closures update in place
+        # A play scoring less can't be among the best ``keep`` (none can when ``keep`` is 0).
+        self.floor = [_NEVER if keep == 0 else 0]
+        self.check_at = [min(_CHECK_EVERY, budget.plays) if budget else _CHECK_EVERY]
+        self.deadline = time.monotonic() + budget.seconds if budget else 0.0
+        self.grid: _Grid | None = None
+
+    def run(
+        self, board: Board, ruleset: Ruleset, options: RuleOptions, lexicon: Lexicon, rack: str
+    ) -> bool:
+        """Search every line; False when the budget ran out first."""
+        if not isinstance(lexicon, Walkable):
+            raise InputError(
+                "no_word_list",
+                "Finding plays needs a word list: this game has none (honour system).",
+            )
+        if board.size != ruleset.size:
+            raise ValueError(f"a {board.size}×{board.size} board is not a {ruleset.name} board")
+        dawg, gaddag = lexicon.dawg(), lexicon.gaddag()
+        counts = _rack_counts(board, ruleset, rack)
+        grid = self.grid = _Grid(board, ruleset)
+        if not any(counts):
+            return True
+        try:
+            for across in (True, False):
+                _Direction(grid, ruleset, options, dawg, gaddag, counts, across, self).run()
+        except _Spent:
+            return False
+        return True
+
+    def check(self) -> None:
+        """Called as plays are found: prune what can't be among the best, and stop the
+        search when its budget is spent."""
+        found = self.found[0]
+        budget = self.budget
+        step = min(_CHECK_EVERY, budget.plays - found) if budget else _CHECK_EVERY
+        self.check_at[0] = found + max(step, 1)
+        keep = self.keep
+        if keep and len(self.out) > 2 * keep + _CHECK_EVERY:
+            self.out.sort(key=lambda item: -item[0])
+            floor = self.floor[0] = self.out[keep - 1][0]
+            self.out[:] = [item for item in self.out if item[0] >= floor]  # ties stay
+        if budget and (found >= budget.plays or time.monotonic() > self.deadline):
+            raise _Spent
+
+    def best(self) -> list[RawPlay]:
+        """The plays kept, best first: at least the best ``keep``, with any tied at the cut."""
+        self.out.sort(key=lambda item: -item[0])
+        keep = self.keep
+        if keep == 0:
+            return []
+        if keep is not None and len(self.out) > keep:
+            cutoff = self.out[keep - 1][0]
+            return [item for item in self.out if item[0] >= cutoff]
+        return self.out
+
+
+_CHECK_EVERY = 1024
+_NEVER = 1 << 62
 
 
 # The rack ---------------------------------------------------------------------------------------
@@ -182,8 +286,16 @@ def _rack_counts(board: Board, ruleset: Ruleset, rack: str) -> list[int]:
         counts[code] += 1
     for code in range(28):
         tile = BLANK if code == 27 else _tile(code)
-        # The board can never hold more copies of a tile than the set has (RULES.md §2.6).
-        counts[code] = max(0, min(counts[code], ruleset.tiles.get(tile, 0) - on_board[tile]))
+        # The board and the rack never hold more copies of a tile than the set has (§2.6).
+        left = ruleset.tiles.get(tile, 0) - on_board[tile]
+        if counts[code] > left:
+            shown = ruleset.display(tile)
+            have = ruleset.tiles.get(tile, 0)
+            raise InputError(
+                "rack_tile_used_up",
+                f"The set has {have} {shown}; {on_board[tile]} on the board and {counts[code]} "
+                f"on the rack is more than that: check the rack and the board.",
+            )
     return counts
 
 
@@ -207,6 +319,33 @@ class _Grid:
         self.values = [ruleset.tile_value(t) if t else 0 for t in self.tops]
         self.empty = board.is_empty
 
+    def notation(self, tiles: tuple[tuple[int, int, str], ...], ruleset: Ruleset) -> str:
+        """``Play.notation`` of a play the walk found (always one line), from its raw tiles:
+        the same text, at a fraction of the cost."""
+        n, tops = self.size, self.tops
+        new = {(r, c): t for r, c, t in tiles}
+        (r0, c0, _), (r1, _, _) = min(tiles), max(tiles)
+
+        def occupied(r: int, c: int) -> bool:
+            return 0 <= r < n and 0 <= c < n and tops[r * n + c] is not None
+
+        if len(tiles) == 1:
+            across = occupied(r0, c0 - 1) or occupied(r0, c0 + 1)
+            across = across or not (occupied(r0 - 1, c0) or occupied(r0 + 1, c0))
+        else:
+            across = r0 == r1
+        dr, dc = (0, 1) if across else (1, 0)
+        r, c = r0, c0
+        while (r - dr, c - dc) in new or occupied(r - dr, c - dc):
+            r, c = r - dr, c - dc
+        position = f"{r + 1}{chr(65 + c)}" if across else f"{chr(65 + c)}{r + 1}"
+        letters = []
+        while (r, c) in new or occupied(r, c):
+            tile = new.get((r, c))
+            letters.append("." if tile is None else ruleset.display(tile))
+            r, c = r + dr, c + dc
+        return f"{position} {''.join(letters)}"
+
 
 class _Direction:
     """Plays along every row (across) or every column (down)."""
@@ -220,7 +359,7 @@ class _Direction:
         gaddag: Dawg,
         counts: list[int],
         across: bool,
-        out: list[RawPlay],
+        tally: _Tally,
     ) -> None:
         self.grid = grid
         self.ruleset = ruleset
@@ -228,7 +367,7 @@ class _Direction:
         self.gaddag = gaddag
         self.counts = counts
         self.across = across
-        self.out = out
+        self.tally = tally
         self.premium = ruleset.scoring == "premium"
         self.stacks = ruleset.stacks
         self.plural_s = ruleset.plural_s and options.plural_s_rule
@@ -335,7 +474,8 @@ class _Direction:
         counts = self.counts
         gaddag = self.gaddag
         masks, firsts, children = gaddag.masks, gaddag.firsts, gaddag.children
-        out = self.out
+        tally = self.tally
+        out, found, floor, check_at = tally.out, tally.found, tally.floor, tally.check_at
         plural_s, across = self.plural_s, self.across
         bingo_tiles, bingo_bonus = ruleset.bingo_tiles, ruleset.bingo_bonus
         placed: list[tuple[int, int, str]] = []  # (row, col, tile), in the order placed
@@ -381,7 +521,11 @@ class _Direction:
                 score = 2 * (end - start) + (2 if mflag & 2 else 0) + xsum
             if len(placed) == bingo_tiles:
                 score += bingo_bonus
-            out.append((score, tuple(placed)))
+            if score >= floor[0]:
+                out.append((score, tuple(placed)))
+            found[0] += 1
+            if found[0] >= check_at[0]:
+                tally.check()
 
         def place(
             i: int,
@@ -584,6 +728,7 @@ class _Direction:
         for a in range(n):
             if not anchor[a] or (a and tops[a - 1]):
                 continue  # not an anchor, or not the first one of the plays through it
+            tally.check()
             b = a
             while b > 0 and not tops[b - 1] and not anchor[b - 1]:
                 b -= 1

@@ -7,6 +7,12 @@ A list's structures (a DAWG and a GADDAG) are built once and cached on disk; ``m
 lexicons --analysis`` builds them at deploy time. A request that finds them missing starts the
 build in the background and is answered 503 with Retry-After, instead of holding a worker for
 the half minute the largest lists take.
+
+Every search has a bounded cost, whoever asks: it stops after ``ANALYSIS_MAX_PLAYS`` legal
+plays or ``ANALYSIS_MAX_MS`` milliseconds (two blanks on a board of scattered tiles have
+millions of plays) and says it is incomplete, and at most ``ANALYSIS_CONCURRENCY`` searches
+run at once in a process: one more is answered 503 at once (``Busy``), so turns and pages
+never wait behind searches.
 """
 
 from __future__ import annotations
@@ -14,24 +20,65 @@ from __future__ import annotations
 import logging
 import threading
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
+
+from django.conf import settings
 
 from referee.apps import get_library
 from referee.board import Board
 from referee.errors import InputError, RefereeError
 from referee.lexicon import HONOUR_ID, UnknownLexicon
-from referee.movegen import Move, counted
+from referee.movegen import Budget, Found, Move, search
 from referee.rulesets import RuleOptions, Ruleset, get_ruleset, tile_in_set
 
 log = logging.getLogger(__name__)
 DEFAULT_LIMIT = 20
+MAX_LIMIT = 1000  # plays in one answer; ``count`` says how many there are
 RETRY_SECONDS = 60
+BUSY_RETRY_SECONDS = 2
+PLAYS_PER_UNIT = 25_000  # a search is one request of the rate limit per so many plays looked at
 _building: set[str] = set()
 _building_lock = threading.Lock()
+_slots = threading.BoundedSemaphore(max(1, settings.ANALYSIS_CONCURRENCY))
 
 
 class Preparing(RefereeError):
     """The word list's structures are being built: ask again in a minute."""
+
+    retry_after = RETRY_SECONDS
+
+
+class Busy(RefereeError):
+    """Every search slot of this process is taken: ask again in a moment."""
+
+    retry_after = BUSY_RETRY_SECONDS
+
+
+def budget() -> Budget:
+    """What one search may cost, from the settings."""
+    return Budget(plays=settings.ANALYSIS_MAX_PLAYS, seconds=settings.ANALYSIS_MAX_MS / 1000)
+
+
+def cost_units(found: Found) -> int:
+    """What a search counts against the analysis rate limit: one request, and one more for
+    every ``PLAYS_PER_UNIT`` plays it looked at."""
+    return 1 + found.count // PLAYS_PER_UNIT
+
+
+@contextmanager
+def _slot() -> Iterator[None]:
+    if not _slots.acquire(blocking=False):
+        raise Busy(
+            "analysis_busy",
+            "Other searches for plays are running on this server right now: "
+            f"try again in {BUSY_RETRY_SECONDS} seconds.",
+        )
+    try:
+        yield
+    finally:
+        _slots.release()
 
 
 def read_board(rows: Any, ruleset: Ruleset) -> Board:
@@ -104,16 +151,34 @@ def analyse(
     rack: str,
     limit: int | None = DEFAULT_LIMIT,
     options: RuleOptions | None = None,
-) -> tuple[int, list[Move]]:
-    """How many legal plays ``rack`` has on ``board``, and the best ``limit`` (None: all)."""
+) -> Found:
+    """The legal plays ``rack`` has on ``board``: how many, and the best ``limit`` (None: up
+    to ``MAX_LIMIT``), within the budget. Raises ``Busy`` when this process is already running
+    its share of searches, ``Preparing`` while the list's structures are built."""
     rules = get_ruleset(ruleset)
     position = read_board(board, rules)
     words = lexicon_named(lexicon)
     if not isinstance(rack, str) or not rack.strip():
         raise InputError("bad_rack", "Give the rack's letters (? for a blank).")
     _ensure_ready(words)
-    return counted(
-        position, rules, options or RuleOptions.defaults(rules), words, rack.strip(), limit=limit
+    shown = MAX_LIMIT if limit is None else min(limit, MAX_LIMIT)
+    with _slot():
+        return search(
+            position,
+            rules,
+            options or RuleOptions.defaults(rules),
+            words,
+            rack.strip(),
+            limit=shown,
+            budget=budget(),
+        )
+
+
+def incomplete_note(found: Found) -> str:
+    """What to say when the budget ran out before every play was found."""
+    return (
+        f"More than {found.count:,} plays: these are the best of the first {found.count:,} "
+        "found. Give a blank as the letter it stands for, or fewer tiles, to see them all."
     )
 
 
@@ -129,14 +194,16 @@ def play_data(move: Move) -> dict[str, Any]:
 
 def best_play(game: Any, rack: str) -> Move | None:
     """The best play ``rack`` has on a game's board now, or None when it can't be known (an
-    honour game, a rack that isn't one, a list still being prepared, no legal play)."""
+    honour game, a rack that isn't one, a list still being prepared, every search slot busy,
+    a search over its budget, no legal play)."""
     if game.lexicon == HONOUR_ID or not rack.strip():
         return None
     rules = get_ruleset(game.ruleset)
     try:
-        _, moves = analyse(
+        found = analyse(
             rules.id, game.lexicon, game.board, rack, 1, RuleOptions.from_dict(game.options, rules)
         )
     except RefereeError:
         return None
-    return moves[0] if moves else None
+    # A search cut short may have missed the best: say nothing rather than something wrong.
+    return found.moves[0] if found.moves and found.complete else None

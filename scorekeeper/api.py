@@ -30,9 +30,17 @@ from referee.game import MAX_PLAYERS
 from referee.rulesets import RULESETS
 from scorekeeper import domain
 from scorekeeper.actions import KINDS
-from scorekeeper.analysis import DEFAULT_LIMIT, RETRY_SECONDS, analyse, play_data
-from scorekeeper.errors import REFUSALS, code_of, message_of, status_of
+from scorekeeper.analysis import (
+    DEFAULT_LIMIT,
+    MAX_LIMIT,
+    analyse,
+    cost_units,
+    incomplete_note,
+    play_data,
+)
+from scorekeeper.errors import REFUSALS, code_of, message_of, retry_after, status_of
 from scorekeeper.gcg_import import import_gcg
+from scorekeeper.limits import analysis_limit, spend
 from scorekeeper.models import NAME_MAX, Game, name_key
 from scorekeeper.scorer_link import link_url
 from scorekeeper.serialize import LOG_PAGE, game_state, log_page, turn_data
@@ -171,8 +179,9 @@ def _refusal(request: HttpRequest, exc: Exception) -> HttpResponse:
         if exc.invalid_words:
             extra["words"] = exc.invalid_words
     response = error_response(request, status_of(exc), code_of(exc), message_of(exc), **extra)
-    if response.status_code == 503:
-        response["Retry-After"] = str(RETRY_SECONDS)
+    wait = retry_after(exc)
+    if wait is not None:
+        response["Retry-After"] = str(wait)
     return response
 
 
@@ -303,7 +312,12 @@ class AnalysisIn(Schema):
         "letter (the game state's format)",
     )
     rack: str = Field(..., max_length=16, examples=["AEINRS?"], description="? is a blank")
-    limit: Int | None = Field(DEFAULT_LIMIT, ge=1, description="how many plays; null: every one")
+    limit: Int | None = Field(
+        DEFAULT_LIMIT,
+        ge=1,
+        le=MAX_LIMIT,
+        description=f"how many plays to list, best first; null: up to {MAX_LIMIT}",
+    )
 
 
 @api.post(
@@ -312,10 +326,17 @@ class AnalysisIn(Schema):
     summary="Every legal play from a position and a rack, best first",
 )
 def analysis(request: HttpRequest, payload: AnalysisIn) -> dict[str, Any]:
-    count, moves = analyse(
-        payload.ruleset, payload.lexicon, payload.board, payload.rack, payload.limit
-    )
-    return {"count": count, "plays": [play_data(m) for m in moves]}
+    found = analyse(payload.ruleset, payload.lexicon, payload.board, payload.rack, payload.limit)
+    # The rate limit counted this request once; a search that looked at many plays counts more.
+    spend(request, analysis_limit(), cost_units(found) - 1)
+    answer: dict[str, Any] = {
+        "count": found.count,
+        "complete": found.complete,
+        "plays": [play_data(m) for m in found.moves],
+    }
+    if not found.complete:
+        answer["note"] = incomplete_note(found)
+    return answer
 
 
 class ImportIn(Schema):

@@ -1,18 +1,20 @@
 """How a refusal becomes an HTTP status: one table, read by the JSON API and the pages alike.
 
 400 malformed input, 404 unknown game, 409 the game moved on (a stale page, a finished
-game), 422 a play or action the rules refuse, 503 a word list still being prepared. The first
-row that matches wins, so a subclass is listed before its base.
+game), 422 a play or action the rules refuse, 503 a word list still being prepared or every
+search slot busy (with the error's ``retry_after``). The first row that matches wins, so a
+subclass is listed before its base.
 """
 
 from __future__ import annotations
 
 from referee.errors import GameOver, IllegalAction, IllegalPlay, InputError, RefereeError
-from scorekeeper.analysis import Preparing
+from scorekeeper.analysis import Busy, Preparing
 from scorekeeper.domain import GameNotFound, StaleTurn
 
 STATUS: tuple[tuple[type[Exception], int], ...] = (
     (Preparing, 503),
+    (Busy, 503),
     (GameNotFound, 404),
     (StaleTurn, 409),
     (GameOver, 409),
@@ -37,6 +39,12 @@ def message_of(error: Exception) -> str:
     if isinstance(error, RefereeError):
         return error.message
     return "There is no game with that id."
+
+
+def retry_after(error: Exception) -> int | None:
+    """Seconds to wait before asking again, for a refusal that will pass (a 503)."""
+    seconds = getattr(error, "retry_after", None)
+    return seconds if isinstance(seconds, int) else None
 
 
 def code_of(error: Exception) -> str:

@@ -26,11 +26,12 @@ from referee.game import GameState
 from referee.lexicon import HONOUR_ID
 from referee.rulesets import RULESETS, RuleOptions, Ruleset, get_ruleset
 from scorekeeper.actions import describe, kind_of
-from scorekeeper.analysis import analyse
+from scorekeeper.analysis import analyse, cost_units, incomplete_note
 from scorekeeper.chart import COLOURS, chart
 from scorekeeper.clubs import voidable
 from scorekeeper.forms import GameFilter, RankingsFilter
 from scorekeeper.gcg import game_to_gcg
+from scorekeeper.limits import analysis_limit, refusal, spend
 from scorekeeper.models import Game, Player, Seat, Turn
 from scorekeeper.presenters import board_rows
 from scorekeeper.records import export_game
@@ -385,15 +386,24 @@ def _review(
         return review
     if not rack:
         return review
+    limit = analysis_limit()
+    wait = spend(request, limit)
+    if wait is not None:
+        review["problem"] = refusal(limit, wait)
+        return review
     before = _replay_at(game, seats, index, at - 1)
     try:
-        count, moves = analyse(
+        found = analyse(
             game.ruleset, game.lexicon, before.board.rows(), rack, REVIEW_PLAYS,
             RuleOptions.from_dict(game.options, before.ruleset),
         )  # fmt: skip
     except RefereeError as error:
         review["problem"] = error.message
         return review
+    spend(request, limit, cost_units(found) - 1)
+    count, moves = found.count, found.moves
+    if not found.complete:
+        review["note"] = incomplete_note(found)
     made = turn.score if turn.action == "play" else 0
     better = sum(1 for m in moves if m.score > made)
     review.update(

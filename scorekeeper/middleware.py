@@ -5,9 +5,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
-import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
@@ -15,6 +13,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 from config.logs import mask
+from scorekeeper.limits import Limit, client_address, limit_for, refusal, spend
 
 MESSAGES = {
     404: ("not_found", "Not found."),
@@ -62,96 +61,26 @@ class ApiJsonErrors:
 
 
 # Rate limits ---------------------------------------------------------------------------------
-# A turn from the scorer's page: /games/<id>/score/turn, or at the link's older address.
-_TURN_PATHS = re.compile(r"^/(api/games/[^/]+/turns/|games/[^/]+/score/(?:[^/]+/)?turn)$")
-_GAME_PATHS = ("/api/games/", "/games/new")
-_IMPORT_PATHS = ("/api/games/import", "/games/import")
-_ROSTER_PATH = re.compile(r"^/clubs/[^/]+/roster$")
 log = logging.getLogger("scorekeeper.requests")
 
 
-def client_address(request: HttpRequest) -> str:
-    """Who sent the request. Behind ``TRUSTED_PROXIES`` proxies, each of which appends the
-    address it was reached from to X-Forwarded-For, the client is that many entries from the
-    right: what stands further left was written by the client and proves nothing."""
-    proxies = settings.TRUSTED_PROXIES
-    if proxies:
-        hops = [h.strip() for h in str(request.META.get("HTTP_X_FORWARDED_FOR", "")).split(",")]
-        hops = [h for h in hops if h]
-        if len(hops) >= proxies:
-            return hops[-proxies]
-    return str(request.META.get("REMOTE_ADDR", "unknown"))
-
-
-@dataclass(frozen=True)
-class Limit:
-    name: str
-    what: str  # for the refusal: "Too many <what> from this device"
-    per: int  # at most ``per`` requests ...
-    window: int  # ... in this many seconds
-
-
-def _scope(request: HttpRequest) -> Limit | None:
-    if request.method != "POST":
-        if request.method == "GET" and request.path == "/judge/" and "words" in request.GET:
-            return Limit("judge", "word-judge lookups", settings.RATE_LIMIT_JUDGE, 60)
-        return None
-    path = request.path
-    if _TURN_PATHS.match(path):
-        return Limit("turns", "turns", settings.RATE_LIMIT_TURNS, 60)
-    if path == "/api/analysis/":
-        return Limit("analysis", "analyses", settings.RATE_LIMIT_JUDGE, 60)
-    if path in _IMPORT_PATHS:
-        return Limit("imports", "game imports", settings.RATE_LIMIT_IMPORTS, 60)
-    if path in _GAME_PATHS:
-        return Limit("games", "new games", settings.RATE_LIMIT_GAMES, 3600)
-    if path == settings.LOGIN_PATH or path.startswith("/admin/login"):
-        return Limit("logins", "sign-in attempts", settings.RATE_LIMIT_LOGINS, 3600)
-    # Anyone signed in may make a club, and its directors accounts for its players: neither
-    # may become a way to make accounts without end.
-    if path == "/clubs/new" or (
-        _ROSTER_PATH.match(path) and request.POST.get("change") == "account"
-    ):
-        return Limit("accounts", "new clubs and accounts", settings.RATE_LIMIT_ACCOUNTS, 3600)
-    return None
-
-
 class RateLimit:
-    """Per-client limits, counted in fixed windows: turns, word-judge lookups and imports a
-    minute; new games, sign-in attempts, and new clubs and accounts an hour.
-
-    The counters live in Django's cache, which every app server shares (Redis or the
-    database in production). If the cache is down the request goes through: a lost limit
-    is better than a lost turn.
-    """
+    """Per-client limits (``scorekeeper.limits``): a request over its limit is answered 429
+    with Retry-After, and nothing else happens."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        limit = _scope(request)
-        if limit and limit.per > 0:
-            now = time.time()
-            window = int(now // limit.window)
-            key = f"rate:{limit.name}:{client_address(request)}:{window}"
-            try:
-                cache.add(key, 0, timeout=limit.window + 30)
-                count = cache.incr(key)
-            except Exception:  # noqa: BLE001 - any cache failure: count nothing, serve the request
-                log.warning("rate limit cache unavailable", exc_info=True)
-                count = 0
-            if count > limit.per:
-                retry = int(limit.window - now % limit.window) + 1
+        limit = limit_for(request)
+        if limit:
+            retry = spend(request, limit)
+            if retry is not None:
                 return self.refuse(request, limit, retry)
         return self.get_response(request)
 
     def refuse(self, request: HttpRequest, limit: Limit, retry: int) -> HttpResponse:
-        span = "a minute" if limit.window == 60 else "an hour"
-        wait = f"{retry} s" if retry < 120 else f"{retry // 60} minutes"
-        message = (
-            f"Too many {limit.what} from this device: at most {limit.per} {span}. "
-            f"Try again in {wait}."
-        )
+        message = refusal(limit, retry)
         if request.path.startswith("/api/"):
             response: HttpResponse = JsonResponse(
                 {"error": {"code": "rate_limited", "message": message}}, status=429

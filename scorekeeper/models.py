@@ -264,3 +264,15 @@ class Turn(models.Model):
     @property
     def corrected(self) -> bool:
         return self.corrected_at is not None
+
+
+class RateCount(models.Model):
+    """One client's requests of one kind in one window of a rate limit (``scorekeeper.limits``),
+    shared by every worker and server that uses this database. Not game state."""
+
+    name = models.CharField(max_length=200, primary_key=True)  # rate:<limit>:<client>:<window>
+    count = models.PositiveIntegerField(default=0)
+    expires = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.name} = {self.count}"

@@ -145,9 +145,12 @@ def turn(request: HttpRequest, game: Game) -> HttpResponse:
     action = request.POST.get("action", "")
     typed = request.POST.get("play", "")
     expected = count = None
-    # A solo player may give the rack, to be told how the play compares with the best one.
+    # A solo player may give the rack, to be told how the play compares with the best one:
+    # searched (within the analysis budget, before the turn's transaction) only for a play
+    # the rules take, so a refused play costs no search.
     rack = request.POST.get("rack", "").strip()[:16] if action == "play" else ""
-    best = best_play(game, rack) if rack and game.seats.count() == 1 else None
+    solo = bool(rack) and game.seats.count() == 1
+    best = best_play(game, rack) if solo and domain.preview(game, typed).evaluation else None
     try:
         expected = _whole(request.POST, "expected_turn", "The turn number")
         count = _whole(request.POST, "count", "The number of tiles to exchange")

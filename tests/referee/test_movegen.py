@@ -4,13 +4,15 @@ rule of play shows in what it finds (with the legal twin beside each play it mus
 
 from __future__ import annotations
 
+from itertools import permutations
+
 import pytest
 
 from referee.board import Board
 from referee.errors import InputError
 from referee.game import GameState
 from referee.lexicon import HonourSystem, WordSet
-from referee.movegen import generate, raw_plays
+from referee.movegen import Budget, generate, raw_plays, search
 from referee.play import Play
 from referee.rules import evaluate
 from referee.rulesets import LETTERUP_CLASSIC, UPWORDS_10, RuleOptions, get_ruleset
@@ -137,12 +139,44 @@ def test_qu_reads_as_two_letters_and_there_is_no_plain_q():
     ]
 
 
-def test_a_rack_tile_the_set_has_run_out_of_cannot_be_played():
-    # Upwords has one Z; it is on the board already, so a Z on the rack is a misentry.
+def test_a_rack_tile_the_set_has_run_out_of_is_refused_naming_it():
+    # Upwords has one Z; it is on the board already, so a Z on the rack is a misentry: said,
+    # not silently dropped (the search would answer for another rack).
     board = board_from(". . . . . . . . . .\n" * 4 + ". . . . Z A . . . .")
     words = WordSet("T", ["ZA", "ZAS", "ZAP", "AS"])
-    assert all("Z" not in m.notation for m in find(board, UPWORDS_10, words, "ZP"))
-    assert ("5E ..P", 6) in notations(find(board, UPWORDS_10, words, "ZP"))
+    with pytest.raises(InputError, match="The set has 1 Z; 1 on the board and 1 on the rack"):
+        find(board, UPWORDS_10, words, "ZP")
+    assert ("5E ..P", 6) in notations(find(board, UPWORDS_10, words, "P"))
+
+
+def test_a_budget_stops_the_search_and_says_so():
+    words = WordSet("T", ["MOOD", "DOOM", "MO", "OM", "DO", "OD"])
+    every = search(Board(10), UPWORDS_10, RuleOptions(), words, "DOOM")
+    assert every.complete and every.count > 40
+    cut = search(Board(10), UPWORDS_10, RuleOptions(), words, "DOOM", limit=3, budget=Budget(40))
+    assert (cut.count, cut.complete, len(cut.moves)) == (40, False, 3)
+    # A budget larger than the search changes nothing.
+    whole = search(Board(10), UPWORDS_10, RuleOptions(), words, "DOOM", budget=Budget(10**6))
+    assert whole == every
+
+
+def test_a_time_budget_stops_the_search():
+    words = WordSet("T", ["MOOD", "DOOM", "MO", "OM", "DO", "OD"])
+    cut = search(Board(10), UPWORDS_10, RuleOptions(), words, "DOOM", budget=Budget(10**6, 0.0))
+    assert not cut.complete and cut.count < 1024
+
+
+def test_the_best_are_kept_while_the_rest_are_only_counted():
+    # More plays than are kept between checks, so the pruning runs; the best three and the
+    # count are what the unbounded search gives.
+    # Every arrangement of two to five of A E T R S is a word here: thousands of plays.
+    letters = "AETRS"
+    words = WordSet("T", ["".join(p) for n in range(2, 6) for p in permutations(letters, n)])
+    board = board_from(". . . . . . . . . .\n" * 4 + ". . . . . A T . . .")
+    every = search(board, UPWORDS_10, RuleOptions(), words, "AETRSEA")
+    assert every.count > 2 * 3 + 1024
+    best = search(board, UPWORDS_10, RuleOptions(), words, "AETRSEA", limit=3)
+    assert best.count == every.count and best.moves == every.moves[:3]
 
 
 def test_seven_tiles_earn_the_bonus():
@@ -234,7 +268,8 @@ def test_a_blank_on_the_board_reads_as_its_letter_and_counts_against_the_blanks(
     assert notations(moves) == [("8G S...", 5), ("8H ...S", 5)]  # C 3 + a 0 + T 1 + S 1
     assert ("8H ...s", 4) in notations(find(board, crossword, WordSet("T", ["CATS"]), "?"))
     board.place(0, 0, "z")  # both blanks are on the board now: a "?" on the rack is a misentry
-    assert find(board, crossword, WordSet("T", ["CATS"]), "?") == []
+    with pytest.raises(InputError, match="The set has 2 [?]; 2 on the board and 1 on the rack"):
+        find(board, crossword, WordSet("T", ["CATS"]), "?")
 
 
 def test_a_move_reads_as_json_for_the_api():

@@ -125,7 +125,7 @@ def positions(draw, ruleset: Ruleset, max_rack: int = 4, blank: bool = False):
     for _ in range(draw(st.sampled_from([0, 1, 2, 3, 4, 5, 6]))):
         letters = 6 if blank else 7
         build = draw(st.lists(st.sampled_from(alphabet), min_size=letters, max_size=letters))
-        build_rack = _rack_text(build) + (BLANK if blank else "")
+        build_rack = _rack_text(_within_set(board, ruleset, build + [BLANK] * blank))
         found = raw_plays(board, ruleset, RuleOptions(), lexicon, build_rack)
         if found:
             _, tiles = found[draw(st.integers(0, len(found) - 1))]
@@ -140,8 +140,20 @@ def positions(draw, ruleset: Ruleset, max_rack: int = 4, blank: bool = False):
     )
     if blank:
         rack.append(BLANK)
+    rack = _within_set(board, ruleset, rack)
     plural = draw(st.booleans()) if ruleset.plural_s else True
     return lexicon, board, rack, RuleOptions(plural_s_rule=plural)
+
+
+def _within_set(board: Board, ruleset: Ruleset, rack: list[str]) -> list[str]:
+    """The rack less the tiles the set has no more of (a real rack never holds them)."""
+    left = {tile: count - board.count(tile) for tile, count in ruleset.tiles.items()}
+    kept = []
+    for tile in rack:
+        if left.get(tile, 0) > 0:
+            left[tile] -= 1
+            kept.append(tile)
+    return kept
 
 
 def _rack_text(rack: list[str]) -> str:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 import time
+from unittest import mock
 
 import pytest
 
@@ -37,7 +39,7 @@ def analyse(client, **body):
 
 def test_the_best_plays_come_first_with_their_words_and_tiles(client, ready):
     response = analyse(
-        client, ruleset="letterup-classic", lexicon="CLUB", board=house_board(), rack="XAMZZQQ"
+        client, ruleset="letterup-classic", lexicon="CLUB", board=house_board(), rack="XAMRTEI"
     )
     assert response.status_code == 200, response.content
     data = response.json()
@@ -129,12 +131,12 @@ def finished_letterup() -> Game:
 
 def test_a_finished_games_page_shows_what_could_have_been_played(client, ready):
     game = finished_letterup()
-    page = client.get(f"/games/{game.pk}/?turn=2&rack=XAMQQZZ").content.decode()
+    page = client.get(f"/games/{game.pk}/?turn=2&rack=XAMQZ").content.decode()
     assert "What could have been played" in page
     # With Z and A, ZA across the H (26) and AX (23) beat the EXAM Ben made.
     assert "the play made scored <strong>14</strong>, and 3 of the best scored more" in page
     assert "7C ZA</span> <strong>26</strong>" in page and "H8 .XAM" in page
-    drawn = client.get(f"/games/{game.pk}/?turn=2&rack=XAMQQZZ&show=0").content.decode()
+    drawn = client.get(f"/games/{game.pk}/?turn=2&rack=XAMQZ&show=0").content.decode()
     assert "instead of the play made" in drawn
 
 
@@ -143,3 +145,83 @@ def test_no_review_while_the_game_is_in_progress(client, ready):
     domain.act(game.pk, "play", tiles=[(7, 6, "A"), (7, 7, "H")])
     page = client.get(f"/games/{game.pk}/?turn=1&rack=AHXAM").content.decode()
     assert "What could have been played" not in page
+
+
+# A bounded cost ------------------------------------------------------------------------------
+def test_a_rack_tile_the_board_has_used_up_is_a_400_naming_it(client, ready):
+    # Letter UP has one Z: with ZA on the board, a Z on the rack is a misentry, not "AINOPU".
+    board = empty(15)
+    board[7][7], board[7][8] = ["Z"], ["A"]
+    response = analyse(
+        client, ruleset="letterup-classic", lexicon="CLUB", board=board, rack="AINOPUZ"
+    )
+    assert response.status_code == 400
+    assert response.json()["error"] == {
+        "code": "rack_tile_used_up",
+        "message": "The set has 1 Z; 1 on the board and 1 on the rack is more than that: "
+        "check the rack and the board.",
+    }
+    fine = analyse(client, ruleset="letterup-classic", lexicon="CLUB", board=board, rack="AINOPU")
+    assert fine.status_code == 200
+
+
+def test_a_search_over_its_budget_stops_and_says_so(client, ready, settings):
+    settings.ANALYSIS_MAX_PLAYS = 10
+    body = {"ruleset": "upwords-10", "lexicon": "CLUB", "board": empty(10), "rack": "MOODEAR"}
+    data = analyse(client, **body, limit=3).json()
+    assert (data["count"], data["complete"], len(data["plays"])) == (10, False, 3)
+    assert data["note"].startswith("More than 10 plays: these are the best of the first 10 found.")
+    settings.ANALYSIS_MAX_PLAYS = 10**6
+    whole = analyse(client, **body, limit=3).json()
+    assert whole["complete"] and whole["count"] > 10 and "note" not in whole
+
+
+def test_limit_is_at_most_a_thousand_and_null_means_up_to_a_thousand(client, ready):
+    body = {"ruleset": "upwords-10", "lexicon": "CLUB", "board": empty(10), "rack": "MOODEAR"}
+    too_many = analyse(client, **body, limit=1001)
+    assert too_many.status_code == 400 and "1000" in too_many.content.decode()
+    assert analyse(client, **body, limit=1000).status_code == 200
+
+
+def test_every_search_slot_taken_is_a_503_with_retry_after(client, ready, monkeypatch):
+    # This process runs ANALYSIS_CONCURRENCY searches at once; one more is refused at once
+    # rather than queued, so nothing waits behind searches.
+    monkeypatch.setattr("scorekeeper.analysis._slots", threading.BoundedSemaphore(1))
+    from scorekeeper import analysis
+
+    body = {"ruleset": "upwords-10", "lexicon": "CLUB", "board": empty(10), "rack": "MOOD"}
+    assert analysis._slots.acquire(blocking=False)  # another request's search is running
+    try:
+        busy = analyse(client, **body)
+        assert busy.status_code == 503 and busy["Retry-After"] == "2"
+        assert busy.json()["error"]["code"] == "analysis_busy"
+    finally:
+        analysis._slots.release()
+    assert analyse(client, **body).status_code == 200
+
+
+def test_a_search_counts_against_the_limit_by_what_it_cost(client, ready, settings):
+    settings.RATE_LIMIT_JUDGE = 5
+    settings.ANALYSIS_MAX_PLAYS = 10**6
+    body = {"ruleset": "upwords-10", "lexicon": "CLUB", "board": empty(10), "rack": "MOODEAR"}
+    with mock.patch("scorekeeper.analysis.PLAYS_PER_UNIT", 10):
+        count = analyse(client, **body).json()["count"]
+        assert count >= 40  # so it cost 1 + count // 10 >= 5 units: the limit is spent
+        assert analyse(client, **body).status_code == 429
+
+
+def test_a_review_beyond_the_limit_says_so_and_searches_nothing(client, ready, settings):
+    game = finished_letterup()
+    settings.RATE_LIMIT_JUDGE = 1
+    first = client.get(f"/games/{game.pk}/?turn=2&rack=XAMQZ").content.decode()
+    assert "legal plays with" in first
+    with mock.patch("scorekeeper.history.analyse") as search:
+        second = client.get(f"/games/{game.pk}/?turn=2&rack=XAMQZ").content.decode()
+    assert "Too many analyses from this device" in second and not search.called
+
+
+def test_a_review_cut_short_says_so(client, ready, settings):
+    settings.ANALYSIS_MAX_PLAYS = 3
+    game = finished_letterup()
+    page = client.get(f"/games/{game.pk}/?turn=2&rack=XAMQZ").content.decode()
+    assert "More than 3 plays: these are the best of the first 3 found." in page

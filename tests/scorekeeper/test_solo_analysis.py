@@ -3,6 +3,9 @@ the points found against the points possible."""
 
 from __future__ import annotations
 
+import threading
+from unittest import mock
+
 import pytest
 
 from referee.apps import get_library
@@ -53,4 +56,27 @@ def test_a_game_with_opponents_offers_no_comparison(client):
     assert 'name="rack"' not in client.get(scorer(game)).content.decode()
     page = play(client, game, "5D MOOD", rack="MOODXYZ")
     assert "That was the best play" not in page and "The best play with" not in page
+    assert Turn.objects.get(game_id=game.pk).best is None
+
+
+def test_a_refused_play_costs_no_search(client):
+    game = start(client, player_2="")
+    with mock.patch("scorekeeper.views.best_play") as search:
+        page = play(client, game, "5D MXQD", rack="??ESTAR")
+    assert not search.called and "The best play with" not in page
+    assert not Turn.objects.filter(game_id=game.pk).exists()
+
+
+def test_no_comparison_while_every_search_slot_is_busy(client, monkeypatch):
+    # The turn is entered at once; it is not held up, nor refused, for the comparison.
+    monkeypatch.setattr("scorekeeper.analysis._slots", threading.BoundedSemaphore(1))
+    from scorekeeper import analysis
+
+    game = start(client, player_2="")
+    assert analysis._slots.acquire(blocking=False)
+    try:
+        page = play(client, game, "5D MOOD", rack="MOODXYZ")
+    finally:
+        analysis._slots.release()
+    assert "That was the best play" not in page
     assert Turn.objects.get(game_id=game.pk).best is None

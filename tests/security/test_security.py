@@ -8,14 +8,18 @@ import os
 import socket
 import subprocess
 import sys
+from datetime import timedelta
 from pathlib import Path
 from unittest import mock
 
 import pytest
 from django.core.cache import caches
+from django.db import DatabaseError
 from django.test import Client, override_settings
+from django.utils import timezone
 
-from scorekeeper.models import Club, Game, Turn
+from scorekeeper.limits import sweep
+from scorekeeper.models import Club, Game, RateCount, Turn
 from scorekeeper.scorer_link import cookie_name
 from tests.scorekeeper.conftest import CLUB_WORDS
 from tests.scorekeeper.factories import ApiGame
@@ -214,27 +218,27 @@ def test_admin_sign_in_attempts_are_throttled(client, settings):
     assert tries == [200, 200, 200, 429, 429]
 
 
-def test_a_cache_outage_does_not_refuse_turns(client, settings):
+def test_a_counter_outage_does_not_refuse_turns(client, settings):
     settings.RATE_LIMIT_TURNS = 1
     game = ApiGame(client)
-    with mock.patch("scorekeeper.middleware.cache.incr", side_effect=ConnectionError("down")):
+    with mock.patch("scorekeeper.limits._add", side_effect=DatabaseError("down")):
         assert _flood(client, game, 3) == [201, 201, 201]
 
 
-def test_limits_are_shared_through_the_database_cache(client, settings):
-    from django.core.management import call_command
-
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
-            "LOCATION": "rl_cache",
-        }
-    }
-    call_command("createcachetable", verbosity=0)
+def test_limits_are_counted_in_the_database_every_worker_shares(client, settings):
     settings.RATE_LIMIT_TURNS = 2
-    with mock.patch("scorekeeper.middleware.cache", caches["default"]):
-        game = ApiGame(client)
-        assert _flood(client, game, 3) == [201, 201, 429]
+    game = ApiGame(client)
+    assert _flood(client, game, 3) == [201, 201, 429]
+    (counter,) = RateCount.objects.filter(name__startswith="rate:turns:127.0.0.1:")
+    assert counter.count == 3  # the refused one counted too
+
+
+def test_expired_counters_are_swept(client, settings):
+    settings.RATE_LIMIT_TURNS = 5
+    _flood(client, ApiGame(client), 1)
+    ended = RateCount.objects.update(expires=timezone.now() - timedelta(seconds=1))
+    assert ended >= 2  # the new game's counter and the turns'
+    assert sweep() == ended and not RateCount.objects.exists()
 
 
 def _redis_up() -> bool:
@@ -255,7 +259,7 @@ def test_limits_are_shared_through_redis(client, settings):
     redis_cache = caches["default"]
     redis_cache.clear()
     try:
-        with mock.patch("scorekeeper.middleware.cache", redis_cache):
+        with mock.patch("scorekeeper.limits.cache", redis_cache):
             game = ApiGame(client)
             assert _flood(client, game, 3) == [201, 201, 429]
             # A second app server sees the same counter.

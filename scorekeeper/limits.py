@@ -1,0 +1,161 @@
+"""Per-client rate limits, shared by every worker process and every app server.
+
+Counted in fixed windows: turns, word-judge lookups, analyses and imports a minute; new games,
+sign-in attempts, and new clubs and accounts an hour. The count must hold across processes
+(gunicorn runs several workers) and be exact under concurrent requests, so it is one atomic
+increment in an engine every process shares: Redis (``INCR``) when the cache is Redis
+(``CACHE_URL=redis://…``), otherwise the database, one row per client, limit and window, added
+to by a single upsert (``INSERT … ON CONFLICT DO UPDATE … RETURNING``, which SQLite and
+PostgreSQL both run atomically). If that engine is down the request goes through: a lost limit
+is better than a lost turn.
+
+A request counts one, unless its cost varies: a search for plays counts one when it arrives
+and then what it cost beyond that (``analysis.cost_units``), through ``spend``.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import re
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import DatabaseError, connection
+from django.http import HttpRequest
+
+from scorekeeper.models import RateCount
+
+log = logging.getLogger("scorekeeper.requests")
+
+# A turn from the scorer's page: /games/<id>/score/turn, or at the link's older address.
+_TURN_PATHS = re.compile(r"^/(api/games/[^/]+/turns/|games/[^/]+/score/(?:[^/]+/)?turn)$")
+_GAME_PATHS = ("/api/games/", "/games/new")
+_IMPORT_PATHS = ("/api/games/import", "/games/import")
+_ROSTER_PATH = re.compile(r"^/clubs/[^/]+/roster$")
+_SWEEP_CHANCE = 0.01  # a new window's first count sometimes deletes the expired ones
+
+
+@dataclass(frozen=True)
+class Limit:
+    name: str
+    what: str  # for the refusal: "Too many <what> from this device"
+    per: int  # at most ``per`` requests (or units of cost) ...
+    window: int  # ... in this many seconds
+
+
+def client_address(request: HttpRequest) -> str:
+    """Who sent the request. Behind ``TRUSTED_PROXIES`` proxies, each of which appends the
+    address it was reached from to X-Forwarded-For, the client is that many entries from the
+    right: what stands further left was written by the client and proves nothing."""
+    proxies = settings.TRUSTED_PROXIES
+    if proxies:
+        hops = [h.strip() for h in str(request.META.get("HTTP_X_FORWARDED_FOR", "")).split(",")]
+        hops = [h for h in hops if h]
+        if len(hops) >= proxies:
+            return hops[-proxies]
+    return str(request.META.get("REMOTE_ADDR", "unknown"))
+
+
+def analysis_limit() -> Limit:
+    """Searches for plays: the API's and a finished game's review, counted by their cost
+    (``analysis.cost_units``), with the word judge's allowance."""
+    return Limit("analysis", "analyses", settings.RATE_LIMIT_JUDGE, 60)
+
+
+def limit_for(request: HttpRequest) -> Limit | None:
+    """The limit a request counts against as it arrives, if any."""
+    if request.method != "POST":
+        if request.method == "GET" and request.path == "/judge/" and "words" in request.GET:
+            return Limit("judge", "word-judge lookups", settings.RATE_LIMIT_JUDGE, 60)
+        return None
+    path = request.path
+    if _TURN_PATHS.match(path):
+        return Limit("turns", "turns", settings.RATE_LIMIT_TURNS, 60)
+    if path == "/api/analysis/":
+        return analysis_limit()
+    if path in _IMPORT_PATHS:
+        return Limit("imports", "game imports", settings.RATE_LIMIT_IMPORTS, 60)
+    if path in _GAME_PATHS:
+        return Limit("games", "new games", settings.RATE_LIMIT_GAMES, 3600)
+    if path == settings.LOGIN_PATH or path.startswith("/admin/login"):
+        return Limit("logins", "sign-in attempts", settings.RATE_LIMIT_LOGINS, 3600)
+    # Anyone signed in may make a club, and its directors accounts for its players: neither
+    # may become a way to make accounts without end.
+    if path == "/clubs/new" or (
+        _ROSTER_PATH.match(path) and request.POST.get("change") == "account"
+    ):
+        return Limit("accounts", "new clubs and accounts", settings.RATE_LIMIT_ACCOUNTS, 3600)
+    return None
+
+
+def spend(request: HttpRequest, limit: Limit, units: int = 1) -> int | None:
+    """Count ``units`` against this client's ``limit`` in the current window: None while the
+    client stays within it, else the seconds until the window ends."""
+    if limit.per <= 0 or units <= 0:
+        return None
+    now = time.time()
+    window = int(now // limit.window)
+    name = f"rate:{limit.name}:{client_address(request)}:{window}"
+    expires = (window + 1) * limit.window
+    try:
+        count = _add(name, units, expires)
+    except Exception:  # noqa: BLE001 - any failure of the counter: count nothing, serve it
+        log.warning("rate limit counter unavailable", exc_info=True)
+        return None
+    if count > limit.per:
+        return int(expires - now) + 1
+    return None
+
+
+def refusal(limit: Limit, retry: int) -> str:
+    """The sentence for a client over ``limit``."""
+    span = "a minute" if limit.window == 60 else "an hour"
+    wait = f"{retry} s" if retry < 120 else f"{retry // 60} minutes"
+    return (
+        f"Too many {limit.what} from this device: at most {limit.per} {span}. Try again in {wait}."
+    )
+
+
+def _add(name: str, units: int, expires: float) -> int:
+    """Add ``units`` to the counter ``name`` (made if new) and return its total, atomically."""
+    if settings.CACHES["default"]["BACKEND"].endswith("RedisCache"):
+        cache.add(name, 0, timeout=int(expires - time.time()) + 30)
+        return int(cache.incr(name, units))
+    table = RateCount._meta.db_table
+    until = datetime.fromtimestamp(expires, tz=UTC)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (name, count, expires) VALUES (%s, %s, %s) "
+            f"ON CONFLICT (name) DO UPDATE SET count = {table}.count + excluded.count "
+            "RETURNING count",
+            [name, units, until],
+        )
+        (count,) = cursor.fetchone()
+    if count == units and random.random() < _SWEEP_CHANCE:
+        sweep()
+    return int(count)
+
+
+def sweep() -> int:
+    """Delete the counters of windows that have ended; how many."""
+    try:
+        deleted, _ = RateCount.objects.filter(expires__lt=datetime.now(tz=UTC)).delete()
+    except DatabaseError:
+        log.warning("rate limit counters not swept", exc_info=True)
+        return 0
+    return deleted
+
+
+__all__ = [
+    "Limit",
+    "analysis_limit",
+    "client_address",
+    "limit_for",
+    "refusal",
+    "spend",
+    "sweep",
+]
