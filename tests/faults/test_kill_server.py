@@ -32,16 +32,15 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import pytest
 from django.core.management import call_command
 from django.db import connection
 
-from config.server import Gunicorn, free_port
 from scorekeeper.models import Game, Turn
 from scorekeeper.replay import check_game
 from tests.scorekeeper.factories import HASBRO, tiles
+from tests.servers import REQUEST_TIMEOUT, encode, request, server, server_env
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -50,62 +49,6 @@ SEED = int(os.environ.get("FAULT_SEED", "20261121"))
 GAMES = 6  # one client thread each: several requests are in flight when the server dies
 # The words the Hasbro sequence forms, and a few more: the games are checked as played (auto).
 WORDS = "MOOD DEAR NET ON WOOD WOOL LEAP SNACK LEAN PLUS NETS CAT AT TO"
-READY_TIMEOUT = 30  # seconds for gunicorn to answer /healthz
-REQUEST_TIMEOUT = 10  # seconds for one HTTP request
-
-
-# The server ------------------------------------------------------------------------------------
-def database_url() -> str:
-    """The test database (not the configured one) as a DATABASE_URL for the server."""
-    s = connection.settings_dict
-    if connection.vendor == "sqlite":
-        path = Path(s["NAME"])
-        assert path.is_absolute() and path.exists(), f"the SQLite test database is {path}"
-        return f"sqlite:///{path}"
-    assert connection.vendor == "postgresql", f"no URL for {connection.vendor}"
-    user = quote(s.get("USER") or "", safe="")
-    if s.get("PASSWORD"):
-        user += ":" + quote(s["PASSWORD"], safe="")
-    host = s.get("HOST") or "localhost"
-    host = quote(host, safe="") if host.startswith("/") else host
-    port = f":{s['PORT']}" if s.get("PORT") else ""
-    return f"postgres://{user}@{host}{port}/{quote(s['NAME'], safe='')}"
-
-
-def server(env: dict[str, str], log: Path) -> Gunicorn:
-    return Gunicorn(env, free_port(), log, ready_timeout=READY_TIMEOUT)
-
-
-def request(
-    port: int,
-    method: str,
-    path: str,
-    body: dict[str, Any] | None = None,
-    token: str | None = None,
-    timeout: float = REQUEST_TIMEOUT,
-) -> tuple[int, Any]:
-    """One request on a fresh connection: (status, JSON body or None)."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
-    try:
-        conn.request(method, path, *encode(body, token))
-        response = conn.getresponse()
-        return response.status, decode(response.read())
-    finally:
-        conn.close()
-
-
-def encode(body: dict[str, Any] | None, token: str | None) -> tuple[bytes | None, dict[str, str]]:
-    headers = {"Content-Type": "application/json"} if body is not None else {}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    return (json.dumps(body).encode() if body is not None else None), headers
-
-
-def decode(data: bytes) -> Any:
-    try:
-        return json.loads(data)
-    except ValueError:
-        return None
 
 
 # The script: turn n of every game --------------------------------------------------------------
@@ -262,25 +205,7 @@ def test_killing_the_server_mid_stream_loses_no_acknowledged_turn_and_half_appli
     lexica = tmp_path / "lexica"
     lexica.mkdir()
     (lexica / "CLUB.txt").write_text("\n".join(sorted(set(WORDS.split()))) + "\n")
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("LEXICON_", "CACHE_URL", "RATE_LIMIT_", "GUNICORN_CMD_ARGS"))
-    }
-    env.update(
-        DATABASE_URL=database_url(),
-        WEB_CONCURRENCY="2",
-        SECRET_KEY="fault-test-" + os.urandom(16).hex(),
-        DEBUG="0",
-        SECURE="0",
-        ALLOWED_HOSTS="127.0.0.1",
-        LEXICON_DIR=str(lexica),
-        LEXICON_USER_DIR=str(tmp_path / "user-lexica"),
-        LEXICON_CACHE_DIR=str(tmp_path / "lexicon-cache"),
-        RATE_LIMIT_TURNS="0",
-        RATE_LIMIT_GAMES="0",
-        DJANGO_SETTINGS_MODULE="config.settings",
-    )
+    env = server_env(tmp_path, lexica, RATE_LIMIT_TURNS="0", RATE_LIMIT_GAMES="0")
     first = server(env, tmp_path / "gunicorn-1.log")
     second = server(env, tmp_path / "gunicorn-2.log")
     try:

@@ -1,0 +1,112 @@
+"""The production server (gunicorn, two workers, four threads each) under what an attacker
+sends: the limits hold in total across the workers, and a table's turns stay quick while the
+most expensive analyses anyone can ask for run beside them.
+
+Run on the test database: SQLite in the first CI run, PostgreSQL in the second.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.apps import get_library, reset_library
+from tests.scorekeeper.factories import HASBRO, tiles
+from tests.servers import request, server, server_env
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+WORDS = "MOOD DEAR NET ON WOOD WOOL LEAP SNACK LEAN PLUS NETS"
+# Nearly every arrangement of the rack is a word: more than a million plays for ??ESTAR.
+WIDE = ["".join(p) for n in range(2, 7) for p in itertools.product("AERST", repeat=n)]
+
+
+def lexica(tmp_path: Path) -> Path:
+    folder = tmp_path / "lexica"
+    folder.mkdir()
+    (folder / "CLUB.txt").write_text("\n".join(sorted(set(WORDS.split()))) + "\n")
+    (folder / "WIDE.txt").write_text("\n".join(WIDE) + "\n")
+    return folder
+
+
+def new_game(port: int, players: list[str]) -> dict[str, Any]:
+    status, created = request(
+        port,
+        "POST",
+        "/api/games/",
+        {"ruleset": "upwords-10", "lexicon": "CLUB", "players": players},
+    )
+    assert status == 201, created
+    return created
+
+
+def test_a_limit_holds_in_total_across_the_workers(tmp_path):
+    env = server_env(tmp_path, lexica(tmp_path), RATE_LIMIT_GAMES="7")
+    gunicorn = server(env, tmp_path / "gunicorn.log")
+    try:
+        gunicorn.start()
+        body = {"ruleset": "upwords-10", "lexicon": "CLUB", "players": ["Ann", "Ben"]}
+        # Twenty at once, each on its own connection: both workers answer some.
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            answers = list(
+                pool.map(
+                    lambda _: request(gunicorn.port, "POST", "/api/games/", body)[0], range(20)
+                )
+            )
+        assert sorted(answers) == [201] * 7 + [429] * 13, answers
+    finally:
+        gunicorn.stop()
+
+
+def test_turns_stay_quick_while_the_worst_analyses_run(tmp_path, settings):
+    folder = lexica(tmp_path)
+    env = server_env(tmp_path, folder, RATE_LIMIT_JUDGE="0", RATE_LIMIT_TURNS="0")
+    # The analysis structures built ahead, as `manage.py lexicons --analysis` does at deploy.
+    settings.LEXICON_DIR, settings.LEXICON_CACHE_DIR = str(folder), env["LEXICON_CACHE_DIR"]
+    reset_library()
+    get_library().get("WIDE").prepare_analysis()
+    reset_library()
+    gunicorn = server(env, tmp_path / "gunicorn.log")
+    board: list[list[list[str]]] = [[[] for _ in range(15)] for _ in range(15)]
+    for k, i in enumerate(range(0, 225, 12)):
+        board[i // 15][i % 15] = ["AERT"[k % 4]]  # no S: the rack's is the set's fourth
+    worst = {"ruleset": "crossword-classic", "lexicon": "WIDE", "board": board,
+             "rack": "??ESTAR", "limit": None}  # fmt: skip
+    try:
+        gunicorn.start()
+        game = new_game(gunicorn.port, ["Ann", "Ben"])
+        analyses: list[int] = []
+        stop = threading.Event()
+
+        def attack() -> None:
+            while not stop.is_set():
+                analyses.append(request(gunicorn.port, "POST", "/api/analysis/", worst)[0])
+
+        attackers = [threading.Thread(target=attack, daemon=True) for _ in range(4)]
+        for thread in attackers:
+            thread.start()
+        time.sleep(0.5)  # the searches are running
+        latencies = []
+        for number, (triples, _) in enumerate(HASBRO[:6], start=1):
+            body = {"action": "play", "tiles": tiles(triples), "expected_turn": number}
+            started = time.monotonic()
+            status, answer = request(
+                gunicorn.port, "POST", f"/api/games/{game['id']}/turns/", body, game["token"]
+            )
+            latencies.append(time.monotonic() - started)
+            assert status == 201, answer
+            time.sleep(0.2)
+        stop.set()
+        for thread in attackers:
+            thread.join(30)
+        assert max(latencies) < 1.0, [round(s, 3) for s in latencies]
+        assert 200 in analyses and set(analyses) <= {200, 503}, analyses
+        assert "Traceback" not in gunicorn.tail(400)
+    finally:
+        gunicorn.stop()
