@@ -3,7 +3,8 @@
 A scorer link carries its game's secret (``/games/<id>/score/<secret>/``). ``MaskSecrets``
 sits on every handler (Django's and gunicorn's, access log included) and masks it wherever it
 appears in a record: the message, its arguments, extra fields such as a request, and a
-traceback.
+traceback; in a path written plainly or percent-encoded (``/sc%6Fre/``), as the raw request line
+of an access log has it.
 """
 
 from __future__ import annotations
@@ -17,20 +18,47 @@ from typing import Any
 from gunicorn.glogging import Logger as GunicornBaseLogger
 
 # The secret follows /score/ in a scorer link (but not the names of the scorer's pages, whose
-# addresses carry no secret); a Bearer token follows "Bearer ".
+# addresses carry no secret), however many slashes stand around it; a Bearer token follows
+# "Bearer ".
 _PAGES = r"(?:turn|preview|correct|abandon|first|hand-over|new-link|qr\.svg)(?=[?\s\"',;]|$)"
-_SECRETS = re.compile(rf"(/score/(?!{_PAGES})|[Bb]earer\s+|[?&]token=)[^/\s?&\"',;]+")
+_SECRETS = re.compile(rf"(/(?i:score)/+(?!{_PAGES})|[Bb]earer\s+|[?&]token=)([^/\s?&\"',;]+)")
 MASK = r"\1***"
+_ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
 
 
 def mask(text: str) -> str:
-    """
+    """``text`` with every scorer secret and token masked, in a path written plainly or
+    percent-encoded: a server decodes ``/sc%6Fre/`` to ``/score/`` before it routes it, so
+    the escapes of ASCII characters are read decoded, and what follows is masked as written.
+
     >>> mask('"POST /games/1/score/s3cr3t-x_Y/turn HTTP/1.1" 302')
     '"POST /games/1/score/***/turn HTTP/1.1" 302'
     >>> mask('"POST /games/1/score/turn HTTP/1.1" 302 /games/1/score/turnip-s3cr3t/')
     '"POST /games/1/score/turn HTTP/1.1" 302 /games/1/score/***/'
+    >>> mask('"GET /games/1/sc%6Fre/s3cr3t/ HTTP/1.1" 200 /games/1/%73core%2f%73%33cr3t')
+    '"GET /games/1/sc%6Fre/***/ HTTP/1.1" 200 /games/1/%73core%2f***'
     """
-    return _SECRETS.sub(MASK, text)
+    if "%" not in text:
+        return _SECRETS.sub(MASK, text)
+    # The text as a server would read it, one character for each escape, and where in
+    # ``text`` each character of that reading starts.
+    read, starts, at = [], [], 0
+    while at < len(text):
+        escape = _ESCAPE.match(text, at)
+        starts.append(at)
+        if escape and int(escape.group(1), 16) < 0x80:
+            read.append(chr(int(escape.group(1), 16)))
+            at = escape.end()
+        else:  # a character as written (a non-ASCII byte's escape counts as its first "%")
+            read.append(text[at])
+            at += 1
+    starts.append(len(text))
+    parts, kept = [], 0
+    for found in _SECRETS.finditer("".join(read)):
+        secret_from, secret_to = starts[found.start(2)], starts[found.end(2)]
+        parts += [text[kept:secret_from], "***"]
+        kept = secret_to
+    return "".join([*parts, text[kept:]])
 
 
 _STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime"}

@@ -16,7 +16,6 @@ import uuid
 from dataclasses import asdict
 from typing import Annotated, Any, Literal
 
-from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
@@ -41,6 +40,7 @@ from scorekeeper.analysis import (
 from scorekeeper.errors import REFUSALS, code_of, message_of, retry_after, status_of
 from scorekeeper.gcg_import import import_gcg
 from scorekeeper.limits import analysis_limit, spend
+from scorekeeper.middleware import too_large_message
 from scorekeeper.models import NAME_MAX, Game, name_key
 from scorekeeper.scorer_link import link_url
 from scorekeeper.serialize import LOG_PAGE, game_state, log_page, turn_data
@@ -208,10 +208,7 @@ def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
 
 @api.exception_handler(RequestDataTooBig)
 def _too_large(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
-    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE / (1024 * 1024)
-    return error_response(
-        request, 413, "too_large", f"The request body is too large: at most {limit:g} MB."
-    )
+    return error_response(request, 413, "too_large", too_large_message())
 
 
 @api.exception_handler(SuspiciousOperation)

@@ -27,6 +27,7 @@ from referee.rules import Evaluation
 from referee.rulesets import RuleOptions, get_ruleset
 from scorekeeper import replay
 from scorekeeper.actions import KINDS, Change, Context, Entry
+from scorekeeper.invisible import visible
 from scorekeeper.models import (
     NAME_MAX,
     Club,
@@ -202,6 +203,7 @@ def act(
     kind = KINDS.get(action)
     if kind is None:
         raise InputError("unknown_action", f"Unknown action {action!r}; use one of {tuple(KINDS)}.")
+    note = visible(note, keep="\n")  # shown on the game's pages: what can't be seen there goes
     with transaction.atomic():
         try:
             game = Game.objects.select_for_update().get(pk=game_id)

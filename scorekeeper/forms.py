@@ -16,7 +16,7 @@ from referee.game import MAX_PLAYERS
 from referee.lexicon import HONOUR_ID, LexiconFileError
 from referee.rulesets import RULESETS, RuleOptions
 from scorekeeper.domain import TURN_CLOCK
-from scorekeeper.models import NAME_MAX, Club, Game, name_key
+from scorekeeper.models import NAME_MAX, Club, Game, name_key, name_problem
 from scorekeeper.policy import AUTO, MANUAL
 from scorekeeper.standings import SORT_LABELS, WORDS
 
@@ -170,6 +170,13 @@ class NewGameForm(forms.Form):
 
 class ClubForm(forms.Form):
     name = forms.CharField(label="The club's name", max_length=80)
+
+    def clean_name(self) -> str:
+        name: str = self.cleaned_data["name"]
+        problem = name_problem(name)
+        if problem:
+            raise forms.ValidationError(problem)
+        return " ".join(name.split())
 
 
 # Filters of the history pages -------------------------------------------------------------

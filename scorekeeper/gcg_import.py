@@ -26,7 +26,8 @@ from referee.gcg_check import Mismatch, check_record, infer_options
 from referee.lexicon import HONOUR_ID
 from referee.rulesets import RULESETS, Ruleset, get_ruleset
 from scorekeeper import domain
-from scorekeeper.models import NAME_MAX, Game
+from scorekeeper.invisible import visible
+from scorekeeper.models import NAME_MAX, Game, name_key
 from scorekeeper.policy import MANUAL, resolve_lexicon
 from scorekeeper.replay import check_game
 
@@ -79,12 +80,14 @@ def lexicon_of(record: GcgRecord) -> str:
 
 
 def player_names(record: GcgRecord) -> list[str]:
+    """The players' names as the record gives them, without what can't be seen (a name that
+    is nothing else is the nickname, else "Player 2"), each name once in the game."""
     names: list[str] = []
     for player in record.players:
-        name = " ".join((player.name or player.nick).split())[:NAME_MAX].strip()
-        name = name or f"Player {player.number}"
+        seen = [" ".join(visible(n).split())[:NAME_MAX].strip() for n in (player.name, player.nick)]
+        name = next((n for n in seen if n), f"Player {player.number}")
         # Two players of one game can't share a name (Quackle writes "NoName" twice).
-        while name.casefold() in (n.casefold() for n in names):
+        while name_key(name) in (name_key(n) for n in names):
             name = f"{name[: NAME_MAX - 3]} #{player.number}"
         names.append(name)
     return names
@@ -128,7 +131,7 @@ def import_gcg(
             first=names[record.events[0].seat],
         )
         Game.objects.filter(pk=game.pk).update(
-            title=record.title[:200], description=_description(record)
+            title=visible(record.title)[:200], description=_description(record)
         )
         _enter(game, record, by)
         game.refresh_from_db()
@@ -139,7 +142,8 @@ def import_gcg(
 
 
 def _description(record: GcgRecord) -> str:
-    return "\n\n".join(part for part in (record.description, *record.notes) if part)
+    parts = (visible(part, keep="\n") for part in (record.description, *record.notes))
+    return "\n\n".join(part for part in parts if part.strip())
 
 
 def _enter(game: Game, record: GcgRecord, by: str) -> None:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import re
 from collections.abc import Callable
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
@@ -101,9 +103,13 @@ class Idempotency:
     """``Idempotency-Key`` on the API's POSTs: the same key again gets the first answer, and
     nothing is applied twice (a client retrying after a lost answer, a double send).
 
-    Answers are kept for a day in the shared cache, keyed by the key, the address, the caller's
-    token and the request's body; the same key with another body is refused (422). A request
-    whose twin is still being answered gets 409: retry in a moment.
+    A key belongs to its caller (``caller_of``): the game's token when the request carries
+    one, else the client's address and this browser's cookies. Answers are kept for a day in
+    the shared cache under the key, the path and the caller, with a digest of the body. The
+    same caller with the same key and body gets the stored answer; with another body, a 422.
+    Anyone else using the same key makes a request of their own, answered as if the key were
+    new and told nothing of the other's. A request whose twin is still being answered gets
+    409: retry in a moment.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -117,11 +123,15 @@ class Idempotency:
             return _api_error(
                 400, "bad_idempotency_key", "An Idempotency-Key is 1 to 255 printable characters."
             )
-        caller = hashlib.sha256(
-            "\n".join((key, request.path, request.headers.get("Authorization", ""))).encode()
+        try:
+            body = hashlib.sha256(request.body).hexdigest()
+        except RequestDataTooBig:
+            return _api_error(413, "too_large", too_large_message())
+        # JSON keeps the parts apart: no key, path and caller run together into another's.
+        slot = hashlib.sha256(
+            json.dumps([key, request.path, *caller_of(request)]).encode()
         ).hexdigest()
-        body = hashlib.sha256(request.body).hexdigest()
-        stored_key, lock_key = f"idem:{caller}", f"idem-lock:{caller}"
+        stored_key, lock_key = f"idem:{slot}", f"idem-lock:{slot}"
         try:
             stored = cache.get(stored_key)
             if stored is None and not cache.add(lock_key, 1, timeout=60):
@@ -159,6 +169,27 @@ class Idempotency:
             return response
         finally:
             cache.delete(lock_key)
+
+
+def caller_of(request: HttpRequest) -> tuple[str, ...]:
+    """Who an Idempotency-Key belongs to: the credentials the request carries (a game's
+    token), else where it comes from: the client's address and this browser's session and
+    CSRF cookies, when it has them. A key is never shared between two callers, so nobody can
+    read another's answer, or plant one, by guessing the key they will use."""
+    authorization = request.headers.get("Authorization", "")
+    if authorization:
+        return ("authorization", authorization)
+    return (
+        "client",
+        client_address(request),
+        request.COOKIES.get(settings.SESSION_COOKIE_NAME, ""),
+        request.COOKIES.get(settings.CSRF_COOKIE_NAME, ""),
+    )
+
+
+def too_large_message() -> str:
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE / (1024 * 1024)
+    return f"The request body is too large: at most {limit:g} MB."
 
 
 def _api_error(status: int, code: str, message: str) -> JsonResponse:

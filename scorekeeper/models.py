@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 
 from referee.rulesets import RULESETS
+from scorekeeper.invisible import visible
 
 NAME_MAX = 40  # characters in a player's name
 
@@ -31,12 +32,6 @@ def known_ruleset(value: str) -> None:
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)
-
-
-def visible(name: str) -> str:
-    """The name without what can't be seen: control and format characters (zero-width
-    spaces and joiners, bidirectional overrides)."""
-    return "".join(ch for ch in name if unicodedata.category(ch) not in ("Cc", "Cf"))
 
 
 def name_key(name: str) -> str:
@@ -53,10 +48,15 @@ COMBINING_RUN = 3  # accents stacked on one letter: more than this is not a name
 
 
 def name_problem(name: str) -> str | None:
-    """Why a name can't be used, or None: invisible or control characters, accents stacked
-    beyond reading."""
+    """Why a name (a player's, a club's) can't be used, or None: nothing to see, invisible or
+    control characters (``scorekeeper.invisible``), accents stacked beyond reading."""
+    if not visible(name).strip():
+        return "A name needs at least one letter or sign that can be seen."
     if visible(name) != name:
-        return "A name can't hold invisible or control characters (zero-width or bidi marks)."
+        return (
+            "A name can't hold invisible or control characters (zero-width spaces, "
+            "blank fillers or bidi marks)."
+        )
     run = 0
     for ch in name:
         run = run + 1 if unicodedata.combining(ch) else 0

@@ -27,7 +27,7 @@ from django.shortcuts import redirect, render
 from django.urls import path, reverse
 
 from scorekeeper.models import Game
-from scorekeeper.yours import private
+from scorekeeper.yours import keep, private
 
 HOLD_AGE = 180 * 24 * 3600  # seconds: as long as "your games" remembers the game
 
@@ -106,7 +106,7 @@ def scorer_view(view: ScorerView) -> ScorerView:
         if token is None:
             # The same address answers only browsers holding the cookie: no shared cache may
             # keep the answer for the next one that asks.
-            return private(view(request, game, **kwargs))
+            return private(scored(request, view(request, game, **kwargs), game))
         if request.method in ("GET", "HEAD"):
             match = request.resolver_match
             name = match.url_name.removesuffix("_link") if match and match.url_name else "scorer"
@@ -121,12 +121,22 @@ def scorer_view(view: ScorerView) -> ScorerView:
             # Nothing followed from here says where it came from: that address has the secret.
             response["Referrer-Policy"] = "no-referrer"
         else:
-            response = view(request, game, **kwargs)
+            response = scored(request, view(request, game, **kwargs), game)
         if cookie_name(game.pk) not in response.cookies:  # a new link sets its own
             hold(request, response, game)
         return private(response)  # it carries the secret: no shared cache keeps it
 
     return wrapped
+
+
+def scored(request: HttpRequest, response: HttpResponse, game: Game) -> HttpResponse:
+    """What a scorer page sends (a turn, a correction, who starts...) makes the game one this
+    browser scored in, kept among "your games" (``yours.keep``). A link another site makes
+    this browser follow is a GET; a POST that site's page sends is refused (CSRF) before
+    it gets here."""
+    if request.method == "POST" and response.status_code < 400:
+        keep(request, response, game)
+    return response
 
 
 def scorer_paths(routes: list[tuple[str, ScorerView, str]]) -> list[Any]:

@@ -31,7 +31,7 @@ from scorekeeper.models import Game, Player, Seat, clubs_of
 from scorekeeper.presenters import name_players, table_context
 from scorekeeper.resubmit import same_turn
 from scorekeeper.scorer_link import get_game, hold, scorer_url, scorer_view
-from scorekeeper.yours import private, remember, your_games
+from scorekeeper.yours import keep, private, remember, your_games
 
 
 # Pages ---------------------------------------------------------------------------------------
@@ -101,7 +101,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 f"{players[first]} starts (change it below until the first turn). This browser "
                 "keeps the link to this page: see Your games on the home page.",
             )
-            return hold(request, remember(request, redirect(scorer_url(game)), game), game)
+            return hold(request, keep(request, redirect(scorer_url(game)), game), game)
     status = 400 if request.method == "POST" else 200
     return render(
         request,

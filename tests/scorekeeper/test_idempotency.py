@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 
 import pytest
@@ -91,3 +92,105 @@ def test_ten_identical_requests_at_once_make_one_turn():
     # One applies; each twin gets the first answer or is asked to retry (409), never a turn.
     assert statuses.count(201) >= 1 and set(statuses) <= {201, 409}
     assert Turn.objects.filter(game_id=game.id).count() == 1
+
+
+# A key belongs to its caller -------------------------------------------------------------------
+GCG = "#player1 ann Ann\n#player2 bo Bo\n>ann: EHOSU? 8D HOUSE +16 16\n"
+CREATE = {"ruleset": "upwords-10", "lexicon": "CLUB", "players": ["Ann", "Ben"]}
+POSTS = [("/api/games/", CREATE), ("/api/games/import", {"gcg": GCG})]
+
+
+def post(path: str, body: dict, key: str = "shared-key", client: Client | None = None, **meta):
+    client = client or Client()
+    return client.post(path, body, content_type="application/json", HTTP_IDEMPOTENCY_KEY=key,
+                       **meta)  # fmt: skip
+
+
+@pytest.mark.parametrize(("path", "body"), POSTS, ids=["create", "import"])
+def test_two_clients_with_the_same_key_and_body_get_two_games(path, body):
+    first = post(path, body, REMOTE_ADDR="192.0.2.1")
+    second = post(path, body, REMOTE_ADDR="192.0.2.2")
+    assert first.status_code == second.status_code == 201
+    assert "Idempotent-Replayed" not in second
+    assert first.json()["id"] != second.json()["id"]
+    assert first.json()["token"] != second.json()["token"]
+    assert Game.objects.count() == 2
+
+
+@pytest.mark.parametrize(("path", "body"), POSTS, ids=["create", "import"])
+def test_the_same_client_with_the_same_key_gets_its_first_answer(path, body):
+    first = post(path, body, REMOTE_ADDR="192.0.2.1")
+    again = post(path, body, REMOTE_ADDR="192.0.2.1")
+    assert first.status_code == again.status_code == 201
+    assert again.content == first.content and again["Idempotent-Replayed"] == "true"
+    assert Game.objects.count() == 1
+
+
+@pytest.mark.parametrize("planted", [CREATE, {**CREATE, "players": ["Mallory", "Eve"]}],
+                         ids=["same body", "other body"])  # fmt: skip
+def test_a_planted_key_does_not_poison_the_victims_request(planted):
+    attacker = post("/api/games/", planted, key="victim-will-use", REMOTE_ADDR="198.51.100.7")
+    assert attacker.status_code == 201
+    victim = post("/api/games/", CREATE, key="victim-will-use", REMOTE_ADDR="192.0.2.1")
+    assert victim.status_code == 201, victim.content
+    assert "Idempotent-Replayed" not in victim
+    assert victim.json()["id"] != attacker.json()["id"]
+    mine = Game.objects.get(pk=victim.json()["id"])
+    assert [s.player.name for s in mine.seats.order_by("order")] == ["Ann", "Ben"]
+    # The victim's own retry gets the victim's game, the attacker's its own.
+    assert post("/api/games/", CREATE, key="victim-will-use", REMOTE_ADDR="192.0.2.1").content == (
+        victim.content
+    )
+    assert post("/api/games/", planted, key="victim-will-use",
+                REMOTE_ADDR="198.51.100.7").content == attacker.content  # fmt: skip
+
+
+def test_the_same_caller_with_another_body_is_still_refused():
+    assert post("/api/games/", CREATE, REMOTE_ADDR="192.0.2.1").status_code == 201
+    other = post("/api/games/", {**CREATE, "players": ["Cy", "Di"]}, REMOTE_ADDR="192.0.2.1")
+    assert other.status_code == 422
+    assert other.json()["error"]["code"] == "idempotency_key_reused"
+    assert Game.objects.count() == 1
+
+
+def test_two_browsers_behind_one_address_are_two_callers():
+    one, two = Client(), Client()
+    one.cookies["csrftoken"], two.cookies["csrftoken"] = "a" * 32, "b" * 32
+    first = post("/api/games/", CREATE, client=one, REMOTE_ADDR="192.0.2.1")
+    second = post("/api/games/", CREATE, client=two, REMOTE_ADDR="192.0.2.1")
+    assert first.status_code == second.status_code == 201
+    assert first.json()["id"] != second.json()["id"]
+
+
+def test_behind_a_trusted_proxy_the_forwarded_address_is_the_caller(settings):
+    settings.TRUSTED_PROXIES = 1
+    proxy = {"REMOTE_ADDR": "10.0.0.1"}
+    first = post("/api/games/", CREATE, HTTP_X_FORWARDED_FOR="192.0.2.1", **proxy)
+    second = post("/api/games/", CREATE, HTTP_X_FORWARDED_FOR="192.0.2.2", **proxy)
+    again = post("/api/games/", CREATE, HTTP_X_FORWARDED_FOR="192.0.2.1", **proxy)
+    assert first.json()["id"] != second.json()["id"]
+    assert again.content == first.content and again["Idempotent-Replayed"] == "true"
+
+
+def test_another_token_with_the_same_key_for_the_same_game_is_another_caller(client):
+    game = ApiGame(client)
+    assert exchange(game, "k").status_code == 201
+    wrong = game.turn({"action": "exchange", "count": 1}, token="not-the-token",
+                      HTTP_IDEMPOTENCY_KEY="k")  # fmt: skip
+    assert wrong.status_code == 403 and "Idempotent-Replayed" not in wrong
+    assert Turn.objects.filter(game_id=game.id).count() == 1
+
+
+# An oversized body -----------------------------------------------------------------------------
+@pytest.mark.parametrize("key", [None, "big-1"], ids=["without a key", "with a key"])
+def test_an_oversized_body_is_a_json_413_with_or_without_a_key(client, settings, caplog, key):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    headers = {"HTTP_IDEMPOTENCY_KEY": key} if key else {}
+    body = {**CREATE, "players": ["Ann", "x" * 5000]}
+    with caplog.at_level(logging.WARNING):
+        response = client.post("/api/games/", body, content_type="application/json", **headers)
+    assert response.status_code == 413
+    assert response.json()["error"]["code"] == "too_large"
+    assert "at most" in response.json()["error"]["message"]
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+    assert Game.objects.count() == 0

@@ -3,6 +3,7 @@ access logs; and a bad Host is one warning, without a traceback."""
 
 from __future__ import annotations
 
+import http.client
 import io
 import json
 import logging
@@ -17,6 +18,7 @@ import pytest
 from django.test import Client
 
 from config.server import Gunicorn, free_port
+from scorekeeper.scorer_link import cookie_name
 from tests.scorekeeper.factories import ApiGame
 
 pytestmark = pytest.mark.django_db
@@ -84,6 +86,40 @@ def test_every_logger_masks_a_secret_in_its_message_arguments_and_request(rf, ca
     assert out.count("/score/***") >= 4 and "Bearer ***" in out
 
 
+# A path the server decodes before it routes it ("sc%6Fre" is "score"), and the status a scorer
+# link written so gets: 303 to the scorer's page (with the link's cookie) if it is routed.
+ENCODED = {
+    "plain": ("/games/{id}/score/{secret}/", 303),
+    "escaped o": ("/games/{id}/sc%6Fre/{secret}/", 303),
+    "escaped s": ("/games/{id}/%73core/{secret}/", 303),
+    "mixed case escapes": ("/games/{id}/%53c%4fRE/{secret}/", 404),
+    "every letter escaped": ("/games/{id}/%73%63%6F%72%65/{secret}/", 303),
+    "escaped slash": ("/games/{id}/sc%6Fre%2F{secret}/", 303),
+    "double slashes": ("/games/{id}//score//{secret}//", 404),
+    "escaped double slashes": ("//games/{id}//%73core%2F%2F{secret}/", 404),
+}
+PATHS = [template for template, _ in ENCODED.values()]
+
+
+@pytest.mark.parametrize("template", PATHS, ids=list(ENCODED))
+def test_every_logger_masks_a_secret_in_an_encoded_path(client, captured, template):
+    game = ApiGame(client)
+    path = template.format(id=game.id, secret=game.token)
+    strict = Client(enforce_csrf_checks=True)  # refused: the refused-request line has the path
+    assert strict.post(path, {"action": "pass"}).status_code in (403, 404)
+    logging.getLogger("django.server").warning('"%s" %s %s', f"GET {path} HTTP/1.1", 200, 0)
+    logging.getLogger("django.request").error("Internal Server Error: %s", path)
+    out = captured.getvalue()
+    assert game.token not in out
+    assert out.count("***") >= 3
+
+
+def test_an_escaped_scorer_link_is_routed_as_the_plain_one(client):
+    game = ApiGame(client)
+    response = Client().get(f"/games/{game.id}/sc%6Fre/{game.token}/")
+    assert response.status_code == 303 and cookie_name(game.id) in response.cookies
+
+
 def test_a_bad_host_is_one_warning_without_a_traceback(client, captured):
     response = client.get("/", HTTP_HOST="evil.example")
     assert response.status_code == 400
@@ -113,14 +149,26 @@ def test_gunicorns_access_log_masks_the_secret(tmp_path):
     server = Gunicorn(env, free_port(), tmp_path / "gunicorn.log", ready_timeout=60)
     server.start()
     try:
-        import http.client
-
         conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
         conn.request("GET", f"/games/{uuid.uuid4()}/score/{secret}/",
                      headers={"Referer": f"http://127.0.0.1/games/x/score/{secret}/"})  # fmt: skip
-        assert conn.getresponse().status == 404
+        first = conn.getresponse()
+        first.read()
+        assert first.status == 404
+        # A real game's link, the path escaped every way: routed, and masked in every line.
+        body = json.dumps({"ruleset": "upwords-10", "lexicon": "honour", "players": ["A", "B"]})
+        conn.request("POST", "/api/games/", body, {"Content-Type": "application/json"})
+        created = json.loads(conn.getresponse().read())
+        for template, status in ENCODED.values():
+            path = template.format(id=created["id"], secret=created["token"])
+            conn.request("GET", path, headers={"Referer": f"http://127.0.0.1{path}"})
+            answer = conn.getresponse()
+            answer.read()
+            assert answer.status == status, path
         conn.close()
     finally:
         server.stop()
     log = (tmp_path / "gunicorn.log").read_text()
     assert "/score/***/" in log and secret not in log
+    assert created["token"] not in log
+    assert "sc%6Fre/***/" in log and "%53c%4fRE/***/" in log and "//score//***//" in log

@@ -19,7 +19,7 @@ from django.test import Client, override_settings
 from django.utils import timezone
 
 from scorekeeper.limits import sweep
-from scorekeeper.models import Club, Game, RateCount, Turn
+from scorekeeper.models import Club, Game, Player, RateCount, Turn
 from scorekeeper.scorer_link import cookie_name
 from tests.scorekeeper.conftest import CLUB_WORDS
 from tests.scorekeeper.factories import ApiGame
@@ -385,9 +385,13 @@ def test_pages_render_in_production_mode_even_before_collectstatic(tmp_path):
 # Names and letters ---------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "name",
-    ["\u200b", "A\u200bnn", "\u202eAnn", "A" + "\u0301" * 39, "Ann\u0000", "Ann\u2066x"],
+    ["\u200b", "A\u200bnn", "\u202eAnn", "A" + "\u0301" * 39, "Ann\u0000", "Ann\u2066x",
+     "Ann\u3164", "\u115fAnn", "An\uffa0n", "Ann\u1160", "\u2800", "Ann\u2800", "An\u00adn",
+     "Ann\ufe0f", "Ann\U000e0041", "Ann\u061c", "Ann\u180e"],
     ids=["zero-width alone", "zero-width inside", "bidi override", "stacked accents", "nul",
-         "bidi isolate"],
+         "bidi isolate", "hangul filler", "choseong filler", "halfwidth filler",
+         "jungseong filler", "braille blank alone", "braille blank", "soft hyphen",
+         "variation selector", "tag", "arabic letter mark", "mongolian vowel separator"],
 )  # fmt: skip
 def test_names_with_what_cannot_be_seen_are_refused(client, name):
     body = {"ruleset": "upwords-10", "lexicon": "CLUB", "players": [name, "Ben"]}
@@ -396,7 +400,26 @@ def test_names_with_what_cannot_be_seen_are_refused(client, name):
     assert Game.objects.count() == 0
 
 
-@pytest.mark.parametrize("name", ["Zoë", "José María", "Ólafur", "Nguyễn", "李"])
+def test_ann_with_a_hangul_filler_is_refused_not_a_second_ann(client):
+    body = {"ruleset": "upwords-10", "lexicon": "CLUB", "players": ["Ann", "Ben"]}
+    assert client.post("/api/games/", body, content_type="application/json").status_code == 201
+    body["players"] = ["Ann\u3164", "Ben"]
+    response = client.post("/api/games/", body, content_type="application/json")
+    assert response.status_code == 400
+    assert "invisible" in response.json()["error"]["message"]
+    assert Player.objects.filter(name__startswith="Ann").count() == 1
+
+
+def test_a_name_of_nothing_to_see_is_refused_with_its_reason(client):
+    body = {"ruleset": "upwords-10", "lexicon": "CLUB", "players": ["\u2800\u3164", "Ben"]}
+    response = client.post("/api/games/", body, content_type="application/json")
+    assert response.status_code == 400
+    assert "at least one letter or sign that can be seen" in response.json()["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    "name", ["Zoë", "José María", "Ólafur", "Nguyễn", "李", "김민준", "Ævar Þór"]
+)
 def test_real_names_with_accents_and_other_scripts_are_welcome(client, name):
     body = {"ruleset": "upwords-10", "lexicon": "CLUB", "players": [name, "Ben"]}
     assert client.post("/api/games/", body, content_type="application/json").status_code == 201
