@@ -36,13 +36,14 @@ from typing import Any
 
 from referee.board import Board
 from referee.lexicon import LexiconLibrary, compile_lexicon
-from referee.movegen import generate, raw_plays
+from referee.movegen import Budget, generate, raw_plays, search
 from referee.rulesets import BLANK, RULESETS, RuleOptions, Ruleset
 
 GOALS = {
     "movegen_ms_median": ("<=", 20),
     "movegen_ms_p90": ("<=", 100),
     "movegen_rss_mb": ("<=", 100),
+    "analysis_worst_ms": ("<=", 2000),
 }
 CACHE = Path(tempfile.gettempdir()) / "scorekeeper-movegen-cache"
 LIMIT = 20
@@ -184,6 +185,7 @@ def run(library: LexiconLibrary, root: Path) -> dict[str, Any]:
         everything.append(_timed(lambda a=args: generate(*a), rounds=1))
         times.setdefault(position.family, []).append(ms)
     every = [ms for family in times.values() for ms in family]
+    worst_ms, worst_plays = worst_case(lexicon)
     code = _CHILD_RSS.format(
         root=str(root), cache=str(CACHE), lists=[(i.id, str(i.path)) for i in infos]
     )
@@ -208,7 +210,31 @@ def run(library: LexiconLibrary, root: Path) -> dict[str, Any]:
         "movegen_all_ms_median": round(statistics.median(everything), 1),
         "movegen_plays_per_s": round(plays / search_s),
         "movegen_rss_mb": round(rss, 1),
+        "analysis_worst_ms": worst_ms,
+        "analysis_worst_plays": worst_plays,
     }
+
+
+def worst_case(lexicon: Any) -> tuple[float, int]:
+    """The attacker's analysis, within the budget a request gets (``Budget()``, the settings'
+    defaults): two blanks, on a board of tiles scattered every twelfth square and on an empty
+    one, asking for the best play and for a thousand. The slowest, in ms, and the plays it
+    had looked at when it stopped."""
+    crossword = RULESETS["crossword-classic"]
+    scattered = Board(15)
+    for k, square in enumerate(range(0, 225, 12)):
+        scattered.place(square // 15, square % 15, "AERT"[k % 4])
+    slowest, plays = 0.0, 0
+    for board in (scattered, Board(15)):
+        for limit in (1, 1000):
+            start = time.perf_counter()
+            found = search(
+                board, crossword, RuleOptions(), lexicon, "??ESTAR", limit=limit, budget=Budget()
+            )
+            ms = (time.perf_counter() - start) * 1000
+            if ms > slowest:
+                slowest, plays = ms, found.count
+    return round(slowest, 1), plays
 
 
 if __name__ == "__main__":  # the move generator's figures alone: python -m bench.movegen

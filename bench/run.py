@@ -17,6 +17,8 @@ positions (Upwords 10×10 with stacks of 2-4, Letter UP 15×15, the crossword wi
   movegen_ms_p90                                                                         ≤ 100
   movegen_plays_per_s    plays found per second by the search
   movegen_rss_mb         memory for the DAWG and GADDAG of all the lists                ≤ 100
+  analysis_worst_ms      the most expensive analysis anyone can ask for (two blanks on a
+                         board of scattered tiles), within a request's budget          ≤ 2000
 
 HTTP load (bench/http_load.py): gunicorn with 2 workers on loopback, on a throwaway
 database (PostgreSQL when DATABASE_URL is set, else SQLite), driven by 50 keep-alive clients
@@ -73,6 +75,7 @@ MOVEGEN_FIGURES = (
     "movegen_all_ms_median",
     "movegen_plays_per_s",
     "movegen_rss_mb",
+    "analysis_worst_ms",
 )
 HTTP_FIGURES = (
     "http_trivial_per_s",
@@ -248,6 +251,10 @@ def main() -> None:
         print(
             f"movegen: all plays confirmed {movegen['movegen_all_ms_median']} ms median, "
             f"{movegen['movegen_plays_per_s']:,} plays/s, automata {movegen['movegen_rss_mb']} MB"
+        )
+        print(
+            f"analysis, worst case within the budget: {movegen['analysis_worst_ms']} ms "
+            f"({movegen['analysis_worst_plays']:,} plays looked at)"
         )
     figures: dict[str, Any] = {
         "engine_play_us_median": round(max(engine.values()), 1),
