@@ -83,6 +83,9 @@ def _through_domain(
 
 @admin.register(Game)
 class GameAdmin(ReadOnly, admin.ModelAdmin[Game]):
+    """Games as they are, and two corrections through the domain for staff who may change
+    games (Django's "change game" permission); staff who may only view them see no action."""
+
     list_display = [
         "id",
         "ruleset",
@@ -99,13 +102,21 @@ class GameAdmin(ReadOnly, admin.ModelAdmin[Game]):
     inlines = [SeatInline, TurnInline]
     actions = ["undo_last_turn", "finish_now"]
 
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # Django asks with no game for "may this account change games at all": the actions
+        # are offered, and run, only on that answer (the model's change permission). Asked of
+        # one game it is always no, so every game's page stays read-only and refuses a POST.
+        if obj is not None:
+            return False
+        return admin.ModelAdmin.has_change_permission(self, request)
+
     @admin.action(description="Undo the last turn (logged, like an undo at the table)",
-                  permissions=["view"])  # fmt: skip
+                  permissions=["change"])  # fmt: skip
     def undo_last_turn(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
         _through_domain(self, request, queryset, "undo")
 
     @admin.action(description="Finish the game now (Upwords: the rack penalties apply)",
-                  permissions=["view"])  # fmt: skip
+                  permissions=["change"])  # fmt: skip
     def finish_now(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
         _through_domain(self, request, queryset, "finish")
 
