@@ -4,7 +4,8 @@ Games, seats and turns are shown read-only: nobody, superusers included, can edi
 a board or a status here. A correction staff make is an admin action that calls the domain,
 like every other entry point, and is logged as a turn entered by "admin: <username>".
 Players (a name, a linked account) and clubs (directors, roster) are not game state and stay
-editable.
+editable: staff link a player to an account directly here, without the invitation a club
+director sends.
 """
 
 from __future__ import annotations
@@ -18,13 +19,27 @@ from django.http import HttpRequest
 from scorekeeper import domain
 from scorekeeper.actions import describe
 from scorekeeper.errors import REFUSALS, message_of
-from scorekeeper.models import Club, Game, Player, Seat, Turn
+from scorekeeper.models import Club, Game, Invitation, Player, Seat, Turn
 
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin[Player]):
     list_display = ["name", "user", "created_at"]
     search_fields = ["name"]
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin[Invitation]):
+    """Invitations waiting for an answer. Staff link a player to an account directly, on the
+    player's page; here they see who is invited and may delete an invitation."""
+
+    list_display = ["username", "player", "club", "invited_by", "created_at"]
+    list_select_related = ["player", "club", "invited_by"]
+    search_fields = ["username", "player__name", "club__name"]
+    readonly_fields = ["club", "player", "username", "invited_by", "created_at"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
 
 
 @admin.register(Club)
