@@ -104,6 +104,27 @@ def test_forged_roster_changes_change_nothing(hostile, body):
     assert Player.objects.get(name="Ben").user is None
 
 
+@pytest.mark.parametrize(
+    "path, body",
+    [
+        ("/clubs/invitations/99999999999999999999999", {"answer": "accept"}),
+        ("/clubs/invitations/0", {"answer": "accept"}),
+        ("/clubs/invitations/1", {"answer": "accept"}),  # someone else's
+        ("/clubs/invitations/-1", {"answer": "accept"}),
+        ("/clubs/invitations/1 OR 1=1", {"answer": "accept"}),
+    ],
+)
+def test_forged_answers_to_invitations_change_nothing(hostile, path, body):
+    club = make_club(directors=[account("rita")], roster=["Ben"])
+    ben = Player.objects.get(name="Ben")
+    Invitation.objects.create(pk=1, club=club, player=ben, username="ben")
+    account("ben")
+    hostile.force_login(account("mallory"))
+    assert hostile.post(path, body).status_code == 404
+    ben.refresh_from_db()
+    assert ben.user is None and Invitation.objects.count() == 1
+
+
 def test_voids_of_games_that_are_not_there_are_404(hostile):
     ann = account("ann")
     make_club(directors=[ann])
@@ -140,6 +161,13 @@ def test_club_forms_need_their_csrf_token():
     assert not club.roster.exists() and not Club.objects.filter(slug="sneaky").exists()
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
+    ben = domain.player_named("Ben")
+    club.roster.add(ben)
+    invitation = Invitation.objects.create(club=club, player=ben, username="ann")
+    url = f"/clubs/invitations/{invitation.pk}"
+    assert browser.post(url, {"answer": "accept"}).status_code == 403
+    ben.refresh_from_db()
+    assert ben.user is None
 
 
 def test_a_director_cant_take_over_a_player_another_club_shares(hostile):
