@@ -85,16 +85,20 @@ def new_username(name: str) -> str:
     The tail is random, so the name says nothing of the usernames already taken."""
     stem = slugify(name)[:STEM_MAX].strip("-") or "player"
     User = get_user_model()
+    attempt = 0
     while True:
-        tail = "".join(secrets.choice(USERNAME_TAIL) for _ in range(TAIL_LENGTH))
+        length = TAIL_LENGTH + attempt // 10  # a longer tail, should a stem ever fill up
+        tail = "".join(secrets.choice(USERNAME_TAIL) for _ in range(length))
         username = f"{stem}-{tail}"
         if not User.objects.filter(username=username).exists():
             return username
+        attempt += 1
 
 
 def make_account(player: Player) -> NewAccount:
     """Make an account for ``player`` (who has none) and link it: a director hands its
-    one-time password to the player. The caller has checked the director plays them."""
+    one-time password to the player. The caller has checked that the player plays for the
+    director's club."""
     User = get_user_model()
     with transaction.atomic():
         username, password = new_username(player.name), random_password()
