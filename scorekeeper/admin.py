@@ -4,7 +4,8 @@ Games, seats and turns are shown read-only: nobody, superusers included, can edi
 a board or a status here. A correction staff make is an admin action that calls the domain,
 like every other entry point, and is logged as a turn entered by "admin: <username>".
 Players (a name, a linked account) and clubs (directors, roster) are not game state and stay
-editable.
+editable: staff link a player to an account directly here, without the invitation a club
+director sends.
 """
 
 from __future__ import annotations
@@ -18,13 +19,27 @@ from django.http import HttpRequest
 from scorekeeper import domain
 from scorekeeper.actions import describe
 from scorekeeper.errors import REFUSALS, message_of
-from scorekeeper.models import Club, Game, Player, Seat, Turn
+from scorekeeper.models import Club, Game, Invitation, Player, Seat, Turn
 
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin[Player]):
     list_display = ["name", "user", "created_at"]
     search_fields = ["name"]
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin[Invitation]):
+    """Invitations waiting for an answer. Staff link a player to an account directly, on the
+    player's page; here they see who is invited and may delete an invitation."""
+
+    list_display = ["username", "player", "club", "invited_by", "created_at"]
+    list_select_related = ["player", "club", "invited_by"]
+    search_fields = ["username", "player__name", "club__name"]
+    readonly_fields = ["club", "player", "username", "invited_by", "created_at"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
 
 
 @admin.register(Club)
@@ -83,6 +98,9 @@ def _through_domain(
 
 @admin.register(Game)
 class GameAdmin(ReadOnly, admin.ModelAdmin[Game]):
+    """Games as they are, and two corrections through the domain for staff who may change
+    games (Django's "change game" permission); staff who may only view them see no action."""
+
     list_display = [
         "id",
         "ruleset",
@@ -99,13 +117,21 @@ class GameAdmin(ReadOnly, admin.ModelAdmin[Game]):
     inlines = [SeatInline, TurnInline]
     actions = ["undo_last_turn", "finish_now"]
 
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # Django asks with no game for "may this account change games at all": the actions
+        # are offered, and run, only on that answer (the model's change permission). Asked of
+        # one game it is always no, so every game's page stays read-only and refuses a POST.
+        if obj is not None:
+            return False
+        return admin.ModelAdmin.has_change_permission(self, request)
+
     @admin.action(description="Undo the last turn (logged, like an undo at the table)",
-                  permissions=["view"])  # fmt: skip
+                  permissions=["change"])  # fmt: skip
     def undo_last_turn(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
         _through_domain(self, request, queryset, "undo")
 
     @admin.action(description="Finish the game now (Upwords: the rack penalties apply)",
-                  permissions=["view"])  # fmt: skip
+                  permissions=["change"])  # fmt: skip
     def finish_now(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
         _through_domain(self, request, queryset, "finish")
 

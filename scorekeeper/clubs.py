@@ -3,11 +3,14 @@ its directors' roster management, and declaring a club game void.
 
 Views are thin, as everywhere: check who is asking, read the input, change one thing (a void
 goes through ``scorekeeper.domain`` like every change to a game), redirect after a POST.
-Anyone may read a club's page; only its directors change its roster or void its games.
+Anyone may read a club's page; only its directors change its roster or void its games, and
+only the directors of the club a player plays for invite an account to be that player or make
+one (``scorekeeper.membership`` keeps those rules).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
@@ -24,11 +27,11 @@ from django.utils.cache import patch_cache_control
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scorekeeper import domain
+from scorekeeper import domain, membership
 from scorekeeper.club_standings import club_standings
 from scorekeeper.errors import REFUSALS, message_of
 from scorekeeper.forms import ClubForm
-from scorekeeper.management.commands.account import random_password
+from scorekeeper.invitations import waiting
 from scorekeeper.models import NAME_MAX, Club, Game, Player, Seat, name_key, name_problem
 from scorekeeper.scorer_link import get_game
 
@@ -36,7 +39,8 @@ RECENT_GAMES = 20
 # A password a director just made for a player, shown once on the next view of the club page
 # (kept in the server-side session, never in a cookie or a message).
 NEW_ACCOUNT = "club_new_account"
-RESERVED_SLUGS = {"new"}  # /clubs/new is the page that makes a club
+RESERVED_SLUGS = {"new", "invitations"}  # /clubs/new and /clubs/invitations are pages
+USERNAME_MAX = 150  # Django's username field
 
 
 def get_club(slug: str) -> Club:
@@ -61,7 +65,11 @@ def _refuse(request: HttpRequest, club: Club, what: str) -> HttpResponse:
 @require_GET
 def club_list(request: HttpRequest) -> HttpResponse:
     clubs = Club.objects.annotate(players=Count("roster", distinct=True)).order_by("name")
-    return render(request, "clubs/club_list.html", {"clubs": clubs})
+    context = {"clubs": clubs, "invitations_waiting": waiting(request.user)}
+    response = render(request, "clubs/club_list.html", context)
+    if request.user.is_authenticated:  # this account's invitations
+        patch_cache_control(response, private=True, no_store=True)
+    return response
 
 
 @login_required
@@ -97,7 +105,7 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
     context: dict[str, Any] = {
         "new_account": made if made and made.get("club") == club.pk else None,
         "club": club,
-        "roster": club.roster.select_related("user").order_by("name"),
+        "roster": roster_lines(club),
         "directors": club.directors.order_by("username"),
         "director": directs(request.user, club),
         "tables": club_standings(club),
@@ -109,40 +117,95 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
     return response
 
 
+@dataclass(frozen=True)
+class RosterLine:
+    """A roster player as the club page shows them (the account parts to directors only)."""
+
+    player: Player
+    state: str  # "account ann-k3x9", "invited ann, no answer yet", "plays for Hilltop" ...
+    can_invite: bool  # this club plays them and they have no account: invite or make one
+    can_unlink: bool  # this club plays them, and they have an account or an invitation
+    invited: bool
+
+
+def roster_lines(club: Club) -> list[RosterLine]:
+    """The roster, each player with what this club's directors may do about their account.
+
+    A player's account is named only to the directors of the club they play for."""
+    players = list(club.roster.select_related("user").order_by("name"))
+    homes = membership.home_clubs(players)
+    names = dict(Club.objects.filter(pk__in=set(homes.values())).values_list("pk", "name"))
+    invited = dict(club.invitations.values_list("player_id", "username"))
+    lines = []
+    for player in players:
+        home = homes.get(player.pk)
+        plays_here = home == club.pk
+        username = invited.get(player.pk, "")
+        if not plays_here:
+            linked = ", has an account" if player.user else ""
+            state = f"plays for {names.get(home or 0, 'another club')}{linked}"
+        elif player.user:
+            state = f"account {player.user.get_username()}"
+        elif username:
+            state = f"invited {username}, no answer yet"
+        else:
+            state = "no account"
+        lines.append(
+            RosterLine(
+                player=player,
+                state=state,
+                can_invite=plays_here and player.user is None,
+                can_unlink=plays_here and (player.user is not None or bool(username)),
+                invited=bool(username),
+            )
+        )
+    return lines
+
+
 # The roster ------------------------------------------------------------------------------------
+# Changes that choose a player's account: only the directors of the club the player plays for.
+ACCOUNT_CHANGES = ("invite", "unlink", "account")
+
+
 @require_POST
 def roster(request: HttpRequest, slug: str) -> HttpResponse:
-    """A director adds a player (by name: the known player of that name, else a new one),
-    takes one off, links one to an account (by username; empty to unlink), or makes an
-    account for one (its password shown once)."""
+    """A director adds a player (by name: the known player of that name, else a new one) or
+    takes one off; for a player who plays for this club, invites an account to be them (by
+    username), unlinks their account (or withdraws the invitation), or makes an account for
+    them (its password shown once)."""
     club = get_club(slug)
     if not directs(request.user, club):
         return _refuse(request, club, "change its roster")
+    user = request.user
+    assert isinstance(user, AbstractBaseUser)
     change = request.POST.get("change", "")
     if change == "add":
         _add(request, club, request.POST.get("name", ""))
-    elif change in ("remove", "link", "account"):
-        number = _number(request.POST.get("player"))
-        player = club.roster.filter(pk=number).first() if number is not None else None
-        if player is None:
-            messages.error(request, f"That player is not on {club.name}'s roster.")
-        elif change == "remove":
-            club.roster.remove(player)
-            messages.success(request, f"{player.name} is off {club.name}'s roster.")
-        elif (elsewhere := _other_clubs(player, request.user)) and change != "remove":
-            # A player's account makes its holder a member of every club the player is on: only
-            # someone who directs all of them may choose that account.
-            messages.error(
-                request,
-                f"Not changed: {player.name} is also on {elsewhere}'s roster, which you don't "
-                "direct. The site's administrator can link them (in the admin).",
-            )
-        elif change == "link":
-            _link(request, player, request.POST.get("username", "").strip())
-        else:
-            _make_account(request, club, player, request.POST.get("username", "").strip())
+        return redirect("club", slug=club.slug)
+    if change != "remove" and change not in ACCOUNT_CHANGES:
+        messages.error(request, "Say what to change: add, remove, invite, unlink or account.")
+        return redirect("club", slug=club.slug)
+    number = _number(request.POST.get("player"))
+    player = club.roster.filter(pk=number).first() if number is not None else None
+    if player is None:
+        messages.error(request, f"That player is not on {club.name}'s roster.")
+    elif change == "remove":
+        club.roster.remove(player)
+        membership.withdraw(club, player)
+        messages.success(request, f"{player.name} is off {club.name}'s roster.")
+    elif (home := membership.home_club(player)) is not None and home != club:
+        # A throwaway club that puts a player on its roster too must not choose who they are.
+        messages.error(
+            request,
+            f"Not changed: {player.name} plays for {home.name} (on its roster first), so its "
+            f"directors choose {player.name}'s account, or the site's administrator in the admin.",
+        )
+    elif change == "invite":
+        _invite(request, club, player, request.POST.get("username", "").strip(), user)
+    elif change == "unlink":
+        _unlink(request, club, player)
     else:
-        messages.error(request, "Say what to change: add, remove or link a player.")
+        _make_account(request, club, player)
     return redirect("club", slug=club.slug)
 
 
@@ -171,8 +234,8 @@ def _add(request: HttpRequest, club: Club, raw: str) -> None:
         return
     if player.user is not None:
         # A linked player brings their account into the club as a member. Only someone who
-        # vouched for that link (directs every club the player is on) may bring it in;
-        # otherwise a made-up club could link a known player to any account first.
+        # directs every club the player is on may bring it in; otherwise a made-up club could
+        # link a new player to its own account first and follow them into the next club.
         elsewhere = _other_clubs(player, request.user)
         if elsewhere or not player.clubs.exists():
             where = f"through {elsewhere}, which you don't direct" if elsewhere else "by no club"
@@ -194,47 +257,58 @@ def _add(request: HttpRequest, club: Club, raw: str) -> None:
     messages.success(request, f"{player.name} is on {club.name}'s roster.")
 
 
-def _link(request: HttpRequest, player: Player, username: str) -> None:
+def _invite(
+    request: HttpRequest, club: Club, player: Player, username: str, by: AbstractBaseUser
+) -> None:
+    """Invite an account to be ``player``. The answer is the same whether an account of that
+    name exists, is already another player, or is not there at all."""
     if not username:
+        messages.error(request, "Not invited: give the username of the account to invite.")
+        return
+    try:
+        get_user_model().username_validator(username)
+    except ValidationError:
+        messages.error(request, "Not invited: a username is letters, digits and @ . + - _ only.")
+        return
+    if len(username) > USERNAME_MAX:
+        messages.error(request, f"Not invited: a username has at most {USERNAME_MAX} characters.")
+        return
+    if player.user is not None:
+        messages.error(
+            request,
+            f"Not invited: {player.name} is already linked to an account; unlink it first.",
+        )
+        return
+    membership.invite(club, player, username, by)
+    messages.success(
+        request,
+        f"If an account called {username} exists, it has been invited to be {player.name}; "
+        f"{player.name} is linked to it when its holder accepts.",
+    )
+
+
+def _unlink(request: HttpRequest, club: Club, player: Player) -> None:
+    withdrawn = membership.withdraw(club, player)
+    if player.user is not None:
         player.user = None
         player.save(update_fields=["user"])
         messages.success(request, f"{player.name} is linked to no account now.")
-        return
-    user = get_user_model().objects.filter(username=username).first()
-    if user is None:
-        messages.error(request, f"Not linked: there is no account called {username}.")
-        return
-    taken = Player.objects.filter(user=user).exclude(pk=player.pk).first()
-    if taken is not None:
-        messages.error(request, f"Not linked: {username} is already {taken.name}.")
-        return
-    player.user = user
-    player.save(update_fields=["user"])
-    messages.success(request, f"{player.name} is linked to the account {username}.")
+    elif withdrawn:
+        messages.success(request, f"The invitation to be {player.name} is withdrawn.")
+    else:
+        messages.info(request, f"{player.name} has no account and no invitation: nothing changed.")
 
 
-def _make_account(request: HttpRequest, club: Club, player: Player, username: str) -> None:
+def _make_account(request: HttpRequest, club: Club, player: Player) -> None:
+    """An account for ``player``, its username made from their name (never chosen by the
+    director, so no answer tells which usernames are taken), its password shown once."""
     if player.user is not None:
         messages.error(request, f"Not made: {player.name} already has an account.")
         return
-    if not username:
-        messages.error(request, "Not made: give the account a username.")
-        return
-    User = get_user_model()
-    try:
-        User.username_validator(username)
-    except ValidationError:
-        messages.error(request, "Not made: a username is letters, digits and @ . + - _ only.")
-        return
-    if len(username) > 150 or User.objects.filter(username=username).exists():
-        messages.error(request, f"Not made: choose another username than “{username}”.")
-        return
-    password = random_password()
-    with transaction.atomic():
-        player.user = User.objects.create_user(username, password=password)
-        player.save(update_fields=["user"])
+    made = membership.make_account(player)
     request.session[NEW_ACCOUNT] = {
-        "club": club.pk, "player": player.name, "username": username, "password": password,
+        "club": club.pk, "player": player.name, "username": made.username,
+        "password": made.password,
     }  # fmt: skip
 
 

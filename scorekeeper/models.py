@@ -16,6 +16,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils import timezone
 
 from referee.rulesets import RULESETS
 from scorekeeper.invisible import visible
@@ -101,6 +102,32 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class Invitation(models.Model):
+    """A club director's invitation to the holder of the account called ``username`` to be
+    ``player``: the player is linked to that account only when its holder accepts.
+
+    Kept by username, not by account: inviting a name no account has is stored, and answered,
+    exactly as inviting one that exists, so nothing tells a director which usernames exist.
+    One invitation per player and club; a new one replaces the last."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="invitations")
+    username = models.CharField(max_length=150, db_index=True)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "player"], name="one_invitation_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.username} to be {self.player.name} ({self.club.name})"
 
 
 def clubs_of(user: Any) -> models.QuerySet[Club]:

@@ -27,6 +27,7 @@ from scorekeeper.domain import StaleTurn
 from scorekeeper.errors import REFUSALS, message_of
 from scorekeeper.forms import ImportForm, NewGameForm
 from scorekeeper.gcg_import import import_gcg
+from scorekeeper.invitations import waiting
 from scorekeeper.models import Game, Player, Seat, clubs_of
 from scorekeeper.presenters import name_players, table_context
 from scorekeeper.resubmit import same_turn
@@ -42,7 +43,12 @@ def home(request: HttpRequest) -> HttpResponse:
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
         .order_by("-updated_at")[:10]
     )
-    context = {"playing": playing, "rulesets": RULESETS.values(), "yours": your_games(request)}
+    context = {
+        "playing": playing,
+        "rulesets": RULESETS.values(),
+        "yours": your_games(request),
+        "invitations_waiting": waiting(request.user),
+    }
     return private(render(request, "home.html", context))
 
 

@@ -1,6 +1,8 @@
-"""A club's journey in a real browser: sign in, make a club, fill its roster, start a game
-for the club, see the standings, void the game and undo the void, sign out. Every page fits
-360 px and keeps to the Content-Security-Policy."""
+"""A club's journey in a real browser: sign in, make a club, fill its roster, invite an account
+to be one of its players and make one for another, start a game for the club, see the
+standings, void the game and undo the void, sign out; the invited player signs in and accepts.
+Every page fits 360 px and keeps to the Content-Security-Policy, and its controls are at
+least 24 px tall."""
 
 from __future__ import annotations
 
@@ -11,13 +13,31 @@ from playwright.sync_api import Page, expect
 from scorekeeper import domain
 from scorekeeper.models import Game
 
-from .conftest import Camera
+from .conftest import SMALL, Camera
+
+TAP = 24  # px: the smallest a button or a field may be (WCAG 2.2, target size minimum)
+
+
+def assert_tappable(page: Page) -> None:
+    """Every button and field of the page's main part is at least TAP px tall and wide, at
+    the small phone's width."""
+    page.set_viewport_size(SMALL)
+    sizes = page.eval_on_selector_all(
+        "main button, main input:not([type=hidden]), main .btn",
+        "els => els.map(e => [e.textContent.trim() || e.name, e.getBoundingClientRect().width,"
+        " e.getBoundingClientRect().height])",
+    )
+    small = [s for s in sizes if s[1] < TAP or s[2] < TAP]
+    assert sizes and not small, small
+
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_club_director_s_journey(page: Page, live_server):
-    get_user_model().objects.create_user("ann", password="pw-for-tests-only")
+    User = get_user_model()
+    User.objects.create_user("ann", password="pw-for-tests-only")
+    User.objects.create_user("ben", password="pw-for-tests-only")
     camera = Camera(page, "clubs")
     page.goto("/")
     page.click("header.site >> text=Sign in")
@@ -32,10 +52,20 @@ def test_a_club_director_s_journey(page: Page, live_server):
     page.fill("#id_name", "Riverside Word Club")
     page.click("text=Make the club")
     expect(page.locator(".messages")).to_contain_text("you are its director")
-    for name in ("Ann", "Ben"):
+    for name in ("Ann", "Ben", "Cy"):
         page.fill("#add-player", name)
         page.click("button:has-text('Add')")
         expect(page.locator(".messages")).to_contain_text(f"{name} is on Riverside")
+    ben = page.locator("li.roster-player", has_text="Ben")
+    ben.locator("input[name=username]").fill("ben")
+    ben.locator("button:has-text('Invite')").click()
+    expect(page.locator(".messages")).to_contain_text(
+        "If an account called ben exists, it has been invited to be Ben"
+    )
+    expect(ben).to_contain_text("invited ben, no answer yet")
+    page.locator("li.roster-player", has_text="Cy").locator("text=Make an account").click()
+    expect(page.locator(".new-account")).to_contain_text("The account cy-")
+    assert_tappable(page)
     camera.shoot("club")
 
     page.goto("/games/new")
@@ -77,3 +107,20 @@ def test_a_club_director_s_journey(page: Page, live_server):
 
     page.click("header.site button:has-text('Sign out')")
     expect(page.locator("header.site")).to_contain_text("Sign in")
+
+    # Ben signs in, finds the invitation and accepts: he is Ben, a member of the club.
+    page.click("header.site >> text=Sign in")
+    page.fill("#id_username", "ben")
+    page.fill("#id_password", "pw-for-tests-only")
+    page.click("button:has-text('Sign in')")
+    camera.shoot("invited")
+    page.click("text=A club invites you to be one of its players")
+    expect(page.locator("h1")).to_have_text("Invitations")
+    expect(page.locator("main")).to_contain_text("Riverside Word Club: be Ben?")
+    assert_tappable(page)
+    camera.shoot("invitations")
+    page.click("button:has-text('Accept')")
+    expect(page.locator(".messages")).to_contain_text("You are Ben now, a member of Riverside")
+    camera.shoot("accepted")
+    page.goto("/games/new")
+    expect(page.locator("#id_club")).to_contain_text("Riverside Word Club")

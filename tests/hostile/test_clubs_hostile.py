@@ -1,14 +1,25 @@
 """Hostile requests to accounts and clubs: a forged club in the new-game form, an open
-redirect through sign-in's ``next``, forged roster changes and voids, missing CSRF tokens."""
+redirect through sign-in's ``next``, forged roster changes and voids, missing CSRF tokens,
+someone else's account attached to a made-up club, usernames probed through the roster's
+answers, and a throwaway club locking a club out of its own player."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from django.test import Client
 
 from scorekeeper import domain
-from scorekeeper.models import Club, Game, Player, clubs_of
-from tests.scorekeeper.club_factories import PASSWORD, account, finished_game, make_club
+from scorekeeper.models import Club, Game, Invitation, Player, clubs_of
+from tests.scorekeeper.club_factories import (
+    PASSWORD,
+    account,
+    answer,
+    finished_game,
+    make_club,
+    messages_of,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -93,6 +104,27 @@ def test_forged_roster_changes_change_nothing(hostile, body):
     assert Player.objects.get(name="Ben").user is None
 
 
+@pytest.mark.parametrize(
+    "path, body",
+    [
+        ("/clubs/invitations/99999999999999999999999", {"answer": "accept"}),
+        ("/clubs/invitations/0", {"answer": "accept"}),
+        ("/clubs/invitations/1", {"answer": "accept"}),  # someone else's
+        ("/clubs/invitations/-1", {"answer": "accept"}),
+        ("/clubs/invitations/1 OR 1=1", {"answer": "accept"}),
+    ],
+)
+def test_forged_answers_to_invitations_change_nothing(hostile, path, body):
+    club = make_club(directors=[account("rita")], roster=["Ben"])
+    ben = Player.objects.get(name="Ben")
+    Invitation.objects.create(pk=1, club=club, player=ben, username="ben")
+    account("ben")
+    hostile.force_login(account("mallory"))
+    assert hostile.post(path, body).status_code == 404
+    ben.refresh_from_db()
+    assert ben.user is None and Invitation.objects.count() == 1
+
+
 def test_voids_of_games_that_are_not_there_are_404(hostile):
     ann = account("ann")
     make_club(directors=[ann])
@@ -129,35 +161,38 @@ def test_club_forms_need_their_csrf_token():
     assert not club.roster.exists() and not Club.objects.filter(slug="sneaky").exists()
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
+    ben = domain.player_named("Ben")
+    club.roster.add(ben)
+    invitation = Invitation.objects.create(club=club, player=ben, username="ann")
+    url = f"/clubs/invitations/{invitation.pk}"
+    assert browser.post(url, {"answer": "accept"}).status_code == 403
+    ben.refresh_from_db()
+    assert ben.user is None
 
 
 def test_a_director_cant_take_over_a_player_another_club_shares(hostile):
-    """Mallory puts Ann (on Riverside's roster) on her own club's roster, then tries to link
-    Ann to her own account, or make one for Ann: that would make her a Riverside member."""
+    """Mallory puts Ann (on Riverside's roster) on her own club's roster, then tries to invite
+    her own account to be Ann, or make one for Ann: that would make her a Riverside member."""
     ann_account = account("ann")
     make_club(directors=[ann_account], roster=["Ann"])
     mallory = account("mallory")
     hilltop = make_club("Hilltop", directors=[mallory], roster=[])
     hostile.force_login(mallory)
-    hostile.post("/clubs/hilltop/roster", {"change": "add", "name": "ann"})
+    hostile.post("/clubs/hilltop/roster", {"change": "add", "name": "ann"}, follow=True)
     ann = Player.objects.get(name="Ann")
     assert list(hilltop.roster.all()) == [ann]
-    for change in ("link", "account"):
-        response = hostile.post(
-            "/clubs/hilltop/roster",
-            {
-                "change": change,
-                "player": ann.pk,
-                "username": "mallory2" if change == "account" else "mallory",
-            },
-            follow=True,
-        )
-        assert (
-            "Ann is also on Riverside&#x27;s roster, which you don&#x27;t direct"
-            in response.content.decode()
-        )
+    for body in (
+        {"change": "invite", "username": "mallory"},
+        {"change": "account"},
+        {"change": "unlink"},
+    ):
+        response = hostile.post("/clubs/hilltop/roster", {**body, "player": ann.pk}, follow=True)
+        assert messages_of(response) == [
+            "Not changed: Ann plays for Riverside (on its roster first), so its directors "
+            "choose Ann's account, or the site's administrator in the admin."
+        ]
     ann.refresh_from_db()
-    assert ann.user is None
+    assert ann.user is None and not Invitation.objects.exists()
     offered = hostile.get("/games/new").content.decode()
     assert 'value="hilltop"' in offered and 'value="riverside"' not in offered
     # Taking Ann off Mallory's own roster is still hers to do.
@@ -167,8 +202,8 @@ def test_a_director_cant_take_over_a_player_another_club_shares(hostile):
 
 def test_a_made_up_club_cant_link_a_player_first_and_bring_the_account_in(hostile):
     """Mallory makes a club, puts Ann (a known casual player) on it and links Ann to her own
-    account; when Riverside's director then adds Ann, Mallory must not become a Riverside
-    member: the add is refused, naming why."""
+    account (she invites herself, and accepts); when Riverside's director then adds Ann,
+    Mallory must not become a Riverside member: the add is refused, naming why."""
     riverside_director = account("rita")
     riverside = make_club(directors=[riverside_director], roster=["Ben"])
     domain.player_named("Ann")  # a casual player with a history
@@ -178,10 +213,11 @@ def test_a_made_up_club_cant_link_a_player_first_and_bring_the_account_in(hostil
     hostile.post("/clubs/shadow/roster", {"change": "add", "name": "Ann"})
     ann = Player.objects.get(name="Ann")
     hostile.post(
-        "/clubs/shadow/roster", {"change": "link", "player": ann.pk, "username": "mallory"}
+        "/clubs/shadow/roster", {"change": "invite", "player": ann.pk, "username": "mallory"}
     )
+    answer(hostile, "mallory", "accept")
     ann.refresh_from_db()
-    assert ann.user == mallory  # her own club: hers to link
+    assert ann.user == mallory  # on her own club first: hers to link
     director = Client()
     director.force_login(riverside_director)
     response = director.post(
@@ -209,3 +245,127 @@ def test_a_director_of_every_club_of_a_linked_player_brings_the_account_in(hosti
     assert "with the account ann, now a member" in response.content.decode()
     assert riverside.roster.filter(pk=ann.pk).exists()
     assert {c.slug for c in clubs_of(ann_account)} == {"hilltop", "riverside"}
+
+
+# Someone else's account attached to a made-up club, and usernames probed --------------------
+def test_a_made_up_club_cant_attach_someone_elses_account(hostile):
+    """The attack: Mallory makes a club, puts a "Bob" on it and links him to the account bob
+    (the old ``link``, and the new ``invite``). Bob becomes no member of her club, and his
+    real club still links him: bob is asked, and says no to Mallory and yes to Riverside."""
+    rita, bob = account("rita"), account("bob")
+    make_club(directors=[rita], roster=["Bob"])
+    mallory = account("mallory")
+    hostile.force_login(mallory)
+    hostile.post("/clubs/new", {"name": "Shadow"})
+    hostile.post("/clubs/shadow/roster", {"change": "add", "name": "Bob Fake"})
+    fake = Player.objects.get(name="Bob Fake")
+    for change in ("link", "invite"):
+        hostile.post(
+            "/clubs/shadow/roster", {"change": change, "player": fake.pk, "username": "bob"}
+        )
+    fake.refresh_from_db()
+    assert fake.user is None
+    assert [c.slug for c in clubs_of(bob)] == []
+
+    holder = Client()
+    holder.force_login(bob)
+    answer(holder, "bob", "decline")
+    director = Client()
+    director.force_login(rita)
+    real = Player.objects.get(name="Bob")
+    director.post(
+        "/clubs/riverside/roster", {"change": "invite", "player": real.pk, "username": "bob"}
+    )
+    answer(holder, "bob", "accept")
+    real.refresh_from_db()
+    assert real.user == bob
+    assert [c.slug for c in clubs_of(bob)] == ["riverside"]
+
+
+@pytest.mark.parametrize("change", ["link", "invite"])
+def test_the_roster_never_tells_whether_a_username_exists(hostile, change):
+    """The attack: invite "bob" (an account) and "nobody" (none) and compare the answers, and
+    the club page after. Both say the same, but for the name."""
+    account("bob")
+    mallory = account("mallory")
+    make_club("Shadow", directors=[mallory], roster=["Pat", "Sam"])
+    hostile.force_login(mallory)
+    pat, sam = Player.objects.get(name="Pat"), Player.objects.get(name="Sam")
+    answers = []
+    for player, username in ((pat, "bob"), (sam, "nobody")):
+        response = hostile.post(
+            "/clubs/shadow/roster",
+            {"change": change, "player": player.pk, "username": username},
+            follow=True,
+        )
+        assert response.status_code == 200
+        answers.append(
+            [m.replace(username, "NAME").replace(player.name, "WHO") for m in messages_of(response)]
+        )
+    page = hostile.get("/clubs/shadow/").content.decode()
+    found = re.findall(r'class="muted roster-state">([^<]*)<', page)  # Pat's, then Sam's
+    states = [
+        state.replace(name, "NAME") for state, name in zip(found, ["bob", "nobody"], strict=True)
+    ]
+    assert answers[0] == answers[1] != []
+    assert states[0] == states[1]
+    assert Player.objects.filter(user__isnull=False).count() == 0
+
+
+def test_making_an_account_never_tells_whether_a_username_exists(hostile):
+    """The attack: ask "make an account" for the usernames "bob" (taken) and "nobody" (free): the
+    old answer "choose another username than bob" told which were taken. The director does
+    not choose: both accounts are named from the players' names, with a random tail."""
+    account("bob")
+    mallory = account("mallory")
+    make_club("Shadow", directors=[mallory], roster=["Pat", "Sam"])
+    hostile.force_login(mallory)
+    pat, sam = Player.objects.get(name="Pat"), Player.objects.get(name="Sam")
+    for player, username in ((pat, "bob"), (sam, "nobody")):
+        response = hostile.post(
+            "/clubs/shadow/roster",
+            {"change": "account", "player": player.pk, "username": username},
+            follow=True,
+        )
+        assert messages_of(response) == []
+        player.refresh_from_db()
+        made = player.user.username
+        assert re.fullmatch(rf"{player.name.lower()}-[a-z2-9]{{4}}", made)
+        assert f"The account {made} is made for {player.name}." in response.content.decode()
+
+
+# A throwaway club and another club's unlinked player ---------------------------------------
+@pytest.mark.parametrize("change", ["invite", "account"])
+def test_a_throwaway_club_cant_lock_a_club_out_of_its_own_player(hostile, change):
+    """The attack: Mallory puts Riverside's unlinked Ann on a throwaway roster. Riverside's
+    director still invites an account to be Ann, or makes her one."""
+    rita, ann_account = account("rita"), account("ann")
+    riverside = make_club(directors=[rita], roster=["Ann"])
+    mallory = account("mallory")
+    hostile.force_login(mallory)
+    hostile.post("/clubs/new", {"name": "Throwaway"})
+    hostile.post("/clubs/throwaway/roster", {"change": "add", "name": "Ann"})
+    ann = Player.objects.get(name="Ann")
+    assert set(ann.clubs.values_list("slug", flat=True)) == {"riverside", "throwaway"}
+
+    director = Client()
+    director.force_login(rita)
+    response = director.post(
+        "/clubs/riverside/roster",
+        {"change": change, "player": ann.pk, "username": "ann"},
+        follow=True,
+    )
+    assert not any(m.startswith("Not") for m in messages_of(response))
+    if change == "invite":
+        holder = Client()
+        holder.force_login(ann_account)
+        page = holder.get("/clubs/invitations").content.decode()
+        assert "Accepting makes you a member of Riverside, Throwaway." in page
+        answer(holder, "ann", "accept")
+    ann.refresh_from_db()
+    assert ann.user is not None
+    assert riverside in clubs_of(ann.user)
+    # Throwaway's director sees that Ann plays for Riverside, not which account she is.
+    page = hostile.get("/clubs/throwaway/").content.decode()
+    assert "plays for Riverside, has an account" in page
+    assert f"account {ann.user.username}" not in page

@@ -1,15 +1,19 @@
 """Small factory functions for club tests: accounts, clubs and club games made through the
-domain (the API makes casual games only)."""
+domain (the API makes casual games only), and reading a page's messages."""
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Iterable, Mapping
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
+from django.http import HttpResponse
+from django.test import Client
 
 from scorekeeper import domain
-from scorekeeper.models import Club, Game
+from scorekeeper.models import Club, Game, Invitation
 
 from .factories import HASBRO
 
@@ -54,3 +58,15 @@ def finished_game(
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     return game
+
+
+def messages_of(response: HttpResponse) -> list[str]:
+    """The sentences a page's message list says (after a redirect followed), unescaped."""
+    page = response.content.decode()
+    return [html.unescape(m) for m in re.findall(r'<li class="message[^"]*">([^<]*)</li>', page)]
+
+
+def answer(client: Client, username: str, choice: str) -> HttpResponse:
+    """``client`` (signed in) answers the one invitation waiting for ``username``."""
+    invitation = Invitation.objects.get(username=username)
+    return client.post(f"/clubs/invitations/{invitation.pk}", {"answer": choice}, follow=True)

@@ -6,10 +6,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.test import Client
 
-from scorekeeper.models import Club, Player
+from scorekeeper.models import Club, Invitation, Player
 
-from .club_factories import account, make_club
+from .club_factories import account, answer, make_club, messages_of
 
 pytestmark = pytest.mark.django_db
 
@@ -91,40 +92,180 @@ def test_a_bad_name_is_refused_by_name(client):
     assert not club.roster.exists()
 
 
-def test_a_director_links_a_roster_player_to_an_account(client):
+def test_a_director_invites_an_account_and_it_is_linked_when_its_holder_accepts(client):
     ann, ben_account = account("ann"), account("ben")
     make_club(directors=[ann], roster=["Ben"])
     client.force_login(ann)
     ben = Player.objects.get(name="Ben")
-    client.post("/clubs/riverside/roster", {"change": "link", "player": ben.pk, "username": "ben"})
-    ben.refresh_from_db()
-    assert ben.user == ben_account
     response = client.post(
         "/clubs/riverside/roster",
-        {"change": "link", "player": ben.pk, "username": "nobody"},
+        {"change": "invite", "player": ben.pk, "username": "ben"},
         follow=True,
     )
-    assert "there is no account called nobody" in response.content.decode()
-    client.post("/clubs/riverside/roster", {"change": "link", "player": ben.pk, "username": ""})
+    assert messages_of(response) == [
+        "If an account called ben exists, it has been invited to be Ben; Ben is linked to it "
+        "when its holder accepts."
+    ]
+    assert "invited ben, no answer yet" in response.content.decode()
+    ben.refresh_from_db()
+    assert ben.user is None  # not yet: ben has not said yes
+
+    holder = Client()
+    holder.force_login(ben_account)
+    assert "A club invites you to be one of its players" in holder.get("/clubs/").content.decode()
+    assert "A club invites you to be one of its players" in holder.get("/").content.decode()
+    page = holder.get("/clubs/invitations")
+    assert "no-store" in page["Cache-Control"]
+    assert "Riverside: be Ben?" in page.content.decode()
+    response = answer(holder, "ben", "accept")
+    assert messages_of(response) == ["You are Ben now, a member of Riverside."]
+    ben.refresh_from_db()
+    assert ben.user == ben_account
+    assert not Invitation.objects.exists()
+    assert "account ben" in client.get("/clubs/riverside/").content.decode()
+
+    response = client.post(
+        "/clubs/riverside/roster", {"change": "unlink", "player": ben.pk}, follow=True
+    )
+    assert messages_of(response) == ["Ben is linked to no account now."]
     ben.refresh_from_db()
     assert ben.user is None
 
 
-def test_an_account_is_linked_to_one_player_only(client):
-    ann = account("ann")
-    account("ben")
-    make_club(directors=[ann], roster=["Ben", "Cy"])
+def test_declining_an_invitation_links_nothing(client):
+    ann, ben_account = account("ann"), account("ben")
+    make_club(directors=[ann], roster=["Ben"])
     client.force_login(ann)
-    ben, cy = Player.objects.get(name="Ben"), Player.objects.get(name="Cy")
-    client.post("/clubs/riverside/roster", {"change": "link", "player": ben.pk, "username": "ben"})
+    ben = Player.objects.get(name="Ben")
+    client.post(
+        "/clubs/riverside/roster", {"change": "invite", "player": ben.pk, "username": "ben"}
+    )
+    holder = Client()
+    holder.force_login(ben_account)
+    response = answer(holder, "ben", "decline")
+    assert messages_of(response) == ["Declined: Riverside's invitation to be Ben."]
+    assert "No invitations wait for you." in response.content.decode()
+    ben.refresh_from_db()
+    assert ben.user is None and not Invitation.objects.exists()
+
+
+def test_a_new_invitation_replaces_the_last_and_one_can_be_withdrawn(client):
+    ann = account("ann")
+    make_club(directors=[ann], roster=["Ben"])
+    client.force_login(ann)
+    ben = Player.objects.get(name="Ben")
+    for username in ("bne", "ben"):
+        client.post(
+            "/clubs/riverside/roster",
+            {"change": "invite", "player": ben.pk, "username": username},
+            follow=True,
+        )
+    assert list(Invitation.objects.values_list("username", flat=True)) == ["ben"]
+    response = client.post(
+        "/clubs/riverside/roster", {"change": "unlink", "player": ben.pk}, follow=True
+    )
+    assert messages_of(response) == ["The invitation to be Ben is withdrawn."]
+    assert not Invitation.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "username, problem",
+    [
+        ("", "Not invited: give the username of the account to invite."),
+        ("b e n", "Not invited: a username is letters, digits and @ . + - _ only."),
+        ("b" * 151, "Not invited: a username has at most 150 characters."),
+    ],
+)
+def test_an_unusable_username_is_not_invited(client, username, problem):
+    ann = account("ann")
+    make_club(directors=[ann], roster=["Ben"])
+    client.force_login(ann)
+    ben = Player.objects.get(name="Ben")
     response = client.post(
         "/clubs/riverside/roster",
-        {"change": "link", "player": cy.pk, "username": "ben"},
+        {"change": "invite", "player": ben.pk, "username": username},
         follow=True,
     )
-    assert "ben is already Ben" in response.content.decode()
+    assert messages_of(response) == [problem]
+    assert not Invitation.objects.exists()
+
+
+def test_an_account_is_linked_to_one_player_only(client):
+    ann, ben_account = account("ann"), account("ben")
+    make_club(directors=[ann], roster=["Ben", "Cy"])
+    ben, cy = Player.objects.get(name="Ben"), Player.objects.get(name="Cy")
+    Player.objects.filter(pk=ben.pk).update(user=ben_account)
+    client.force_login(ann)
+    response = client.post(
+        "/clubs/riverside/roster",
+        {"change": "invite", "player": cy.pk, "username": "ben"},
+        follow=True,
+    )
+    assert messages_of(response)[0].startswith("If an account called ben exists")
+    holder = Client()
+    holder.force_login(ben_account)
+    response = answer(holder, "ben", "accept")
+    assert messages_of(response) == [
+        "Not accepted. Your account is already Ben, and an account is one player. Decline this "
+        "invitation, or ask the site's administrator to join the two."
+    ]
     cy.refresh_from_db()
     assert cy.user is None
+    response = client.post(
+        "/clubs/riverside/roster",
+        {"change": "invite", "player": ben.pk, "username": "cy"},
+        follow=True,
+    )
+    assert messages_of(response) == [
+        "Not invited: Ben is already linked to an account; unlink it first."
+    ]
+
+
+def test_an_invitation_for_a_player_taken_off_the_roster_no_longer_holds(client):
+    ann, ben_account = account("ann"), account("ben")
+    make_club(directors=[ann], roster=["Ben"])
+    ben = Player.objects.get(name="Ben")
+    client.force_login(ann)
+    client.post(
+        "/clubs/riverside/roster", {"change": "invite", "player": ben.pk, "username": "ben"}
+    )
+    invitation = Invitation.objects.get()
+    client.post("/clubs/riverside/roster", {"change": "remove", "player": ben.pk})
+    assert not Invitation.objects.exists()  # taking Ben off withdraws it
+    invitation.save()  # as if it had been left behind (by staff editing the roster)
+    holder = Client()
+    holder.force_login(ben_account)
+    response = answer(holder, "ben", "accept")
+    assert messages_of(response) == [
+        "Not accepted. That invitation no longer holds: Ben no longer plays for Riverside."
+    ]
+    ben.refresh_from_db()
+    assert ben.user is None and not Invitation.objects.exists()
+
+
+def test_only_the_invited_account_answers_an_invitation(client):
+    ann = account("ann")
+    make_club(directors=[ann], roster=["Ben"])
+    ben = Player.objects.get(name="Ben")
+    client.force_login(ann)
+    client.post(
+        "/clubs/riverside/roster", {"change": "invite", "player": ben.pk, "username": "ben"}
+    )
+    invitation = Invitation.objects.get()
+    url = f"/clubs/invitations/{invitation.pk}"
+    assert client.post(url, {"answer": "accept"}).status_code == 404  # ann is not ben
+    assert "No invitations wait for you." in client.get("/clubs/invitations").content.decode()
+    visitor = Client()
+    assert visitor.get("/clubs/invitations")["Location"].startswith("/accounts/login/")
+    assert visitor.post(url, {"answer": "accept"})["Location"].startswith("/accounts/login/")
+    holder = Client()
+    holder.force_login(account("ben"))
+    response = holder.post(url, {"answer": "yes please"})
+    assert response.status_code == 400
+    assert "Say accept or decline." in response.content.decode()
+    assert holder.get(url).status_code == 405
+    ben.refresh_from_db()
+    assert ben.user is None and Invitation.objects.count() == 1
 
 
 @pytest.mark.parametrize(
@@ -132,8 +273,9 @@ def test_an_account_is_linked_to_one_player_only(client):
     [
         {"change": "add", "name": "Mallory"},
         {"change": "remove", "player": "1"},
-        {"change": "link", "player": "1", "username": "mallory"},
-        {"change": "account", "player": "1", "username": "mallory"},
+        {"change": "invite", "player": "1", "username": "mallory"},
+        {"change": "unlink", "player": "1"},
+        {"change": "account", "player": "1"},
     ],
 )
 def test_only_a_director_changes_the_roster(client, body):
@@ -184,41 +326,58 @@ def test_a_director_makes_an_account_for_a_roster_player_and_sees_its_password_o
     from django.contrib.auth import authenticate
 
     ann = account("ann")
-    make_club(directors=[ann], roster=["Ben"])
+    make_club(directors=[ann], roster=["Ben Ong"])
     client.force_login(ann)
-    ben = Player.objects.get(name="Ben")
-    response = client.post(
-        "/clubs/riverside/roster", {"change": "account", "player": ben.pk, "username": "ben"}
-    )
+    ben = Player.objects.get(name="Ben Ong")
+    response = client.post("/clubs/riverside/roster", {"change": "account", "player": ben.pk})
     assert response.status_code == 302
     page = client.get("/clubs/riverside/")
-    password = re.search(r'<code class="password">([^<]+)</code>', page.content.decode())[1]
+    text = page.content.decode()
+    password = re.search(r'<code class="password">([^<]+)</code>', text)[1]
     assert "no-store" in page["Cache-Control"]
     ben.refresh_from_db()
-    assert ben.user is not None and ben.user.username == "ben"
-    assert authenticate(username="ben", password=password) is not None
+    assert ben.user is not None and re.fullmatch(r"ben-ong-[a-z2-9]{4}", ben.user.username)
+    assert f"The account {ben.user.username} is made for Ben Ong." in text
+    assert authenticate(username=ben.user.username, password=password) is not None
     assert password not in client.get("/clubs/riverside/").content.decode()  # once
 
 
-def test_an_account_is_not_made_twice_or_with_a_taken_or_bad_username(client):
+def test_a_made_accounts_username_says_nothing_of_the_usernames_taken(client):
+    """The director doesn't choose the username: it is the player's name and a random tail,
+    whether or not an account already has the name (a username asked for is ignored)."""
     ann = account("ann")
+    account("ben")
     make_club(directors=[ann], roster=["Ben", "Cy"])
     client.force_login(ann)
     ben, cy = Player.objects.get(name="Ben"), Player.objects.get(name="Cy")
-    post = lambda player, username: client.post(  # noqa: E731
-        "/clubs/riverside/roster",
-        {"change": "account", "player": player.pk, "username": username},
-        follow=True,
-    ).content.decode()
-    assert "choose another username than “ann”" in post(ben, "ann")
-    assert "a username is letters, digits" in post(ben, "b e n")
-    assert "give the account a username" in post(ben, "")
-    post(ben, "ben")
-    assert "Ben already has an account" in post(ben, "ben2")
-    assert Player.objects.get(pk=cy.pk).user is None
+    for player, asked in ((ben, "ben"), (cy, "cy")):  # "ben" is taken, "cy" is free
+        response = client.post(
+            "/clubs/riverside/roster",
+            {"change": "account", "player": player.pk, "username": asked},
+            follow=True,
+        )
+        assert messages_of(response) == []
+        player.refresh_from_db()
+        assert re.fullmatch(rf"{asked}-[a-z2-9]{{4}}", player.user.username)
+        assert "choose another" not in response.content.decode()
+    response = client.post(
+        "/clubs/riverside/roster", {"change": "account", "player": ben.pk}, follow=True
+    )
+    assert messages_of(response) == ["Not made: Ben already has an account."]
     from django.contrib.auth import get_user_model
 
-    assert sorted(get_user_model().objects.values_list("username", flat=True)) == ["ann", "ben"]
+    assert get_user_model().objects.count() == 4  # ann, ben, and one each for Ben and Cy
+
+
+def test_an_account_is_made_from_any_name(client):
+    ann = account("ann")
+    make_club(directors=[ann], roster=["李小龍", "Zoë"])
+    client.force_login(ann)
+    for player in Player.objects.all():
+        client.post("/clubs/riverside/roster", {"change": "account", "player": player.pk})
+    names = sorted(p.user.username for p in Player.objects.all())
+    assert re.fullmatch(r"player-[a-z2-9]{4}", names[0])
+    assert re.fullmatch(r"zoe-[a-z2-9]{4}", names[1])
 
 
 def test_every_club_page_works_at_a_glance(client):
@@ -234,7 +393,7 @@ def test_every_club_page_works_at_a_glance(client):
         page = client.get(url).content.decode()
         assert page.count("<h1") == 1, url
     client.force_login(ann)
-    for url in [*urls[1:], "/clubs/new", f"/games/{game.pk}/"]:
+    for url in [*urls[1:], "/clubs/new", "/clubs/invitations", f"/games/{game.pk}/"]:
         page = client.get(url).content.decode()
         assert page.count("<h1") == 1, url
         assert page.count("<table") == page.count("<caption"), url
