@@ -19,7 +19,7 @@ def drop_cache_table(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scorekeeper', '0006_clubs'),
+        ('scorekeeper', '0007_club_invitations'),
     ]
 
     operations = [
