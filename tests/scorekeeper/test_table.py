@@ -22,7 +22,7 @@ def start(client, **fields) -> Game:
         "player_2": "Ben",
         "challenge_mode": "auto",
         "starter": "1",
-        "plural_s_rule": "on",
+        "plural_s_rule": "True",
         "upheld_challenge": "retry",
         "rejected_challenge": "none",
         "solo_exchanges": "0",
