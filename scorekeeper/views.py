@@ -67,11 +67,11 @@ def new_game(request: HttpRequest) -> HttpResponse:
     chooses one without JavaScript; the page's script changes them as the choice changes)."""
     clubs = clubs_of(request.user)
     notice = problem = ""
+    asked = request.GET.get("ruleset") if request.method == "GET" else None
     if request.method == "POST":
         # An empty POST is still a submission: it gets the form's errors, not a blank form.
         form = NewGameForm(request.POST, clubs=clubs)
     else:
-        asked = request.GET.get("ruleset")
         form = NewGameForm(clubs=clubs, ruleset=ruleset_named(asked))
         if asked is not None and ruleset_named(asked) is None:
             problem = (
@@ -126,6 +126,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
         {
             "form": form,
             "notice": notice,
+            "asked": asked,  # another ruleset's options were asked for: they are shown open
             "problem": problem,
             "known_players": Player.objects.values_list("name", flat=True)[:200],
         },
