@@ -77,7 +77,9 @@ def test_choosing_a_ruleset_sets_its_own_rules_and_the_game_keeps_those_chosen(p
 
 
 def test_without_its_script_the_form_still_follows_the_ruleset(browser, live_server):
-    context = browser.new_context(viewport=PHONE, base_url=live_server.url, java_script_enabled=False)
+    context = browser.new_context(
+        viewport=PHONE, base_url=live_server.url, java_script_enabled=False
+    )
     page = context.new_page()
     page.goto("/games/new")
     page.click("text=Rule options")
