@@ -193,7 +193,8 @@ def rules_summary(game: Game, players: int) -> str:
     The crossword game's challenge rules go by their club names (void, single, double,
     five-point, ten-point challenge); Upwords and Letter UP say what a challenge does, and
     Upwords whether an S may simply be added. An option is named only where it changes
-    something in this game (challenges in a tournament game, exchanges in a solo game).
+    something in this game (challenges in a tournament game, exchanges in a solo game), and
+    the way a crossword game ends only when it is not the printed rule (twice the rack).
     """
     ruleset = get_ruleset(game.ruleset)
     options = RuleOptions.from_dict(game.options, ruleset)
