@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 import sys
 import tempfile
 from pathlib import Path
@@ -23,9 +24,19 @@ DEBUG = envbool("DEBUG", False)
 
 SECRET_KEY = envstr("SECRET_KEY")
 if not SECRET_KEY:
-    if not (DEBUG or TESTING):
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
-    SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
+    if DEBUG or TESTING:
+        SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
+    elif envstr("SCOREKEEPER_COMMAND"):
+        # A manage.py command that serves nothing (account, import_game, lexicons, migrate...;
+        # manage.py sets this for every command but runserver and check), run where
+        # no SECRET_KEY is set, such as a fresh clone: a random key of its own, new each run,
+        # so nothing it might sign is trusted by a server or by its next run.
+        SECRET_KEY = secrets.token_urlsafe(50)
+    else:
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set when DEBUG is off (only manage.py's commands that serve "
+            "nothing run without one)."
+        )
 
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 if TESTING:

@@ -467,6 +467,36 @@ CHALLENGE_RULES: dict[str, tuple[str, bool, str]] = {
 }
 
 
+def challenge_rule(checked_as_played: bool, rejected_challenge: str) -> str | None:
+    """The name clubs give a game's challenge rule: a key of ``CHALLENGE_RULES``, or None for
+    a rule they have no name for (a failed challenge costing the challenger 5 points).
+
+    >>> challenge_rule(True, "lose_turn"), challenge_rule(False, "none")
+    ('void', 'single')
+    >>> challenge_rule(False, "bonus_5"), challenge_rule(False, "minus_5")
+    ('five_point', None)
+    """
+    if checked_as_played:
+        return "void"  # nothing to challenge, whatever a failed challenge would have cost
+    return next(
+        (
+            key
+            for key, (_, checked, rejected) in CHALLENGE_RULES.items()
+            if not checked and rejected == rejected_challenge
+        ),
+        None,
+    )
+
+
+def challenge_rule_name(rule: str) -> str:
+    """How clubs say a challenge rule (a key of ``CHALLENGE_RULES``).
+
+    >>> challenge_rule_name("void"), challenge_rule_name("five_point")
+    ('void', 'five-point challenge')
+    """
+    return "void" if rule == "void" else f"{rule.replace('_', '-')} challenge"
+
+
 def get_ruleset(ruleset_id: str) -> Ruleset:
     try:
         return RULESETS[ruleset_id]

@@ -14,7 +14,7 @@ from django.db.models import QuerySet
 from referee.apps import get_library
 from referee.game import MAX_PLAYERS
 from referee.lexicon import HONOUR_ID, LexiconFileError
-from referee.rulesets import RULESETS, RuleOptions
+from referee.rulesets import RULESETS, RuleOptions, Ruleset, challenge_rule, challenge_rule_name
 from scorekeeper.domain import TURN_CLOCK
 from scorekeeper.models import NAME_MAX, Club, Game, name_key, name_problem
 from scorekeeper.policy import AUTO, MANUAL
@@ -36,23 +36,35 @@ def lexicon_choices() -> list[tuple[str, str]]:
     return choices
 
 
-def option_field(name: str) -> forms.Field:
-    """A form field for one rule option, from the engine's own table of choices."""
-    choices = RuleOptions.CHOICES[name]
-    default = getattr(RuleOptions(), name)
-    concerns = [r.name for r in RULESETS.values() if name in RuleOptions.applies_to(r)]
-    label = RuleOptions.LABELS[name]
-    if len(concerns) < len(RULESETS):
-        label += f" ({', '.join(concerns)})"
-    if all(isinstance(value, bool) for value, _ in choices):
-        return forms.BooleanField(label=label, required=False, initial=default)
-    if all(isinstance(value, int) for value, _ in choices):
-        return forms.TypedChoiceField(
-            label=label, choices=[(str(v), text) for v, text in choices], coerce=int,
-            initial=str(default), required=False, empty_value=None,
-        )  # fmt: skip
-    # Not required: an option left out takes the ruleset's default.
-    return forms.ChoiceField(label=label, choices=choices, initial=default, required=False)
+def option_field(name: str) -> forms.TypedChoiceField:
+    """A form field for one rule option, from the engine's own table of choices. Each choice
+    is sent as its value's text ("True", "3", "retry"); a field left out is None, and the game
+    takes its ruleset's own default (``NewGameForm.options``)."""
+    values = {str(value): value for value, _ in RuleOptions.CHOICES[name]}
+    return forms.TypedChoiceField(
+        label=RuleOptions.LABELS[name],
+        choices=[
+            (str(value), choice_label(name, value, text))
+            for value, text in RuleOptions.CHOICES[name]
+        ],
+        coerce=values.__getitem__,
+        required=False,
+        empty_value=None,
+    )
+
+
+def choice_label(name: str, value: object, text: str) -> str:
+    """A choice as the form offers it: a failed challenge's cost also says the name clubs
+    give that rule ("no penalty (single challenge)")."""
+    if name == "rejected_challenge" and isinstance(value, str):
+        rule = challenge_rule(False, value)
+        if rule is not None:
+            return f"{text} ({challenge_rule_name(rule)})"
+    return text
+
+
+def ruleset_named(ruleset_id: object) -> Ruleset | None:
+    return RULESETS.get(ruleset_id) if isinstance(ruleset_id, str) else None
 
 
 class NewGameForm(forms.Form):
@@ -60,6 +72,14 @@ class NewGameForm(forms.Form):
         choices=[(r.id, r.name) for r in RULESETS.values()],
         initial=next(iter(RULESETS)),
         widget=forms.RadioSelect,
+    )
+    # The ruleset whose options the form showed. A browser without JavaScript can't change
+    # them when another ruleset is chosen: the page comes back with that ruleset's own options
+    # rather than start a game with another game's rules (``switched_ruleset``).
+    options_for = forms.ChoiceField(
+        choices=[(r.id, r.name) for r in RULESETS.values()],
+        required=False,
+        widget=forms.HiddenInput,
     )
     lexicon = forms.ChoiceField(label="Dictionary")
     challenge_mode = forms.ChoiceField(
@@ -96,8 +116,25 @@ class NewGameForm(forms.Form):
         help_text="Letter UP's rule is 75 seconds (1:15).",
     )
 
-    def __init__(self, *args: Any, clubs: QuerySet[Club] | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        clubs: QuerySet[Club] | None = None,
+        ruleset: Ruleset | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """``ruleset``: the one whose options an unbound form shows (by default the first); a
+        bound form shows those of the ruleset it was showing, else of the one chosen."""
         super().__init__(*args, **kwargs)
+        self.clubs = clubs
+        data = self.data if self.is_bound else {}
+        self.shown: Ruleset = (
+            ruleset
+            or ruleset_named(data.get("options_for"))
+            or ruleset_named(data.get("ruleset"))
+            or next(iter(RULESETS.values()))
+        )
+        self.fields["ruleset"].initial = self.fields["options_for"].initial = self.shown.id
         if clubs is not None and clubs.exists():
             # Only for a signed-in member of a club: anyone else starts casual games, as before.
             self.fields["club"] = forms.ModelChoiceField(
@@ -114,8 +151,13 @@ class NewGameForm(forms.Form):
             self.fields[f"player_{n}"] = forms.CharField(
                 label=f"Player {n}", max_length=NAME_MAX, required=n == 1
             )
+        defaults = RuleOptions.defaults(self.shown)
+        concerns = RuleOptions.applies_to(self.shown)
         for name in RuleOptions.CHOICES:
-            self.fields[name] = option_field(name)
+            field = self.fields[name] = option_field(name)
+            field.initial = str(getattr(defaults, name))
+            # An option of another ruleset is there for the page's script to offer, not sent.
+            field.disabled = name not in concerns
         choices = lexicon_choices()
         lexicon = self.fields["lexicon"]
         assert isinstance(lexicon, forms.ChoiceField)
@@ -129,7 +171,49 @@ class NewGameForm(forms.Form):
         return [self[f"player_{n}"] for n in SEATS]
 
     def option_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in RuleOptions.CHOICES]
+        """The rule options the form offers: those of the ruleset it shows."""
+        return [self[name] for name in RuleOptions.applies_to(self.shown)]
+
+    def option_rows(self) -> list[tuple[forms.BoundField, bool]]:
+        """Every rule option's field, and whether it is offered for the ruleset shown (the
+        others are hidden until the page's script offers them for another ruleset)."""
+        offered = RuleOptions.applies_to(self.shown)
+        return [(self[name], name in offered) for name in RuleOptions.CHOICES]
+
+    def other_rulesets(self) -> list[Ruleset]:
+        return [r for r in RULESETS.values() if r != self.shown]
+
+    def ruleset_options(self) -> dict[str, dict[str, Any]]:
+        """For the page's script: each ruleset's name and its options' defaults, as the
+        fields send them."""
+        return {
+            r.id: {
+                "name": r.name,
+                "defaults": {
+                    name: str(getattr(RuleOptions.defaults(r), name))
+                    for name in RuleOptions.applies_to(r)
+                },
+            }
+            for r in RULESETS.values()
+        }
+
+    def switched_ruleset(self) -> bool:
+        """Another ruleset was chosen than the one whose options the form showed (a browser
+        without JavaScript): its game must not start with the other ruleset's choices."""
+        shown = ruleset_named(self.data.get("options_for"))
+        chosen = ruleset_named(self.data.get("ruleset"))
+        return self.is_bound and shown is not None and chosen is not None and shown != chosen
+
+    def with_ruleset_defaults(self) -> NewGameForm:
+        """This form again, unsent, as filled in but with the chosen ruleset's own options."""
+        kept = {
+            name: self.data[name]
+            for name in self.fields
+            if name in self.data and name not in RuleOptions.CHOICES and name != "options_for"
+        }
+        return NewGameForm(
+            initial=kept, clubs=self.clubs, ruleset=ruleset_named(self.data.get("ruleset"))
+        )
 
     def players(self) -> list[str]:
         return [
@@ -156,15 +240,15 @@ class NewGameForm(forms.Form):
         return data
 
     def options(self) -> dict[str, Any]:
-        """The options chosen for the chosen ruleset. The form starts from RULES.md's defaults
-        for every ruleset, so only a choice that differs from those is passed on: the rest
-        take the ruleset's own defaults (the crossword game's challenge rules differ)."""
+        """Every option that concerns the chosen ruleset, passed on explicitly: as chosen, or,
+        where the request left one out, that ruleset's own default (never RULES.md's generic
+        one: the crossword game's challenge rules differ)."""
         ruleset = RULESETS[self.cleaned_data["ruleset"]]
-        base = RuleOptions()
+        defaults = RuleOptions.defaults(ruleset)
+        chosen = {name: self.cleaned_data.get(name) for name in RuleOptions.applies_to(ruleset)}
         return {
-            name: self.cleaned_data[name]
-            for name in RuleOptions.applies_to(ruleset)
-            if self.cleaned_data[name] not in (None, "", getattr(base, name))
+            name: getattr(defaults, name) if value is None else value
+            for name, value in chosen.items()
         }
 
 

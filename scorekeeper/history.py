@@ -33,7 +33,7 @@ from scorekeeper.forms import GameFilter, RankingsFilter
 from scorekeeper.gcg import game_to_gcg
 from scorekeeper.limits import analysis_limit, refusal, spend
 from scorekeeper.models import Game, Player, Seat, Turn
-from scorekeeper.presenters import board_rows
+from scorekeeper.presenters import board_rows, rules_summary
 from scorekeeper.records import export_game
 from scorekeeper.replay import effective_turns, load_state, new_state, steps, totals
 from scorekeeper.scorer_link import get_game
@@ -283,6 +283,7 @@ def game_page(request: HtmxHttpRequest, game_id: object) -> HttpResponse:
             "problem": problem,
             "gcg": ruleset.gcg,
             "checksum_short": game.lexicon_checksum[:19],
+            "rules": rules_summary(game, len(seats)),
             "voidable": voidable(game, request.user),
             "void_turn": _void_sentence(game),
         }

@@ -11,7 +11,14 @@ from typing import Any
 from django.http import HttpRequest
 
 from referee.game import GameState
-from referee.rulesets import BLANK, is_blank
+from referee.rulesets import (
+    BLANK,
+    RuleOptions,
+    challenge_rule,
+    challenge_rule_name,
+    get_ruleset,
+    is_blank,
+)
 from scorekeeper.actions import describe
 from scorekeeper.models import Game
 from scorekeeper.policy import policy_for
@@ -85,6 +92,7 @@ def table_context(request: HttpRequest, game: Game, *, scorer: bool) -> dict[str
         "rack_prefill": rack_prefill(state),
         "next_turn": game.turn_number + 1,
         "solo": solo_summary(game) if len(seats) == 1 else None,
+        "rules": rules_summary(game, len(seats)),
     }
 
 
@@ -176,3 +184,52 @@ def solo_summary(game: Game) -> dict[str, int]:
     found = sum(t.score for t in compared)
     possible = sum(t.best or 0 for t in compared)
     return {"found": found, "possible": possible, "turns": len(compared)}
+
+
+def rules_summary(game: Game, players: int) -> str:
+    """The rules in force in one line, as a club would say them: the scorer's page, the
+    spectator screen and the game's page all show this one.
+
+    The crossword game's challenge rules go by their club names (void, single, double,
+    five-point, ten-point challenge); Upwords and Letter UP say what a challenge does, and
+    Upwords whether an S may simply be added. An option is named only where it changes
+    something in this game (challenges in a tournament game, exchanges in a solo game), and
+    the way a crossword game ends only when it is not the printed rule (twice the rack).
+    """
+    ruleset = get_ruleset(game.ruleset)
+    options = RuleOptions.from_dict(game.options, ruleset)
+    policy = policy_for(game)
+    crossword = ruleset.family == "crossword"
+    parts = ["honour system, no word check" if policy.honour else game.lexicon]
+    if policy.checks_as_played:
+        checked = "words checked as played"
+        parts.append(f"{challenge_rule_name('void')} ({checked})" if crossword else checked)
+    elif policy.challenges:
+        parts.append("tournament checking")
+        named = challenge_rule(False, options.rejected_challenge) if crossword else None
+        if named is not None:
+            parts.append(challenge_rule_name(named))
+            if options.upheld_challenge == "retry":  # the clubs' rules take the play off
+                parts.append("after a phony the player may try again")
+        else:
+            parts += [_option_said(options, name) for name in CHALLENGE_OPTIONS]
+    if "plural_s_rule" in RuleOptions.applies_to(ruleset):
+        parts.append(_choice_label("plural_s_rule", options.plural_s_rule))
+    if "out_bonus" in RuleOptions.applies_to(ruleset) and options.out_bonus != "sum_of_others":
+        parts.append("going out: twice the opponent's rack")
+    if players == 1:
+        n = options.solo_exchanges
+        parts.append(f"{n or 'no'} exchange{'s' if n != 1 else ''}")
+    return " · ".join(parts)
+
+
+CHALLENGE_OPTIONS = ("upheld_challenge", "rejected_challenge")
+
+
+def _choice_label(name: str, value: object) -> str:
+    return next(label for choice, label in RuleOptions.CHOICES[name] if choice == value)
+
+
+def _option_said(options: RuleOptions, name: str) -> str:
+    """``when a challenge fails: no penalty``"""
+    return f"{RuleOptions.LABELS[name].lower()}: {_choice_label(name, getattr(options, name))}"

@@ -25,7 +25,7 @@ from scorekeeper.actions import describe
 from scorekeeper.analysis import best_play
 from scorekeeper.domain import StaleTurn
 from scorekeeper.errors import REFUSALS, message_of
-from scorekeeper.forms import ImportForm, NewGameForm
+from scorekeeper.forms import ImportForm, NewGameForm, ruleset_named
 from scorekeeper.gcg_import import import_gcg
 from scorekeeper.invitations import waiting
 from scorekeeper.models import Game, Player, Seat, clubs_of
@@ -69,11 +69,28 @@ def ping(request: HttpRequest) -> JsonResponse:
 
 
 def new_game(request: HttpRequest) -> HttpResponse:
-    # An empty POST is still a submission: it gets the form's errors, not a blank form.
-    form = NewGameForm(
-        request.POST if request.method == "POST" else None, clubs=clubs_of(request.user)
-    )
-    if request.method == "POST" and form.is_valid():
+    """The new-game form, its options set to the chosen ruleset's own rules (``?ruleset=``
+    chooses one without JavaScript; the page's script changes them as the choice changes)."""
+    clubs = clubs_of(request.user)
+    notice = problem = ""
+    asked = request.GET.get("ruleset") if request.method == "GET" else None
+    if request.method == "POST":
+        # An empty POST is still a submission: it gets the form's errors, not a blank form.
+        form = NewGameForm(request.POST, clubs=clubs)
+    else:
+        form = NewGameForm(clubs=clubs, ruleset=ruleset_named(asked))
+        if asked is not None and ruleset_named(asked) is None:
+            problem = (
+                f"There is no ruleset called {asked[:40]!r}: choose one of "
+                f"{', '.join(r.name for r in RULESETS.values())}."
+            )
+    if form.switched_ruleset():
+        form = form.with_ruleset_defaults()
+        notice = (
+            f"The rule options below are now {form.shown.name}'s own: check them, then start "
+            "the game. Nothing was started yet."
+        )
+    elif request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         players = form.players()
         ruleset = get_ruleset(data["ruleset"])
@@ -108,11 +125,17 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 "keeps the link to this page: see Your games on the home page.",
             )
             return hold(request, keep(request, redirect(scorer_url(game)), game), game)
-    status = 400 if request.method == "POST" else 200
+    status = 400 if (request.method == "POST" and not notice) or problem else 200
     return render(
         request,
         "table/new_game.html",
-        {"form": form, "known_players": Player.objects.values_list("name", flat=True)[:200]},
+        {
+            "form": form,
+            "notice": notice,
+            "asked": asked,  # another ruleset's options were asked for: they are shown open
+            "problem": problem,
+            "known_players": Player.objects.values_list("name", flat=True)[:200],
+        },
         status=status,
     )
 

@@ -1,6 +1,7 @@
 // The scorer's board: place tiles by tapping squares and typing (or tapping letters).
-// Placed tiles are written into the form's "play" field as a square list ("E5=A F5=T", a
-// blank in lowercase: "H8=e"), which the server reads, previews (htmx) and enters.
+// Placed tiles are written into the form's "play" field in the notation the preview shows
+// ("5E CAT", "G5 L..P", a blank in lowercase: "8D hOUSE"), or as a square list ("E5=A G7=T")
+// when they are not in one line; the server reads it, previews it (htmx) and enters it.
 // One rule for typing, in every ruleset: a letter equal to the one on top of the square under
 // the cursor plays through it. Where tiles don't stack, a different letter goes on the next
 // empty square along the line (so typing the whole word or only the new letters both work);
@@ -187,15 +188,50 @@
     changed();
   }
 
-  function changed() {
-    input.value = Array.from(pending.keys())
-      .sort(function (a, b) {
-        const [ar, ac] = a.split(",").map(Number);
-        const [br, bc] = b.split(",").map(Number);
-        return ar - br || ac - bc;
-      })
-      .map(function (k) { return squares.get(k).dataset.name + "=" + pending.get(k); })
+  function occupied(r, c) { return onBoard(r, c) && Boolean(at(r, c).dataset.top); }
+  function covered(r, c) { return onBoard(r, c) && (pending.has(key(r, c)) || occupied(r, c)); }
+  function column(c) { return String.fromCharCode(65 + c); }
+
+  // The play as referee.play.Play.notation writes it (so the field says what the preview
+  // says): along its line from the first square of the word, "." for a tile already there;
+  // one tile reads along the word it touches. Not in one line: the square list.
+  function notation() {
+    const cells = Array.from(pending.keys())
+      .map(function (k) { return k.split(",").map(Number); })
+      .sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
+    const list = cells
+      .map(function ([r, c]) { return at(r, c).dataset.name + "=" + pending.get(key(r, c)); })
       .join(" ");
+    if (!cells.length) return "";
+    const rows = new Set(cells.map(function (x) { return x[0]; }));
+    const cols = new Set(cells.map(function (x) { return x[1]; }));
+    let lineAcross;
+    if (cells.length === 1) {
+      const [r, c] = cells[0];
+      const acrossRun = occupied(r, c - 1) || occupied(r, c + 1);
+      lineAcross = acrossRun || !(occupied(r - 1, c) || occupied(r + 1, c));
+    } else if (rows.size === 1) lineAcross = true;
+    else if (cols.size === 1) lineAcross = false;
+    else return list;
+    const [dr, dc] = lineAcross ? [0, 1] : [1, 0];
+    let [r, c] = cells[0];
+    while (covered(r - dr, c - dc)) { r -= dr; c -= dc; }
+    const start = [r, c];
+    const last = cells[cells.length - 1];
+    let letters = "";
+    while (covered(r, c) || r < last[0] || (r === last[0] && c <= last[1])) {
+      if (pending.has(key(r, c))) letters += pending.get(key(r, c));
+      else if (occupied(r, c)) letters += ".";
+      else return list; // a gap: not a play along one line
+      r += dr;
+      c += dc;
+    }
+    const position = lineAcross ? (start[0] + 1) + column(start[1]) : column(start[1]) + (start[0] + 1);
+    return position + " " + letters;
+  }
+
+  function changed() {
+    input.value = notation();
     render();
     follow();
     form.dispatchEvent(new Event("tiles-changed"));
@@ -363,19 +399,60 @@
     render();
   });
 
-  // A refused play comes back in the field as a square list: its tiles go back on the board.
-  (function restore() {
-    const tokens = input.value.trim().split(/\s+/);
-    if (!tokens[0] || !tokens.every(function (t) { return /^[A-Za-z]\d{1,2}=[A-Za-z]{1,2}$/.test(t); })) return;
-    tokens.forEach(function (t) {
+  function tileOf(token) {
+    return token.length === 2 ? "Qu" : hasBlanks ? token : token.toUpperCase();
+  }
+
+  // "5E CAT" or "G5 L..P" read against the board, as Play.parse reads it: [square key, tile]
+  // pairs, and the squares it reads through; null when it isn't such a play on this board.
+  function readNotation(text) {
+    const parts = text.trim().split(/\s+/);
+    if (parts.length !== 2) return null;
+    let m = /^(\d{1,2})([A-Za-z])$/.exec(parts[0]);
+    let r, c, dr, dc;
+    if (m) [r, c, dr, dc] = [Number(m[1]) - 1, m[2].toUpperCase().charCodeAt(0) - 65, 0, 1];
+    else if ((m = /^([A-Za-z])(\d{1,2})$/.exec(parts[0]))) {
+      [r, c, dr, dc] = [Number(m[2]) - 1, m[1].toUpperCase().charCodeAt(0) - 65, 1, 0];
+    } else return null;
+    const tokens = parts[1].match(hasQu ? /qu|./gi : /./g);
+    const tiles = [];
+    const passed = [];
+    for (const token of tokens) {
+      if (!onBoard(r, c) || !/^(\.|[A-Za-z]{1,2})$/.test(token)) return null;
+      const top = at(r, c).dataset.top;
+      if (token === "." || (top && top.toUpperCase() === token.toUpperCase())) passed.push(key(r, c));
+      else if (top && !stacking) return null;
+      else tiles.push([key(r, c), tileOf(token)]);
+      r += dr;
+      c += dc;
+    }
+    return { tiles: tiles, passed: passed };
+  }
+
+  // "E5=A G7=T"
+  function readSquares(text) {
+    const tokens = text.trim().split(/\s+/);
+    if (!tokens.every(function (t) { return /^[A-Za-z]\d{1,2}=[A-Za-z]{1,2}$/.test(t); })) return null;
+    const tiles = [];
+    for (const t of tokens) {
       const [name, tile] = t.split("=");
       const sq = named.get(name.toUpperCase());
-      if (!sq) return;
-      const k = key(Number(sq.dataset.row), Number(sq.dataset.col));
-      const letter = tile.length === 2 ? "Qu" : hasBlanks ? tile : tile.toUpperCase();
-      pending.set(k, letter);
+      if (!sq) return null;
+      tiles.push([key(Number(sq.dataset.row), Number(sq.dataset.col)), tileOf(tile)]);
+    }
+    return { tiles: tiles, passed: [] };
+  }
+
+  // A refused play comes back in the field as it was sent: its tiles go back on the board.
+  (function restore() {
+    if (!input.value.trim()) return;
+    const play = readSquares(input.value) || readNotation(input.value);
+    if (!play) return;
+    play.tiles.forEach(function ([k, tile]) {
+      pending.set(k, tile);
       steps.push({ k: k, tile: true, skipped: [] });
     });
+    play.passed.forEach(function (k) { through.add(k); });
     render();
   })();
 })();

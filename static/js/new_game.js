@@ -1,19 +1,52 @@
-// The "Who starts" list names the players as they are typed: "Player 2" becomes "Ben".
+// The new-game form. The "Who starts" list names the players as they are typed: "Player 2"
+// becomes "Ben". The rule options follow the ruleset: choosing another one sets them to its
+// own rules and offers only the options that concern it (the server's table, in
+// #ruleset-options). Without this script the server does both (see NewGameForm).
 (function () {
   "use strict";
   var starter = document.getElementById("id_starter");
-  if (!starter) return;
-  function rename() {
-    starter.querySelectorAll("option").forEach(function (option) {
-      var field = document.getElementById("id_player_" + option.value);
-      if (!field) return;
-      var name = field.value.trim();
-      option.textContent = name || "Player " + option.value;
-      option.hidden = !name && option.value !== "1";
+  if (starter) {
+    var rename = function () {
+      starter.querySelectorAll("option").forEach(function (option) {
+        var field = document.getElementById("id_player_" + option.value);
+        if (!field) return;
+        var name = field.value.trim();
+        option.textContent = name || "Player " + option.value;
+        option.hidden = !name && option.value !== "1";
+      });
+    };
+    document.querySelectorAll("input[id^=id_player_]").forEach(function (field) {
+      field.addEventListener("input", rename);
     });
+    rename();
   }
-  document.querySelectorAll("input[id^=id_player_]").forEach(function (field) {
-    field.addEventListener("input", rename);
+
+  var table = document.getElementById("ruleset-options");
+  var shownFor = document.querySelector("input[name=options_for]");
+  if (!table || !shownFor) return;
+  var rulesets = JSON.parse(table.textContent);
+  document.querySelectorAll(".no-js").forEach(function (el) { el.hidden = true; });
+
+  function showOptionsOf(id) {
+    var ruleset = rulesets[id];
+    if (!ruleset) return;
+    document.querySelectorAll("[data-option]").forEach(function (row) {
+      var field = row.querySelector("select, input");
+      var offered = Object.prototype.hasOwnProperty.call(ruleset.defaults, row.dataset.option);
+      row.hidden = !offered;
+      field.disabled = !offered;
+      if (offered) field.value = ruleset.defaults[row.dataset.option];
+    });
+    shownFor.value = id;
+    document.querySelectorAll(".options-for").forEach(function (el) { el.textContent = ruleset.name; });
+  }
+
+  var radios = document.querySelectorAll("input[name=ruleset]");
+  radios.forEach(function (radio) {
+    radio.addEventListener("change", function () { if (radio.checked) showOptionsOf(radio.value); });
   });
-  rename();
+  // A page the browser restored may have another ruleset checked than the options shown.
+  radios.forEach(function (radio) {
+    if (radio.checked && radio.value !== shownFor.value) showOptionsOf(radio.value);
+  });
 })();

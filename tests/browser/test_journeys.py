@@ -220,7 +220,7 @@ def test_a_play_entered_by_keyboard_alone(page: Page, live_server):
     page.keyboard.type("mood")
     expect(page.locator("#preview")).to_contain_text("8 points")
     page.keyboard.press("Backspace")  # take the D back
-    expect(page.locator("#play-input")).to_have_value("D5=M E5=O F5=O")
+    expect(page.locator("#play-input")).to_have_value("5D MOO")
     page.keyboard.type("d")
     page.keyboard.press("Enter")
     expect(page.locator(".messages")).to_contain_text("Ann played 5D MOOD for 8")

@@ -183,7 +183,7 @@ new_game_forms = one_field_wrong(
         "upheld_challenge": st.sampled_from(["retry", "lose_turn"]),
         "rejected_challenge": st.sampled_from(["none", "lose_turn", "minus_5"]),
         "solo_exchanges": st.sampled_from(["0", "3", "5"]),
-        "plural_s_rule": st.sampled_from(["on", ""]),
+        "plural_s_rule": st.sampled_from(["True", "False", ""]),
         "turn_clock": st.sampled_from(["", "75", "10", "3600"]),
     },
     numbers | form_text,
@@ -203,7 +203,7 @@ new_game_forms = one_field_wrong(
         "player_2": st.sampled_from(["Ben", "ann", "Zed"]) | form_text,
         "player_3": form_text,
         "player_4": form_text,
-        "plural_s_rule": st.sampled_from(["on", "off", "", "false"]) | form_text,
+        "plural_s_rule": st.sampled_from(["True", "False", "on", "", "false"]) | form_text,
         "turn_clock": numbers,
     },
 )

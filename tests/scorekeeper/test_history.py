@@ -178,7 +178,7 @@ def test_the_page_has_its_facts_and_export_links(client):
     game = hasbro(plays=2)
     page = html(client, f"/games/{game.pk}/")
     assert page.count("<h1") == 1
-    assert "CLUB" in page and "sha256:" in page and "Checked as played" in page
+    assert "CLUB" in page and "sha256:" in page and "words checked as played" in page
     assert f'href="/games/{game.pk}/watch"' in page  # still being played
     assert f'href="/games/{game.pk}/export.json"' in page
     assert "export.gcg" not in page  # GCG is for Letter UP

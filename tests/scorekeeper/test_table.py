@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.test import Client, override_settings
 
 from scorekeeper.models import Game, Turn
 from scorekeeper.scorer_link import cookie_name
@@ -22,7 +23,7 @@ def start(client, **fields) -> Game:
         "player_2": "Ben",
         "challenge_mode": "auto",
         "starter": "1",
-        "plural_s_rule": "on",
+        "plural_s_rule": "True",
         "upheld_challenge": "retry",
         "rejected_challenge": "none",
         "solo_exchanges": "0",
@@ -433,3 +434,32 @@ def test_the_board_has_one_tab_stop_without_any_script(client):
     html = client.get(scorer(game)).content.decode()
     stops = re.findall(r'<button[^>]*data-name="(\w+)"[^>]*tabindex="0"', html)
     assert stops == ["E5"]  # the first start square, and no other
+
+
+# What the pages say -----------------------------------------------------------------------------
+def test_the_scorer_pages_help_says_the_key_is_in_this_browser_not_in_the_address(client):
+    game = start(client)
+    page = client.get(scorer(game)).content.decode()
+    assert "This page's address is the scorer link" not in page
+    assert "This browser keeps the game's scorer key in a cookie" in page
+    assert "Hand the scoring to another phone" in page
+
+
+def test_the_home_page_names_every_game_it_keeps(client):
+    page = client.get("/").content.decode()
+    assert "For Upwords, Letter UP and the classic crossword game:" in page
+
+
+def test_every_page_links_its_icon_and_the_icon_is_served(client):
+    for url in ("/", "/games/new", "/games/", "/judge/"):
+        assert '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in (
+            client.get(url).content.decode()
+        ), url
+    # Served by WhiteNoise as a static file (found in static/ here, as collectstatic would).
+    with override_settings(WHITENOISE_USE_FINDERS=True, WHITENOISE_AUTOREFRESH=True):
+        response = Client().get("/static/favicon.svg")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("image/svg+xml")
+    icon = b"".join(response.streaming_content)
+    # The Content-Security-Policy allows no inline script or style: the icon has neither.
+    assert b"<svg" in icon and b"<script" not in icon and b"<style" not in icon

@@ -80,7 +80,10 @@ def test_a_wrong_cookie_or_another_games_cookie_opens_nothing():
     assert client.get(page(one)).status_code == 403
     client.cookies[cookie_name(two.id)] = one.token
     assert client.get(page(two)).status_code == 403
-    assert client.get(link(one)[:-2] + "x/").status_code == 403  # a wrong secret in the link
+    # A wrong secret in the link: the right one with its last character changed, never to itself.
+    wrong = one.token[:-1] + ("y" if one.token.endswith("x") else "x")
+    assert wrong != one.token
+    assert client.get(f"/games/{one.id}/score/{wrong}/").status_code == 403
 
 
 def test_one_browser_holds_the_links_of_several_games_at_once():
