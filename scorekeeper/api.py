@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
+from django.db import OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from ninja import Field, NinjaAPI, Query, Schema, Status
@@ -27,12 +28,14 @@ from pydantic import AfterValidator, Strict
 from referee.apps import get_library
 from referee.errors import IllegalPlay, InputError
 from referee.game import MAX_PLAYERS
+from referee.gcg import MAX_SIZE as GCG_MAX_SIZE
 from referee.rulesets import RULESETS
 from scorekeeper import domain
 from scorekeeper.actions import KINDS
 from scorekeeper.analysis import DEFAULT_LIMIT, RETRY_SECONDS, analyse, play_data
 from scorekeeper.errors import REFUSALS, code_of, message_of, status_of
 from scorekeeper.gcg_import import import_gcg
+from scorekeeper.middleware import busy_response, database_busy
 from scorekeeper.models import NAME_MAX, Game, name_key
 from scorekeeper.scorer_link import link_url
 from scorekeeper.serialize import LOG_PAGE, game_state, log_page, turn_data
@@ -210,6 +213,11 @@ def _suspicious(request: HttpRequest, exc: SuspiciousOperation) -> HttpResponse:
     return error_response(request, 400, "bad_request", "The request could not be read.")
 
 
+@api.exception_handler(OperationalError)
+def _database(request: HttpRequest, exc: OperationalError) -> HttpResponse:
+    return busy_response(request) if database_busy(exc) else _unexpected(request, exc)
+
+
 @api.exception_handler(Exception)
 def _unexpected(request: HttpRequest, exc: Exception) -> HttpResponse:
     log.exception("unexpected error on %s %s", request.method, request.path)
@@ -319,8 +327,9 @@ def analysis(request: HttpRequest, payload: AnalysisIn) -> dict[str, Any]:
 
 
 class ImportIn(Schema):
-    # A game's record is a few kilobytes; this keeps any body well under the upload limit.
-    gcg: Text = Field(..., max_length=200_000, description="the GCG file's text")
+    # A game's record is a few kilobytes; the reader's limit keeps any body well under the
+    # upload limit.
+    gcg: Text = Field(..., max_length=GCG_MAX_SIZE, description="the GCG file's text")
     ruleset: str | None = Field(
         None, description="by default the one the record's title names, else crossword-classic"
     )

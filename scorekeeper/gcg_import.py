@@ -20,14 +20,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from referee.errors import InputError
+from referee.errors import InputError, RefereeError
 from referee.game import IN_PROGRESS
 from referee.gcg import GcgError, GcgEvent, GcgRecord, play_placements, read_gcg
 from referee.gcg_check import Mismatch, check_record, infer_options
 from referee.lexicon import HONOUR_ID
 from referee.rulesets import RULESETS, Ruleset, get_ruleset
 from scorekeeper import domain
-from scorekeeper.models import NAME_MAX, Game, name_problem, visible
+from scorekeeper.models import NAME_MAX, Game, name_key, name_problem, visible
 from scorekeeper.policy import MANUAL, resolve_lexicon
 
 DEFAULT_RULESET = "crossword-classic"
@@ -92,8 +92,10 @@ def player_names(record: GcgRecord) -> list[str]:
             pragma = f"player{player.number}"
             raise GcgError(max(line for line, n, _ in record.pragmas if n == pragma), problem)
         # Two players of one game can't share a name (Quackle writes "NoName" twice).
-        while name.casefold() in (n.casefold() for n in names):
-            name = f"{name[: NAME_MAX - 3]} #{player.number}"
+        base, suffix = name, player.number
+        while name_key(name) in {name_key(n) for n in names}:
+            tag = f" #{suffix}"
+            name, suffix = f"{base[: NAME_MAX - len(tag)]}{tag}", suffix + 1
         names.append(name)
     return names
 
@@ -150,7 +152,12 @@ def import_gcg(
         description=_description(record),
         by=by,
     )
-    _enter(draft, record)
+    try:
+        _enter(draft, record)
+    except RefereeError as error:  # a turn the engine refuses here, though the check took it
+        if isinstance(error, InputError):
+            raise
+        raise InputError("gcg_unplayable", error.message) from None
     return Imported(draft.save(), mismatches)
 
 
