@@ -5,8 +5,9 @@
 (``make bench`` runs it as part of bench/run.py.) The server is the production one, as in
 bench/http_load.py: gunicorn with config/gunicorn.conf.py (two workers), DEBUG off, on a
 throwaway database (PostgreSQL when DATABASE_URL is set, else a fresh SQLite file), rate limits
-off. ``importers`` clients each send the largest record an import takes (``largest_record``:
-2,000 entries, about 180 kB with a note on every line), one after another, to
+off. ``importers`` clients each send the largest record an import takes
+(``tests.scorekeeper.factories.largest_gcg_record``: 2,000 entries, about 160 kB with a note on
+every line), one after another, to
 ``POST /api/games/import``. Meanwhile turns (one-tile exchanges) are sent to other games on a
 fixed schedule, ``rate`` a second round-robin over a few Upwords games (open loop: a turn is sent at
 its moment whether or not the ones before it were answered), and each is timed from its
@@ -38,21 +39,11 @@ if str(ROOT) not in sys.path:
 
 from bench.http_load import READY_TIMEOUT, STEADY, Database, manage, server_env  # noqa: E402
 from config.server import Gunicorn, free_port  # noqa: E402
+from tests.scorekeeper.factories import largest_gcg_record  # noqa: E402
 
 ENTRIES = 2000  # the most entries a game's log keeps (scorekeeper.domain.LOG_CAP)
 TURN_GAMES = 5  # games the turns go round
 DRAIN_TIMEOUT = 25.0  # seconds to wait for turns still unanswered when the window closes
-
-
-def largest_record(entries: int = ENTRIES) -> str:
-    """A record as large as an import takes: an opening play, then time penalties (a turn
-    line that no rule limits), each line with a note."""
-    lines = ["#player1 ann Ann", "#player2 bo Bo", ">ann: AEINRST 8D RETAINS +66 66"]
-    lines.append("#note the opening: a note of the kind annotated records carry on every turn")
-    for number in range(1, entries):
-        lines.append(f">bo: (time) -1 {-number}")
-        lines.append(f"#note turn {number}: a note of the kind annotated records carry")
-    return "\n".join(lines) + "\n"
 
 
 def call(
@@ -87,7 +78,7 @@ def measure(port: int, seconds: float, importers: int, rate: float) -> dict[str,
         if status != 201:
             raise RuntimeError(f"creating a game gave {status}: {data[:300]!r}")
         games.append(json.loads(data))
-    record = largest_record()
+    record = largest_gcg_record(ENTRIES)
     stop = threading.Event()
     imports: list[tuple[int, float]] = []
 

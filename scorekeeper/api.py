@@ -29,6 +29,7 @@ from referee.apps import get_library
 from referee.errors import IllegalPlay, InputError
 from referee.game import MAX_PLAYERS
 from referee.gcg import MAX_SIZE as GCG_MAX_SIZE
+from referee.gcg import GcgError
 from referee.rulesets import RULESETS
 from scorekeeper import domain
 from scorekeeper.actions import KINDS
@@ -173,6 +174,8 @@ def _refusal(request: HttpRequest, exc: Exception) -> HttpResponse:
         extra["violations"] = [v.to_dict() for v in exc.violations]
         if exc.invalid_words:
             extra["words"] = exc.invalid_words
+    if isinstance(exc, GcgError) and exc.line:
+        extra["line"] = exc.line  # the line of a game record (an import) that was refused
     response = error_response(request, status_of(exc), code_of(exc), message_of(exc), **extra)
     if response.status_code == 503:
         response["Retry-After"] = str(RETRY_SECONDS)

@@ -224,9 +224,8 @@ def import_record(request: HttpRequest) -> HttpResponse:
     """Upload a game record (GCG): stored like any other game, then shown with its log."""
     if request.method == "POST" and _body_too_large(request):
         # Not read at all: an upload's file part counts toward no other limit.
-        form = ImportForm()
-        form.add_error(None, ImportForm.TOO_LARGE)
-        return render(request, "history/import.html", {"form": form}, status=413)
+        context = {"form": ImportForm(), "refusal": ImportForm.TOO_LARGE}
+        return render(request, "history/import.html", context, status=413)
     form = ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
