@@ -47,6 +47,9 @@ from scorekeeper.policy import AUTO, MANUAL, lexicon_for, policy_for, resolve_le
 TURN_CLOCK = (10, 3600)  # seconds a turn clock may be set to
 # A game's log is long enough for any real game, undos and all; a runaway script stops here.
 LOG_CAP = 2000
+# The most entries a log can hold: the cap, then one of each kind that ends a game (finish,
+# void), which a full log still takes.
+LOG_MAX = LOG_CAP + sum(1 for kind in KINDS.values() if kind.always)
 
 log = logging.getLogger(__name__)
 
