@@ -94,8 +94,7 @@ def import_game(record: Any, *, new_id: bool = False) -> Game:
     if isinstance(turns, list) and len(turns) > LOG_MAX:
         raise InputError(
             "log_full",
-            f"This record has {len(turns):,} log entries: a game's log keeps at most "
-            f"{LOG_MAX:,}.",
+            f"This record has {len(turns):,} log entries: a game's log keeps at most {LOG_MAX:,}.",
         )
     try:
         with transaction.atomic():
