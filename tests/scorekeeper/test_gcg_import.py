@@ -343,6 +343,13 @@ def test_a_record_of_as_many_turns_as_the_log_keeps_imports_whole():
     )
 
 
+def test_a_time_penalty_on_the_player_not_to_move_imports():
+    # A penalty is no one's turn: the log's check once took it for a turn out of order.
+    game = import_gcg(A_PLAY + ">a: (time) -10 56\n").game
+    assert check_game(game) == []
+    assert [s.score for s in game.seats.order_by("order")] == [56, 0]
+
+
 def test_the_largest_import_writes_in_a_handful_of_statements(django_assert_max_num_queries):
     # One domain call and save per line made some ten statements a line, all in one
     # transaction holding SQLite's write lock: 31 s for the attacker's 9,000 lines.
