@@ -32,6 +32,11 @@ in a second process (bench/loadgen.py):
   turn_answer_bytes_10   bytes of a turn's answer at turn 10 of a game, and at turn 300:
   turn_answer_bytes_300  the answer is the game's state and the new turn, never the log
 
+Imports (bench/import_load.py): the same server, two clients importing the largest record an
+import takes (2,000 entries) one after another, while turns on other games are sent on a fixed
+schedule (open loop, each timed from its scheduled moment):
+  turn_ms_during_import  99th percentile latency of those turns
+
 The word lists come from LEXICON_DIR (../shared/lexica when it is unset and that folder
 exists); without any, the CSW19 list from pyscrabbler is used alone.
 """
@@ -55,6 +60,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
 from bench import http_load as http_bench  # noqa: E402
+from bench import import_load as import_bench  # noqa: E402
 from bench import movegen as movegen_bench  # noqa: E402
 from referee.game import GameState  # noqa: E402
 from referee.lexicon import LexiconLibrary, compile_lexicon  # noqa: E402
@@ -271,6 +277,13 @@ def main() -> None:
         print(f"http: FAILED: {error}")
         web = {name: None for name in HTTP_FIGURES} | {"http": {"error": str(error)[-2000:]}}
     figures.update({name: web[name] for name in HTTP_FIGURES})
+    try:
+        imports = import_bench.run()
+    except Exception as error:  # noqa: BLE001 - the other figures stand; the failure is shown
+        failed = True
+        print(f"import load: FAILED: {error}")
+        imports = {"turn_ms_during_import": None, "import_load": {"error": str(error)[-2000:]}}
+    figures["turn_ms_during_import"] = imports["turn_ms_during_import"]
     met = {
         name: figures[name] is not None
         and (figures[name] <= goal if op == "<=" else figures[name] >= goal)
@@ -282,6 +295,7 @@ def main() -> None:
         "lexica": len(lexica["loads_ms"]),
         "movegen": details,
         "http": web["http"],
+        "import_load": imports["import_load"],
         "goals_met": met,
     }
     print(json.dumps(summary))

@@ -95,6 +95,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "scorekeeper.middleware.ApiJsonErrors",
+    "scorekeeper.middleware.DatabaseBusy",
     "csp.middleware.CSPMiddleware",
     "scorekeeper.middleware.PermissionsPolicy",
 ]
@@ -145,13 +146,21 @@ DATABASES = {
         conn_max_age=envint("CONN_MAX_AGE", 60),
     )
 }
+# Seconds a write waits for SQLite's write lock before it gives up (answered 503, "try again").
+SQLITE_BUSY_TIMEOUT = envint("SQLITE_BUSY_TIMEOUT", 5)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # BEGIN IMMEDIATE takes the write lock when a transaction starts, so two requests that
     # change the same game queue up instead of failing with "database is locked"; WAL lets
-    # readers (scoreboards) carry on while a turn is written.
+    # readers (scoreboards) carry on while a turn is written, and synchronous=NORMAL is WAL's
+    # safe setting (a power cut may lose the last commits, never the database).
+    # Every write transaction is short (a turn: milliseconds; the largest import: its inserts,
+    # about a tenth of a second), so a writer queues for well under a second: the busy timeout
+    # only bounds how long a request may wait if something holds the lock far longer (a
+    # backup, a stuck script), so that it answers 503 in seconds rather than hold a worker
+    # thread until gunicorn's 30 s timeout.
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
-        "timeout": 20,
+        "timeout": SQLITE_BUSY_TIMEOUT,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
     # Tests use a file, not shared memory, so concurrent requests in tests really race.

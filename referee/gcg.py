@@ -16,6 +16,12 @@ each line's number and text so that a check can point at the line it disagrees w
 reader is lenient where real files vary (encodings, spacing, a missing rack, text after the
 totals) and strict where a line cannot be a turn at all: that raises ``GcgError`` naming the
 line and what was expected. ``referee.gcg_check`` replays a record through the engine.
+
+The reader takes files from anyone: its time is linear in the file's size (a note continued
+over many lines is joined once, at the end), a file is at most ``MAX_SIZE`` long and
+``MAX_LINES`` lines, a number at most ``MAX_DIGITS`` digits, and text that no database can
+store (a NUL, a lone surrogate) or an encoding that is not a character set (``punycode``,
+``unicode_escape``) is refused naming its line.
 """
 
 from __future__ import annotations
@@ -161,12 +167,26 @@ class GcgRecord:
 
 # Reading the text ------------------------------------------------------------------------------
 
+# A game's record is a few kilobytes, an annotated one some tens: these bound what a file from
+# anyone can cost to read.
+MAX_SIZE = 200_000  # bytes of a file (characters of a text)
+MAX_LINES = 10_000
+MAX_DIGITS = 6  # of a score, a running total or a count
+
 _ENCODING = re.compile(rb"^#character-encoding[ \t]+(\S+)", re.MULTILINE)
+# Codecs Python decodes text with that are not character sets: they turn escapes into any code
+# point (a NUL, a lone surrogate), and punycode takes quadratic time.
+_NOT_CHARSETS = {"idna", "punycode", "unicode-escape", "raw-unicode-escape", "undefined"}
+# What no text column stores: PostgreSQL refuses NUL, and a lone surrogate is not UTF-8.
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
 
 def decode_gcg(data: bytes) -> tuple[str, str]:
     """Decode a file's bytes: the encoding its ``#character-encoding`` names, else UTF-8,
     else Latin-1 (which the oldest files use without saying). Returns ``(text, encoding)``.
+
+    A declaration that names no character set Python knows, or that the bytes do not follow,
+    is ignored; one that names a codec that is not a character set raises ``GcgError``.
     """
     if data.startswith(codecs.BOM_UTF8):
         return data[len(codecs.BOM_UTF8) :].decode("utf-8", errors="replace"), "utf-8"
@@ -174,13 +194,43 @@ def decode_gcg(data: bytes) -> tuple[str, str]:
     if declared:
         name = declared.group(1).decode("ascii", errors="replace")
         try:
-            return data.decode(name), codecs.lookup(name).name
-        except (LookupError, UnicodeDecodeError):
-            pass  # a wrong or unknown declaration: fall back as if there were none
+            codec = codecs.lookup(name).name
+        except LookupError:
+            codec = ""  # an unknown declaration: fall back as if there were none
+        if codec in _NOT_CHARSETS:
+            line = len(data[: declared.start()].splitlines()) + 1
+            raise GcgError(
+                line,
+                f"{_shown(name)} is not a character set: declare the one the file is written "
+                "in, such as UTF-8 or ISO-8859-1.",
+            )
+        if codec:
+            try:
+                return data.decode(codec), codec
+            except ValueError:  # UnicodeError: the bytes don't follow the declaration
+                pass
     try:
         return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
         return data.decode("latin-1"), "iso8859-1"
+
+
+def _shown(text: str, most: int = 60) -> str:
+    """Text from a file as an error message quotes it: cut short, with its quotes."""
+    return repr(text[:most]) + ("…" if len(text) > most else "")
+
+
+def _number(text: str, line: int) -> int:
+    """A score, total or count as written; refused beyond ``MAX_DIGITS`` digits (Python's
+    ``int`` refuses past 4,300, and no game comes near a million points)."""
+    digits = text.lstrip("+-")
+    if len(digits) > MAX_DIGITS:
+        raise GcgError(
+            line,
+            f"a number of {len(digits):,} digits ({_shown(text, 12)}): scores, totals and "
+            f"counts have at most {MAX_DIGITS}.",
+        )
+    return int(text.replace("+", ""))
 
 
 _POSITION = re.compile(r"^(?:([0-9]{1,2})([A-Za-z])|([A-Za-z])([0-9]{1,2}))$")
@@ -223,7 +273,7 @@ def parse_event(text: str, line: int) -> GcgEvent:
     nick, colon, rest = body[1:].partition(":")
     nick = nick.strip()
     if not colon or not nick or " " in nick:
-        raise GcgError(line, f"expected {_MOVE_EXAMPLE}, found {body!r}.")
+        raise GcgError(line, f"expected {_MOVE_EXAMPLE}, found {_shown(body)}.")
     tokens = rest.split()
     rack = ""
     if tokens and not _is_action(tokens[0]) and _RACK.match(tokens[0]):
@@ -239,12 +289,12 @@ def parse_event(text: str, line: int) -> GcgEvent:
                     kind=form.kinds[0],
                     nick=nick,
                     rack=rack,
-                    score=int(score_text.replace("+", "")),
-                    total=int(total_text),
+                    score=_number(score_text, line),
+                    total=_number(total_text, line),
                     comment=" ".join(tokens[width + 2 :]),
                 )
                 return form.read(event, tokens[: width + 1])
-    raise GcgError(line, f"expected {_MOVE_EXAMPLE}, found {body!r}.")
+    raise GcgError(line, f"expected {_MOVE_EXAMPLE}, found {_shown(body)}.")
 
 
 def _is_action(token: str) -> bool:
@@ -267,15 +317,17 @@ def _play(event: GcgEvent, tokens: list[str]) -> GcgEvent:
     except InputError as error:
         raise GcgError(event.line, error.message) from None
     if not re.fullmatch(r"[^\s\d()+\-]+", word):
-        raise GcgError(event.line, f"{word!r} is not a word: letters, with . for board tiles.")
+        raise GcgError(
+            event.line, f"{_shown(word, 20)} is not a word: letters, with . for board tiles."
+        )
     position = format_position(row, col, across)
     return replace(event, position=position, row=row, col=col, across=across, word=word)
 
 
 def _exchange(event: GcgEvent, tokens: list[str]) -> GcgEvent:
     tiles = tokens[0][1:]
-    if tiles.isdigit():  # -3: three tiles the recorder did not see
-        return replace(event, count=int(tiles))
+    if tiles.isascii() and tiles.isdigit():  # -3: three tiles the recorder did not see
+        return replace(event, count=_number(tiles, event.line))
     return replace(event, tiles=tiles, count=len(tiles))
 
 
@@ -354,23 +406,59 @@ def format_event(event: GcgEvent) -> str:
 _PRAGMA = re.compile(r"^#([A-Za-z][\w-]*)\s*(.*)$")
 
 
-def read_gcg(source: str | bytes) -> GcgRecord:
+def read_gcg(
+    source: str | bytes, *, max_size: int | None = MAX_SIZE, max_lines: int | None = MAX_LINES
+) -> GcgRecord:
     """Read a GCG file (text, or bytes in UTF-8 or Latin-1) into a ``GcgRecord``.
+
+    A file longer than ``max_size`` (bytes, or characters of a text) or ``max_lines`` is
+    refused before it is read (``None``: no limit).
 
     >>> record = read_gcg(b"#player1 a Ann\\n#player2 b Bo\\n>a: AEINRST 8D RETAINS +66 66\\n")
     >>> [p.name for p in record.players], record.events[0].word
     (['Ann', 'Bo'], 'RETAINS')
     """
+    if max_size is not None and len(source) > max_size:
+        unit = "bytes" if isinstance(source, bytes) else "characters"
+        raise GcgError(
+            0,
+            f"This file has {len(source):,} {unit}: a game record has at most {max_size:,}.",
+        )
     encoding = ""
     if isinstance(source, bytes):
         text, encoding = decode_gcg(source)
     else:
         text = source.removeprefix("\ufeff")
-    return _Reader(encoding).read(text)
+    lines = text.splitlines()
+    if max_lines is not None and len(lines) > max_lines:
+        raise GcgError(
+            0, f"This file has {len(lines):,} lines: a game record has at most {max_lines:,}."
+        )
+    return _Reader(encoding).read(lines)
 
 
 # Lines that belong to the player of the last play, not to the next player in turn.
 _SAME_PLAYER = ("withdrawn", "challenge_bonus", "end_rack_points")
+
+
+class _Text:
+    """Free text continued line by line (a note, a description), joined once when the file has
+    been read: joining it again at every line would cost the square of its length.
+
+    Lines join with a newline, or a blank line where the file had one between them.
+    """
+
+    def __init__(self, first: str = "") -> None:
+        self.parts = [first] if first else []
+
+    def add(self, text: str, paragraph: bool) -> None:
+        if self.parts:
+            self.parts += ["\n\n" if paragraph else "\n", text]
+        elif text:
+            self.parts = [text]
+
+    def __str__(self) -> str:
+        return "".join(self.parts)
 
 
 class _Reader:
@@ -380,17 +468,22 @@ class _Reader:
         self.encoding = encoding
         self.players: dict[int, GcgPlayer] = {}
         self.events: list[GcgEvent] = []
+        self.event_notes: list[_Text] = []  # each event's note, by its index
+        self.last_play: GcgEvent | None = None
         self.pragmas: list[tuple[int, str, str]] = []
-        self.notes: list[str] = []
-        self.racks: dict[int, str] = {}
+        self.notes: list[_Text] = []
+        self.racks: dict[int, tuple[int, str]] = {}  # player number -> (line, rack)
         self.fields: dict[str, str] = {}
+        self.description = _Text()
         # The free text that plain lines continue: a note, or the description (older files).
         self.continuing: Literal["note", "description", ""] = ""
         self.pending_blank = False
         self.incomplete = False
 
-    def read(self, text: str) -> GcgRecord:
-        for number, raw in enumerate(text.splitlines(), start=1):
+    def read(self, lines: list[str]) -> GcgRecord:
+        for number, raw in enumerate(lines, start=1):
+            if _UNSTORABLE.search(raw):
+                raise GcgError(number, "a NUL character or a lone surrogate: that is not text.")
             line = raw.strip()
             if not line:
                 self.pending_blank = bool(self.continuing)
@@ -404,13 +497,11 @@ class _Reader:
             elif self.continuing == "note":
                 self.add_note(line, continued=True)
             elif self.continuing == "description":
-                self.fields["description"] = _join(
-                    self.fields["description"], line, self.pending_blank
-                )
+                self.description.add(line, self.pending_blank)
                 self.pending_blank = False
             else:
                 raise GcgError(
-                    number, f"expected a #pragma or {_MOVE_EXAMPLE}, found {line[:60]!r}."
+                    number, f"expected a #pragma or {_MOVE_EXAMPLE}, found {_shown(line)}."
                 )
         return self.record()
 
@@ -422,7 +513,7 @@ class _Reader:
                 self.add_note(line[3:], continued=True)
                 return
             raise GcgError(
-                number, f"expected a pragma such as '#player1 nick Name', found {line!r}."
+                number, f"expected a pragma such as '#player1 nick Name', found {_shown(line)}."
             )
         name, value = match.group(1).lower(), match.group(2).strip()
         self.pragmas.append((number, name, value))
@@ -431,45 +522,47 @@ class _Reader:
         if player:
             self.player(number, int(player.group(1)), value)
         elif rack:
-            self.racks[int(rack.group(1))] = value
+            self.racks[int(rack.group(1))] = (number, value)
         elif name == "note":
             self.continuing = "note"
             self.add_note(value, continued=False)
-        elif name in ("lexicon", "title", "description", "id", "character-encoding"):
+        elif name == "description":
+            self.description = _Text(value)
+            self.continuing = "description"
+        elif name in ("lexicon", "title", "id", "character-encoding"):
             self.fields[name] = value
-            if name == "description":
-                self.continuing = "description"
         elif name == "incomplete":
             self.incomplete = True
 
     def player(self, number: int, index: int, value: str) -> None:
         nick, _, name = value.partition(" ")
         if not 1 <= index <= 4 or not nick:
-            raise GcgError(number, f"expected '#player{index} nick Full Name', found {value!r}.")
+            raise GcgError(
+                number, f"expected '#player{index} nick Full Name', found {_shown(value)}."
+            )
         self.players[index] = GcgPlayer(index, nick, name.strip() or nick)
 
     def add_note(self, text: str, continued: bool) -> None:
         if self.events:
-            last = self.events[-1]
-            self.events[-1] = replace(last, note=_join(last.note, text, self.pending_blank))
+            self.event_notes[-1].add(text, self.pending_blank)
         elif continued and self.notes:
-            self.notes[-1] = _join(self.notes[-1], text, self.pending_blank)
+            self.notes[-1].add(text, self.pending_blank)
         else:
-            self.notes.append(text)
+            self.notes.append(_Text(text))
         self.pending_blank = False
 
     def event(self, number: int, raw: str) -> None:
         event = parse_event(raw, number)
         if not self.players:
             raise GcgError(number, "expected #player1 and #player2 lines before the first turn.")
-        last_play = next((e for e in reversed(self.events) if e.kind == "play"), None)
+        last_play = self.last_play
         if event.kind == "withdrawn" and (last_play is None or last_play.nick != event.nick):
             # A "--" after someone else's play: the challenger's lost turn.
             event = replace(event, kind="challenge_loss")
         seats = [i for i, p in enumerate(self.ordered_players()) if p.nick == event.nick]
         if not seats:
             names = ", ".join(f"#player{p.number} {p.nick}" for p in self.ordered_players())
-            raise GcgError(number, f"{event.nick!r} is not one of the players ({names}).")
+            raise GcgError(number, f"{_shown(event.nick)} is not one of the players ({names}).")
         seat = seats[0]
         if len(seats) > 1:  # two players share a nick (Quackle's "NoName"): go by turn order
             if event.kind in _SAME_PLAYER and last_play is not None:
@@ -477,7 +570,11 @@ class _Reader:
             elif self.events:
                 after = self.events[-1].seat
                 seat = min(seats, key=lambda s: (s - after - 1) % len(self.players))
-        self.events.append(replace(event, seat=seat))
+        event = replace(event, seat=seat)
+        self.events.append(event)
+        self.event_notes.append(_Text())
+        if event.kind == "play":
+            self.last_play = event
         self.pending_blank = False
 
     def ordered_players(self) -> list[GcgPlayer]:
@@ -492,25 +589,30 @@ class _Reader:
         if [p.number for p in players] != list(range(1, len(players) + 1)):
             missing = next(i for i in range(1, 5) if i not in self.players)
             raise GcgError(0, f"The record has no #player{missing} line.")
+        for number, (line, _) in sorted(self.racks.items()):
+            if not 1 <= number <= len(players):
+                raise GcgError(
+                    line,
+                    f"#rack{number} names no player: the record has {len(players)} players, "
+                    f"#player1 to #player{len(players)}.",
+                )
+        events = [
+            replace(event, note=str(note)) if note.parts else event
+            for event, note in zip(self.events, self.event_notes, strict=True)
+        ]
         return GcgRecord(
             players=tuple(players),
-            events=tuple(self.events),
+            events=tuple(events),
             lexicon=self.fields.get("lexicon", ""),
             title=self.fields.get("title", ""),
-            description=self.fields.get("description", ""),
+            description=str(self.description),
             id=self.fields.get("id", ""),
             encoding=self.encoding or self.fields.get("character-encoding", ""),
-            notes=tuple(self.notes),
-            final_racks=dict(self.racks),
+            notes=tuple(str(note) for note in self.notes),
+            final_racks={number: rack for number, (_, rack) in self.racks.items()},
             pragmas=tuple(self.pragmas),
             incomplete=self.incomplete,
         )
-
-
-def _join(note: str, text: str, paragraph: bool) -> str:
-    if not note:
-        return text
-    return f"{note}\n\n{text}" if paragraph else f"{note}\n{text}"
 
 
 _HEADER_PRAGMAS = {"title", "description", "id", "lexicon", "character-encoding", "note"}

@@ -175,9 +175,10 @@ class _Replay:
             return
         flagged = {m.line for m in self.mismatches}
         for seat, (recorded, computed) in enumerate(zip(totals, final, strict=True)):
-            lines = {e.line for e in self.record.events if e.seat == seat}
-            if recorded != computed and not lines & flagged:  # else the line says it already
-                last = [e for e in self.record.events if e.seat == seat][-1]
+            own = [e for e in self.record.events if e.seat == seat]
+            if recorded != computed and not {e.line for e in own} & flagged:  # else it's said
+                # The player's last line; a player with none is told at the record's last line.
+                last = own[-1] if own else self.record.events[-1]
                 self.add(last, "final", recorded, computed, "The final score differs.")
 
     def take_turn(self, event: GcgEvent) -> None:

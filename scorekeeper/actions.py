@@ -100,6 +100,11 @@ class ActionKind:
     rebuilds: bool = False
     # A game whose log is full still takes this kind (the game can always end).
     always: bool = False
+    # Entered for any player, not only the one to move (a time penalty).
+    any_seat: bool = False
+    # A game's record (an imported file) can hold it: it enters from the engine's state and the
+    # turns before it, without the database (``scorekeeper.domain.Draft``).
+    recorded: bool = False
 
 
 # Play ------------------------------------------------------------------------------------------
@@ -536,6 +541,7 @@ KINDS: dict[str, ActionKind] = {
             describe=_describe_play,
             label=lambda t: "play",
             gcg=_gcg_play,
+            recorded=True,
         ),
         ActionKind(
             "pass",
@@ -544,6 +550,7 @@ KINDS: dict[str, ActionKind] = {
             describe=lambda t: f"{_name(t)} passed.",
             label=lambda t: "pass",
             gcg=_gcg_pass,
+            recorded=True,
         ),
         ActionKind(
             "exchange",
@@ -552,6 +559,7 @@ KINDS: dict[str, ActionKind] = {
             describe=lambda t: f"{_name(t)} exchanged {_plural(t.count, 'tile')}.",
             label=lambda t: f"exchange {t.count}",
             gcg=_gcg_exchange,
+            recorded=True,
         ),
         ActionKind(
             "challenge",
@@ -560,6 +568,7 @@ KINDS: dict[str, ActionKind] = {
             describe=_describe_challenge,
             label=lambda t: "challenge",
             gcg=_gcg_challenge,
+            recorded=True,
         ),
         ActionKind(
             "penalty",
@@ -568,7 +577,8 @@ KINDS: dict[str, ActionKind] = {
             describe=_describe_penalty,
             label=lambda t: "time penalty",
             gcg=_gcg_penalty,
-            always=True,
+            any_seat=True,
+            recorded=True,
         ),
         ActionKind(
             "undo",
@@ -587,6 +597,7 @@ KINDS: dict[str, ActionKind] = {
             label=lambda t: "end of game",
             gcg=_gcg_finish,
             always=True,
+            recorded=True,
         ),
         ActionKind(
             "correct",
@@ -603,6 +614,7 @@ KINDS: dict[str, ActionKind] = {
             describe=lambda t: "The game was abandoned.",
             label=lambda t: "abandoned",
             gcg=_gcg_abandon,
+            recorded=True,
         ),
         ActionKind(
             "void",

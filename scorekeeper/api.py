@@ -17,6 +17,7 @@ from dataclasses import asdict
 from typing import Annotated, Any, Literal
 
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
+from django.db import OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from ninja import Field, NinjaAPI, Query, Schema, Status
@@ -26,6 +27,8 @@ from pydantic import AfterValidator, Strict
 from referee.apps import get_library
 from referee.errors import IllegalPlay, InputError
 from referee.game import MAX_PLAYERS
+from referee.gcg import MAX_SIZE as GCG_MAX_SIZE
+from referee.gcg import GcgError
 from referee.rulesets import RULESETS
 from scorekeeper import domain
 from scorekeeper.actions import KINDS
@@ -40,7 +43,7 @@ from scorekeeper.analysis import (
 from scorekeeper.errors import REFUSALS, code_of, message_of, retry_after, status_of
 from scorekeeper.gcg_import import import_gcg
 from scorekeeper.limits import analysis_limit, spend
-from scorekeeper.middleware import too_large_message
+from scorekeeper.middleware import busy_response, database_busy, too_large_message
 from scorekeeper.models import NAME_MAX, Game, name_key
 from scorekeeper.scorer_link import link_url
 from scorekeeper.serialize import LOG_PAGE, game_state, log_page, turn_data
@@ -178,6 +181,8 @@ def _refusal(request: HttpRequest, exc: Exception) -> HttpResponse:
         extra["violations"] = [v.to_dict() for v in exc.violations]
         if exc.invalid_words:
             extra["words"] = exc.invalid_words
+    if isinstance(exc, GcgError) and exc.line:
+        extra["line"] = exc.line  # the line of a game record (an import) that was refused
     response = error_response(request, status_of(exc), code_of(exc), message_of(exc), **extra)
     wait = retry_after(exc)
     if wait is not None:
@@ -214,6 +219,11 @@ def _too_large(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
 @api.exception_handler(SuspiciousOperation)
 def _suspicious(request: HttpRequest, exc: SuspiciousOperation) -> HttpResponse:
     return error_response(request, 400, "bad_request", "The request could not be read.")
+
+
+@api.exception_handler(OperationalError)
+def _database(request: HttpRequest, exc: OperationalError) -> HttpResponse:
+    return busy_response(request) if database_busy(exc) else _unexpected(request, exc)
 
 
 @api.exception_handler(Exception)
@@ -337,8 +347,9 @@ def analysis(request: HttpRequest, payload: AnalysisIn) -> dict[str, Any]:
 
 
 class ImportIn(Schema):
-    # A game's record is a few kilobytes; this keeps any body well under the upload limit.
-    gcg: Text = Field(..., max_length=200_000, description="the GCG file's text")
+    # A game's record is a few kilobytes; the reader's limit keeps any body well under the
+    # upload limit.
+    gcg: Text = Field(..., max_length=GCG_MAX_SIZE, description="the GCG file's text")
     ruleset: str | None = Field(
         None, description="by default the one the record's title names, else crossword-classic"
     )

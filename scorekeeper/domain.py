@@ -5,6 +5,10 @@ Every entry point (the JSON API, the pages, management commands) calls ``create_
 number, so a double tap or a second device can never apply a turn twice, and a refused action
 changes nothing: the engine checks everything before it changes its state, and the transaction
 rolls back whatever else happened.
+
+A game's record (an imported file) is entered through ``draft_game``: its turns go through the
+same handlers as ``act``'s, in memory, and ``Draft.save`` stores the game and its whole log in
+one short transaction, so an import never holds the database while it is read and checked.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from uuid import UUID
 
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.db import transaction
+from django.db import connection, transaction
 
 from referee.errors import IllegalAction, IllegalPlay, InputError, RefereeError, Violation
 from referee.game import MAX_PLAYERS, GameState
@@ -26,7 +30,7 @@ from referee.play import Play
 from referee.rules import Evaluation
 from referee.rulesets import RuleOptions, get_ruleset
 from scorekeeper import replay
-from scorekeeper.actions import KINDS, Change, Context, Entry
+from scorekeeper.actions import KINDS, ActionKind, Change, Context, Entry
 from scorekeeper.invisible import visible
 from scorekeeper.models import (
     NAME_MAX,
@@ -44,6 +48,9 @@ from scorekeeper.policy import AUTO, MANUAL, lexicon_for, policy_for, resolve_le
 TURN_CLOCK = (10, 3600)  # seconds a turn clock may be set to
 # A game's log is long enough for any real game, undos and all; a runaway script stops here.
 LOG_CAP = 2000
+# The most entries a log can hold: the cap, then one of each kind that ends a game (finish,
+# void), which a full log still takes.
+LOG_MAX = LOG_CAP + sum(1 for kind in KINDS.values() if kind.always)
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +91,39 @@ def create_game(
 
     A game for a ``club`` counts in its standings: every player must be on its roster (checked
     under the club's row lock, so a player taken off the roster meanwhile is refused)."""
+    game, names, state = _new_game(
+        ruleset=ruleset,
+        players=players,
+        lexicon=lexicon,
+        challenge_mode=challenge_mode,
+        options=options,
+        first=first,
+        turn_clock=turn_clock,
+    )
+    with transaction.atomic():
+        if club is not None:
+            game.club = require_roster(club, names)
+        game.save(force_insert=True)
+        seats = [
+            Seat.objects.create(game=game, player=player_named(name), order=order)
+            for order, name in enumerate(names)
+        ]
+        replay.store_state(game, seats, state)
+    return game
+
+
+def _new_game(
+    *,
+    ruleset: str,
+    players: Sequence[str],
+    lexicon: str | None,
+    challenge_mode: str,
+    options: Mapping[str, Any] | None,
+    first: str | None,
+    turn_clock: int | None,
+) -> tuple[Game, list[str], GameState]:
+    """A game as asked for, checked and not yet saved: its row, its players' names, and the
+    engine's state before the first turn."""
     rules = get_ruleset(ruleset)
     rule_options = RuleOptions.from_dict(options, rules)
     names = clean_player_names(players)
@@ -101,25 +141,16 @@ def create_game(
         raise InputError("bad_turn_clock", f"A turn clock runs from {low} to {high} seconds.")
     lexicon_id, checksum = resolve_lexicon(settings.DEFAULT_LEXICON if lexicon is None else lexicon)
     state = GameState.new(rules, len(names), rule_options, first_seat)
-    with transaction.atomic():
-        if club is not None:
-            club = require_roster(club, names)
-        game = Game.objects.create(
-            club=club,
-            ruleset=rules.id,
-            options=rule_options.to_dict(),
-            lexicon=lexicon_id,
-            lexicon_checksum=checksum,
-            challenge_mode=challenge_mode,
-            first_seat=first_seat,
-            turn_clock=turn_clock,
-        )
-        seats = [
-            Seat.objects.create(game=game, player=player_named(name), order=order)
-            for order, name in enumerate(names)
-        ]
-        replay.store_state(game, seats, state)
-    return game
+    game = Game(
+        ruleset=rules.id,
+        options=rule_options.to_dict(),
+        lexicon=lexicon_id,
+        lexicon_checksum=checksum,
+        challenge_mode=challenge_mode,
+        first_seat=first_seat,
+        turn_clock=turn_clock,
+    )
+    return game, names, state
 
 
 def require_roster(club: Club, names: Sequence[str]) -> Club:
@@ -203,7 +234,6 @@ def act(
     kind = KINDS.get(action)
     if kind is None:
         raise InputError("unknown_action", f"Unknown action {action!r}; use one of {tuple(KINDS)}.")
-    note = visible(note, keep="\n")  # shown on the game's pages: what can't be seen there goes
     with transaction.atomic():
         try:
             game = Game.objects.select_for_update().get(pk=game_id)
@@ -215,12 +245,7 @@ def act(
                 f"Turn {expected_turn} was already entered (the game is at turn "
                 f"{game.turn_number}): reload to see it.",
             )
-        if game.turn_number >= LOG_CAP and not kind.always:
-            raise IllegalAction(
-                "log_full",
-                f"This game's log has reached {LOG_CAP:,} entries, the most one game keeps: "
-                "finish the game.",
-            )
+        require_room(game.turn_number, kind)
         seats = list(game.seats.select_related("player").order_by("order"))
         state = replay.load_state(game, seats)
         turn = Turn(game=game, number=game.turn_number + 1, action=action, entered_by=by[:80])
@@ -238,21 +263,203 @@ def act(
             lambda: replay.effective_turns(game),
             lambda: replay.new_state(game, len(seats)),
         )
-        try:
-            kind.enter(context)
-        except RefereeError as error:
-            raise named(error, seats) from None
-        turn.rack, turn.note = rack[:16], note
-        if action == "play" and isinstance(best, int) and not isinstance(best, bool):
-            turn.best = best
-        # A correction replays the log itself and leaves the state it reached in the context.
-        state = replay.replay(game, players=len(seats)) if kind.rebuilds else context.state
-        if turn.totals is None:  # a correction records the totals where it stands in play
-            turn.totals = replay.totals(state)
+        state = _enter(kind, context)
         turn.save()
         game.turn_number = turn.number
         replay.store_state(game, seats, state)
         return Applied(turn, game, seats, state, context.changes)
+
+
+def require_room(entries: int, kind: ActionKind) -> None:
+    """Refuse a new entry in a log that holds ``entries`` already, if that is the most one game
+    keeps; the kinds that end a game are taken still."""
+    if entries >= LOG_CAP and not kind.always:
+        raise IllegalAction(
+            "log_full",
+            f"This game's log has reached {LOG_CAP:,} entries, the most one game keeps: "
+            "finish the game.",
+        )
+
+
+def _enter(kind: ActionKind, context: Context) -> GameState:
+    """Enter one turn on a context (``act``'s, or a draft's): the kind's handler checks it and
+    applies it to the engine, and the log entry gets the rest of what was entered. Returns the
+    state after it."""
+    try:
+        kind.enter(context)
+    except RefereeError as error:
+        raise named(error, context.seats) from None
+    turn, entry = context.turn, context.entry
+    # The note is shown on the game's pages: what can't be seen there goes.
+    turn.rack, turn.note = entry.rack[:16], visible(entry.note, keep="\n")
+    best = entry.best
+    if kind.name == "play" and isinstance(best, int) and not isinstance(best, bool):
+        turn.best = best
+    # A correction replays the log itself and leaves the state it reached in the context.
+    players = len(context.seats)
+    state = replay.replay(context.game, players=players) if kind.rebuilds else context.state
+    if turn.totals is None:  # a correction records the totals where it stands in play
+        turn.totals = replay.totals(state)
+    return state
+
+
+# A game's record -------------------------------------------------------------------------------
+def draft_game(
+    *,
+    ruleset: str,
+    players: Sequence[str],
+    lexicon: str | None = None,
+    challenge_mode: str = AUTO,
+    options: Mapping[str, Any] | None = None,
+    first: str | None = None,
+    title: str = "",
+    description: str = "",
+    by: str = "",
+) -> Draft:
+    """A game to enter from its record: checked as ``create_game`` checks one, held in memory
+    until ``Draft.save``. Writes nothing. ``title`` and ``description`` are the record's."""
+    game, names, state = _new_game(
+        ruleset=ruleset,
+        players=players,
+        lexicon=lexicon,
+        challenge_mode=challenge_mode,
+        options=options,
+        first=first,
+        turn_clock=None,
+    )
+    game.title, game.description = title[:200], description
+    return Draft(game, names, state, by)
+
+
+class Draft:
+    """A game entered turn by turn in memory, then stored at once (an imported record).
+
+    Each turn goes through the action table's handlers as ``act``'s do, so the log and the
+    state come out as they would at the table; nothing is written until ``save``.
+    """
+
+    def __init__(self, game: Game, names: Sequence[str], state: GameState, by: str) -> None:
+        self.game = game
+        # The players are found or made when the draft is saved; until then, by name.
+        self.seats = [
+            Seat(game=game, player=Player(name=name), order=order)
+            for order, name in enumerate(names)
+        ]
+        self.state = state  # the game as the turns entered so far leave it: read, don't change
+        self.turns: list[Turn] = []
+        self.by = by
+        self.policy = policy_for(game)
+
+    def enter(
+        self,
+        action: str,
+        *,
+        source: str = "",
+        tiles: Iterable[tuple[int, int, str]] | None = None,
+        count: object = None,
+        racks: Mapping[int, str] | None = None,
+        verdict: str | None = None,
+        seat: int | None = None,
+        points: int | None = None,
+        rack: str = "",
+        note: str = "",
+    ) -> Turn:
+        """Enter one turn, as ``act`` would; ``source`` (where the record says it: "Line 12")
+        begins the sentence of a refusal. Only the kinds a record can hold (``recorded``)."""
+        kind = KINDS.get(action)
+        try:
+            if kind is None or not kind.recorded:
+                recorded = ", ".join(k.name for k in KINDS.values() if k.recorded)
+                raise InputError(
+                    "not_recorded", f"A game's record holds {recorded}; not {action!r}."
+                )
+            require_room(len(self.turns), kind)
+            turn = Turn(
+                game=self.game, number=len(self.turns) + 1, action=action, entered_by=self.by[:80]
+            )
+            entry = Entry(
+                by=self.by, tiles=None if tiles is None else list(tiles), count=count,
+                racks=racks, verdict=verdict, seat=seat, points=points, rack=rack, note=note,
+            )  # fmt: skip
+            context = Context(
+                self.game, self.seats, self.state, turn, entry, self.policy, self.effective
+            )
+            self.state = _enter(kind, context)
+        except RefereeError as error:
+            if source:
+                error.message = f"{source}: {error.message}"
+            raise
+        self.turns.append(turn)
+        return turn
+
+    def effective(self) -> list[Turn]:
+        """The turns in effect: all of them, as a record has no undo or correction."""
+        return list(self.turns)
+
+    def save(self) -> Game:
+        """Store the game, its players, seats and whole log in one short transaction.
+
+        Everything slow happens before it: the check that the log replays to the state reached
+        and that every entry agrees with the engine (``check_game``'s checks, in memory), and
+        the log's rows prepared as the database takes them. The transaction (on SQLite, the
+        database's write lock) holds only the inserts: the log's rows by one statement run
+        for each (``executemany``), then the plays each challenge judged linked by id.
+        """
+        game, seats, turns = self.game, self.seats, self.turns
+        problems = replay.log_problems(game, seats, turns, self.state)
+        if problems:  # the handlers and the replay disagree: never store such a game
+            raise InputError("inconsistent_log", "; ".join(problems))
+        replay.set_state(game, seats, self.state)
+        game.turn_number = len(turns)
+        rows = _log_rows(turns)
+        with transaction.atomic():
+            game.save(force_insert=True)
+            for seat in seats:
+                seat.player = player_named(seat.player.name)
+                seat.save(force_insert=True)
+            _insert_log(game, turns, rows)
+        return game
+
+
+# A log's columns: each turn's seat is known by id only once the seats are stored.
+_LOG_FIELDS = [f for f in Turn._meta.concrete_fields if not f.primary_key]
+_SEAT_COLUMN = next(i for i, f in enumerate(_LOG_FIELDS) if f.name == "seat")
+
+
+def _log_rows(turns: Sequence[Turn]) -> list[list[Any]]:
+    """A new game's log as rows of database values, prepared as ``bulk_create`` prepares them
+    (``pre_save`` fills the creation time; JSON is encoded), before any transaction."""
+    return [
+        [field.get_db_prep_save(field.pre_save(turn, True), connection) for field in _LOG_FIELDS]
+        for turn in turns
+    ]
+
+
+def _insert_log(game: Game, turns: Sequence[Turn], rows: list[list[Any]]) -> None:
+    """Insert the prepared rows of a new game's log, then link each challenge to the play it
+    judged (an earlier row of the same insert)."""
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(field.column) for field in _LOG_FIELDS)
+    marks = ", ".join(["%s"] * len(_LOG_FIELDS))
+    table = quote(Turn._meta.db_table)
+    for row, turn in zip(rows, turns, strict=True):
+        row[_SEAT_COLUMN] = turn.seat.pk
+    with connection.cursor() as cursor:
+        cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", rows)
+    ids = dict(game.turns.values_list("number", "pk"))
+    for turn in turns:
+        turn.pk = ids[turn.number]
+        turn._state.adding, turn._state.db = False, connection.alias
+    challenges = [turn for turn in turns if turn.target is not None]
+    for turn in challenges:
+        turn.target = turn.target  # its id, known now
+    if challenges:
+        target, key = quote(Turn._meta.get_field("target").column), quote(Turn._meta.pk.column)
+        with connection.cursor() as cursor:
+            cursor.executemany(
+                f"UPDATE {table} SET {target} = %s WHERE {key} = %s",
+                [(turn.target_id, turn.pk) for turn in challenges],
+            )
 
 
 def named(error: RefereeError, seats: Sequence[Seat]) -> RefereeError:

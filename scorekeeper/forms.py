@@ -13,6 +13,7 @@ from django.db.models import QuerySet
 
 from referee.apps import get_library
 from referee.game import MAX_PLAYERS
+from referee.gcg import MAX_SIZE as GCG_MAX_SIZE
 from referee.lexicon import HONOUR_ID, LexiconFileError
 from referee.rulesets import RULESETS, RuleOptions, Ruleset, challenge_rule, challenge_rule_name
 from scorekeeper.domain import TURN_CLOCK
@@ -321,9 +322,16 @@ class RankingsFilter(forms.Form):
 class ImportForm(forms.Form):
     """A game record to import: a GCG file, or its text pasted."""
 
+    MAX_BYTES = GCG_MAX_SIZE  # the reader's limit, for a file and for pasted text alike
+    TOO_LARGE = f"That is too large for one game's record: at most {MAX_BYTES:,} bytes."
+
     file = forms.FileField(label="GCG file", required=False)
     text = forms.CharField(
-        label="…or paste the record", required=False, widget=forms.Textarea(attrs={"rows": 8})
+        label="…or paste the record",
+        required=False,
+        max_length=MAX_BYTES,
+        error_messages={"max_length": TOO_LARGE},
+        widget=forms.Textarea(attrs={"rows": 8}),
     )
     ruleset = forms.ChoiceField(
         label="Ruleset",
@@ -335,14 +343,12 @@ class ImportForm(forms.Form):
         label="Refuse the record if any scored line differs from the rules", required=False
     )
 
-    MAX_BYTES = 500_000
-
     def clean(self) -> dict[str, Any]:
         data: dict[str, Any] = super().clean() or {}
         upload, text = data.get("file"), data.get("text", "")
         if upload is not None:
             if upload.size > self.MAX_BYTES:
-                raise forms.ValidationError("That file is too large for one game's record.")
+                raise forms.ValidationError(self.TOO_LARGE)
             data["source"] = upload.read()
         elif text.strip():
             data["source"] = text

@@ -1,10 +1,13 @@
 """Importing a game record (GCG) as a game like any other.
 
 The record is read (``referee.gcg``), checked line by line against the rules
-(``referee.gcg_check``), and then entered turn by turn through ``domain.act``, in one
-transaction, so the stored game is replayable from its log and ``check_games`` finds nothing.
-The referee's scores are kept: every line where the record says otherwise is reported (line,
-text, recorded, computed), and ``strict`` refuses a record with any such line.
+(``referee.gcg_check``), and then entered turn by turn into a ``domain.Draft`` through the same
+handlers as a turn at the table, so the stored game is replayable from its log and
+``check_games`` finds nothing. All of that happens before anything is written, in time linear in
+the record; the draft is then stored in one short transaction, so an import never holds the
+database while others wait. The referee's scores are kept: every line where the record says
+otherwise is reported (line, text, recorded, computed), and ``strict`` refuses a record with
+any such line. A record that can't be a game is refused naming its line, and writes nothing.
 
 The game is a tournament-style game judged by the lexicon the record names (``#lexicon
 NWL23`` → NWL2023) when it is installed here, else the honour system; the verdicts the record
@@ -17,23 +20,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
-
-from referee.board import Board
-from referee.errors import InputError
-from referee.gcg import GcgRecord, play_placements, read_gcg
+from referee.errors import InputError, RefereeError
+from referee.game import IN_PROGRESS
+from referee.gcg import GcgError, GcgEvent, GcgRecord, play_placements, read_gcg
 from referee.gcg_check import Mismatch, check_record, infer_options
 from referee.lexicon import HONOUR_ID
 from referee.rulesets import RULESETS, Ruleset, get_ruleset
 from scorekeeper import domain
 from scorekeeper.invisible import visible
-from scorekeeper.models import NAME_MAX, Game, name_key
+from scorekeeper.models import NAME_MAX, Game, name_key, name_problem
 from scorekeeper.policy import MANUAL, resolve_lexicon
-from scorekeeper.replay import check_game
 
 DEFAULT_RULESET = "crossword-classic"
 # What the engine cannot store as a game: a turn it refuses, or a turn out of order.
 UNSTORABLE = ("replay", "turn")
+# The end-of-game lines: together, the one entry that ends the game.
+ENDING = ("end_rack_points", "end_rack_penalty")
 
 
 @dataclass(frozen=True)
@@ -80,17 +82,31 @@ def lexicon_of(record: GcgRecord) -> str:
 
 
 def player_names(record: GcgRecord) -> list[str]:
-    """The players' names as the record gives them, without what can't be seen (a name that
-    is nothing else is the nickname, else "Player 2"), each name once in the game."""
+    """The players' names as a game takes them: without what can't be seen (a name that is
+    nothing else is the nickname, else "Player 2"), spaces collapsed, cut to length, one name
+    each; a name no game takes is refused naming its line."""
     names: list[str] = []
     for player in record.players:
         seen = [" ".join(visible(n).split())[:NAME_MAX].strip() for n in (player.name, player.nick)]
         name = next((n for n in seen if n), f"Player {player.number}")
+        problem = name_problem(name)
+        if problem:
+            pragma = f"player{player.number}"
+            raise GcgError(max(line for line, n, _ in record.pragmas if n == pragma), problem)
         # Two players of one game can't share a name (Quackle writes "NoName" twice).
-        while name_key(name) in (name_key(n) for n in names):
-            name = f"{name[: NAME_MAX - 3]} #{player.number}"
+        base, suffix = name, player.number
+        while name_key(name) in {name_key(n) for n in names}:
+            tag = f" #{suffix}"
+            name, suffix = f"{base[: NAME_MAX - len(tag)]}{tag}", suffix + 1
         names.append(name)
     return names
+
+
+def entries_of(record: GcgRecord) -> int:
+    """How many log entries the record's turns make, at most: one a line, and one for all the
+    end-of-game lines together."""
+    ending = sum(1 for event in record.events if event.kind in ENDING)
+    return len(record.events) - ending + (1 if ending else 0)
 
 
 def import_gcg(
@@ -98,10 +114,15 @@ def import_gcg(
 ) -> Imported:
     """Read, check and store a GCG record; ``InputError`` (naming the line) if it can't be."""
     record = read_gcg(source)
-    if not record.players:
-        raise InputError("bad_gcg", "This record names no players (#player1, #player2 lines).")
     if not record.events:
         raise InputError("bad_gcg", "This record has no turns.")
+    entries = entries_of(record)
+    if entries > domain.LOG_CAP:
+        raise InputError(
+            "log_full",
+            f"This record has {entries:,} turns: a game's log keeps at most "
+            f"{domain.LOG_CAP:,} entries.",
+        )
     rules = ruleset_of(record, ruleset)
     options = infer_options(record, rules)
     mismatches = check_record(record, rules, None, options)
@@ -109,8 +130,8 @@ def import_gcg(
         if mismatch.what in UNSTORABLE:
             raise InputError(
                 "gcg_unplayable",
-                f"Line {mismatch.line} ({mismatch.text.strip()}) can't be entered as a turn: "
-                f"{mismatch.message}",
+                f"Line {mismatch.line} ({mismatch.text.strip()[:80]}) can't be entered as a "
+                f"turn: {mismatch.message}",
             )
     if strict and mismatches:
         first = mismatches[0]
@@ -118,27 +139,28 @@ def import_gcg(
             "gcg_mismatch",
             f"The record and the rules differ on {len(mismatches)} line"
             f"{'s' if len(mismatches) != 1 else ''}, first line {first.line} "
-            f"({first.text.strip()}): recorded {first.recorded}, computed {first.computed}.",
+            f"({first.text.strip()[:80]}): recorded {first.recorded}, computed "
+            f"{first.computed}.",
         )
     names = player_names(record)
-    with transaction.atomic():
-        game = domain.create_game(
-            ruleset=rules.id,
-            players=names,
-            lexicon=lexicon_of(record),
-            challenge_mode=MANUAL,
-            options=options.to_dict(),
-            first=names[record.events[0].seat],
-        )
-        Game.objects.filter(pk=game.pk).update(
-            title=visible(record.title)[:200], description=_description(record)
-        )
-        _enter(game, record, by)
-        game.refresh_from_db()
-        problems = check_game(game)
-        if problems:  # the domain and the check disagree: never store such a game
-            raise InputError("gcg_inconsistent", "; ".join(problems))
-    return Imported(game, mismatches)
+    draft = domain.draft_game(
+        ruleset=rules.id,
+        players=names,
+        lexicon=lexicon_of(record),
+        challenge_mode=MANUAL,
+        options=options.to_dict(),
+        first=names[record.events[0].seat],
+        title=visible(record.title)[:200],
+        description=_description(record),
+        by=by,
+    )
+    try:
+        _enter(draft, record)
+    except RefereeError as error:  # a turn the engine refuses here, though the check took it
+        if isinstance(error, InputError):
+            raise
+        raise InputError("gcg_unplayable", error.message) from None
+    return Imported(draft.save(), mismatches)
 
 
 def _description(record: GcgRecord) -> str:
@@ -146,43 +168,41 @@ def _description(record: GcgRecord) -> str:
     return "\n\n".join(part for part in parts if part.strip())
 
 
-def _enter(game: Game, record: GcgRecord, by: str) -> None:
-    """Each line of the record as the turn it records, through the domain."""
+def _enter(draft: domain.Draft, record: GcgRecord) -> None:
+    """Each line of the record as the turn it records, entered into the draft."""
     finished = False
     for index, event in enumerate(record.events):
-
-        def act(action: str, **fields: Any) -> None:
-            domain.act(game.pk, action, by=by, rack=event.rack, note=event.note, **fields)  # noqa: B023
-
         if event.kind == "play":
-            game.refresh_from_db(fields=["board"])
-            board = Board.from_rows(game.board)
-            act("play", tiles=[(p.row, p.col, p.tile) for p in play_placements(event, board)])
+            placements = play_placements(event, draft.state.board)
+            _turn(draft, event, "play", tiles=[(p.row, p.col, p.tile) for p in placements])
         elif event.kind == "pass":
-            game.refresh_from_db(fields=["status"])
-            if game.status == Game.Status.IN_PROGRESS:
-                act("pass")
+            if draft.state.status == IN_PROGRESS:
+                _turn(draft, event, "pass")
             # else: after a player went out, Woogles writes the other's "no challenge" as a pass
         elif event.kind == "exchange":
-            act("exchange", count=event.count)
+            _turn(draft, event, "exchange", count=event.count)
         elif event.kind == "withdrawn":
-            act("challenge", verdict="upheld")
+            _turn(draft, event, "challenge", verdict="upheld")
         elif event.kind in ("challenge_loss", "challenge_bonus"):
-            act("challenge", verdict="rejected")
+            _turn(draft, event, "challenge", verdict="rejected")
         elif event.kind == "time_penalty":
-            act("penalty", seat=event.seat, points=event.score)
-        elif event.kind in ("end_rack_points", "end_rack_penalty") and not finished:
+            _turn(draft, event, "penalty", seat=event.seat, points=event.score)
+        elif event.kind in ENDING and not finished:
             finished = True
-            act("finish", racks=_final_racks(game, record, index))
+            _turn(draft, event, "finish", racks=_final_racks(draft, record, index))
 
 
-def _final_racks(game: Game, record: GcgRecord, index: int) -> dict[int, str]:
+def _turn(draft: domain.Draft, event: GcgEvent, action: str, **fields: Any) -> None:
+    draft.enter(action, source=f"Line {event.line}", rack=event.rack, note=event.note, **fields)
+
+
+def _final_racks(draft: domain.Draft, record: GcgRecord, index: int) -> dict[int, str]:
     """The racks left at the end, as the end-of-game lines (and #rackN lines) show them."""
-    seats = list(game.seats.order_by("order"))
+    players = len(record.players)
     racks = {number - 1: rack for number, rack in record.final_racks.items()}
     for event in record.events[index:]:
         if event.kind == "end_rack_penalty":
             racks[event.seat] = event.tiles
-        elif event.kind == "end_rack_points" and len(seats) == 2:
+        elif event.kind == "end_rack_points" and players == 2:
             racks[1 - event.seat] = event.tiles
-    return {seat: rack for seat, rack in racks.items() if seats[seat].rack_count}
+    return {seat: rack for seat, rack in racks.items() if draft.state.racks[seat]}

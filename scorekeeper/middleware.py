@@ -1,4 +1,5 @@
-"""Request-level concerns: JSON errors under /api/, rate limits, logging refused requests."""
+"""Request-level concerns: JSON errors under /api/, rate limits, logging refused requests, and a
+busy database answered 503."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import RequestDataTooBig
+from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
@@ -222,3 +224,39 @@ class RefusedRequestLog:
                 },
             )
         return response
+
+
+# A busy database -----------------------------------------------------------------------------
+BUSY_RETRY_SECONDS = 2
+BUSY_MESSAGE = "The database is busy: nothing was entered. Try again in a moment."
+
+
+def database_busy(error: BaseException) -> bool:
+    """SQLite's write lock was still held when the busy timeout ran out."""
+    return isinstance(error, OperationalError) and "database is locked" in str(error)
+
+
+def busy_response(request: HttpRequest) -> HttpResponse:
+    """503 with Retry-After: JSON under /api/, a page elsewhere. Nothing was changed (the
+    write never began)."""
+    if request.path.startswith("/api/"):
+        response: HttpResponse = _api_error(503, "database_busy", BUSY_MESSAGE)
+    else:
+        response = render(request, "503.html", {"message": BUSY_MESSAGE}, status=503)
+        response["X-Error-Code"] = "database_busy"
+    response["Retry-After"] = str(BUSY_RETRY_SECONDS)
+    return response
+
+
+class DatabaseBusy:
+    """A page whose write waited out SQLite's busy timeout answers 503, not 500 (the API's
+    views answer the same through their own exception handler)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        return busy_response(request) if database_busy(exception) else None

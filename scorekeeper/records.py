@@ -15,7 +15,7 @@ from django.db import DatabaseError, models, transaction
 from django.utils.dateparse import parse_datetime
 
 from referee.errors import InputError, RefereeError
-from scorekeeper.domain import clean_player_names, player_named
+from scorekeeper.domain import LOG_MAX, clean_player_names, player_named
 from scorekeeper.models import Game, Seat, Turn
 from scorekeeper.replay import check_game, results
 
@@ -89,6 +89,12 @@ def import_game(record: Any, *, new_id: bool = False) -> Game:
             "bad_record",
             f"This record is version {record.get('version')!r}; this Scorekeeper reads "
             f"version {VERSION}.",
+        )
+    turns = record.get("turns")
+    if isinstance(turns, list) and len(turns) > LOG_MAX:
+        raise InputError(
+            "log_full",
+            f"This record has {len(turns):,} log entries: a game's log keeps at most {LOG_MAX:,}.",
         )
     try:
         with transaction.atomic():

@@ -72,6 +72,15 @@ GAME_STATE = [
 
 def store_state(game: Game, seats: Sequence[Seat], state: GameState) -> None:
     """Write the engine's state to the game's row and to each seat whose numbers changed."""
+    changed = set_state(game, seats, state)
+    game.save(update_fields=GAME_STATE)
+    for seat, fields in changed:
+        seat.save(update_fields=fields)
+
+
+def set_state(game: Game, seats: Sequence[Seat], state: GameState) -> list[tuple[Seat, list[str]]]:
+    """Put the engine's state on the game and its seats, without saving them; each seat whose
+    numbers changed, with the fields that did."""
     record = state.to_dict()
     game.board = record["board"]
     game.bag_count = state.bag
@@ -84,9 +93,9 @@ def store_state(game: Game, seats: Sequence[Seat], state: GameState) -> None:
     elif state.status != FINISHED:
         game.finished_at = None
     game.status = state.status
-    game.save(update_fields=GAME_STATE)
     finals = state.final_scores
     outcome = results(finals) or [""] * len(seats)
+    changed = []
     for seat in seats:
         now = {
             "score": state.scores[seat.order],
@@ -96,11 +105,12 @@ def store_state(game: Game, seats: Sequence[Seat], state: GameState) -> None:
             "final_score": finals[seat.order] if finals else None,
             "result": outcome[seat.order],
         }
-        changed = [name for name, value in now.items() if getattr(seat, name) != value]
-        if changed:
-            for name in changed:
+        fields = [name for name, value in now.items() if getattr(seat, name) != value]
+        if fields:
+            for name in fields:
                 setattr(seat, name, now[name])
-            seat.save(update_fields=changed)
+            changed.append((seat, fields))
+    return changed
 
 
 def totals(state: GameState) -> list[int]:
@@ -226,6 +236,34 @@ def turn_problems(game: Game, seats: Sequence[Seat] | None = None) -> list[str]:
     """
     seats = seats if seats is not None else list(game.seats.order_by("order"))
     turns = list(game.turns.select_related("seat__player", "target__seat__player"))
+    return _log_problems(game, seats, turns)[0]
+
+
+def log_problems(
+    game: Game, seats: Sequence[Seat], turns: Sequence[Turn], state: GameState
+) -> list[str]:
+    """``check_game`` for a game not stored yet (``scorekeeper.domain.Draft``): every way its
+    log (all its turns, by number) and the state it reached disagree with a replay."""
+    try:
+        problems, replayed = _log_problems(game, seats, turns)
+    except RefereeError as error:
+        return [f"the log does not replay: {error.message}"]
+    if replayed is None:
+        return problems
+    again = replayed.to_dict()
+    problems += [
+        f"{key}: reached {value!r}, the log gives {again[key]!r}"
+        for key, value in state.to_dict().items()
+        if value != again[key]
+    ]
+    return problems
+
+
+def _log_problems(
+    game: Game, seats: Sequence[Seat], turns: Sequence[Turn]
+) -> tuple[list[str], GameState | None]:
+    """Each turn's own fields against the engine, and the state the turns in effect reach
+    (None when the log's undos and corrections don't add up)."""
     problems: list[str] = []
     # The turns in effect so far, in the order of play: an undo takes back the last of them, a
     # correction takes the place of the turn it corrects.
@@ -264,11 +302,13 @@ def turn_problems(game: Game, seats: Sequence[Seat] | None = None) -> list[str]:
             f"{sorted(replaced)}"
         )
     if problems:
-        return problems
+        return problems, None
     last_play: Turn | None = None
+    state = new_state(game, len(seats))
     for step in steps(game, players=len(seats), turns=alive):
         turn, outcome, where = step.turn, step.outcome, f"turn {step.turn.number}"
-        if turn.seat.order != step.before.to_move:
+        state = step.state
+        if turn.seat.order != step.before.to_move and not kind_of(turn).any_seat:
             problems.append(
                 f"{where} is logged for seat {turn.seat.order}, not {step.before.to_move}"
             )
@@ -295,4 +335,4 @@ def turn_problems(game: Game, seats: Sequence[Seat] | None = None) -> list[str]:
             problems.append(
                 f"{where} records totals {turn.totals}, the log gives {totals(step.state)}"
             )
-    return problems
+    return problems, state

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.db import DatabaseError, connection
 from django.db.models import Prefetch
@@ -253,6 +254,10 @@ def _refused(request: HttpRequest, game: Game, message: str, text: str = "") -> 
 
 def import_record(request: HttpRequest) -> HttpResponse:
     """Upload a game record (GCG): stored like any other game, then shown with its log."""
+    if request.method == "POST" and _body_too_large(request):
+        # Not read at all: an upload's file part counts toward no other limit.
+        context = {"form": ImportForm(), "refusal": ImportForm.TOO_LARGE}
+        return render(request, "history/import.html", context, status=413)
     form = ImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -279,6 +284,15 @@ def import_record(request: HttpRequest) -> HttpResponse:
             return redirect("game", imported.game.pk)
     status = 400 if request.method == "POST" else 200
     return render(request, "history/import.html", {"form": form}, status=status)
+
+
+def _body_too_large(request: HttpRequest) -> bool:
+    """The request says its body is over the limit every other body has (2.5 MB)."""
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return False
+    return length > settings.DATA_UPLOAD_MAX_MEMORY_SIZE
 
 
 # The second screen -----------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,8 @@ from hypothesis import strategies as st
 from referee.board import Board
 from referee.errors import InputError
 from referee.gcg import (
+    MAX_LINES,
+    MAX_SIZE,
     EventKind,
     GcgError,
     GcgEvent,
@@ -614,3 +617,131 @@ def test_any_text_reads_as_a_record_or_fails_with_a_gcg_error(text: str) -> None
     else:
         assert record.players
         assert all(e.text.lstrip().startswith(">") for e in record.events)
+
+
+# Files from anyone ---------------------------------------------------------------------------
+
+HEADER = "#player1 a A\n#player2 b B\n>a: AEINRST 8D RETAINS +66 66\n"
+
+
+def read_cpu_seconds(text: str) -> float:
+    """CPU time (this process's: other work on the machine doesn't count) to read ``text``
+    with no size limit."""
+    start = time.process_time()
+    read_gcg(text, max_size=None, max_lines=None)
+    return time.process_time() - start
+
+
+# Read in linear time, each of these takes well under a second; read in quadratic time, as
+# they were, 10 to 15 s. The bound between is generous both ways.
+LINEAR_BOUND = 4.0
+
+
+def test_a_megabyte_note_continued_over_many_lines_reads_in_linear_time() -> None:
+    # Joined again at every line, the note cost the square of its length (6.4 s for an
+    # attacker's 500 kB record); joined once, it costs its length.
+    note = "#note " + "\n".join(["x"] * 500_000)
+    assert len(note) > 1_000_000
+    assert read_cpu_seconds(HEADER + note + "\n") < LINEAR_BOUND
+
+
+def test_a_megabyte_description_continued_over_many_lines_reads_in_linear_time() -> None:
+    description = "#description " + "\n".join(["x"] * 500_000)
+    assert read_cpu_seconds(HEADER.replace(">", description + "\n>", 1)) < LINEAR_BOUND
+
+
+def test_many_turns_after_the_last_play_read_in_linear_time() -> None:
+    # Each turn line looked back through the ones before it for the last play.
+    penalties = "".join(f">b: (time) -1 -{n}\n" for n in range(1, 30_001))
+    assert read_cpu_seconds(HEADER + penalties) < LINEAR_BOUND
+
+
+def test_a_continued_note_keeps_its_lines_and_paragraphs() -> None:
+    record = read_gcg(HEADER + "#note one\ntwo\n\nthree\n#note four\n")
+    assert record.events[0].note == "one\ntwo\n\nthree\nfour"
+
+
+def test_a_file_over_the_size_limit_is_refused_before_it_is_read() -> None:
+    data = (HEADER + "#note " + "x" * MAX_SIZE).encode()
+    with pytest.raises(GcgError, match=f"at most {MAX_SIZE:,}"):
+        read_gcg(data)
+
+
+def test_a_file_over_the_line_limit_is_refused_before_it_is_read() -> None:
+    with pytest.raises(GcgError, match=f"{MAX_LINES + 1:,} lines: a game record has at most"):
+        read_gcg(HEADER + "\n" * (MAX_LINES - 2))
+
+
+def test_a_file_within_both_limits_reads() -> None:
+    assert read_gcg(HEADER + "\n" * (MAX_LINES - 3)).events[0].word == "RETAINS"
+
+
+@pytest.mark.parametrize(
+    ("line", "number"),
+    [
+        (">b: ABC (time) -" + "9" * 4400 + " -10", 4),  # past Python's int digit limit
+        (">b: ABC 9C AB +" + "9" * 7 + " 8", 4),
+        (">b: ABC 9C AB +8 " + "9" * 5000, 4),
+        (">b: ABC -" + "9" * 4400 + " +0 0", 4),  # an exchange of that many tiles
+    ],
+    ids=["score", "7-digit score", "total", "exchange count"],
+)
+def test_a_huge_number_is_refused_naming_its_line(line: str, number: int) -> None:
+    with pytest.raises(GcgError, match=rf"^Line {number}: a number of [\d,]+ digits") as caught:
+        read_gcg(HEADER + line + "\n")
+    assert len(caught.value.message) < 200  # the number is not quoted whole
+
+
+def test_a_six_digit_score_reads() -> None:
+    assert read_gcg(HEADER + ">b: ABC (time) -999999 -999999\n").events[1].score == -999999
+
+
+def test_an_exchange_of_digits_that_are_not_ascii_is_an_exchange_of_those_tiles() -> None:
+    event = read_gcg(HEADER + ">b: ABC -\N{SUPERSCRIPT TWO} +0 0\n").events[1]
+    assert (event.kind, event.tiles, event.count) == ("exchange", "\N{SUPERSCRIPT TWO}", 1)
+
+
+def test_a_final_rack_of_a_player_who_is_not_there_is_refused_naming_its_line() -> None:
+    text = HEADER + ">b: ABC (AB) +8 8\n#rack9 ABC\n"
+    with pytest.raises(GcgError, match=r"^Line 5: #rack9 names no player: the record has 2"):
+        read_gcg(text)
+
+
+def test_a_final_rack_of_a_player_reads() -> None:
+    assert read_gcg(HEADER + "#rack2 ABC\n").final_racks == {2: "ABC"}
+
+
+@pytest.mark.parametrize("codec", ["punycode", "idna", "unicode_escape", "raw_unicode_escape"])
+def test_a_codec_that_is_not_a_character_set_is_refused_naming_its_line(codec: str) -> None:
+    data = f"#player1 a A\n#character-encoding {codec}\n#player2 b B\n".encode() + b"-\xff\\ud800"
+    with pytest.raises(GcgError, match=rf"^Line 2: '{codec}' is not a character set"):
+        read_gcg(data)
+
+
+def test_punycode_is_refused_before_its_quadratic_decoding() -> None:
+    data = b"#character-encoding punycode\n" + b"a" * 90_000 + b"-" + b"b" * 90_000
+    start = time.process_time()
+    with pytest.raises(GcgError, match="^Line 1"):
+        read_gcg(data)
+    assert time.process_time() - start < 1.0  # decoding it would take seconds
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["#note a\x00b\n", "#note \ud800\n", ">b: A\udcff 9C AB +8 8\n"],
+    ids=["NUL", "lone surrogate", "lone surrogate in a rack"],
+)
+def test_text_no_database_stores_is_refused_naming_its_line(text: str) -> None:
+    with pytest.raises(GcgError, match=r"^Line 4: a NUL character or a lone surrogate"):
+        read_gcg(HEADER + text)
+
+
+def test_a_nul_in_utf8_bytes_is_refused_naming_its_line() -> None:
+    with pytest.raises(GcgError, match="^Line 4: a NUL"):
+        read_gcg((HEADER + "#note a\x00b\n").encode())
+
+
+def test_a_long_malformed_line_is_quoted_short() -> None:
+    with pytest.raises(GcgError, match=r"^Line 4: expected") as caught:
+        read_gcg(HEADER + ">b: " + "Z" * 100_000 + "\n")
+    assert len(caught.value.message) < 200

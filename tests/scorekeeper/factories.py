@@ -66,3 +66,15 @@ class ApiGame:
             turns += page["turns"]
             after = page["next"]
         return turns
+
+
+def largest_gcg_record(entries: int = 2000) -> str:
+    """A GCG record as large as an import takes: ``entries`` log entries (2,000 is the log's
+    cap), an opening play then time penalties (a turn line no rule limits), each line with a
+    note; about 160 kB. The stored game: Ann 66, Bo minus one point a line."""
+    lines = ["#player1 ann Ann", "#player2 bo Bo", ">ann: AEINRST 8D RETAINS +66 66"]
+    lines.append("#note the opening: a note of the kind annotated records carry on every turn")
+    for number in range(1, entries):
+        lines.append(f">bo: (time) -1 {-number}")
+        lines.append(f"#note turn {number}: a note of the kind annotated records carry")
+    return "\n".join(lines) + "\n"

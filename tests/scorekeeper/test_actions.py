@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from referee.errors import IllegalAction
 from scorekeeper import domain
 from scorekeeper.actions import KINDS, describe
 from scorekeeper.models import Game, Turn
@@ -162,3 +163,16 @@ def test_a_full_log_refuses_more_turns_but_the_game_can_still_end(client, monkey
     assert refused.status_code == 422 and refused.json()["error"]["code"] == "log_full"
     assert "3 entries" in refused.json()["error"]["message"]
     assert game.turn({"action": "finish"}).status_code == 201
+
+
+def test_a_full_log_refuses_a_time_penalty_too(monkeypatch):
+    # A penalty changes no one's turn, so nothing else stops it: it once grew a log past the
+    # cap without end (6,001 entries from one import).
+    monkeypatch.setattr(domain, "LOG_CAP", 3)
+    game = domain.create_game(ruleset="crossword-classic", players=["Ann", "Ben"], lexicon="CLUB")
+    for _ in range(3):
+        domain.act(game.pk, "penalty", seat=0, points=-1)
+    with pytest.raises(IllegalAction) as caught:
+        domain.act(game.pk, "penalty", seat=1, points=-1)
+    assert caught.value.code == "log_full"
+    assert Game.objects.get(pk=game.pk).turn_number == 3

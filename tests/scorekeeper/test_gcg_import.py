@@ -5,21 +5,26 @@ from __future__ import annotations
 import io
 import json
 import random
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import OperationalError, connection
+from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.errors import IllegalAction, IllegalPlay, InputError
 from referee.gcg import read_gcg
-from scorekeeper import domain
+from scorekeeper import domain, gcg_import, views
 from scorekeeper.gcg import game_to_gcg
-from scorekeeper.gcg_import import import_gcg
-from scorekeeper.models import Game
+from scorekeeper.gcg_import import import_gcg, player_names
+from scorekeeper.models import Game, Player, Seat, Turn
 from scorekeeper.replay import check_game, load_state
 from tests.referee.test_properties import random_play
+from tests.scorekeeper.factories import ApiGame, largest_gcg_record
 
 pytestmark = pytest.mark.django_db
 
@@ -286,3 +291,212 @@ def test_imports_are_rate_limited_per_client(client, settings):
     assert [a.status_code for a in answers] == [201, 201, 429]
     assert "game imports" in answers[-1].json()["error"]["message"]
     assert Game.objects.count() == 2
+
+
+# Records from anyone ---------------------------------------------------------------------------
+def penalty_lines(count: int) -> str:
+    """The attack: a player's clock penalised a point a line, ``count`` lines (~20 bytes each)."""
+    return "#player1 ann Ann\n#player2 bo Bo\n" + "".join(
+        f">bo: (time) -1 {-n}\n" for n in range(1, count + 1)
+    )
+
+
+def rows() -> dict[str, int]:
+    return {
+        "games": Game.objects.count(),
+        "players": Player.objects.count(),
+        "seats": Seat.objects.count(),
+        "turns": Turn.objects.count(),
+    }
+
+
+NOTHING = {"games": 0, "players": 0, "seats": 0, "turns": 0}
+
+
+def test_a_record_over_the_log_cap_is_refused_up_front_writing_nothing(client, monkeypatch):
+    def not_reached(*args: object) -> None:
+        raise AssertionError("the record was checked: it should have been refused before")
+
+    monkeypatch.setattr(gcg_import, "check_record", not_reached)
+    text = penalty_lines(9000)
+    assert len(text) < 200_000  # within the size limit: the count refuses it
+    response = client.post("/api/games/import", {"gcg": text}, content_type="application/json")
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "log_full"
+    assert error["message"] == (
+        "This record has 9,000 turns: a game's log keeps at most 2,000 entries."
+    )
+    assert rows() == NOTHING
+
+
+def test_a_record_of_as_many_turns_as_the_log_keeps_imports_whole():
+    game = import_gcg(largest_gcg_record(domain.LOG_CAP)).game
+    assert game.turn_number == game.turns.count() == domain.LOG_CAP
+    assert check_game(game) == []  # the stored game is the replay of its log
+    seats = list(game.seats.order_by("order"))
+    assert [s.score for s in seats] == [66, -(domain.LOG_CAP - 1)]
+    noted = game.turns.get(number=2)
+    assert (noted.action, noted.note) == (
+        "penalty",
+        "turn 1: a note of the kind annotated records carry",
+    )
+
+
+def test_a_time_penalty_on_the_player_not_to_move_imports():
+    # A penalty is no one's turn: the log's check once took it for a turn out of order.
+    game = import_gcg(A_PLAY + ">a: (time) -10 56\n").game
+    assert check_game(game) == []
+    assert [s.score for s in game.seats.order_by("order")] == [56, 0]
+
+
+def test_the_largest_import_writes_in_a_handful_of_statements(django_assert_max_num_queries):
+    # One domain call and save per line made some ten statements a line, all in one
+    # transaction holding SQLite's write lock: 31 s for the attacker's 9,000 lines.
+    record = largest_gcg_record(domain.LOG_CAP)
+    with django_assert_max_num_queries(20):
+        import_gcg(record)
+
+
+A_PLAY = "#player1 a A\n#player2 b B\n>a: AEINRST 8D RETAINS +66 66\n"
+HOSTILE_RECORDS = {
+    # name: (the file, the line the refusal names)
+    "a final rack of player 9": (A_PLAY + ">a: (ABCDEFG) +20 86\n#rack9 ABC\n", 5),
+    "a 4,400-digit score": (A_PLAY + ">b: ABC 9C AB +" + "9" * 4400 + " 8\n", 4),
+    "a 4,400-digit exchange": (A_PLAY + ">b: ABC -" + "9" * 4400 + " +0 0\n", 4),
+    "a 4,400-digit total": (A_PLAY + ">b: ABC 9C AB +8 " + "9" * 4400 + "\n", 4),
+    "punycode": ("#character-encoding punycode\n" + A_PLAY + "-99999999999\n", 1),
+    "idna": ("#character-encoding idna\n" + A_PLAY + "#note " + "a" * 80 + ".\n", 1),
+    "unicode_escape": (A_PLAY + "#character-encoding unicode_escape\n#note \\ud800\n", 4),
+    "a NUL": (A_PLAY + "#note a\x00b\n", 4),
+}
+
+
+@pytest.mark.parametrize(("text", "line"), HOSTILE_RECORDS.values(), ids=list(HOSTILE_RECORDS))
+def test_a_hostile_file_uploaded_is_refused_naming_its_line(client, text, line):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    upload = SimpleUploadedFile("game.gcg", text.encode())
+    response = client.post("/games/import", {"file": upload})
+    assert response.status_code == 400
+    assert f"Line {line}:" in response.content.decode()
+    assert rows() == NOTHING
+
+
+@pytest.mark.parametrize(("text", "line"), HOSTILE_RECORDS.values(), ids=list(HOSTILE_RECORDS))
+def test_a_hostile_file_given_to_the_command_is_refused_naming_its_line(tmp_path, text, line):
+    path = tmp_path / "game.gcg"
+    path.write_bytes(text.encode())
+    with pytest.raises(CommandError, match=f"^Line {line}:"):
+        call_command("import_game", str(path), stdout=io.StringIO())
+    assert rows() == NOTHING
+
+
+API_HOSTILE = ["a final rack of player 9", "a 4,400-digit score", "a 4,400-digit exchange"]
+
+
+@pytest.mark.parametrize("name", API_HOSTILE)
+def test_a_hostile_record_sent_to_the_api_is_refused_naming_its_line(client, name):
+    text, line = HOSTILE_RECORDS[name]
+    response = client.post("/api/games/import", {"gcg": text}, content_type="application/json")
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "bad_gcg" and error["line"] == line
+    assert error["message"].startswith(f"Line {line}:")
+    assert rows() == NOTHING
+
+
+def test_a_record_too_large_for_the_upload_page_is_refused_unread(client):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    upload = SimpleUploadedFile("game.gcg", b"#note " + b"x" * 3_000_000)
+    response = client.post("/games/import", {"file": upload})
+    assert response.status_code == 413
+    assert "at most 200,000 bytes" in response.content.decode()
+
+
+def test_a_record_over_the_size_limit_is_refused_by_the_command(tmp_path):
+    path = tmp_path / "game.gcg"
+    path.write_bytes(A_PLAY.encode() + b"#note " + b"x" * 200_000)
+    with pytest.raises(CommandError, match="at most 200,000"):
+        call_command("import_game", str(path), stdout=io.StringIO())
+
+
+def test_names_clashing_once_cut_to_length_can_not_loop_forever():
+    x = "X" * 37
+    record = read_gcg(f"#player1 a {x} #3\n#player2 b {x}yyy\n#player3 c {x}yyy\n")
+    names: list[list[str]] = []
+    worker = threading.Thread(target=lambda: names.append(player_names(record)), daemon=True)
+    worker.start()
+    worker.join(timeout=10)  # microseconds of work; the old loop never ended
+    assert not worker.is_alive()
+    assert names == [[f"{x} #3", f"{x}yyy", f"{x} #4"]]
+
+
+def test_a_name_with_invisible_characters_imports_without_them():
+    game = import_gcg("#player1 a A\u200bnn\n#player2 b B\u202eo\n>a: AEINRST 8D RETAINS +66 66\n")
+    assert [s.player.name for s in game.game.seats.order_by("order")] == ["Ann", "Bo"]
+
+
+# A turn while a record is imported -------------------------------------------------------------
+@pytest.mark.django_db(transaction=True)
+def test_a_turn_on_another_game_is_answered_while_the_largest_record_is_imported(monkeypatch):
+    """The import is held still halfway through its work, then let go: a turn on another game
+    lands meanwhile (on SQLite, no write lock is held while a record is read and checked), and
+    every turn sent while the import is written lands too."""
+    other = ApiGame(Client())
+    reached, release = threading.Event(), threading.Event()
+    place = gcg_import.play_placements
+
+    def held(*args: Any) -> Any:
+        reached.set()
+        assert release.wait(60)
+        return place(*args)
+
+    monkeypatch.setattr(gcg_import, "play_placements", held)
+    imported: list[int] = []
+
+    def send_import() -> None:
+        try:
+            record = largest_gcg_record(domain.LOG_CAP)
+            response = Client().post(
+                "/api/games/import", {"gcg": record}, content_type="application/json"
+            )
+            imported.append(response.status_code)
+        finally:
+            connection.close()
+
+    worker = threading.Thread(target=send_import)
+    worker.start()
+    try:
+        assert reached.wait(60)
+        statuses = [other.turn({"action": "exchange", "count": 1}).status_code]
+    finally:
+        release.set()
+    while worker.is_alive():
+        statuses.append(other.turn({"action": "exchange", "count": 1}).status_code)
+    worker.join()
+    assert imported == [201]
+    assert set(statuses) == {201}
+    assert Game.objects.get(pk=other.id).turn_number == len(statuses)
+
+
+def test_a_turn_that_waits_out_the_busy_timeout_is_answered_503_not_500(client, monkeypatch):
+    def locked(*args: object, **kwargs: object) -> None:
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr(domain, "act", locked)
+    game = ApiGame(client)
+    response = game.turn({"action": "exchange", "count": 1})
+    assert response.status_code == 503 and response["Retry-After"]
+    assert response.json()["error"]["code"] == "database_busy"
+
+
+def test_an_import_page_that_waits_out_the_busy_timeout_is_answered_503(client, monkeypatch):
+    def locked(*args: object, **kwargs: object) -> None:
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr(views, "import_gcg", locked)
+    response = client.post("/games/import", {"text": A_PLAY})
+    assert response.status_code == 503 and response["Retry-After"]
+    assert "Try again" in response.content.decode()

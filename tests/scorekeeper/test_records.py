@@ -12,7 +12,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from referee.errors import InputError
-from scorekeeper import domain, replay
+from scorekeeper import domain, records, replay
 from scorekeeper.models import Game, Player, Seat, Turn
 from scorekeeper.records import export_game, import_game
 
@@ -311,6 +311,22 @@ def test_import_refuses_a_malformed_record(name):
     record = export_game(upwords_game())
     Game.objects.all().delete()  # so the record's own id is free
     refused(tamper(record, MALFORMED[name]), "bad_record")
+
+
+def test_import_refuses_a_record_longer_than_any_log(monkeypatch):
+    # Every way a log grows stops at its cap: importing a record is one of them.
+    monkeypatch.setattr(records, "LOG_MAX", 5)
+    record = export_game(upwords_game())
+    assert len(record["turns"]) > 5
+    Game.objects.all().delete()
+    error = refused(record, "log_full")
+    assert error.message == (
+        f"This record has {len(record['turns']):,} log entries: a game's log keeps at most 5."
+    )
+
+
+def test_a_game_s_log_holds_the_cap_and_then_the_entries_that_end_a_game():
+    assert domain.LOG_MAX == domain.LOG_CAP + 2  # a finish, and a director's void
 
 
 def test_a_refused_import_leaves_no_new_player_behind():

@@ -8,6 +8,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from referee.errors import InputError
+from referee.gcg import MAX_SIZE as GCG_MAX_SIZE
 from referee.rulesets import RULESETS
 from scorekeeper.gcg_import import import_gcg
 from scorekeeper.records import import_game
@@ -41,6 +42,11 @@ class Command(BaseCommand):
         path: Path = options["path"]
         kind = options["format"] or ("gcg" if path.suffix.lower() == ".gcg" else "json")
         try:
+            if kind == "gcg" and path.stat().st_size > GCG_MAX_SIZE:
+                raise CommandError(
+                    f"{path} has {path.stat().st_size:,} bytes: a game record has at most "
+                    f"{GCG_MAX_SIZE:,}."
+                )
             data = path.read_bytes()
         except OSError as error:
             raise CommandError(f"Can't read {path}: {error.strerror}.") from None
