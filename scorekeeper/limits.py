@@ -9,8 +9,9 @@ to by a single upsert (``INSERT … ON CONFLICT DO UPDATE … RETURNING``, which
 PostgreSQL both run atomically). If that engine is down the request goes through: a lost limit
 is better than a lost turn.
 
-A request counts one, unless its cost varies: a search for plays counts one when it arrives
-and then what it cost beyond that (``analysis.cost_units``), through ``spend``.
+A request counts one, unless its cost varies: an import counts by the size of its body
+(``units_for``), and a search for plays counts one when it arrives and then what it cost
+beyond that (``analysis.cost_units``), through ``spend``.
 """
 
 from __future__ import annotations
@@ -92,6 +93,21 @@ def limit_for(request: HttpRequest) -> Limit | None:
     return None
 
 
+IMPORT_BYTES_PER_UNIT = 50_000  # an import counts one more for every so many bytes sent
+
+
+def units_for(request: HttpRequest, limit: Limit) -> int:
+    """What a request counts against ``limit`` as it arrives: one, and for an import one more
+    for every ``IMPORT_BYTES_PER_UNIT`` bytes of its body (a record's cost grows with it)."""
+    if limit.name != "imports":
+        return 1
+    try:
+        size = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        size = 0
+    return 1 + max(size, 0) // IMPORT_BYTES_PER_UNIT
+
+
 def spend(request: HttpRequest, limit: Limit, units: int = 1) -> int | None:
     """Count ``units`` against this client's ``limit`` in the current window: None while the
     client stays within it, else the seconds until the window ends."""
@@ -158,4 +174,5 @@ __all__ = [
     "refusal",
     "spend",
     "sweep",
+    "units_for",
 ]

@@ -17,7 +17,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 from config.logs import mask
-from scorekeeper.limits import Limit, client_address, limit_for, refusal, spend
+from scorekeeper.limits import Limit, client_address, limit_for, refusal, spend, units_for
 
 MESSAGES = {
     404: ("not_found", "Not found."),
@@ -78,7 +78,7 @@ class RateLimit:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         limit = limit_for(request)
         if limit:
-            retry = spend(request, limit)
+            retry = spend(request, limit, units_for(request, limit))
             if retry is not None:
                 return self.refuse(request, limit, retry)
         return self.get_response(request)

@@ -1,6 +1,6 @@
 """The production server (gunicorn, two workers, four threads each) under what an attacker
 sends: the limits hold in total across the workers, and a table's turns stay quick while the
-most expensive analyses anyone can ask for run beside them.
+most expensive analyses anyone can ask for, and the largest imports, run beside them.
 
 Run on the test database: SQLite in the first CI run, PostgreSQL in the second.
 """
@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from referee.apps import get_library, reset_library
-from tests.scorekeeper.factories import HASBRO, tiles
+from tests.scorekeeper.factories import HASBRO, largest_gcg_record, tiles
 from tests.servers import request, server, server_env
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -64,9 +64,11 @@ def test_a_limit_holds_in_total_across_the_workers(tmp_path):
         gunicorn.stop()
 
 
-def test_turns_stay_quick_while_the_worst_analyses_run(tmp_path, settings):
+def test_turns_stay_quick_while_the_worst_analyses_and_the_largest_imports_run(tmp_path, settings):
     folder = lexica(tmp_path)
-    env = server_env(tmp_path, folder, RATE_LIMIT_JUDGE="0", RATE_LIMIT_TURNS="0")
+    env = server_env(
+        tmp_path, folder, RATE_LIMIT_JUDGE="0", RATE_LIMIT_TURNS="0", RATE_LIMIT_IMPORTS="0"
+    )
     # The analysis structures built ahead, as `manage.py lexicons --analysis` does at deploy.
     settings.LEXICON_DIR, settings.LEXICON_CACHE_DIR = str(folder), env["LEXICON_CACHE_DIR"]
     reset_library()
@@ -82,13 +84,20 @@ def test_turns_stay_quick_while_the_worst_analyses_run(tmp_path, settings):
         gunicorn.start()
         game = new_game(gunicorn.port, ["Ann", "Ben"])
         analyses: list[int] = []
+        imports: list[int] = []
         stop = threading.Event()
+        record = {"gcg": largest_gcg_record()}  # 2,000 entries, about 160 kB
 
-        def attack() -> None:
+        def analyse() -> None:
             while not stop.is_set():
                 analyses.append(request(gunicorn.port, "POST", "/api/analysis/", worst)[0])
 
-        attackers = [threading.Thread(target=attack, daemon=True) for _ in range(4)]
+        def load() -> None:
+            while not stop.is_set():
+                imports.append(request(gunicorn.port, "POST", "/api/games/import", record)[0])
+
+        attackers = [threading.Thread(target=analyse, daemon=True) for _ in range(4)]
+        attackers.append(threading.Thread(target=load, daemon=True))
         for thread in attackers:
             thread.start()
         time.sleep(0.5)  # the searches are running
@@ -107,6 +116,7 @@ def test_turns_stay_quick_while_the_worst_analyses_run(tmp_path, settings):
             thread.join(30)
         assert max(latencies) < 1.0, [round(s, 3) for s in latencies]
         assert 200 in analyses and set(analyses) <= {200, 503}, analyses
+        assert 201 in imports and set(imports) <= {201}, imports
         assert "Traceback" not in gunicorn.tail(400)
     finally:
         gunicorn.stop()

@@ -293,6 +293,19 @@ def test_imports_are_rate_limited_per_client(client, settings):
     assert Game.objects.count() == 2
 
 
+def test_a_large_import_counts_against_the_limit_by_its_size(client, settings):
+    # 1 + one per 50,000 bytes: a record of about 160 kB counts 4 of the 6 a minute allows.
+    settings.RATE_LIMIT_IMPORTS = 6
+    big = {"gcg": largest_gcg_record()}
+    assert client.post("/api/games/import", big, content_type="application/json").status_code == 201
+    small = {"gcg": WRONG_SCORE}
+    answers = [
+        client.post("/api/games/import", small, content_type="application/json").status_code
+        for _ in range(3)
+    ]
+    assert answers == [201, 201, 429]
+
+
 # Records from anyone ---------------------------------------------------------------------------
 def penalty_lines(count: int) -> str:
     """The attack: a player's clock penalised a point a line, ``count`` lines (~20 bytes each)."""
