@@ -288,7 +288,7 @@ def _rack_counts(board: Board, ruleset: Ruleset, rack: str) -> list[int]:
         tile = BLANK if code == 27 else _tile(code)
         # The board and the rack never hold more copies of a tile than the set has (§2.6).
         left = ruleset.tiles.get(tile, 0) - on_board[tile]
-        if counts[code] > left:
+        if counts[code] and counts[code] > left:
             shown = ruleset.display(tile)
             have = ruleset.tiles.get(tile, 0)
             raise InputError(

@@ -28,6 +28,7 @@ from django.core.cache import cache
 from django.db import DatabaseError, connection
 from django.http import HttpRequest
 
+from referee.gcg import MAX_SIZE
 from scorekeeper.models import RateCount
 
 log = logging.getLogger("scorekeeper.requests")
@@ -105,7 +106,8 @@ def units_for(request: HttpRequest, limit: Limit) -> int:
         size = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
         size = 0
-    return 1 + max(size, 0) // IMPORT_BYTES_PER_UNIT
+    # A body larger than any record is refused unread (413), not counted past that size.
+    return 1 + min(max(size, 0), MAX_SIZE) // IMPORT_BYTES_PER_UNIT
 
 
 def spend(request: HttpRequest, limit: Limit, units: int = 1) -> int | None:

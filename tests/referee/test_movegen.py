@@ -149,6 +149,15 @@ def test_a_rack_tile_the_set_has_run_out_of_is_refused_naming_it():
     assert ("5E ..P", 6) in notations(find(board, UPWORDS_10, words, "P"))
 
 
+def test_a_tile_the_rack_does_not_hold_is_never_held_against_it():
+    # However many Zs the board shows (a stack may hide more than the set has in a made-up
+    # position), a rack without a Z is searched.
+    board = board_from(". . . . . . . . . .\n" * 4 + ". . . . Z A . . . .")
+    board.place(4, 4, "Z")
+    words = WordSet("T", ["ZA", "ZAP"])
+    assert notations(find(board, UPWORDS_10, words, "P")) == [("5E ..P", 4)]
+
+
 def test_a_budget_stops_the_search_and_says_so():
     words = WordSet("T", ["MOOD", "DOOM", "MO", "OM", "DO", "OD"])
     every = search(Board(10), UPWORDS_10, RuleOptions(), words, "DOOM")
