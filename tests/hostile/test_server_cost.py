@@ -28,8 +28,8 @@ WIDE = ["".join(p) for n in range(2, 7) for p in itertools.product("AERST", repe
 
 
 def lexica(tmp_path: Path) -> Path:
-    folder = tmp_path / "lexica"
-    folder.mkdir()
+    folder = tmp_path / "lexica"  # the hostile suite's folder, if its fixture made it
+    folder.mkdir(exist_ok=True)
     (folder / "CLUB.txt").write_text("\n".join(sorted(set(WORDS.split()))) + "\n")
     (folder / "WIDE.txt").write_text("\n".join(WIDE) + "\n")
     return folder
