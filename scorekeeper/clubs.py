@@ -4,8 +4,9 @@ its directors' roster management, and declaring a club game void.
 Views are thin, as everywhere: check who is asking, read the input, change one thing (a void
 goes through ``scorekeeper.domain`` like every change to a game), redirect after a POST.
 Anyone may read a club's page; only its directors change its roster or void its games, and
-only the directors of the club a player plays for invite an account to be that player or make
-one (``scorekeeper.membership`` keeps those rules).
+only the directors of the club a player plays for invite an account to be that player, make
+one, or link their own account to them (``scorekeeper.membership`` keeps those rules). Taking a
+player off the roster asks first, on a page of its own (no script needed).
 """
 
 from __future__ import annotations
@@ -105,7 +106,7 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
     context: dict[str, Any] = {
         "new_account": made if made and made.get("club") == club.pk else None,
         "club": club,
-        "roster": roster_lines(club),
+        "roster": roster_lines(club, request.user),
         "directors": club.directors.order_by("username"),
         "director": directs(request.user, club),
         "tables": club_standings(club),
@@ -126,13 +127,20 @@ class RosterLine:
     can_invite: bool  # this club plays them and they have no account: invite or make one
     can_unlink: bool  # this club plays them, and they have an account or an invitation
     invited: bool
+    can_be_me: bool  # the director asking is no player yet and could link their account here
 
 
-def roster_lines(club: Club) -> list[RosterLine]:
-    """The roster, each player with what this club's directors may do about their account.
+def roster_lines(club: Club, viewer: AbstractBaseUser | AnonymousUser) -> list[RosterLine]:
+    """The roster, each player with what this club's directors may do about their account;
+    ``viewer``, a director of the club who is no player yet, may say "This is me".
 
     A player's account is named only to the directors of the club they play for."""
     players = list(club.roster.select_related("user").order_by("name"))
+    me_free = (
+        isinstance(viewer, AbstractBaseUser)
+        and directs(viewer, club)
+        and membership.own_player(viewer) is None
+    )
     homes = membership.home_clubs(players)
     names = dict(Club.objects.filter(pk__in=set(homes.values())).values_list("pk", "name"))
     invited = dict(club.invitations.values_list("player_id", "username"))
@@ -157,6 +165,7 @@ def roster_lines(club: Club) -> list[RosterLine]:
                 can_invite=plays_here and player.user is None,
                 can_unlink=plays_here and (player.user is not None or bool(username)),
                 invited=bool(username),
+                can_be_me=me_free and plays_here and player.user is None,
             )
         )
     return lines
@@ -164,15 +173,16 @@ def roster_lines(club: Club) -> list[RosterLine]:
 
 # The roster ------------------------------------------------------------------------------------
 # Changes that choose a player's account: only the directors of the club the player plays for.
-ACCOUNT_CHANGES = ("invite", "unlink", "account")
+ACCOUNT_CHANGES = ("invite", "unlink", "account", "me")
 
 
 @require_POST
 def roster(request: HttpRequest, slug: str) -> HttpResponse:
     """A director adds a player (by name: the known player of that name, else a new one) or
     takes one off; for a player who plays for this club, invites an account to be them (by
-    username), unlinks their account (or withdraws the invitation), or makes an account for
-    them (its password shown once)."""
+    username), unlinks their account (or withdraws the invitation), makes an account for
+    them (its password shown once), or links the director's own account to them ("me").
+    Taking a player off needs ``confirm=yes``; without it the question is asked first."""
     club = get_club(slug)
     if not directs(request.user, club):
         return _refuse(request, club, "change its roster")
@@ -183,12 +193,15 @@ def roster(request: HttpRequest, slug: str) -> HttpResponse:
         _add(request, club, request.POST.get("name", ""))
         return redirect("club", slug=club.slug)
     if change != "remove" and change not in ACCOUNT_CHANGES:
-        messages.error(request, "Say what to change: add, remove, invite, unlink or account.")
+        messages.error(request, "Say what to change: add, remove, invite, unlink, account or me.")
         return redirect("club", slug=club.slug)
     number = _number(request.POST.get("player"))
     player = club.roster.filter(pk=number).first() if number is not None else None
     if player is None:
         messages.error(request, f"That player is not on {club.name}'s roster.")
+    elif change == "remove" and request.POST.get("confirm") != "yes":
+        context = {"club": club, "player": player}
+        return render(request, "clubs/remove.html", context)
     elif change == "remove":
         club.roster.remove(player)
         membership.withdraw(club, player)
@@ -204,6 +217,8 @@ def roster(request: HttpRequest, slug: str) -> HttpResponse:
         _invite(request, club, player, request.POST.get("username", "").strip(), user)
     elif change == "unlink":
         _unlink(request, club, player)
+    elif change == "me":
+        _link_me(request, club, player, user)
     else:
         _make_account(request, club, player)
     return redirect("club", slug=club.slug)
@@ -297,6 +312,15 @@ def _unlink(request: HttpRequest, club: Club, player: Player) -> None:
         messages.success(request, f"The invitation to be {player.name} is withdrawn.")
     else:
         messages.info(request, f"{player.name} has no account and no invitation: nothing changed.")
+
+
+def _link_me(request: HttpRequest, club: Club, player: Player, user: AbstractBaseUser) -> None:
+    try:
+        membership.link_own_account(club, player, user)
+    except membership.NotLinked as refused:
+        messages.error(request, f"Not linked. {refused.message}")
+        return
+    messages.success(request, f"You are {player.name} now: your account is linked to them.")
 
 
 def _make_account(request: HttpRequest, club: Club, player: Player) -> None:

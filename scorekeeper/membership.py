@@ -8,7 +8,9 @@ for a username that exists and one that does not.
 A player *plays for* the club whose roster they have been on longest (the first club, of those
 that have them now, to put them on its roster): only its directors invite an account for them
 or make one, so putting a player on another roster never takes them from their own club.
-Staff link anyone directly in the admin.
+A director links *their own* account to a player of their club who has none ("This is me"):
+no invitation, since the consent asked for is their own. Staff link anyone directly in the
+admin.
 """
 
 from __future__ import annotations
@@ -34,6 +36,14 @@ STEM_MAX = 30
 
 class NotAccepted(Exception):
     """An invitation that can't be accepted, with the sentence that says why."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class NotLinked(Exception):
+    """A director's own account that can't be linked to a player, with the sentence saying why."""
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -106,6 +116,35 @@ def make_account(player: Player) -> NewAccount:
         player.save(update_fields=["user"])
         Invitation.objects.filter(player=player).delete()
     return NewAccount(username, password)
+
+
+def link_own_account(club: Club, player: Player, user: AbstractBaseUser) -> Player:
+    """Link ``user``, a director of ``club``, to ``player``: "This is me". The account is the
+    director's own, so no invitation is asked for; raise ``NotLinked``, naming why, when the
+    player has an account, plays for another club, or the account is already another player.
+
+    Under the player's row lock, like ``accept``, so an answer to an invitation and this can't
+    both link the player. The caller has checked that ``user`` directs ``club``."""
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        if player.user_id == user.pk:
+            raise NotLinked(f"You are {player.name} already.")
+        if player.user_id is not None:
+            raise NotLinked(f"{player.name} is linked to another account.")
+        if home_clubs([player]).get(player.pk) != club.pk:
+            raise NotLinked(f"{player.name} doesn't play for {club.name}.")
+        other = own_player(user)
+        if other is not None:
+            raise NotLinked(f"Your account is already {other.name}, and an account is one player.")
+        player.user_id = user.pk
+        player.save(update_fields=["user"])
+        Invitation.objects.filter(player=player).delete()
+        return player
+
+
+def own_player(user: AbstractBaseUser) -> Player | None:
+    """The player ``user``'s account is, if any."""
+    return Player.objects.filter(user_id=user.pk).first()
 
 
 def invitations_for(user: AbstractBaseUser) -> list[Invitation]:

@@ -20,7 +20,7 @@ from referee.rulesets import (
     is_blank,
 )
 from scorekeeper.actions import describe
-from scorekeeper.models import Game
+from scorekeeper.models import Game, Turn
 from scorekeeper.policy import policy_for
 from scorekeeper.replay import load_state
 
@@ -93,7 +93,24 @@ def table_context(request: HttpRequest, game: Game, *, scorer: bool) -> dict[str
         "next_turn": game.turn_number + 1,
         "solo": solo_summary(game) if len(seats) == 1 else None,
         "rules": rules_summary(game, len(seats)),
+        # The spectator screen: the last play's words, and the last few turns in sentences.
+        "last_play_words": played_words(last_play) if last_play else [],
+        "recent": [] if scorer else recent_sentences(game),
     }
+
+
+RECENT_TURNS = 4  # the spectator screen's "Recent turns"
+
+
+def played_words(turn: Turn) -> list[dict[str, Any]]:
+    """The words a play made, each with its score: ``[{"word": "HOUSE", "score": 24}]``."""
+    return [{"word": w.get("word", ""), "score": w.get("score")} for w in turn.words or []]
+
+
+def recent_sentences(game: Game, count: int = RECENT_TURNS) -> list[str]:
+    """The last ``count`` entries of the game's log in sentences, the latest first."""
+    turns = game.turns.select_related("seat__player", "target__seat__player").order_by("-number")
+    return [describe(turn) for turn in turns[:count]]
 
 
 def board_rows(state: GameState, highlight: set[tuple[int, int]]) -> list[list[dict[str, Any]]]:

@@ -57,16 +57,31 @@ def test_a_club_director_s_journey(page: Page, live_server):
         page.click("button:has-text('Add')")
         expect(page.locator(".messages")).to_contain_text(f"{name} is on Riverside")
     ben = page.locator("li.roster-player", has_text="Ben")
+    ben.locator("summary:has-text('Account…')").click()  # one control: invite, make, or me
     ben.locator("input[name=username]").fill("ben")
     ben.locator("button:has-text('Invite')").click()
     expect(page.locator(".messages")).to_contain_text(
         "If an account called ben exists, it has been invited to be Ben"
     )
     expect(ben).to_contain_text("invited ben, no answer yet")
-    page.locator("li.roster-player", has_text="Cy").locator("text=Make an account").click()
+    cy = page.locator("li.roster-player", has_text="Cy")
+    cy.locator("summary:has-text('Account…')").click()
+    camera.shoot("account-choice")
+    cy.locator("text=Make an account").click()
     expect(page.locator(".new-account")).to_contain_text("The account cy-")
+    ann = page.locator("li.roster-player", has_text="Ann")
+    ann.locator("summary:has-text('Account…')").click()
+    ann.locator("button:has-text('This is me')").click()
+    expect(page.locator(".messages")).to_contain_text("You are Ann now")
+    expect(page.locator("li.roster-player", has_text="Ann")).to_contain_text("account ann")
     assert_tappable(page)
     camera.shoot("club")
+
+    page.locator("li.roster-player", has_text="Ben").locator("text=Remove…").click()
+    expect(page.locator("h1")).to_have_text("Remove Ben from Riverside Word Club?")
+    camera.shoot("remove")
+    page.click("text=Keep Ben")
+    expect(page.locator("li.roster-player", has_text="Ben")).to_be_visible()
 
     page.goto("/games/new")
     page.select_option("#id_club", "riverside-word-club")

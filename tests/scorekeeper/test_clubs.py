@@ -74,11 +74,88 @@ def test_a_director_adds_a_new_player_and_removes_one(client):
     assert sorted(p.name for p in club.roster.all()) == ["Ben", "Eve"]
     ben = Player.objects.get(name="Ben")
     response = client.post(
-        "/clubs/riverside/roster", {"change": "remove", "player": ben.pk}, follow=True
+        "/clubs/riverside/roster",
+        {"change": "remove", "player": ben.pk, "confirm": "yes"},
+        follow=True,
     )
     assert "Ben is off Riverside&#x27;s roster." in response.content.decode()
     assert [p.name for p in club.roster.all()] == ["Eve"]
     assert Player.objects.filter(name="Ben").exists()  # off the roster, not out of history
+
+
+def test_removing_a_player_asks_first_and_their_games_stay(client):
+    ann = account("ann")
+    club = make_club(directors=[ann], roster=["Ann", "Ben"])
+    client.force_login(ann)
+    ben = Player.objects.get(name="Ben")
+    page = client.get("/clubs/riverside/").content.decode()
+    assert "Remove…" in page  # the roster's button only asks
+    # Without JavaScript too: the Remove button's post asks the question, and changes nothing.
+    response = client.post("/clubs/riverside/roster", {"change": "remove", "player": ben.pk})
+    assert response.status_code == 200
+    question = response.content.decode()
+    assert "Remove Ben from Riverside?" in question
+    assert "Ben’s games stay" in question
+    assert 'name="confirm" value="yes"' in question
+    assert 'href="/clubs/riverside/">Keep Ben</a>' in question
+    assert sorted(p.name for p in club.roster.all()) == ["Ann", "Ben"]
+    response = client.post(
+        "/clubs/riverside/roster",
+        {"change": "remove", "player": ben.pk, "confirm": "yes"},
+        follow=True,
+    )
+    assert messages_of(response) == ["Ben is off Riverside's roster."]
+    assert [p.name for p in club.roster.all()] == ["Ann"]
+
+
+def test_a_director_links_their_own_account_to_a_roster_player(client):
+    ann_account = account("ann")
+    club = make_club(directors=[ann_account], roster=["Ann", "Ben"])
+    ann, ben = Player.objects.get(name="Ann"), Player.objects.get(name="Ben")
+    client.force_login(ann_account)
+    client.post(
+        "/clubs/riverside/roster", {"change": "invite", "player": ann.pk, "username": "annie"}
+    )
+    page = client.get("/clubs/riverside/").content.decode()
+    assert page.count(">This is me<") == 2  # offered for each player with no account
+    response = client.post(
+        "/clubs/riverside/roster", {"change": "me", "player": ann.pk}, follow=True
+    )
+    assert messages_of(response) == ["You are Ann now: your account is linked to them."]
+    ann.refresh_from_db()
+    assert ann.user == ann_account
+    assert not Invitation.objects.exists()  # no invitation needed, and the old one is gone
+    assert "account ann" in response.content.decode()
+    assert ">This is me<" not in response.content.decode()  # an account is one player
+    # Asked again (an old page), for another player: refused, nothing changes.
+    response = client.post(
+        "/clubs/riverside/roster", {"change": "me", "player": ben.pk}, follow=True
+    )
+    assert messages_of(response) == [
+        "Not linked. Your account is already Ann, and an account is one player."
+    ]
+    ben.refresh_from_db()
+    assert ben.user is None
+    assert list(club.roster.order_by("name")) == [ann, ben]
+
+
+def test_a_director_cant_say_this_is_me_for_a_player_with_an_account_or_of_another_club(client):
+    dee_account = account("dee")
+    hilltop = make_club("Hilltop", roster=["Cy"])  # Cy plays for Hilltop, on its roster first
+    make_club(directors=[dee_account], roster=["Ben", "Cy"])
+    ben = Player.objects.get(name="Ben")
+    ben.user = account("ben")
+    ben.save()
+    client.force_login(dee_account)
+    page = client.get("/clubs/riverside/").content.decode()
+    assert ">This is me<" not in page
+    for player in (ben, Player.objects.get(name="Cy")):
+        response = client.post(
+            "/clubs/riverside/roster", {"change": "me", "player": player.pk}, follow=True
+        )
+        assert messages_of(response)[0].startswith("Not ")
+    assert not Player.objects.filter(user=dee_account).exists()
+    assert hilltop.roster.get().user is None
 
 
 def test_a_bad_name_is_refused_by_name(client):
@@ -230,7 +307,7 @@ def test_an_invitation_for_a_player_taken_off_the_roster_no_longer_holds(client)
         "/clubs/riverside/roster", {"change": "invite", "player": ben.pk, "username": "ben"}
     )
     invitation = Invitation.objects.get()
-    client.post("/clubs/riverside/roster", {"change": "remove", "player": ben.pk})
+    client.post("/clubs/riverside/roster", {"change": "remove", "player": ben.pk, "confirm": "yes"})
     assert not Invitation.objects.exists()  # taking Ben off withdraws it
     invitation.save()  # as if it had been left behind (by staff editing the roster)
     holder = Client()
@@ -276,6 +353,8 @@ def test_only_the_invited_account_answers_an_invitation(client):
         {"change": "invite", "player": "1", "username": "mallory"},
         {"change": "unlink", "player": "1"},
         {"change": "account", "player": "1"},
+        {"change": "me", "player": "1"},
+        {"change": "remove", "player": "1", "confirm": "yes"},
     ],
 )
 def test_only_a_director_changes_the_roster(client, body):
