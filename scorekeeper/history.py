@@ -156,7 +156,7 @@ Index = list[Turn]  # the turns in effect in the order of play (the replay's ste
 def _index(game: Game) -> Index:
     if game.turns.filter(action="correct").exists():  # corrections stand where they corrected
         return effective_turns(game)
-    return list(game.turns.effective().only("pk", "number", "action", "totals"))
+    return list(game.turns.effective().only("pk", "game", "number", "action", "totals"))
 
 
 @dataclass(frozen=True)

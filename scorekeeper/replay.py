@@ -168,7 +168,7 @@ def number_turns(in_play: Sequence[Turn]) -> dict[int, int]:
 
 def turn_numbers(game: Game) -> dict[int, int]:
     """Every turn in effect of ``game``, by log entry (pk): its number as players count it."""
-    fields = ("pk", "number", "action", "target", "undone_at", "corrected_at")
+    fields = ("pk", "game", "number", "action", "target", "undone_at", "corrected_at")
     return number_turns(play_order(list(game.turns.only(*fields).order_by("number"))))
 
 
