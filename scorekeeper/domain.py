@@ -212,8 +212,8 @@ def act(
         if expected_turn is not None and expected_turn != game.turn_number + 1:
             raise StaleTurn(
                 "stale_turn",
-                f"Turn {expected_turn} was already entered (the game is at turn "
-                f"{game.turn_number}): reload to see it.",
+                f"Log entry #{expected_turn} can't be next: the log is at entry "
+                f"#{game.turn_number}, perhaps from another device. Reload to see it.",
             )
         if game.turn_number >= LOG_CAP and not kind.always:
             raise IllegalAction(

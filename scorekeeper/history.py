@@ -182,6 +182,15 @@ class LogSteps:
             reached[turn.pk] = furthest
         return cls(step, number_turns(index), reached)
 
+    def played(self) -> list[int]:
+        """The turns players count after each step, from 0 at the start."""
+        counts = [0] * (len(self.step) + 1)
+        for pk, number in self.number.items():
+            counts[self.step[pk]] = number
+        for n in range(1, len(counts)):
+            counts[n] = max(counts[n], counts[n - 1])
+        return counts
+
 
 def _points(game: Game, index: Index, players: int) -> list[list[int]]:
     """Every seat's score at the start and after each turn in effect: the chart's points."""
@@ -291,7 +300,8 @@ def game_page(request: HtmxHttpRequest, game_id: object) -> HttpResponse:
         context["replay"] = _replay_context(ruleset, turn, steps_at, state, at, names, points)
         if game.status == Game.Status.FINISHED and turn is not None:
             context["review"] = _review(request, game, seats, index, at, turn, context["replay"])
-        context["chart"] = chart(points, names, game.status == Game.Status.FINISHED)
+        finished = game.status == Game.Status.FINISHED
+        context["chart"] = chart(points, names, finished, steps_at.played())
     if request.htmx and not request.htmx.history_restore_request and not problem:
         response = render(request, "history/_replay.html", {**context, "swapped": True})
         patch_vary_headers(response, ["HX-Request"])
@@ -385,14 +395,14 @@ def _replay_context(
 ) -> dict[str, Any]:
     placed = {(r, c) for r, c, _ in turn.tiles} if turn and turn.action == "play" else set()
     last = len(steps_at.step)
-    # After an entry that is no turn (the end of the game), the turns before it.
-    played = [n for pk, n in steps_at.number.items() if steps_at.step[pk] <= at]
+    played = steps_at.played()
     return {
         "at": at,
         "last": last,
-        # As players count turns: after which turn this is, of how many.
-        "number": max(played, default=0),
-        "of": len(steps_at.number),
+        # As players count turns: after which turn this is (after an entry that is no turn,
+        # the end of the game, the turns before it), of how many.
+        "number": played[at],
+        "of": played[-1],
         "turn": turn,
         "caption": describe(turn) if turn else "The empty board, before the first turn.",
         "rows": board_rows(state, placed),

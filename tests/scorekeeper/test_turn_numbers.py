@@ -81,8 +81,15 @@ def test_every_page_counts_the_turns_alike_through_an_undo_a_correction_and_an_a
     assert "Abandoned · after turn 4" in flat(client.get("/games/"))
     assert "After turn 4 · Bag" in flat(client.get(f"/games/{game.id}/watch"))
 
+    raw = client.get(f"/games/{game.id}/").content.decode()
     history = flat(client.get(f"/games/{game.id}/"))
     assert "After turn 4 of 4" in history
+    # The chart's points: the start, four turns, and the abandon, which is no turn.
+    assert "Cumulative score by turn, turns 0 to 4;" in raw
+    chart = raw[raw.index('id="chart-data-caption"') : raw.index('id="log-caption"')]
+    assert re.findall(r'<th scope="row" class="num">(\w+)</th>', chart) == [
+        "0", "1", "2", "3", "4", "end",
+    ]  # fmt: skip
     # The log: each entry keeps its number, each turn in effect says which turn it is.
     assert numbers(r"· turn (\d+)", history) == [1, 3, 4, 2]  # entries #3, #5, #6, #7
     replayed = flat(client.get(f"/games/{game.id}/?turn=2"))
