@@ -375,6 +375,10 @@ def get_game(request: HttpRequest, game_id: str) -> dict[str, Any]:
     "/games/{game_id}/turns/",
     response={200: dict, **ERRORS},
     summary=f"A page of a game's log: the entries numbered above `after`, at most {LOG_PAGE}",
+    description="Each entry has its log entry `number` (every entry, in the order entered) and "
+    "its `turn` as players count it (the number every page shows; null for an undo, an undone "
+    "or corrected turn, and the end of the game). A correction's `turn` is the turn it "
+    "replaced.",
 )
 def list_turns(
     request: HttpRequest,
