@@ -68,7 +68,8 @@ class Context:
 
 @dataclass(frozen=True)
 class Change:
-    """A score a correction changed: a turn's (``turn`` is its number) or a player's total."""
+    """A score a correction changed: a turn's (``turn`` is its number as players count it) or a
+    player's total."""
 
     player: str
     was: int
@@ -105,6 +106,9 @@ class ActionKind:
     # A game's record (an imported file) can hold it: it enters from the engine's state and the
     # turns before it, without the database (``scorekeeper.domain.Draft``).
     recorded: bool = False
+    # A turn as players count it ("Turn 11"): every move of the game is; the entries that only
+    # end it (the end of game, abandoning, voiding) are not, nor is an undo (not in effect).
+    counted: bool = True
 
 
 # Play ------------------------------------------------------------------------------------------
@@ -299,7 +303,25 @@ def _describe_undo(turn: Turn) -> str:
     target = turn.target
     if target is None:
         return "A turn was undone."
-    return f"Turn {target.number} was undone: {_sentence_of(target).rstrip('.')}."
+    where = f"Turn {_turns_before(target) + 1}" if KINDS[target.action].counted else "It"
+    return f"{where} was undone: {_sentence_of(target).rstrip('.')}."
+
+
+# Turn numbers in sentences ---------------------------------------------------------------------
+# The sentences name turns as players count them (``scorekeeper.replay.turn_numbers``), never by
+# log entry number. The replay reads this table, so it is imported where it is used.
+def _turns_before(turn: Turn) -> int:
+    """The turns players count among the turns in effect entered before ``turn``: for an entry
+    at the end of the game (an abandon, a void, the last turn undone), the turns before it."""
+    from scorekeeper.replay import COUNTED
+
+    return turn.game.turns.filter(COUNTED, number__lt=turn.number).count()
+
+
+def _numbers(in_play: Sequence[Turn]) -> dict[int, int]:
+    from scorekeeper.replay import number_turns
+
+    return number_turns(in_play)
 
 
 def _no_gcg(turn: Turn, before: Before, after: GameState, nicks: Sequence[str]) -> list[str]:
@@ -374,17 +396,17 @@ def _enter_correct(ctx: Context) -> None:
     if target is None:
         raise IllegalAction(
             "not_in_effect",
-            f"Turn {wanted} is not in the game now (undone, corrected or not entered): "
+            f"Log entry #{wanted} is not in the game now (undone, corrected or not entered): "
             "choose a turn from the log.",
         )
     if target.action not in MOVES:
         raise IllegalAction(
             "not_correctable",
-            f"Turn {wanted} is not a play, a pass or an exchange "
+            f"Log entry #{wanted} is not a play, a pass or an exchange "
             f"({KINDS[target.action].label(target)}): only those can be corrected.",
         )
     assert ctx.fresh is not None
-    index = turns.index(target)
+    index, numbers = turns.index(target), _numbers(turns)
     state = ctx.fresh()
     for turn in turns[:index]:
         _replay_any(state, turn)
@@ -399,14 +421,15 @@ def _enter_correct(ctx: Context) -> None:
     new.totals = _totals(state)
     name = target.seat.player.name
     if new.score != target.score:
-        ctx.changes.append(Change(name, target.score, new.score, turn=target.number))
+        ctx.changes.append(Change(name, target.score, new.score, turn=numbers[target.pk]))
     target.corrected_at = timezone.now()
     target.corrected_by = entry.by[:80]
     target.save(update_fields=["corrected_at", "corrected_by"])
     new.save()  # later turns may name it (a challenge of the corrected play)
     lexicon = lexicon_for(ctx.game) if ctx.policy.checks_as_played else None
     for later in turns[index + 1 :]:
-        _rescore(state, later, new if later.target_id == target.pk else None, lexicon, ctx)
+        judged = new if later.target_id == target.pk else None
+        _rescore(state, later, numbers.get(later.pk), judged, lexicon, ctx)
     ctx.state = state
     now = _totals(state)
     for seat in ctx.seats:
@@ -415,11 +438,18 @@ def _enter_correct(ctx: Context) -> None:
 
 
 def _rescore(
-    state: GameState, turn: Turn, judged: Turn | None, lexicon: Lexicon | None, ctx: Context
+    state: GameState,
+    turn: Turn,
+    number: int | None,
+    judged: Turn | None,
+    lexicon: Lexicon | None,
+    ctx: Context,
 ) -> None:
-    """Apply a later turn again after a correction, and rewrite what it recorded."""
+    """Apply a later turn (``number`` as players count it) again after a correction, and
+    rewrite what it recorded."""
     name = turn.seat.player.name
-    what = f"turn {turn.number} ({name}’s {KINDS[turn.action].label(turn)})"
+    label = KINDS[turn.action].label(turn)
+    what = f"turn {number} ({name}’s {label})" if number else f"the {label} (#{turn.number})"
     if turn.seat.order != state.to_move:
         mover = ctx.seats[state.to_move].player.name
         raise IllegalAction(
@@ -449,7 +479,7 @@ def _rescore(
     fields = ["totals"]
     if turn.tiles or turn.action == "challenge":
         if turn.score != outcome.score:
-            ctx.changes.append(Change(name, turn.score, outcome.score, turn=turn.number))
+            ctx.changes.append(Change(name, turn.score, outcome.score, turn=number))
         turn.score = outcome.score
         turn.words = [w.to_dict() for w in outcome.words]
         fields += ["score", "words"]
@@ -476,8 +506,10 @@ def _replay_correct(state: GameState, turn: Turn) -> Outcome:
 
 
 def _describe_correct(turn: Turn) -> str:
-    target = turn.target
-    where = f"Turn {target.number}" if target else "A turn"
+    from scorekeeper.replay import turn_numbers
+
+    target, number = turn.target, turn_numbers(turn.game).get(turn.pk)
+    where = f"Turn {number}" if number else f"Log entry #{target.number}" if target else "A turn"
     return f"{where} was corrected: {_as_move(turn).describe(turn)}"
 
 
@@ -488,7 +520,7 @@ def _enter_abandon(ctx: Context) -> None:
 
 
 def _gcg_abandon(turn: Turn, before: Before, after: GameState, nicks: Sequence[str]) -> list[str]:
-    return ["#note The game was abandoned here."]
+    return [f"#note The game was abandoned after turn {_turns_before(turn)}."]
 
 
 # Void ------------------------------------------------------------------------------------------
@@ -519,7 +551,8 @@ def _enter_void(ctx: Context) -> None:
 
 def _describe_void(turn: Turn) -> str:
     reason = turn.note.strip().rstrip(".")
-    return f"Voided by {turn.entered_by or 'a director'}" + (f" — {reason}." if reason else ".")
+    voided = f"Voided after turn {_turns_before(turn)} by {turn.entered_by or 'a director'}"
+    return voided + (f" — {reason}." if reason else ".")
 
 
 def _gcg_void(turn: Turn, before: Before, after: GameState, nicks: Sequence[str]) -> list[str]:
@@ -598,6 +631,7 @@ KINDS: dict[str, ActionKind] = {
             gcg=_gcg_finish,
             always=True,
             recorded=True,
+            counted=False,
         ),
         ActionKind(
             "correct",
@@ -611,10 +645,11 @@ KINDS: dict[str, ActionKind] = {
             "abandon",
             enter=_enter_abandon,
             replay=lambda state, turn: state.abandon(),
-            describe=lambda t: "The game was abandoned.",
+            describe=lambda t: f"The game was abandoned after turn {_turns_before(t)}.",
             label=lambda t: "abandoned",
             gcg=_gcg_abandon,
             recorded=True,
+            counted=False,
         ),
         ActionKind(
             "void",
@@ -624,6 +659,7 @@ KINDS: dict[str, ActionKind] = {
             label=lambda t: "void",
             gcg=_gcg_void,
             always=True,
+            counted=False,
         ),
     )
 }

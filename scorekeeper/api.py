@@ -46,7 +46,7 @@ from scorekeeper.limits import analysis_limit, spend
 from scorekeeper.middleware import busy_response, database_busy, too_large_message
 from scorekeeper.models import NAME_MAX, Game, name_key
 from scorekeeper.scorer_link import link_url
-from scorekeeper.serialize import LOG_PAGE, game_state, log_page, turn_data
+from scorekeeper.serialize import LOG_PAGE, game_state, log_page
 
 log = logging.getLogger("scorekeeper.api")
 
@@ -128,8 +128,8 @@ class TurnIn(Schema):
     )
     target: Int | None = Field(
         None,
-        description="correct: the number of the turn to correct; give tiles or notation for a "
-        "play, count for an exchange, neither for a pass",
+        description="correct: the log entry `number` of the turn to correct (not its `turn`); "
+        "give tiles or notation for a play, count for an exchange, neither for a pass",
     )
     racks: dict[str, str] | None = Field(
         None,
@@ -137,7 +137,9 @@ class TurnIn(Schema):
         examples=[{"Ann": "QZ"}],
     )
     expected_turn: Int | None = Field(
-        None, description="the number this turn will get; 409 if another turn took it first"
+        None,
+        description="the log entry number this entry will get (the game's `turn_number` + 1, "
+        "not its `turn`); 409 if another entry took it first",
     )
     by: Text | None = Field(None, max_length=80, description="who is entering the turn")
 
@@ -370,6 +372,11 @@ def import_game(request: HttpRequest, payload: ImportIn) -> Status[dict[str, Any
     "/games/{game_id}/",
     response={200: dict, **ERRORS},
     summary="A game's state and its last turn (the log is paged at turns/)",
+    description="`turn_number` is the latest log entry's number (every entry counts, undos and "
+    "undone turns too: send `expected_turn` = `turn_number` + 1); `turn` is the number of turns "
+    "played as players count them, the number every page shows (undone and corrected turns, "
+    "undos and the end of the game don't count). Each log entry has both: `number` and `turn` "
+    "(null for an entry that is no turn in effect).",
 )
 def get_game(request: HttpRequest, game_id: str) -> dict[str, Any]:
     return game_state(_game(game_id))
@@ -379,6 +386,10 @@ def get_game(request: HttpRequest, game_id: str) -> dict[str, Any]:
     "/games/{game_id}/turns/",
     response={200: dict, **ERRORS},
     summary=f"A page of a game's log: the entries numbered above `after`, at most {LOG_PAGE}",
+    description="Each entry has its log entry `number` (every entry, in the order entered) and "
+    "its `turn` as players count it (the number every page shows; null for an undo, an undone "
+    "or corrected turn, and the end of the game). A correction's `turn` is the turn it "
+    "replaced.",
 )
 def list_turns(
     request: HttpRequest,
@@ -416,7 +427,7 @@ def post_turn(request: HttpRequest, game_id: str, payload: TurnIn) -> Status[dic
     state = game_state(
         applied.game, seats=applied.seats, state=applied.state, last_turn=applied.turn
     )
-    body: dict[str, Any] = {"turn": turn_data(applied.turn), "game": state}
+    body: dict[str, Any] = {"turn": state["last_turn"], "game": state}
     if applied.changes:  # a correction: every score it changed
         body["changes"] = [asdict(change) for change in applied.changes]
     return Status(201, body)

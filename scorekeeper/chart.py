@@ -45,9 +45,23 @@ def sampled(count: int, most: int = MAX_POINTS) -> list[int]:
     return [*range(0, count - 1, step), count - 1]
 
 
-def chart(points: list[list[int]], names: list[str], finished: bool) -> dict[str, Any]:
-    """Each player's cumulative score by turn, laid out for an SVG with a fixed viewBox."""
+def chart(
+    points: list[list[int]],
+    names: list[str],
+    finished: bool,
+    played: list[int] | None = None,
+) -> dict[str, Any]:
+    """Each player's cumulative score by turn, laid out for an SVG with a fixed viewBox.
+
+    ``played[n]``: the turns players count after point ``n`` (``scorekeeper.replay``); a point
+    after an entry that is no turn (the end of the game) is labelled "end".
+    """
     turns = len(points) - 1
+    played = played if played is not None else list(range(len(points)))
+
+    def label(n: int) -> str:
+        return "end" if n and played[n] == played[n - 1] else str(played[n])
+
     shown = sampled(len(points))
     values = [v for row in points for v in row]
     low: float = min(0, *values)
@@ -85,10 +99,10 @@ def chart(points: list[list[int]], names: list[str], finished: bool) -> dict[str
     while value <= high + y_step / 2:
         y_ticks.append({"y": round(y(value), 1), "label": f"{value:g}"})
         value += y_step
-    x_ticks = [{"x": round(x(n), 1), "label": n} for n in range(0, turns + 1, x_step)]
+    x_ticks = [{"x": round(x(n), 1), "label": label(n)} for n in range(0, turns + 1, x_step)]
     ending = "final" if finished else "latest"
     summary = "; ".join(f"{s['name']} {s['last']}" for s in series)
-    rows = [{"turn": n, "scores": points[n]} for n in shown]
+    rows = [{"turn": label(n), "scores": points[n]} for n in shown]
     return {
         "width": WIDTH,
         "height": HEIGHT,
@@ -102,6 +116,6 @@ def chart(points: list[list[int]], names: list[str], finished: bool) -> dict[str
         "x_ticks": x_ticks,
         "y_ticks": y_ticks,
         "zero": round(y(0), 1) if low < 0 else None,
-        "label": f"Cumulative score by turn, turns 0 to {turns}; {ending} scores: {summary}.",
+        "label": f"Cumulative score by turn, turns 0 to {played[-1]}; {ending} scores: {summary}.",
         "rows": rows,
     }

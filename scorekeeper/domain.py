@@ -242,8 +242,8 @@ def act(
         if expected_turn is not None and expected_turn != game.turn_number + 1:
             raise StaleTurn(
                 "stale_turn",
-                f"Turn {expected_turn} was already entered (the game is at turn "
-                f"{game.turn_number}): reload to see it.",
+                f"Log entry #{expected_turn} can't be next: the log is at entry "
+                f"#{game.turn_number}, perhaps from another device. Reload to see it.",
             )
         require_room(game.turn_number, kind)
         seats = list(game.seats.select_related("player").order_by("order"))

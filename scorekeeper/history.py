@@ -11,6 +11,7 @@ earlier turn is asked for.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.paginator import Paginator
@@ -35,7 +36,16 @@ from scorekeeper.limits import analysis_limit, refusal, spend
 from scorekeeper.models import Game, Player, Seat, Turn
 from scorekeeper.presenters import board_rows, rules_summary
 from scorekeeper.records import export_game
-from scorekeeper.replay import effective_turns, load_state, new_state, steps, totals
+from scorekeeper.replay import (
+    effective_turns,
+    load_state,
+    new_state,
+    number_turns,
+    steps,
+    totals,
+    turn_phrase,
+    with_turns_played,
+)
 from scorekeeper.scorer_link import get_game
 from scorekeeper.standings import (
     SORT_LABELS,
@@ -93,7 +103,8 @@ ENTRY = ("log entry", "log entries")
 @require_GET
 def game_list(request: HttpRequest) -> HttpResponse:
     form = GameFilter(request.GET or None)
-    games = Game.objects.prefetch_related(_seats_with_players()).order_by("-created_at", "-pk")
+    games = with_turns_played(Game.objects.all()).prefetch_related(_seats_with_players())
+    games = games.order_by("-created_at", "-pk")
     if form.is_bound and not form.is_valid():
         for name in form.errors:
             if name in form.fields:
@@ -125,6 +136,7 @@ def _game_row(game: Game) -> dict[str, Any]:
     winners = [s for s in seats if s.result in ("win", "tie")]
     return {
         "game": game,
+        "turn": turn_phrase(game),
         "tie": len(winners) > 1,
         "players": [
             {
@@ -138,18 +150,51 @@ def _game_row(game: Game) -> dict[str, Any]:
 
 
 # A game's page ---------------------------------------------------------------------------------
-Index = list[tuple[int, Any]]  # the turns in effect, in order: (pk, recorded totals)
+Index = list[Turn]  # the turns in effect in the order of play (the replay's steps)
 
 
 def _index(game: Game) -> Index:
     if game.turns.filter(action="correct").exists():  # corrections stand where they corrected
-        return [(t.pk, t.totals) for t in effective_turns(game)]
-    return list(game.turns.effective().values_list("pk", "totals"))
+        return effective_turns(game)
+    return list(game.turns.effective().only("pk", "game", "number", "action", "totals"))
+
+
+@dataclass(frozen=True)
+class LogSteps:
+    """Where each log entry in effect stands in the replay, by entry (pk).
+
+    ``step``: its place in the order of play (the replay's ``?turn=``, the chart's points);
+    ``number``: its turn as players count it; ``reached``: the furthest step of the turns in
+    effect entered up to it, whose totals are the running totals at that point of the log (a
+    correction stands at an early step, but is read in the log where it was entered).
+    """
+
+    step: dict[int, int]
+    number: dict[int, int]
+    reached: dict[int, int]
+
+    @classmethod
+    def of(cls, index: Index) -> LogSteps:
+        step = {t.pk: n for n, t in enumerate(index, 1)}
+        reached, furthest = {}, 0
+        for turn in sorted(index, key=lambda t: t.number):
+            furthest = max(furthest, step[turn.pk])
+            reached[turn.pk] = furthest
+        return cls(step, number_turns(index), reached)
+
+    def played(self) -> list[int]:
+        """The turns players count after each step, from 0 at the start."""
+        counts = [0] * (len(self.step) + 1)
+        for pk, number in self.number.items():
+            counts[self.step[pk]] = number
+        for n in range(1, len(counts)):
+            counts[n] = max(counts[n], counts[n - 1])
+        return counts
 
 
 def _points(game: Game, index: Index, players: int) -> list[list[int]]:
     """Every seat's score at the start and after each turn in effect: the chart's points."""
-    recorded = [t for _, t in index]
+    recorded: list[Any] = [t.totals for t in index]
     if all(isinstance(t, list) for t in recorded):
         return [[0] * players, *recorded]
     # Entries made before totals were recorded: replay once instead.
@@ -171,7 +216,7 @@ def _replay_at(game: Game, seats: list[Seat], index: Index, at: int) -> GameStat
 
 
 def _log_rows(
-    game: Game, turns: list[Turn], step_of: dict[int, int], points: list[list[int]]
+    game: Game, turns: list[Turn], at: LogSteps, points: list[list[int]]
 ) -> list[dict[str, Any]]:
     names = [s.player.name for s in game.seats.select_related("player").order_by("order")]
     # What became of each play on this page that was challenged (by a challenge in effect).
@@ -183,10 +228,10 @@ def _log_rows(
     }
     rows = []
     for turn in turns:
-        step = step_of.get(turn.pk)
+        step = at.step.get(turn.pk)
         total = ""
         if step is not None:
-            scores = points[step]
+            scores = points[at.reached[turn.pk]]
             if turn.action in ("finish", "void"):
                 total = " · ".join(f"{n} {s}" for n, s in zip(names, scores, strict=True))
             else:
@@ -212,6 +257,7 @@ def _log_rows(
                 "label": kind_of(turn).label(turn),
                 "scored": turn.action not in ("undo", "finish", "abandon", "void"),
                 "step": step,
+                "number": at.number.get(turn.pk),
                 "words": words,
                 "racks": racks,
                 "total": total,
@@ -245,21 +291,22 @@ def game_page(request: HtmxHttpRequest, game_id: object) -> HttpResponse:
     else:
         turn = (
             Turn.objects.select_related("seat__player", "target__seat__player").get(
-                pk=index[at - 1][0]
+                pk=index[at - 1].pk
             )
             if at
             else None
         )
-        context["replay"] = _replay_context(ruleset, turn, len(index), state, at, names, points)
+        steps_at = LogSteps.of(index)
+        context["replay"] = _replay_context(ruleset, turn, steps_at, state, at, names, points)
         if game.status == Game.Status.FINISHED and turn is not None:
             context["review"] = _review(request, game, seats, index, at, turn, context["replay"])
-        context["chart"] = chart(points, names, game.status == Game.Status.FINISHED)
+        finished = game.status == Game.Status.FINISHED
+        context["chart"] = chart(points, names, finished, steps_at.played())
     if request.htmx and not request.htmx.history_restore_request and not problem:
         response = render(request, "history/_replay.html", {**context, "swapped": True})
         patch_vary_headers(response, ["HX-Request"])
         return response
-    step_of = {pk: n for n, (pk, _) in enumerate(index, 1)}
-    context.update(_log_context(game, after or 0, step_of, points))
+    context.update(_log_context(game, after or 0, LogSteps.of(index), points))
     finished = game.status == Game.Status.FINISHED
     winners = [names[s.order] for s in seats if s.result in ("win", "tie")]
     context.update(
@@ -301,7 +348,7 @@ def _void_sentence(game: Game) -> str:
 
 
 def _log_context(
-    game: Game, after: int, step_of: dict[int, int], points: list[list[int]] | None
+    game: Game, after: int, at: LogSteps, points: list[list[int]] | None
 ) -> dict[str, Any]:
     """One page of the log: the entries numbered above ``after``."""
     page = list(
@@ -311,11 +358,11 @@ def _log_context(
     )
     more = len(page) > LOG_ROWS
     page = page[:LOG_ROWS]
-    if points is None:
-        step_of = {}
+    if points is None:  # a log that does not replay: no board to open, no totals
+        at = LogSteps({}, at.number, {})
         points = []
     return {
-        "log": _log_rows(game, page, step_of, points),
+        "log": _log_rows(game, page, at, points),
         "log_after": after,
         "log_next": page[-1].number if more else None,
     }
@@ -330,28 +377,33 @@ def game_log(request: HttpRequest, game_id: object) -> HttpResponse:
     except InputError as error:
         return _error(request, 400, "No such log entry", error.message, game=game)
     index = _index(game)
-    step_of = {pk: n for n, (pk, _) in enumerate(index, 1)}
     try:
         points: list[list[int]] | None = _points(game, index, game.seats.count())
     except RefereeError:
         points = None
-    context = {"game": game, **_log_context(game, after, step_of, points)}
+    context = {"game": game, **_log_context(game, after, LogSteps.of(index), points)}
     return render(request, "history/_log_rows.html", context)
 
 
 def _replay_context(
     ruleset: Ruleset,
     turn: Turn | None,
-    last: int,
+    steps_at: LogSteps,
     state: GameState,
     at: int,
     names: list[str],
     points: list[list[int]],
 ) -> dict[str, Any]:
     placed = {(r, c) for r, c, _ in turn.tiles} if turn and turn.action == "play" else set()
+    last = len(steps_at.step)
+    played = steps_at.played()
     return {
         "at": at,
         "last": last,
+        # As players count turns: after which turn this is (after an entry that is no turn,
+        # the end of the game, the turns before it), of how many.
+        "number": played[at],
+        "of": played[-1],
         "turn": turn,
         "caption": describe(turn) if turn else "The empty board, before the first turn.",
         "rows": board_rows(state, placed),

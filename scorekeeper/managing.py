@@ -24,7 +24,7 @@ from scorekeeper import domain
 from scorekeeper.actions import MOVES, Change, describe
 from scorekeeper.errors import REFUSALS, message_of, status_of
 from scorekeeper.models import Game, Turn
-from scorekeeper.replay import effective_turns
+from scorekeeper.replay import effective_turns, number_turns
 from scorekeeper.scorer_link import get_game, hold, link_url, scorer_url, scorer_view
 from scorekeeper.views import _whole
 from scorekeeper.yours import private
@@ -35,13 +35,18 @@ from scorekeeper.yours import private
 @scorer_view
 def correct(request: HttpRequest, game: Game) -> HttpResponse:
     """Pick a turn in the log, enter what was really played; the later turns are scored again."""
-    turns = [t for t in effective_turns(game) if t.action in MOVES]
+    in_play = effective_turns(game)
+    numbers = number_turns(in_play)  # as players count them; the form sends entry numbers
+    turns = [t for t in in_play if t.action in MOVES]
     chosen = request.POST.get("target") or request.GET.get("turn", "")
     target = next((t for t in turns if str(t.number) == chosen.strip()), None)
     context: dict[str, Any] = {
         "game": game,
-        "turns": [{"turn": t, "sentence": describe(t)} for t in reversed(turns)],
+        "turns": [
+            {"turn": t, "number": numbers[t.pk], "sentence": describe(t)} for t in reversed(turns)
+        ],
         "target": target,
+        "target_number": numbers[target.pk] if target else None,
         "sentence": describe(target) if target else "",
         "move": request.POST.get("move", _move_of(target) if target else "play"),
         "typed": request.POST.get("play", target.notation if target and target.tiles else ""),
@@ -52,7 +57,9 @@ def correct(request: HttpRequest, game: Game) -> HttpResponse:
     if request.method == "GET" or target is None:
         status = 200 if request.method == "GET" and (target or not chosen) else 400
         if chosen and target is None:
-            context["refusal"] = f"Turn {chosen[:12]} is not a play, pass or exchange in effect."
+            context["refusal"] = (
+                f"Log entry #{chosen[:12]} is not a play, pass or exchange in effect."
+            )
         return render(request, "table/correct.html", context, status=status)
     move = request.POST.get("move", "play")
     try:

@@ -22,7 +22,7 @@ from referee.rulesets import (
 from scorekeeper.actions import describe
 from scorekeeper.models import Game, Turn
 from scorekeeper.policy import policy_for
-from scorekeeper.replay import load_state
+from scorekeeper.replay import load_state, turns_played
 
 
 def table_context(request: HttpRequest, game: Game, *, scorer: bool) -> dict[str, Any]:
@@ -33,9 +33,9 @@ def table_context(request: HttpRequest, game: Game, *, scorer: bool) -> dict[str
     policy = policy_for(game)
     last_turn = game.turns.select_related("seat__player", "target__seat__player").last()
     in_effect = game.turns.effective()
-    # One turn number everywhere: turns in effect (the replay's "turn 10 of 10"); the log's
-    # entries, undos included, are numbered apart and called log entries where shown.
-    turns_played = in_effect.count()
+    # One turn number everywhere, as players count it (scorekeeper.replay.turn_numbers); the
+    # log's entries, undos included, are numbered apart and called log entries where shown.
+    played = turns_played(game)
     last_play = (
         in_effect.filter(action="play").select_related("seat__player").last()
         if last_turn is not None
@@ -75,8 +75,8 @@ def table_context(request: HttpRequest, game: Game, *, scorer: bool) -> dict[str
         "last_sentence": describe(last_turn) if last_turn else "",
         "last_play": last_play,
         "last_play_sentence": describe(last_play) if last_play else "",
-        "turns_played": turns_played,
-        "turn_now": turns_played + 1,
+        "turns_played": played,
+        "turn_now": played + 1,
         # A pass that ends the game asks first.
         "pass_ends_game": state.passes + 1 >= state.turns_to_end,
         "verdict": last_turn if last_turn and last_turn.action == "challenge" else None,

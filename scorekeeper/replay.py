@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from referee.board import square_name
@@ -153,6 +154,55 @@ def play_order(turns: Sequence[Turn]) -> list[Turn]:
         position[turn.pk] = root if root is not None else turn.number
     alive = [t for t in turns if not t.undone and not t.corrected and t.action != "undo"]
     return sorted(alive, key=lambda t: position[t.pk])
+
+
+# Turn numbers as players count them ------------------------------------------------------------
+# "Turn 11" is the eleventh turn in effect in the order of play: undone turns, undo entries and
+# the turns a correction replaced don't count, a correction counts where the turn it replaced
+# stood, and the entries that only end the game (``ActionKind.counted``) are no turn. The log
+# numbers its *entries* apart (``Turn.number``, "#12"), all of them, in the order entered.
+UNCOUNTED = ("undo", *(name for name, kind in KINDS.items() if not kind.counted))
+COUNTED = Q(undone_at__isnull=True, corrected_at__isnull=True) & ~Q(action__in=UNCOUNTED)
+
+
+def number_turns(in_play: Sequence[Turn]) -> dict[int, int]:
+    """The one count of turns: each turn's number as players count it, by log entry (pk),
+    from the turns in effect in the order of play (``play_order``). Entries that are not a
+    turn (the end of the game, abandoning, voiding) have none."""
+    numbers: dict[int, int] = {}
+    for turn in in_play:
+        if kind_of(turn).counted:
+            numbers[turn.pk] = len(numbers) + 1
+    return numbers
+
+
+def turn_numbers(game: Game) -> dict[int, int]:
+    """Every turn in effect of ``game``, by log entry (pk): its number as players count it."""
+    fields = ("pk", "game", "number", "action", "target", "undone_at", "corrected_at")
+    return number_turns(play_order(list(game.turns.only(*fields).order_by("number"))))
+
+
+def turns_played(game: Game) -> int:
+    """How many turns players count in ``game`` so far: the number of its latest turn."""
+    return game.turns.filter(COUNTED).count()
+
+
+def with_turns_played(games: QuerySet[Game]) -> QuerySet[Game]:
+    """``games``, each with ``turns_played`` read in the same query (for lists of games)."""
+    counted = Q(turns__undone_at__isnull=True, turns__corrected_at__isnull=True) & ~Q(
+        turns__action__in=UNCOUNTED
+    )
+    return games.annotate(turns_played=Count("turns", filter=counted))
+
+
+def turn_phrase(game: Game) -> str:
+    """Where a game stands as players count it: "turn 12" in play, else "after turn 11"
+    (read from ``with_turns_played`` where the game came from it)."""
+    played = getattr(game, "turns_played", None)
+    played = turns_played(game) if played is None else played
+    if game.status == Game.Status.IN_PROGRESS:
+        return f"turn {played + 1}"
+    return f"after turn {played}"
 
 
 def steps(

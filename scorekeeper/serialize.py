@@ -2,6 +2,11 @@
 
 A game's answer never carries its log: it is the state plus the last turn, the same size at
 turn 300 as at turn 10. The log is read a page at a time (``log_page``).
+
+Two numbers, never to be confused: ``number`` is a log entry's number (every entry, undos
+and undone turns included; the game's ``turn_number`` is its latest, and ``expected_turn``
+names the next); ``turn`` is the turn as players count it (``scorekeeper.replay.turn_numbers``),
+what every page shows as "Turn 11", and null on an entry that is no turn in effect.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from typing import Any
 from referee.game import GameState
 from scorekeeper.models import Game, Seat, Turn
 from scorekeeper.policy import policy_for
-from scorekeeper.replay import load_state
+from scorekeeper.replay import load_state, turn_numbers, turns_played
 
 LOG_PAGE = 200  # entries in one page of the log
 
@@ -41,13 +46,16 @@ def game_state(
         "turn_clock": game.turn_clock,
         "status": game.status,
         "turn_number": game.turn_number,
+        "turn": turns_played(game),
         "to_move": to_move,
         "players": [player(seat) for seat in seats],
         "bag_count": game.bag_count,
         "board": game.board,
         "unseen": unseen(state),
         "can_challenge": policy_for(game).can_challenge(state),
-        "last_turn": turn_data(last_turn) if last_turn else None,
+        "last_turn": turn_data(last_turn, turn_numbers(game).get(last_turn.pk))
+        if last_turn
+        else None,
         "created_at": game.created_at.isoformat(),
         "updated_at": game.updated_at.isoformat(),
         "finished_at": game.finished_at.isoformat() if game.finished_at else None,
@@ -81,19 +89,22 @@ def log_page(game: Game, after: int = 0, limit: int = LOG_PAGE) -> dict[str, Any
         .values_list(*_TURN_COLUMNS)[: limit + 1]
     )
     more = len(rows) > limit
-    turns = [_turn_dict(*row) for row in rows[:limit]]
+    numbers = turn_numbers(game) if rows else {}
+    turns = [_turn_dict(numbers.get(pk), *row) for pk, *row in rows[:limit]]
     return {"turns": turns, "next": turns[-1]["number"] if more else None}
 
 
 _TURN_COLUMNS = (
-    "number", "seat__player__name", "action", "score", "words", "result", "notation", "tiles",
+    "pk", "number", "seat__player__name", "action", "score", "words", "result", "notation", "tiles",
     "count", "target__number", "undone_at", "undone_by", "created_at", "corrected_at",
     "corrected_by",
 )  # fmt: skip
 
 
-def turn_data(turn: Turn) -> dict[str, Any]:
+def turn_data(turn: Turn, number: int | None) -> dict[str, Any]:
+    """One log entry; ``number`` is its turn as players count it (None: no turn in effect)."""
     return _turn_dict(
+        number,
         turn.number,
         turn.seat.player.name,
         turn.action,
@@ -113,6 +124,7 @@ def turn_data(turn: Turn) -> dict[str, Any]:
 
 
 def _turn_dict(
+    turn: int | None,
     number: int,
     player: str,
     action: str,
@@ -131,6 +143,7 @@ def _turn_dict(
 ) -> dict[str, Any]:
     return {
         "number": number,
+        "turn": turn,
         "player": player,
         "action": action,
         "score": score,

@@ -31,6 +31,7 @@ from scorekeeper.gcg_import import import_gcg
 from scorekeeper.invitations import waiting
 from scorekeeper.models import Game, Player, Seat, clubs_of
 from scorekeeper.presenters import name_players, table_context
+from scorekeeper.replay import turn_phrase, with_turns_played
 from scorekeeper.resubmit import same_turn
 from scorekeeper.scorer_link import get_game, hold, scorer_url, scorer_view
 from scorekeeper.yours import keep, private, remember, your_games
@@ -39,11 +40,14 @@ from scorekeeper.yours import keep, private, remember, your_games
 # Pages ---------------------------------------------------------------------------------------
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    playing = (
-        Game.objects.filter(status__in=[Game.Status.IN_PROGRESS, Game.Status.AWAITING_RACKS])
+    games = (
+        with_turns_played(
+            Game.objects.filter(status__in=[Game.Status.IN_PROGRESS, Game.Status.AWAITING_RACKS])
+        )
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
         .order_by("-updated_at")[:10]
     )
+    playing = [{"game": g, "turn": turn_phrase(g)} for g in games]
     context = {
         "playing": playing,
         "rulesets": RULESETS.values(),

@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 
 from scorekeeper.models import Game, Seat
+from scorekeeper.replay import turn_phrase, with_turns_played
 
 YOURS_COOKIE = "your_games"
 YOURS_SALT = "scorekeeper.your-games"
@@ -93,12 +94,18 @@ def your_games(request: HttpRequest) -> list[dict[str, Any]]:
     ids = your_game_ids(request)
     if not ids:
         return []
-    games = Game.objects.filter(pk__in=ids).prefetch_related(
+    games = with_turns_played(Game.objects.filter(pk__in=ids)).prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("player"))
     )
     found = {str(g.pk): g for g in games}
     return [
-        {"game": found[i], "scorer_url": reverse("scorer", args=[i])} for i in ids if i in found
+        {
+            "game": found[i],
+            "turn": turn_phrase(found[i]),
+            "scorer_url": reverse("scorer", args=[i]),
+        }
+        for i in ids
+        if i in found
     ]
 
 

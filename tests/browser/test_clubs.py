@@ -115,7 +115,9 @@ def test_a_club_director_s_journey(page: Page, live_server):
     page.check("input[name=confirm]")
     page.click("button:has-text('Declare void')")
     expect(page.locator(".messages")).to_contain_text("The game is void")
-    expect(page.locator("main")).to_contain_text("Voided by director: ann — played with two bags.")
+    expect(page.locator("main")).to_contain_text(
+        "Voided after turn 1 by director: ann — played with two bags."
+    )
     camera.shoot("void")
     page.click("button:has-text('Undo the void')")
     expect(page.locator(".messages")).to_contain_text("The void is undone")

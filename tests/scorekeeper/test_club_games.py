@@ -100,7 +100,10 @@ def test_a_director_voids_a_club_game_through_the_domain_and_the_log_says_so():
     )
     game.refresh_from_db()
     assert game.status == Game.Status.VOID
-    assert describe(applied.turn) == "Voided by director: ann — Ben played from a second bag."
+    assert (
+        describe(applied.turn)
+        == "Voided after turn 2 by director: ann — Ben played from a second bag."
+    )
     assert [s.result for s in game.seats.all()] == ["", ""]
     assert [s.final_score for s in game.seats.all()] == [None, None]
     assert check_game(game) == []
@@ -209,7 +212,7 @@ def test_a_director_voids_from_the_game_page_with_a_reason(client):
     )
     assert response.redirect_chain[0] == (f"/games/{game.pk}/", 302)
     html = response.content.decode()
-    assert "Voided by director: ann — wrong tile set." in html
+    assert "Voided after turn 2 by director: ann — wrong tile set." in html
     game.refresh_from_db()
     assert game.status == Game.Status.VOID
     response = client.post(f"/games/{game.pk}/void", {"undo": "yes"}, follow=True)

@@ -100,7 +100,7 @@ def test_an_abandoned_game_leaves_in_progress_and_the_rankings_and_stays_in_the_
         scorer(game) + "abandon", {"expected_turn": "6", "confirm": "yes"}, follow=True
     )
     html = text(response)
-    assert "The game was abandoned. Undo reopens it." in html
+    assert "The game was abandoned after turn 5. Undo reopens it." in html
     assert "This game was abandoned: it has no final scores" in html
     game.refresh_from_db()
     assert game.status == "abandoned" and game.finished_at is None
@@ -232,7 +232,7 @@ def test_an_abandoned_game_shows_everywhere_and_exports_whole(client):
     game.turn({"action": "abandon"})
     for page in ("watch", "watch/live", "", "export.json"):
         assert client.get(f"/games/{game.id}/{page}").status_code == 200, page
-    assert "The game was abandoned." in text(client.get(f"/games/{game.id}/watch"))
+    assert "The game was abandoned after turn 1." in text(client.get(f"/games/{game.id}/watch"))
     log = text(client.get(f"/games/{game.id}/"))
     assert "Abandoned" in log and "abandoned" in log
     again = import_game(export_game(Game.objects.get(pk=game.id)), new_id=True)
