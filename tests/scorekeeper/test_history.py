@@ -170,7 +170,10 @@ def test_the_log_shows_challenge_results_and_the_words_that_failed(client):
     assert '<span class="word">MOOX</span> 8</li>' in page
     assert '<span class="word">MOOD</span> 8</li>' in page
     after_2 = html(client, f"/games/{game.id}/?turn=2")
-    assert "Ben challenged Ann’s 5D MOOX: upheld, not acceptable; the play came off." in after_2
+    assert (
+        "Ben challenged: NOT ACCEPTABLE – Ann’s play 5D MOOX is taken off; Ann scores 0 and "
+        "plays again." in after_2
+    )
     assert 'aria-label="G5: empty"' in after_2
 
 

@@ -334,7 +334,7 @@ def test_tournament_challenge_shows_a_verdict_only(client):
     turn(client, game, action="challenge")
     html = client.get(scorer(game)).content.decode()
     assert "NOT ACCEPTABLE" in html
-    assert "comes off" in html
+    assert "is taken off" in html
     turn(client, game, action="play", play="5D MOOD")
     turn(client, game, action="challenge")
     html = client.get(scorer(game)).content.decode()
