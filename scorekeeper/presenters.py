@@ -126,6 +126,8 @@ def board_rows(state: GameState, highlight: set[tuple[int, int]]) -> list[list[d
                 described += f", {premium}"
             if start and not stack:
                 described += ", start square"
+            if (r, c) in highlight:
+                described += ", last play"
             row.append(
                 {
                     "row": r,

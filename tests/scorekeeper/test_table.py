@@ -104,7 +104,7 @@ def test_board_shows_stack_heights_and_labels(client):
     turn(client, game, action="play", play="5D MOOD")
     turn(client, game, action="play", play="5D W")
     html = client.get(scorer(game)).content.decode()
-    assert 'aria-label="D5: W, 2 high"' in html
+    assert 'aria-label="D5: W, 2 high, last play"' in html
     assert 'aria-label="E5: O, 1 high"' in html
     assert "Last: Ben played 5D W... for 5 (WOOD 5)." in html
 
@@ -181,7 +181,7 @@ def test_a_refused_play_redirects_to_the_page_with_the_reason_and_the_play_as_ty
     game = start(client)
     response = turn(client, game, action="play", play="1A CAT")
     # 303: the browser fetches the scorer page, so a reload never sends the play again.
-    assert response.status_code == 303 and response["Location"] == scorer(game)
+    assert response.status_code == 303 and response["Location"] == scorer(game) + "#board"
     html = client.get(scorer(game)).content.decode()
     assert "Not entered." in html and "centre squares" in html
     assert 'value="1A CAT"' in html
