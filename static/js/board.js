@@ -64,6 +64,19 @@
     if (event.target.id === "preview") markOffending();
   });
 
+  // Back from an action (#board) on a phone: the board just under the score bar (whatever
+  // its height), so what the action said and the buttons below stay in view.
+  const bar = page.querySelector(".scorebar");
+  const phone = window.matchMedia("(max-width: 699px)");
+  function bringIntoView() {
+    if (!phone.matches) return;
+    // The bar sticks to the top once the page scrolls: the board goes just under it.
+    const top = board.closest(".board-wrap").getBoundingClientRect().top;
+    const gap = top - bar.getBoundingClientRect().height - 4;
+    if (Math.abs(gap) > 2) window.scrollBy(0, gap);
+  }
+  if (window.location.hash === "#board") bringIntoView();
+
   const form = document.getElementById("play-form");
   if (!form) return;
 
@@ -78,8 +91,6 @@
   const directionField = document.getElementById("play-direction");
   const note = document.getElementById("entry-note");
   const wrap = board.closest(".board-wrap");
-  const bar = page.querySelector(".scorebar");
-  const phone = window.matchMedia("(max-width: 699px)");
   const squares = new Map();
   const named = new Map();
   board.querySelectorAll("button.sq").forEach(function (sq) {
@@ -314,13 +325,6 @@
     }
   }
 
-  function bringIntoView() {
-    if (!phone.matches) return;
-    // The bar sticks to the top once the page scrolls: the board goes just under it.
-    const gap = wrap.getBoundingClientRect().top - bar.getBoundingClientRect().height - 4;
-    if (Math.abs(gap) > 2) window.scrollBy(0, gap);
-  }
-
   function letterFor(raw) {
     const upper = raw.toUpperCase();
     if (upper === "Q" && hasQu) return "Qu";
@@ -477,7 +481,4 @@
     }
     render();
   })();
-
-  // Back from an action (#board): the board just under the score bar, as while entering.
-  if (window.location.hash === "#board") bringIntoView();
 })();
