@@ -164,10 +164,8 @@ def scorer(request: HttpRequest, game: Game) -> HttpResponse:
         shown = domain.preview(game, typed) if typed else None
         context.update(
             {
-                "refused": True,
-                # The reason is said once: by the play's preview when it says why the play is
-                # not legal, else here.
-                "refusal": "" if shown and (shown.violations or shown.problem) else kept["message"],
+                # The reason is said once, here: the play's preview only marks its squares.
+                "refusal": kept["message"],
                 "typed": typed,
                 "typed_direction": kept.get("direction", ACROSS),
                 "preview": shown,

@@ -123,16 +123,18 @@ def test_the_page_keeps_its_place_after_each_action(phone, action):
     open_scorer(phone, game)
     entries = Turn.objects.filter(game=game).count()
     act(phone, action)
-    expect(phone.locator(".table-news")).not_to_be_empty()
+    # What the action said: the turn's sentence, or a challenge's verdict.
+    said = phone.locator(".messages, .verdict").first
+    expect(said).to_be_visible()
     assert Turn.objects.filter(game=game).count() == entries + 1
     shoot(phone, f"after-{action}")
     assert_in_view(phone, phone.locator(".board-wrap"))
-    assert_in_view(phone, phone.locator(".table-news"))  # what the action said, by the board
     buttons = ["Undo last turn"]
     if Game.objects.get(pk=game.pk).status == Game.Status.IN_PROGRESS:
         buttons += ["Submit", "Pass", "Exchange"]
     for name in buttons:
         assert_in_view(phone, phone.get_by_role("button", name=re.compile(f"^{name}")))
+    assert_in_view(phone, said)  # by the board, not at the top of the page
 
 
 def test_a_refused_down_play_comes_back_down_with_its_reason_once(phone):
@@ -181,10 +183,10 @@ def test_the_last_play_and_a_refusal_are_marked_apart(phone, size):
     # Shape as well as colour: a solid border and a corner for the one, dashes and "!" for
     # the other.
     last_style = last.evaluate(
-        "e => [getComputedStyle(e).boxShadow, getComputedStyle(e, '::before').borderTopStyle]"
+        "e => [getComputedStyle(e).boxShadow, getComputedStyle(e).backgroundImage]"
     )
     refused_style = refused.evaluate(
         "e => [getComputedStyle(e).outlineStyle, getComputedStyle(e, '::before').content]"
     )
-    assert "inset" in last_style[0] and last_style[1] == "solid"
+    assert "inset" in last_style[0] and last_style[1].startswith("linear-gradient")
     assert refused_style == ["dashed", '"!"']
