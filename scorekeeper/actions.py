@@ -23,7 +23,7 @@ from referee.errors import GameOver, IllegalAction, IllegalPlay, InputError, Ref
 from referee.game import ABANDONED, VOID, GameState, Outcome
 from referee.lexicon import Lexicon
 from referee.play import Placement, Play
-from referee.rulesets import tile_in_set
+from referee.rulesets import RuleOptions, get_ruleset, tile_in_set
 from scorekeeper.models import Game, Seat, Turn
 from scorekeeper.policy import WordPolicy, lexicon_for
 
@@ -223,13 +223,36 @@ def _replay_challenge(state: GameState, turn: Turn) -> Outcome:
     return state.challenge(challenger=turn.seat.order, upheld=upheld)
 
 
-def _describe_challenge(turn: Turn) -> str:
-    name, target = _name(turn), turn.target
-    what = f"{_name(target)}’s {target.notation}" if target else "the last play"
+# What a failed challenge costs, by the rejected_challenge option: who pays, and how it is said.
+_REJECTED_COST: dict[str, Callable[[str, str], str]] = {
+    "none": lambda challenger, mover: f"the challenge costs {challenger} nothing",
+    "lose_turn": lambda challenger, mover: f"{challenger} loses the turn (double challenge)",
+    "minus_5": lambda challenger, mover: f"{challenger} loses 5 points",
+    "bonus_5": lambda challenger, mover: f"{mover} gets 5 points (five-point challenge)",
+    "bonus_10": lambda challenger, mover: f"{mover} gets 10 points (ten-point challenge)",
+}
+
+
+def challenge_verdict(turn: Turn) -> tuple[str, str]:
+    """A challenge's verdict as the table says it, and what it cost whom, by the rules the game
+    was played with: ("NOT ACCEPTABLE", "Cara’s play H8 .H is taken off; Cara scores 0 and
+    loses the turn"), ("ACCEPTABLE", "Cara’s play H8 .H stands; Ben loses the turn (double
+    challenge)"). The scorer's page and the spectator screen show the two parts; the log's
+    sentence (``describe``) joins them."""
+    options = RuleOptions.from_dict(turn.game.options, get_ruleset(turn.game.ruleset))
+    target = turn.target
+    mover = _name(target) if target else "the player"
+    play = f"{mover}’s play {target.notation}" if target else "the last play"
     if turn.result == Turn.Result.UPHELD:
-        return f"{name} challenged {what}: upheld, not acceptable; the play came off."
-    lost = f" {name} lost {-turn.score} points." if turn.score < 0 else ""
-    return f"{name} challenged {what}: rejected, acceptable; the play stands.{lost}"
+        then = "loses the turn" if options.upheld_challenge == "lose_turn" else "plays again"
+        return "NOT ACCEPTABLE", f"{play} is taken off; {mover} scores 0 and {then}"
+    cost = _REJECTED_COST[options.rejected_challenge](_name(turn), mover)
+    return "ACCEPTABLE", f"{play} stands; {cost}"
+
+
+def _describe_challenge(turn: Turn) -> str:
+    verdict, cost = challenge_verdict(turn)
+    return f"{_name(turn)} challenged: {verdict} – {cost}."
 
 
 def _gcg_challenge(turn: Turn, before: Before, after: GameState, nicks: Sequence[str]) -> list[str]:

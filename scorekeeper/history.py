@@ -26,7 +26,7 @@ from referee.errors import InputError, RefereeError
 from referee.game import GameState
 from referee.lexicon import HONOUR_ID
 from referee.rulesets import RULESETS, RuleOptions, Ruleset, get_ruleset
-from scorekeeper.actions import describe, kind_of
+from scorekeeper.actions import challenge_verdict, describe, kind_of
 from scorekeeper.analysis import analyse, cost_units, incomplete_note
 from scorekeeper.chart import COLOURS, chart
 from scorekeeper.clubs import voidable
@@ -262,6 +262,8 @@ def _log_rows(
                 "racks": racks,
                 "total": total,
                 "verdict": verdicts.get(turn.pk) if turn.action in ("play", "correct") else None,
+                # What a challenge's verdict cost whom, in the words the table was told.
+                "cost": challenge_verdict(turn)[1] if turn.action == "challenge" else "",
             }
         )
     return rows

@@ -19,7 +19,7 @@ from referee.rulesets import (
     get_ruleset,
     is_blank,
 )
-from scorekeeper.actions import describe
+from scorekeeper.actions import challenge_verdict, describe
 from scorekeeper.models import Game, Turn
 from scorekeeper.policy import policy_for
 from scorekeeper.replay import load_state, turns_played
@@ -59,6 +59,8 @@ def table_context(request: HttpRequest, game: Game, *, scorer: bool) -> dict[str
         for seat in seats
     ]
     winners = [p["name"] for p in players if p["winner"]]
+    verdict = last_turn if last_turn and last_turn.action == "challenge" else None
+    verdict_word, verdict_cost = challenge_verdict(verdict) if verdict else ("", "")
     return {
         "game": game,
         "ruleset": ruleset,
@@ -79,7 +81,9 @@ def table_context(request: HttpRequest, game: Game, *, scorer: bool) -> dict[str
         "turn_now": played + 1,
         # A pass that ends the game asks first.
         "pass_ends_game": state.passes + 1 >= state.turns_to_end,
-        "verdict": last_turn if last_turn and last_turn.action == "challenge" else None,
+        "verdict": verdict,
+        "verdict_word": verdict_word,
+        "verdict_cost": verdict_cost,
         "can_challenge": policy.can_challenge(state),
         "letters": [
             {"letter": ruleset.display(t), "value": ruleset.values.get(t)}
@@ -139,6 +143,8 @@ def board_rows(state: GameState, highlight: set[tuple[int, int]]) -> list[list[d
                 described += f", {premium}"
             if start and not stack:
                 described += ", start square"
+            if (r, c) in highlight:
+                described += ", last play"
             row.append(
                 {
                     "row": r,

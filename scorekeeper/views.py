@@ -148,6 +148,14 @@ def new_game(request: HttpRequest) -> HttpResponse:
 # A refused turn is kept here for the page the refusal redirects to, so a reload never resends
 # the form and the tapped tiles come back.
 REFUSAL = "table_refusal"
+# The way the scorer was placing tiles, kept with a refused play so it comes back as tapped.
+ACROSS, DOWN = "across", "down"
+
+
+def _back_to_the_board(game: Game) -> HttpResponse:
+    """The scorer page, scrolled to the board: what an action said is shown beside it, and
+    Submit and the other turns' buttons stay in reach (a phone keeps its place)."""
+    return redirect(f"{scorer_url(game)}#board")
 
 
 @require_GET
@@ -157,9 +165,17 @@ def scorer(request: HttpRequest, game: Game) -> HttpResponse:
     kept = request.session.pop(REFUSAL, None) if REFUSAL in request.session else None
     # Shown once, and only on the game and the turn it was about.
     if kept and kept.get("game") == str(game.pk) and kept.get("turn") == game.turn_number:
-        context.update({"refusal": kept["message"], "typed": kept["typed"]})
-        if kept["typed"]:
-            context["preview"] = domain.preview(game, kept["typed"])
+        typed = kept["typed"]
+        shown = domain.preview(game, typed) if typed else None
+        context.update(
+            {
+                # The reason is said once, here: the play's preview only marks its squares.
+                "refusal": kept["message"],
+                "typed": typed,
+                "typed_direction": kept.get("direction", ACROSS),
+                "preview": shown,
+            }
+        )
     return remember(request, render(request, "table/board.html", context), game)
 
 
@@ -178,6 +194,7 @@ def turn(request: HttpRequest, game: Game) -> HttpResponse:
     turn's sentence, or with the refusal and the play as typed."""
     action = request.POST.get("action", "")
     typed = request.POST.get("play", "")
+    direction = DOWN if request.POST.get("direction") == DOWN else ACROSS
     expected = count = None
     # A solo player may give the rack, to be told how the play compares with the best one:
     # searched (within the analysis budget, before the turn's transaction) only for a play
@@ -202,13 +219,15 @@ def turn(request: HttpRequest, game: Game) -> HttpResponse:
     except StaleTurn:
         earlier = same_turn(game, expected, action, typed, count)
         if earlier is not None:  # sent twice: the answer the first one got
-            messages.success(request, describe(earlier))
-            return redirect(scorer_url(game))
+            if earlier.action != "challenge":
+                messages.success(request, describe(earlier))
+            return _back_to_the_board(game)
         stale = "Another turn was entered first, perhaps on another device: here is the game now."
-        return _refused(request, game, stale, text=typed)
+        return _refused(request, game, stale, text=typed, direction=direction)
     except REFUSALS as error:
-        return _refused(request, game, message_of(error), text=typed)
-    messages.success(request, describe(applied.turn))
+        return _refused(request, game, message_of(error), text=typed, direction=direction)
+    if applied.turn.action != "challenge":  # a verdict is shown by the board, in full
+        messages.success(request, describe(applied.turn))
     if best is not None:
         made = applied.turn.score
         messages.info(
@@ -218,7 +237,7 @@ def turn(request: HttpRequest, game: Game) -> HttpResponse:
             else f"The best play with {rack.upper()} was {best.notation} for {best.score} "
             f"({best.score - made} more).",
         )
-    return redirect(scorer_url(game))
+    return _back_to_the_board(game)
 
 
 def _whole(data: QueryDict, name: str, what: str) -> int | None:
@@ -240,9 +259,12 @@ def _racks_from(request: HttpRequest, game: Game) -> dict[int, str] | None:
     return racks or None
 
 
-def _refused(request: HttpRequest, game: Game, message: str, text: str = "") -> HttpResponse:
-    """Back to the scorer page (303, so a reload never resends), with the reason and the play
-    as typed kept for it; players are named, not numbered."""
+def _refused(
+    request: HttpRequest, game: Game, message: str, text: str = "", direction: str = ACROSS
+) -> HttpResponse:
+    """Back to the scorer page's board (303, so a reload never resends), with the reason and
+    the play as typed, in the direction it was tapped, kept for it; players are named, not
+    numbered."""
     game.refresh_from_db(fields=["turn_number"])
     names = list(game.seats.order_by("order").values_list("player__name", flat=True))
     request.session[REFUSAL] = {
@@ -250,8 +272,9 @@ def _refused(request: HttpRequest, game: Game, message: str, text: str = "") -> 
         "turn": game.turn_number,
         "message": name_players(message, names),
         "typed": text[:500],
+        "direction": direction,
     }
-    response = redirect(scorer_url(game))
+    response = _back_to_the_board(game)
     response.status_code = 303
     return response
 

@@ -24,7 +24,10 @@
       f.dataset.sent = "1";
       // Disabled only after this event: a disabled submitter would drop its name=value.
       setTimeout(function () {
-        f.querySelectorAll("button:not([type=button])").forEach(function (b) {
+        // The form's own buttons, wherever they sit (a button can name its form).
+        Array.from(f.elements).filter(function (b) {
+          return b.tagName === "BUTTON" && b.type === "submit";
+        }).forEach(function (b) {
           b.disabled = true;
           b.setAttribute("aria-busy", "true");
         });
@@ -42,18 +45,37 @@
     });
   });
 
-  // The squares a refusal is about, marked on the board.
+  // The squares a refusal is about, marked on the board (and said in each square's name,
+  // after the square's own: "E5: empty, refused here").
+  const REFUSED = ", refused here";
   function markOffending() {
     const bad = document.querySelector("#preview [data-squares]");
     const names = bad ? bad.dataset.squares.split(" ") : [];
     board.querySelectorAll(".sq[data-name]").forEach(function (sq) {
-      sq.classList.toggle("offending", names.indexOf(sq.dataset.name) >= 0);
+      const on = names.indexOf(sq.dataset.name) >= 0;
+      sq.classList.toggle("offending", on);
+      const label = sq.getAttribute("aria-label") || "";
+      const plain = label.endsWith(REFUSED) ? label.slice(0, -REFUSED.length) : label;
+      sq.setAttribute("aria-label", on ? plain + REFUSED : plain);
     });
   }
   markOffending();
   document.body.addEventListener("htmx:afterSwap", function (event) {
     if (event.target.id === "preview") markOffending();
   });
+
+  // Back from an action (#board) on a phone: the board just under the score bar (whatever
+  // its height), so what the action said and the buttons below stay in view.
+  const bar = page.querySelector(".scorebar");
+  const phone = window.matchMedia("(max-width: 699px)");
+  function bringIntoView() {
+    if (!phone.matches) return;
+    // The bar sticks to the top once the page scrolls: the board goes just under it.
+    const top = board.closest(".board-wrap").getBoundingClientRect().top;
+    const gap = top - bar.getBoundingClientRect().height - 4;
+    if (Math.abs(gap) > 2) window.scrollBy(0, gap);
+  }
+  if (window.location.hash === "#board") bringIntoView();
 
   const form = document.getElementById("play-form");
   if (!form) return;
@@ -65,11 +87,10 @@
   const input = document.getElementById("play-input");
   const directionButton = document.getElementById("direction");
   const wholeButton = document.getElementById("whole-board");
-  const blankKey = form.querySelector("[data-key=Blank]");
+  const blankKey = page.querySelector("[data-key=Blank]");
+  const directionField = document.getElementById("play-direction");
   const note = document.getElementById("entry-note");
   const wrap = board.closest(".board-wrap");
-  const bar = page.querySelector(".scorebar");
-  const phone = window.matchMedia("(max-width: 699px)");
   const squares = new Map();
   const named = new Map();
   board.querySelectorAll("button.sq").forEach(function (sq) {
@@ -77,7 +98,7 @@
     named.set(sq.dataset.name, sq);
   });
   const values = {}; // letter -> points, from the pad's keys
-  form.querySelectorAll(".key[data-letter]").forEach(function (k) {
+  page.querySelectorAll(".key[data-letter]").forEach(function (k) {
     const v = k.querySelector(".val");
     if (v) values[k.dataset.letter] = v.textContent;
   });
@@ -111,12 +132,15 @@
     follow();
   }
 
-  function toggleDirection() {
-    across = !across;
+  function setDirection(isAcross) {
+    across = isAcross;
     directionButton.textContent = across ? "Across →" : "Down ↓";
     directionButton.setAttribute("aria-pressed", String(!across));
+    directionField.value = across ? "across" : "down"; // sent with the play, kept if refused
     render();
   }
+
+  function toggleDirection() { setDirection(!across); }
 
   function step(r, c) { return across ? [r, c + 1] : [r + 1, c]; }
 
@@ -301,13 +325,6 @@
     }
   }
 
-  function bringIntoView() {
-    if (!phone.matches) return;
-    // The bar sticks to the top once the page scrolls: the board goes just under it.
-    const gap = wrap.getBoundingClientRect().top - bar.getBoundingClientRect().height - 4;
-    if (Math.abs(gap) > 2) window.scrollBy(0, gap);
-  }
-
   function letterFor(raw) {
     const upper = raw.toUpperCase();
     if (upper === "Q" && hasQu) return "Qu";
@@ -378,7 +395,9 @@
     }
   });
 
-  form.addEventListener("click", function (event) {
+  // The pad and the submit row's keys (the pad sits below the other turns' buttons, outside
+  // the form: its keys are plain buttons).
+  page.addEventListener("click", function (event) {
     const button = event.target.closest("button.key, button[data-key]");
     if (!button) return;
     if (button.dataset.key === "Backspace") takeBack();
@@ -453,6 +472,13 @@
       steps.push({ k: k, tile: true, skipped: [] });
     });
     play.passed.forEach(function (k) { through.add(k); });
+    // The direction it was tapped in, and the cursor where the next tile would go.
+    setDirection(directionField.value !== "down");
+    const last = steps[steps.length - 1];
+    if (last) {
+      cursor = last.k.split(",").map(Number);
+      advance();
+    }
     render();
   })();
 })();

@@ -86,7 +86,9 @@ def test_a_whole_upwords_game(page: Page, live_server):
     preview(page).to_contain_text("2+1+1+1 = 5")
     camera.shoot("stack-preview")
     submit(page)
-    expect(page.locator("button.sq[data-name=D5]")).to_have_attribute("aria-label", "D5: W, 2 high")
+    expect(page.locator("button.sq[data-name=D5]")).to_have_attribute(
+        "aria-label", "D5: W, 2 high, last play"
+    )
 
     # Ben plays a phony (ZX, with ZW and XO down); Ann challenges: not acceptable.
     page.fill("#play-input", "4D ZX")

@@ -164,7 +164,7 @@ def test_a_refused_play_keeps_its_tiles_and_a_reload_sends_nothing(page, live_se
     page.keyboard.type("at")
     page.click("button.submit")
     expect(page.locator(".refusal")).to_contain_text("Not entered")
-    assert page.url.endswith(f"/games/{game.pk}/score/")  # the secret is not in the address
+    assert page.url.endswith(f"/games/{game.pk}/score/#board")  # the secret is not in the address
     expect(page.locator("#play-input")).to_have_value("1A AT")
     expect(page.locator("button.sq[data-name=A1]")).to_have_class(re.compile("pending"))
     expect(page.locator("button.sq[data-name=A1]")).to_have_class(re.compile("offending"))

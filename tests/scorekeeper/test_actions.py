@@ -41,7 +41,7 @@ def test_each_kind_is_described_in_one_sentence(client):
     turns = list(Turn.objects.filter(game_id=game.id).order_by("number"))
     assert [describe(t) for t in turns] == [
         "Ann played 5D MOOD for 8 (MOOD 8).",
-        "Ben challenged Ann’s 5D MOOD: rejected, acceptable; the play stands.",
+        "Ben challenged: ACCEPTABLE – Ann’s play 5D MOOD stands; the challenge costs Ben nothing.",
         "Ben exchanged 1 tile (undone).",
         "Turn 3 was undone: Ben exchanged 1 tile.",
         "Ben passed.",

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import html
+
 import pytest
 
-from scorekeeper.models import Game, Seat
+from scorekeeper.actions import describe
+from scorekeeper.models import Game, Seat, Turn
+from scorekeeper.scorer_link import cookie_name
 
 from .factories import ApiGame
 
@@ -136,3 +140,101 @@ def test_the_final_letterup_play_can_be_challenged_before_the_racks(client):
     body = game.turn({"action": "challenge"}).json()
     assert body["turn"]["result"] == "upheld"
     assert body["game"]["status"] == "in_progress" and body["game"]["to_move"] == "Ann"
+
+
+# What a verdict cost, said on the scorer page, the spectator screen and the log ---------------
+VERDICTS = [
+    # (option, its value, the play, the verdict, what it cost whom)
+    (
+        "upheld_challenge",
+        "retry",
+        MOOX,
+        "NOT ACCEPTABLE",
+        "Ann’s play 5D MOOX is taken off; Ann scores 0 and plays again.",
+    ),
+    (
+        "upheld_challenge",
+        "lose_turn",
+        MOOX,
+        "NOT ACCEPTABLE",
+        "Ann’s play 5D MOOX is taken off; Ann scores 0 and loses the turn.",
+    ),
+    (
+        "rejected_challenge",
+        "none",
+        MOOD,
+        "ACCEPTABLE",
+        "Ann’s play 5D MOOD stands; the challenge costs Ben nothing.",
+    ),
+    (
+        "rejected_challenge",
+        "lose_turn",
+        MOOD,
+        "ACCEPTABLE",
+        "Ann’s play 5D MOOD stands; Ben loses the turn (double challenge).",
+    ),
+    (
+        "rejected_challenge",
+        "minus_5",
+        MOOD,
+        "ACCEPTABLE",
+        "Ann’s play 5D MOOD stands; Ben loses 5 points.",
+    ),
+    (
+        "rejected_challenge",
+        "bonus_5",
+        MOOD,
+        "ACCEPTABLE",
+        "Ann’s play 5D MOOD stands; Ann gets 5 points (five-point challenge).",
+    ),
+    (
+        "rejected_challenge",
+        "bonus_10",
+        MOOD,
+        "ACCEPTABLE",
+        "Ann’s play 5D MOOD stands; Ann gets 10 points (ten-point challenge).",
+    ),
+]
+
+
+def challenged_on_the_scorer_page(client, option: str, value: str, play) -> ApiGame:
+    """A tournament game whose play Ben challenges from the scorer page, as a table would."""
+    game = manual(client, options={option: value})
+    game.play(play)
+    client.cookies[cookie_name(game.id)] = game.token
+    entered = Game.objects.get(pk=game.id)
+    response = client.post(
+        f"/games/{game.id}/score/turn",
+        {"action": "challenge", "expected_turn": entered.turn_number + 1},
+    )
+    assert response.status_code == 302
+    return game
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "play", "verdict", "cost"),
+    VERDICTS,
+    ids=[f"{option}-{value}" for option, value, *_ in VERDICTS],
+)
+def test_a_verdict_says_what_it_cost_and_to_whom(client, option, value, play, verdict, cost):
+    game = challenged_on_the_scorer_page(client, option, value, play)
+    scorer = html.unescape(client.get(f"/games/{game.id}/score/").content.decode())
+    # The verdict box at the table, and the turn's sentence in the scorer's message.
+    assert f"<strong>{verdict}</strong>\n    <span>{cost}</span>" in scorer
+    assert f"Ben challenged: {verdict} – {cost}" in scorer
+    watch = html.unescape(client.get(f"/games/{game.id}/watch").content.decode())
+    assert f"<strong>{verdict}</strong>\n    <span>{cost}</span>" in watch
+    log = html.unescape(client.get(f"/games/{game.id}/").content.decode())
+    assert cost.split("; ", 1)[1] in log  # the log's row says the cost too
+
+
+def test_a_verdict_is_told_by_the_rule_the_game_was_played_with(client):
+    # The crossword game's printed rules: a phony comes off and costs the turn.
+    game = ApiGame(client, ruleset="crossword-classic", challenge_mode="manual")
+    game.turn({"action": "play", "notation": "8H DEAR"})
+    turn = game.turn({"action": "challenge"}).json()["turn"]
+    sentence = describe(Turn.objects.get(game_id=game.id, number=turn["number"]))
+    assert sentence == (
+        "Ben challenged: ACCEPTABLE – Ann’s play 8H DEAR stands; "
+        "Ben loses the turn (double challenge)."
+    )

@@ -172,6 +172,6 @@ def test_a_challenge_after_correcting_the_last_play_judges_the_correction(client
     assert response.status_code == 201, response.content
     challenge = Turn.objects.get(game_id=game.id, number=4)
     assert challenge.target.number == 3 and challenge.result == "upheld"
-    assert describe(challenge).startswith("Ann challenged Ben’s G5 .EARZ")
+    assert describe(challenge).startswith("Ann challenged: NOT ACCEPTABLE – Ben’s play G5 .EARZ")
     assert [p["score"] for p in game.state()["players"]] == [8, 0]  # Ben's DEARZ came off
     assert check_game(Game.objects.get(pk=game.id)) == []

@@ -170,7 +170,10 @@ def test_the_log_shows_challenge_results_and_the_words_that_failed(client):
     assert '<span class="word">MOOX</span> 8</li>' in page
     assert '<span class="word">MOOD</span> 8</li>' in page
     after_2 = html(client, f"/games/{game.id}/?turn=2")
-    assert "Ben challenged Ann’s 5D MOOX: upheld, not acceptable; the play came off." in after_2
+    assert (
+        "Ben challenged: NOT ACCEPTABLE – Ann’s play 5D MOOX is taken off; Ann scores 0 and "
+        "plays again." in after_2
+    )
     assert 'aria-label="G5: empty"' in after_2
 
 
@@ -200,11 +203,11 @@ def test_the_replay_shows_the_board_after_the_chosen_turn(client):
     after_3 = html(client, f"/games/{game.pk}/?turn=3")
     assert 'aria-label="D5: M, 1 high"' in after_3
     after_4 = html(client, f"/games/{game.pk}/?turn=4")  # W goes on the M: WOOD
-    assert 'aria-label="D5: W, 2 high"' in after_4
+    assert 'aria-label="D5: W, 2 high, last play"' in after_4
     assert "After turn 4 of 7" in after_4 and "Ann played" not in after_4
     assert "Ben played 5D W... for 5 (WOOD 5)." in after_4
     assert 'aria-label="I3: empty"' in after_4  # PLUS comes at turn 7
-    assert 'aria-label="I3: P, 1 high"' in html(client, f"/games/{game.pk}/")  # the end
+    assert 'aria-label="I3: P, 1 high, last play"' in html(client, f"/games/{game.pk}/")  # the end
 
 
 def test_the_replay_steps_with_previous_and_next_links(client):
@@ -227,7 +230,7 @@ def test_the_replay_counts_only_the_turns_in_effect(client):
     game.play([(3, 6, "O")])  # OD down, log entry 4
     page = html(client, f"/games/{game.id}/?turn=2")
     assert "After turn 2 of 2" in page and "(log entry #4)" in page
-    assert 'aria-label="G4: O, 1 high"' in page and 'aria-label="G6: empty"' in page
+    assert 'aria-label="G4: O, 1 high, last play"' in page and 'aria-label="G6: empty"' in page
 
 
 @pytest.mark.parametrize("turn", ["x", "-1", "9"])

@@ -104,7 +104,7 @@ def test_board_shows_stack_heights_and_labels(client):
     turn(client, game, action="play", play="5D MOOD")
     turn(client, game, action="play", play="5D W")
     html = client.get(scorer(game)).content.decode()
-    assert 'aria-label="D5: W, 2 high"' in html
+    assert 'aria-label="D5: W, 2 high, last play"' in html
     assert 'aria-label="E5: O, 1 high"' in html
     assert "Last: Ben played 5D W... for 5 (WOOD 5)." in html
 
@@ -181,7 +181,7 @@ def test_a_refused_play_redirects_to_the_page_with_the_reason_and_the_play_as_ty
     game = start(client)
     response = turn(client, game, action="play", play="1A CAT")
     # 303: the browser fetches the scorer page, so a reload never sends the play again.
-    assert response.status_code == 303 and response["Location"] == scorer(game)
+    assert response.status_code == 303 and response["Location"] == scorer(game) + "#board"
     html = client.get(scorer(game)).content.decode()
     assert "Not entered." in html and "centre squares" in html
     assert 'value="1A CAT"' in html
@@ -280,7 +280,8 @@ def test_undo_is_there_on_the_rack_screen(client):
     for _ in range(4):
         turn(client, game, action="pass")
     html = client.get(scorer(game)).content.decode()
-    assert "Letters left on each rack" in html and "Undo last turn" in html
+    shown = re.sub(r"<[^>]+>", "", html)  # the button's words, whatever spans they are in
+    assert "Letters left on each rack" in shown and "Undo last turn" in shown
     assert turn(client, game, action="undo").status_code == 302
     game.refresh_from_db()
     assert game.status == Game.Status.IN_PROGRESS
@@ -334,7 +335,7 @@ def test_tournament_challenge_shows_a_verdict_only(client):
     turn(client, game, action="challenge")
     html = client.get(scorer(game)).content.decode()
     assert "NOT ACCEPTABLE" in html
-    assert "comes off" in html
+    assert "is taken off" in html
     turn(client, game, action="play", play="5D MOOD")
     turn(client, game, action="challenge")
     html = client.get(scorer(game)).content.decode()
@@ -463,3 +464,18 @@ def test_every_page_links_its_icon_and_the_icon_is_served(client):
     icon = b"".join(response.streaming_content)
     # The Content-Security-Policy allows no inline script or style: the icon has neither.
     assert b"<svg" in icon and b"<script" not in icon and b"<style" not in icon
+
+
+def test_a_refused_play_comes_back_in_its_direction_with_its_reason_once(client):
+    game = start(client)
+    turn(client, game, action="play", play="5D MOOD")
+    response = turn(client, game, action="play", play="F5 .EE", direction="down")
+    assert response.status_code == 303 and response["Location"].endswith("#board")
+    html = client.get(scorer(game)).content.decode()
+    assert 'value="F5 .EE"' in html
+    assert 'id="play-direction" name="direction" value="down"' in html
+    assert html.count("OEE") == 1  # the refusal says why; the preview only marks the squares
+    assert '<div class="bad" data-squares="' in html  # the squares still marked
+    # Anything but "down" is across.
+    turn(client, game, action="play", play="F5 .EE", direction="sideways")
+    assert 'name="direction" value="across"' in client.get(scorer(game)).content.decode()
