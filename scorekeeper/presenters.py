@@ -23,6 +23,7 @@ from scorekeeper.actions import challenge_verdict, describe
 from scorekeeper.models import Game, Turn
 from scorekeeper.policy import policy_for
 from scorekeeper.replay import load_state, turns_played
+from scorekeeper.standings import stood
 
 
 def table_context(request: HttpRequest, game: Game, *, scorer: bool) -> dict[str, Any]:
@@ -36,8 +37,9 @@ def table_context(request: HttpRequest, game: Game, *, scorer: bool) -> dict[str
     # One turn number everywhere, as players count it (scorekeeper.replay.turn_numbers); the
     # log's entries, undos included, are numbered apart and called log entries where shown.
     played = turns_played(game)
+    # A play an upheld challenge took off is no longer the last play: its tiles are gone.
     last_play = (
-        in_effect.filter(action="play").select_related("seat__player").last()
+        stood(in_effect.filter(action="play")).select_related("seat__player").last()
         if last_turn is not None
         else None
     )
@@ -76,7 +78,6 @@ def table_context(request: HttpRequest, game: Game, *, scorer: bool) -> dict[str
         "last_turn": last_turn,
         "last_sentence": describe(last_turn) if last_turn else "",
         "last_play": last_play,
-        "last_play_sentence": describe(last_play) if last_play else "",
         "turns_played": played,
         "turn_now": played + 1,
         # A pass that ends the game asks first.

@@ -238,3 +238,20 @@ def test_a_verdict_is_told_by_the_rule_the_game_was_played_with(client):
         "Ben challenged: ACCEPTABLE – Ann’s play 8H DEAR stands; "
         "Ben loses the turn (double challenge)."
     )
+
+
+def test_a_play_taken_off_is_no_longer_the_spectators_last_play(client):
+    game = manual(client)
+    assert game.play(MOOD).status_code == 201
+    assert game.play([(5, 6, "E"), (6, 6, "A"), (7, 6, "R")]).status_code == 201  # DEAR
+    before = client.get(f"/games/{game.id}/watch").content.decode()
+    assert "Last play: Ben" in before
+    game.turn({"action": "challenge"})  # DEAR is in the list: rejected, it stands
+    assert "Last play: Ben" in client.get(f"/games/{game.id}/watch").content.decode()
+    phony = manual(client)
+    phony.play(MOOD)
+    phony.play([(5, 6, "X"), (6, 6, "A"), (7, 6, "R")])  # DXAR: not a word
+    phony.turn({"action": "challenge"})
+    after = client.get(f"/games/{phony.id}/watch").content.decode()
+    # Ben's DXAR came off the board: the last play on it is Ann's MOOD.
+    assert "Last play: Ann" in after and "Last play: Ben" not in after
