@@ -104,7 +104,7 @@ def table_context(request: HttpRequest, game: Game, *, scorer: bool) -> dict[str
     }
 
 
-RECENT_TURNS = 4  # the spectator screen's "Recent turns"
+RECENT_TURNS = 3  # the spectator screen's "Recent turns"
 
 
 def played_words(turn: Turn) -> list[dict[str, Any]]:

@@ -196,7 +196,7 @@ def test_a_director_cant_take_over_a_player_another_club_shares(hostile):
     offered = hostile.get("/games/new").content.decode()
     assert 'value="hilltop"' in offered and 'value="riverside"' not in offered
     # Taking Ann off Mallory's own roster is still hers to do.
-    hostile.post("/clubs/hilltop/roster", {"change": "remove", "player": ann.pk})
+    hostile.post("/clubs/hilltop/roster", {"change": "remove", "player": ann.pk, "confirm": "yes"})
     assert not hilltop.roster.exists()
 
 

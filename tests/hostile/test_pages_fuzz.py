@@ -41,8 +41,9 @@ def scorer_url(game: ApiGame, token: str | None = None) -> str:
 
 
 def scorer_page(game: ApiGame) -> str:
-    """Where the scorer's pages send the browser: the address without the secret."""
-    return f"/games/{game.id}/score/"
+    """Where the scorer's actions send the browser: the address without the secret, at the
+    board."""
+    return f"/games/{game.id}/score/#board"
 
 
 # Strategies ------------------------------------------------------------------------------------
