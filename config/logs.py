@@ -20,7 +20,10 @@ from gunicorn.glogging import Logger as GunicornBaseLogger
 # The secret follows /score/ in a scorer link (but not the names of the scorer's pages, whose
 # addresses carry no secret), however many slashes stand around it; a Bearer token follows
 # "Bearer ".
-_PAGES = r"(?:turn|preview|correct|abandon|first|hand-over|new-link|qr\.svg)(?=[?\s\"',;]|$)"
+_PAGES = (
+    r"(?:turn|preview|correct|correct-preview|abandon|first|hand-over|new-link|qr\.svg)"
+    r"(?=[?\s\"',;]|$)"
+)
 _SECRETS = re.compile(rf"(/(?i:score)/+(?!{_PAGES})|[Bb]earer\s+|[?&]token=)([^/\s?&\"',;]+)")
 MASK = r"\1***"
 _ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")

@@ -529,15 +529,19 @@ class Preview:
         return sorted({sq for v in self.violations for sq in v.squares})
 
 
-def preview(game: Game, text: str) -> Preview:
-    """Check and score ``text`` (a play in notation) for the player to move; changes nothing."""
+def preview(game: Game, text: str, *, before: Turn | None = None) -> Preview:
+    """Check and score ``text`` (a play in notation) for the player to move; changes nothing.
+    With ``before`` (a turn in effect), on the board that turn was played on, for its player:
+    what a correction of it would be."""
     text = text.strip()
     if not text:
         return Preview(text)
     policy = policy_for(game)
     seats = list(game.seats.order_by("order"))
     try:
-        state = replay.load_state(game, seats)
+        state = (
+            replay.load_state(game, seats) if before is None else replay.state_before(game, before)
+        )
         play = Play.parse(text, state.ruleset, state.board)
         lexicon = lexicon_for(game) if policy.checks_as_played else None
         evaluation = state.evaluate(play, lexicon)

@@ -24,7 +24,8 @@ from scorekeeper import domain
 from scorekeeper.actions import MOVES, Change, describe
 from scorekeeper.errors import REFUSALS, message_of, status_of
 from scorekeeper.models import Game, Turn
-from scorekeeper.replay import effective_turns, number_turns
+from scorekeeper.presenters import board_rows, pad
+from scorekeeper.replay import effective_turns, number_turns, state_before
 from scorekeeper.scorer_link import get_game, hold, link_url, scorer_url, scorer_view
 from scorekeeper.views import _whole
 from scorekeeper.yours import private
@@ -54,6 +55,19 @@ def correct(request: HttpRequest, game: Game) -> HttpResponse:
         "next_turn": game.turn_number + 1,
         "exchange_exactly_one": get_ruleset(game.ruleset).exchange_exactly_one,
     }
+    if target is not None:
+        # The board as it was before that turn, to tap the play as it really was.
+        before = state_before(game, target)
+        context.update(
+            {
+                "ruleset": before.ruleset,
+                "rows": board_rows(before, set()),
+                "columns": [chr(ord("A") + c) for c in range(before.ruleset.size)],
+                "direction": request.POST.get("direction", _direction_of(target)),
+                "typed_preview": domain.preview(game, context["typed"], before=target),
+                **pad(before.ruleset),
+            }
+        )
     if request.method == "GET" or target is None:
         status = 200 if request.method == "GET" and (target or not chosen) else 400
         if chosen and target is None:
@@ -82,6 +96,26 @@ def correct(request: HttpRequest, game: Game) -> HttpResponse:
     return redirect(scorer_url(game))
 
 
+@require_POST
+@scorer_view
+def correct_preview(request: HttpRequest, game: Game) -> HttpResponse:
+    """The words and score of the tiles placed so far on the board as it was before the turn
+    being corrected, or why the play is not legal there."""
+    chosen = request.POST.get("target", "").strip()
+    target = next(
+        (t for t in effective_turns(game) if t.action in MOVES and str(t.number) == chosen), None
+    )
+    if target is None:
+        return render(
+            request,
+            "table/_preview.html",
+            {"preview": domain.Preview("", problem="Choose the turn to correct first.")},
+            status=400,
+        )
+    shown = domain.preview(game, request.POST.get("play", ""), before=target)
+    return render(request, "table/_preview.html", {"preview": shown})
+
+
 def changes_sentence(changes: list[Change]) -> str:
     """ "Scores changed: turn 2 (Ben) 8 → 10; turn 5 (Ann) 12 → 13. Totals: Ann 30 → 31." """
     turns = [f"turn {c.turn} ({c.player}) {c.was} → {c.now}" for c in changes if c.turn]
@@ -90,6 +124,13 @@ def changes_sentence(changes: list[Change]) -> str:
         return "No score changed."
     said = f"Scores changed: {'; '.join(turns)}." if turns else "No turn's score changed."
     return said + (f" Totals: {'; '.join(totals)}." if totals else " The totals are the same.")
+
+
+def _direction_of(turn: Turn) -> str:
+    """Which way a play went, for the board entry to carry on that way."""
+    rows = {row for row, _, _ in turn.tiles or []}
+    cols = {col for _, col, _ in turn.tiles or []}
+    return "down" if len(rows) > 1 and len(cols) == 1 else "across"
 
 
 def _move_of(turn: Turn) -> str:

@@ -9,6 +9,7 @@ urlpatterns = [
     *scorer_paths(
         [
             ("correct", managing.correct, "correct"),
+            ("correct-preview", managing.correct_preview, "correct_preview"),
             ("abandon", managing.abandon, "abandon"),
             ("first", managing.first, "set_first"),
             ("hand-over", managing.hand_over, "hand_over"),

@@ -14,6 +14,7 @@ from referee.game import GameState
 from referee.rulesets import (
     BLANK,
     RuleOptions,
+    Ruleset,
     challenge_rule,
     challenge_rule_name,
     get_ruleset,
@@ -86,13 +87,7 @@ def table_context(request: HttpRequest, game: Game, *, scorer: bool) -> dict[str
         "verdict_word": verdict_word,
         "verdict_cost": verdict_cost,
         "can_challenge": policy.can_challenge(state),
-        "letters": [
-            {"letter": ruleset.display(t), "value": ruleset.values.get(t)}
-            for t in sorted(ruleset.tiles)
-            if t != BLANK
-        ],
-        "has_blanks": ruleset.has_blanks,
-        "has_values": bool(ruleset.values),
+        **pad(ruleset),
         "exchange_counts": range(1, min(state.racks[state.to_move], state.bag) + 1),
         "rack_prefill": rack_prefill(state),
         "next_turn": game.turn_number + 1,
@@ -116,6 +111,19 @@ def recent_sentences(game: Game, count: int = RECENT_TURNS) -> list[str]:
     """The last ``count`` entries of the game's log in sentences, the latest first."""
     turns = game.turns.select_related("seat__player", "target__seat__player").order_by("-number")
     return [describe(turn) for turn in turns[:count]]
+
+
+def pad(ruleset: Ruleset) -> dict[str, Any]:
+    """What the board entry's letter pad shows (``table/_pad.html``)."""
+    return {
+        "letters": [
+            {"letter": ruleset.display(t), "value": ruleset.values.get(t)}
+            for t in sorted(ruleset.tiles)
+            if t != BLANK
+        ],
+        "has_blanks": ruleset.has_blanks,
+        "has_values": bool(ruleset.values),
+    }
 
 
 def board_rows(state: GameState, highlight: set[tuple[int, int]]) -> list[list[dict[str, Any]]]:

@@ -220,6 +220,17 @@ def steps(
         yield Step(turn, before, apply(state, turn), state)
 
 
+def state_before(game: Game, target: Turn) -> GameState:
+    """The state just before ``target`` (a turn in effect) was played: the board it was played
+    on, for correcting it."""
+    in_play = effective_turns(game)
+    earlier = in_play[: next(i for i, t in enumerate(in_play) if t.pk == target.pk)]
+    state = new_state(game, game.seats.count())
+    for step in steps(game, turns=earlier):
+        state = step.state
+    return state
+
+
 def replay(game: Game, *, players: int | None = None) -> GameState:
     """Rebuild a game's state from its log alone, through the engine."""
     state = new_state(game, players if players is not None else game.seats.count())

@@ -69,7 +69,7 @@
   const bar = page.querySelector(".scorebar");
   const phone = window.matchMedia("(max-width: 699px)");
   function bringIntoView() {
-    if (!phone.matches) return;
+    if (!phone.matches || !bar) return; // no score bar: the correction page
     // The bar sticks to the top once the page scrolls: the board goes just under it.
     const top = board.closest(".board-wrap").getBoundingClientRect().top;
     const gap = top - bar.getBoundingClientRect().height - 4;

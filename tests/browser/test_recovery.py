@@ -58,8 +58,22 @@ def test_correcting_turn_2_of_a_5_turn_game(page: Page):
     page.click("text=Correct an earlier turn…")
     shoot(page, folder, "01-correct-list")
     page.click("a:has-text('Turn 2:')")
-    expect(page.locator("#correct-play")).to_have_value("G5 .EAR")
-    page.fill("#correct-play", "G6 EARS")
+    # The board as it was before turn 2, with the play as entered on it, ready to change.
+    field = page.locator("#play-input")
+    expect(field).to_have_value("G5 .EAR")
+    expect(page.get_by_role("gridcell", name=re.compile("^G7: "))).to_contain_text("A")
+    expect(page.get_by_role("gridcell", name=re.compile("^H6: "))).not_to_contain_text("N")
+    # Corrected by tapping, as a turn is entered: the play came back down, so the cursor goes
+    # down from the square tapped; then the letters.
+    expect(page.locator("#direction")).to_have_text("Down ↓")
+    page.click("button.key[data-key=Clear]")
+    expect(field).to_have_value("")
+    expect(page.locator("#preview")).to_be_empty()  # settled: nothing moves under the tap
+    page.get_by_role("gridcell", name=re.compile("^G6: ")).click()
+    expect(page.locator("#direction")).to_have_text("Down ↓")
+    page.keyboard.type("ears")
+    expect(field).to_have_value("G5 .EARS")
+    expect(page.locator("#preview")).to_contain_text("10")
     shoot(page, folder, "02-correct-form")
     page.click("text=Correct turn 2")
     messages = page.locator(".messages")

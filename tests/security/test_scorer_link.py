@@ -122,7 +122,7 @@ def test_a_post_to_an_older_address_with_the_secret_still_works_and_keeps_the_co
     game = ApiGame(Client(), lexicon="honour")
     response = client.post(link(game, "turn"), {"action": "pass", "expected_turn": "1"})
     assert response.status_code == 302
-    assert response["Location"] == page(game)
+    assert response["Location"] == page(game) + "#board"  # back at the board
     assert response.cookies[cookie_name(game.id)].value == game.token
     assert game_of(game).turn_number == 1
     assert client.get(page(game)).status_code == 200
