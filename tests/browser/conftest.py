@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -103,3 +104,13 @@ def page(browser: object, live_server: object) -> Iterator[object]:
     yield page
     context.close()
     assert not refused, refused
+
+
+def assert_in_view(page: Any, locator: Any) -> None:
+    """The element is drawn wholly inside the viewport (half a pixel of rounding allowed)."""
+    box = locator.bounding_box()
+    size = page.viewport_size
+    assert box is not None, f"{locator} is not rendered"
+    assert box["x"] >= -0.5 and box["y"] >= -0.5, (locator, box)
+    assert box["x"] + box["width"] <= size["width"] + 0.5, (locator, box, size)
+    assert box["y"] + box["height"] <= size["height"] + 0.5, (locator, box, size)

@@ -7,12 +7,12 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Page, expect
 
 from scorekeeper import domain
 from scorekeeper.models import Game, Turn
 
-from .conftest import PHONE, SHOTS, SMALL
+from .conftest import PHONE, SHOTS, SMALL, assert_in_view
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -62,15 +62,6 @@ def shoot(page: Page, name: str) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     size = page.viewport_size
     page.screenshot(path=str(folder / f"{name}-{size['width']}x{size['height']}.png"))
-
-
-def assert_in_view(page: Page, locator: Locator) -> None:
-    box = locator.bounding_box()
-    size = page.viewport_size
-    assert box is not None, f"{locator} is not rendered"
-    assert box["x"] >= -0.5 and box["y"] >= -0.5, (locator, box)
-    assert box["x"] + box["width"] <= size["width"] + 0.5, (locator, box, size)
-    assert box["y"] + box["height"] <= size["height"] + 0.5, (locator, box, size)
 
 
 def settled(page: Page) -> None:
