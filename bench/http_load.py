@@ -60,11 +60,23 @@ LEXICON = "CSW19"
 READY_TIMEOUT = 60  # seconds for gunicorn to answer /healthz
 STEP_TIMEOUT = 120  # seconds for migrate and the lexicon compile
 # Environment variables passed through to the server: nothing else of the caller's settings.
-PASSED = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "VIRTUAL_ENV", "PGSSLMODE", "PGPASSWORD")
+PASSED = (
+    "PATH",
+    "HOME",
+    "LANG",
+    "LC_ALL",
+    "TMPDIR",
+    "VIRTUAL_ENV",
+    "PGSSLMODE",
+    "PGPASSWORD",
+    "WORKER_CLASS",
+    "THREADS",
+    "GC_THRESHOLD",
+)
 
 
 def hasbro_plays() -> list[list[dict[str, Any]]]:
-    from tests.scorekeeper.factories import HASBRO, tiles
+    from tests.sequences import HASBRO, tiles
 
     return [tiles(triples) for triples, _ in HASBRO]
 

@@ -6,7 +6,7 @@
 bench/http_load.py: gunicorn with config/gunicorn.conf.py (two workers), DEBUG off, on a
 throwaway database (PostgreSQL when DATABASE_URL is set, else a fresh SQLite file), rate limits
 off. ``importers`` clients each send the largest record an import takes
-(``tests.scorekeeper.factories.largest_gcg_record``: 2,000 entries, about 160 kB with a note on
+(``tests.sequences.largest_gcg_record``: 2,000 entries, about 160 kB with a note on
 every line), one after another, to
 ``POST /api/games/import``. Meanwhile turns (one-tile exchanges) are sent to other games on a
 fixed schedule, ``rate`` a second round-robin over a few Upwords games (open loop: a turn is sent at
@@ -39,9 +39,9 @@ if str(ROOT) not in sys.path:
 
 from bench.http_load import READY_TIMEOUT, STEADY, Database, manage, server_env  # noqa: E402
 from config.server import Gunicorn, free_port  # noqa: E402
-from tests.scorekeeper.factories import largest_gcg_record  # noqa: E402
+from tests.sequences import largest_gcg_record  # noqa: E402
 
-ENTRIES = 2000  # the most entries a game's log keeps (scorekeeper.domain.LOG_CAP)
+ENTRIES = 2000  # the most entries a game's log keeps (scorekeeper.game.domain.LOG_CAP)
 TURN_GAMES = 5  # games the turns go round
 DRAIN_TIMEOUT = 25.0  # seconds to wait for turns still unanswered when the window closes
 

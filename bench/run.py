@@ -37,6 +37,19 @@ import takes (2,000 entries) one after another, while turns on other games are s
 schedule (open loop, each timed from its scheduled moment):
   turn_ms_during_import  99th percentile latency of those turns
 
+Live tables, open loop (bench/capacity.py): the same server serving ASGI, tables of one turn
+per 20 s each (a Poisson schedule, each turn timed from its moment) and two screens each with
+their stream of events open, fetching the live part for each change; the table count stepped up
+until turn p99 > 50 ms, delivery p99 > 1 s, a screen misses a turn, or a request fails. On
+SQLite (the workers hear each other through the database) and, where PostgreSQL and Redis
+answer on 127.0.0.1 (BENCH_PG_URL, BENCH_REDIS_URL), on PostgreSQL with Redis:
+  capacity_tables        the most tables served within those bounds (SQLite)         ≥ 5,000
+  capacity_tables_postgresql                                  (PostgreSQL + Redis)
+  turn_cpu_ms            the server's CPU per turn, nothing else running (SQLite)        ≤ 2
+  delivery_p50_ms,       from a change's commit to its event at the screen, at capacity
+  delivery_p99_ms                                                                     ≤ 1,000
+  screen_rss_kb          the server's memory per open screen
+
 The word lists come from LEXICON_DIR (../shared/lexica when it is unset and that folder
 exists); without any, the CSW19 list from pyscrabbler is used alone.
 """
@@ -59,13 +72,11 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
+from bench import capacity as capacity_bench  # noqa: E402
 from bench import http_load as http_bench  # noqa: E402
 from bench import import_load as import_bench  # noqa: E402
 from bench import movegen as movegen_bench  # noqa: E402
-from referee.game import GameState  # noqa: E402
-from referee.lexicon import LexiconLibrary, compile_lexicon  # noqa: E402
-from referee.play import Play  # noqa: E402
-from referee.rules import evaluate  # noqa: E402
+from referee import GameState, LexiconLibrary, Play, compile_lexicon, evaluate  # noqa: E402
 
 GOALS = {
     "engine_play_us_median": ("<=", 100),
@@ -74,6 +85,9 @@ GOALS = {
     "lookups_per_s": (">=", 1_000_000),
     **movegen_bench.GOALS,
     **http_bench.GOALS,
+    "capacity_tables": (">=", 5000),
+    "turn_cpu_ms": ("<=", 2),
+    "delivery_p99_ms": ("<=", 1000),
 }
 MOVEGEN_FIGURES = (
     "movegen_ms_median",
@@ -93,6 +107,29 @@ HTTP_FIGURES = (
     "turn_answer_bytes_10",
     "turn_answer_bytes_300",
 )
+
+
+def live_databases() -> list[tuple[str, str | None, str | None]]:
+    """Where to measure live tables: SQLite always; PostgreSQL with Redis where both answer."""
+    import socket
+
+    def answers(port: int) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return True
+        except OSError:
+            return False
+
+    found: list[tuple[str, str | None, str | None]] = [("sqlite", None, None)]
+    pg = os.environ.get("BENCH_PG_URL") or (
+        "postgres://postgres@127.0.0.1:5432/postgres" if answers(5432) else None
+    )
+    redis = os.environ.get("BENCH_REDIS_URL") or (
+        "redis://127.0.0.1:6379/13" if answers(6379) else None
+    )
+    if pg and redis:
+        found.append(("postgresql", pg, redis))
+    return found
 
 
 def lexicon_library(cache: Path) -> LexiconLibrary:
@@ -143,7 +180,7 @@ _CHILD_LOAD = """
 import json, sys, time
 sys.path.insert(0, {root!r})
 from pathlib import Path
-from referee.lexicon import compile_lexicon
+from referee import compile_lexicon
 start = time.perf_counter()
 lexicon = compile_lexicon(Path({path!r}), Path({cache!r}), {id!r})
 lexicon.contains("QI")
@@ -155,7 +192,7 @@ import json, sys
 sys.path.insert(0, {root!r})
 from pathlib import Path
 import marisa_trie  # imported before the baseline: the library is not the lexica
-from referee.lexicon import LexiconLibrary
+from referee import LexiconLibrary
 
 def rss_kb():
     for line in open("/proc/self/status"):
@@ -284,6 +321,21 @@ def main() -> None:
         print(f"import load: FAILED: {error}")
         imports = {"turn_ms_during_import": None, "import_load": {"error": str(error)[-2000:]}}
     figures["turn_ms_during_import"] = imports["turn_ms_during_import"]
+    capacity: dict[str, Any] = {}
+    for name, url, redis in live_databases():
+        try:
+            live = capacity_bench.run(seconds=15, database_url=url, redis_url=redis)
+        except Exception as error:  # noqa: BLE001 - the other figures stand; the failure is shown
+            failed = True
+            print(f"capacity ({name}): FAILED: {error}")
+            live = {"capacity_tables": None, "error": str(error)[-2000:]}
+        if name == "sqlite":
+            figures["capacity_tables"] = live["capacity_tables"]
+            for key in ("turn_cpu_ms", "delivery_p50_ms", "delivery_p99_ms", "screen_rss_kb"):
+                figures[key] = live.get(key)
+        else:
+            figures["capacity_tables_postgresql"] = live["capacity_tables"]
+        capacity[name] = live
     met = {
         name: figures[name] is not None
         and (figures[name] <= goal if op == "<=" else figures[name] >= goal)
@@ -296,6 +348,7 @@ def main() -> None:
         "movegen": details,
         "http": web["http"],
         "import_load": imports["import_load"],
+        "capacity": capacity,
         "goals_met": met,
     }
     print(json.dumps(summary))

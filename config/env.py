@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from typing import TypeVar
 
 from django.core.exceptions import ImproperlyConfigured
+
+N = TypeVar("N", int, float)
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
@@ -29,13 +33,21 @@ def envbool(name: str, default: bool) -> bool:
 
 
 def envint(name: str, default: int) -> int:
+    return _number(name, default, int, "an integer")
+
+
+def envfloat(name: str, default: float) -> float:
+    return _number(name, default, float, "a number")
+
+
+def _number(name: str, default: N, kind: Callable[[str], N], what: str) -> N:
     raw = os.environ.get(name)
     if raw is None or raw.strip() == "":
         return default
     try:
-        return int(raw)
+        return kind(raw)
     except ValueError:
-        raise ImproperlyConfigured(f"{name} must be an integer; got {raw!r}") from None
+        raise ImproperlyConfigured(f"{name} must be {what}; got {raw!r}") from None
 
 
 def envlist(name: str, default: list[str]) -> list[str]:

@@ -1,20 +1,60 @@
-"""gunicorn settings (make serve). Override with GUNICORN_CMD_ARGS or the env vars below."""
+"""gunicorn settings (make serve). Override with GUNICORN_CMD_ARGS or the env vars below.
+
+The app is served as ASGI by uvicorn's worker (the uvicorn-worker package): a screen's open
+stream of changes (scorekeeper.live) waits in the worker's event loop, not in a thread, so a
+worker holds thousands; the pages and the API run as ever, each request in a thread of the
+worker. WORKER_CLASS=gthread serves WSGI instead (no streams: every page polls).
+"""
 
 import os
 
 bind = os.environ.get("BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-# Threads overlap the database round trips of one worker's requests and keep connections alive.
-worker_class = "gthread"
-threads = int(os.environ.get("THREADS", "4"))
+worker_class = os.environ.get("WORKER_CLASS", "uvicorn_worker.UvicornWorker")
+if worker_class == "gthread":
+    wsgi_app = "config.wsgi:application"
+    # Threads overlap the database round trips of one worker's requests.
+    threads = int(os.environ.get("THREADS", "4"))
+    # A stream would hold one of the few threads: none here, the pages poll.
+    os.environ.setdefault("PUSH_THREAD_STREAMS", "0")
+else:
+    wsgi_app = "config.asgi:application"
+    # Without Redis the workers hear of each other's changes through the database.
+    if not os.environ.get("REDIS_URL") and workers > 1:
+        os.environ.setdefault("PUSH_WATCH_SECONDS", "0.5")
 timeout = 30
 graceful_timeout = 10
+# A worker is replaced after so many requests (its screens reconnect to the other and catch
+# up from their Last-Event-ID).
 max_requests = 5000
 max_requests_jitter = 500
 accesslog = os.environ.get("ACCESS_LOG") or None
-# Scorer links carry their game's secret: every gunicorn log line is masked (config.logs).
+# Scorer links carry their game's secret: every gunicorn log line is masked (config.logs),
+# uvicorn's access log included (the worker writes it through gunicorn's access log).
 logger_class = "config.logs.GunicornLogger"
-wsgi_app = "config.wsgi:application"
 # No control socket: nothing here uses it, and its fixed path would be shared by every
 # gunicorn on the machine (tests, the benchmark, make serve).
 control_socket_disable = True
+
+
+# The garbage collector's thresholds in a worker (Python's: 700,10,10). A full collection walks
+# every object a worker holds, each open stream's among them, and the worker waits: 120-200 ms
+# every 10-20 s at 750 tables (bench/capacity.py's turn p99 went from under 50 ms to 270).
+# Fewer, later passes: young objects (a request's) are still collected at once; what lives
+# longer is gone over rarely, and a worker is replaced after max_requests anyway.
+GC_THRESHOLD = os.environ.get("GC_THRESHOLD", "1000,20,1000")
+
+
+def post_worker_init(worker: object) -> None:
+    """The app is loaded (modules, settings, URLs, templates): what it holds for the worker's
+    life is moved out of the garbage collector's way (``gc.freeze``; otherwise every full
+    collection walks it all: 60 ms a pass at rest on this machine), and the collector's
+    thresholds set (``GC_THRESHOLD``)."""
+    import gc
+
+    from django.urls import get_resolver
+
+    get_resolver().url_patterns  # noqa: B018 - loaded now, not by the first request
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*(int(n) for n in GC_THRESHOLD.split(",")))

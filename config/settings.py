@@ -12,7 +12,7 @@ import dj_database_url
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import envbool, envint, envlist, envstr
+from config.env import envbool, envfloat, envint, envlist, envstr
 
 # Lets the admin and querysets be written with type parameters (ModelAdmin[Game]) at run time.
 django_stubs_ext.monkeypatch()
@@ -96,6 +96,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "scorekeeper.middleware.ApiJsonErrors",
     "scorekeeper.middleware.DatabaseBusy",
+    "scorekeeper.middleware.GameNotFoundPage",
     "csp.middleware.CSPMiddleware",
     "scorekeeper.middleware.PermissionsPolicy",
 ]
@@ -200,6 +201,22 @@ RATE_LIMIT_GAMES = envint("RATE_LIMIT_GAMES", 30)  # games created per client pe
 RATE_LIMIT_LOGINS = envint("RATE_LIMIT_LOGINS", 20)  # sign-in attempts per client per hour
 # Clubs made, and accounts a director makes for roster players, per client per hour.
 RATE_LIMIT_ACCOUNTS = envint("RATE_LIMIT_ACCOUNTS", 20)
+# The director's screen (/clubs/<slug>/live) marks a game stalled after this many minutes
+# without a turn; ?stall= changes it for a night.
+STALL_MINUTES = envint("STALL_MINUTES", 10)
+# Push (scorekeeper.live): each change goes to every open screen the moment it commits.
+# REDIS_URL carries it between processes and servers; unset, one process serves everything.
+REDIS_URL = envstr("REDIS_URL")
+PUSH_STREAM_SECONDS = envint("PUSH_STREAM_SECONDS", 300)  # then the browser reconnects
+PUSH_HEARTBEAT_SECONDS = envint("PUSH_HEARTBEAT_SECONDS", 15)
+PUSH_MAX_STREAMS = envint("PUSH_MAX_STREAMS", 20_000)  # open streams per ASGI process
+# Open streams per WSGI process, each holding a thread (make run); 0 under gunicorn's gthread.
+PUSH_THREAD_STREAMS = envint("PUSH_THREAD_STREAMS", 32)
+# Without REDIS_URL, processes sharing a database read it this often for each other's changes
+# (config/gunicorn.conf.py sets 0.5 for its workers); 0: one process serves everything.
+PUSH_WATCH_SECONDS = envfloat("PUSH_WATCH_SECONDS", 0.0)
+# Pages poll for changes every so many seconds while their stream is not open; 0: never.
+LIVE_POLL_SECONDS = envint("LIVE_POLL_SECONDS", 3)
 # What one search for plays (the analysis, a solo game's comparison) may cost: it stops after
 # so many legal plays or milliseconds and says it is incomplete; at most ANALYSIS_CONCURRENCY
 # run at once in a process (one more is answered 503 at once).

@@ -1,44 +1,39 @@
-"""The referee's Django edge: app config and the process-wide lexicon library."""
+"""The referee's Django edge: its app config, which tells the word-list library
+(``referee.library``, plain Python) where the lists are from the ``LEXICON_*`` settings."""
 
 from __future__ import annotations
 
-import functools
-from pathlib import Path
+from typing import Any
 
 from django.apps import AppConfig
 from django.conf import settings
-from django.core.exceptions import ImproperlyConfigured
+from django.core.signals import setting_changed
 
-from referee.lexicon import LexiconLibrary
+from referee.library import configure
+
+LIBRARY_SETTINGS = ("LEXICON_DIR", "LEXICON_USER_DIR", "LEXICON_CACHE_DIR")
 
 
 class RefereeConfig(AppConfig):
     name = "referee"
     verbose_name = "Referee"
 
-
-@functools.cache
-def get_library() -> LexiconLibrary:
-    """The lexica configured in settings, built once per process.
-
-    LEXICON_DIR (if set) is searched before LEXICON_USER_DIR, where
-    `manage.py import_lexicon` writes; compiled tries go to LEXICON_CACHE_DIR.
-    """
-    dirs: list[Path] = []
-    if settings.LEXICON_DIR:
-        lexicon_dir = Path(settings.LEXICON_DIR)
-        if not lexicon_dir.is_dir():
-            raise ImproperlyConfigured(
-                f"LEXICON_DIR is set to {settings.LEXICON_DIR!r}, which is not a folder. "
-                "Point it at a folder of word lists (one <ID>.txt per lexicon), or unset it "
-                "to use the CSW19 list that comes with pyscrabbler."
-            )
-        dirs.append(lexicon_dir)
-    user_dir = Path(settings.LEXICON_USER_DIR)
-    dirs.append(user_dir)
-    return LexiconLibrary(dirs, Path(settings.LEXICON_CACHE_DIR), user_dir=user_dir)
+    def ready(self) -> None:
+        configure_library()
+        setting_changed.connect(_library_setting_changed, dispatch_uid="referee-library")
 
 
-def reset_library() -> None:
-    """Forget the library, so the next `get_library()` reads settings afresh (tests, imports)."""
-    get_library.cache_clear()
+def configure_library() -> None:
+    """Point the library at the folders the settings name (the next use builds it afresh)."""
+    configure(
+        lexicon_dir=settings.LEXICON_DIR,
+        user_dir=settings.LEXICON_USER_DIR,
+        cache_dir=settings.LEXICON_CACHE_DIR,
+    )
+
+
+def _library_setting_changed(*, setting: str, **kwargs: Any) -> None:
+    # A test's settings override (pytest-django's ``settings``, ``override_settings``) and its
+    # undoing both land here.
+    if setting in LIBRARY_SETTINGS:
+        configure_library()

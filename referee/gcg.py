@@ -12,7 +12,9 @@ A GCG file is a list of lines. ``#pragma`` lines say who played and with which w
     >emely: ADEEGIL 7C GALE +16 16
 
 ``read_gcg`` turns a file into a ``GcgRecord`` of ``GcgEvent``s, one per turn line, keeping
-each line's number and text so that a check can point at the line it disagrees with. The
+each line's number and text so that a check can point at the line it disagrees with.
+``write_gcg`` is the one writer: a record read from a file, or one built with ``GcgRecord.of``
+from a game's turns and ``GcgNote``s, prints the same way. The
 reader is lenient where real files vary (encodings, spacing, a missing rack, text after the
 totals) and strict where a line cannot be a turn at all: that raises ``GcgError`` naming the
 line and what was expected. ``referee.gcg_check`` replays a record through the engine.
@@ -28,7 +30,7 @@ from __future__ import annotations
 
 import codecs
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -138,6 +140,18 @@ class GcgEvent:
 
 
 @dataclass(frozen=True)
+class GcgNote:
+    """A ``#note`` written between turns: it is about the turn before it (before the first
+    turn, about the game). Its lines are written as ``#note`` lines."""
+
+    text: str
+
+
+# What a record is built from, in the order of the file: turn lines and the notes between them.
+GcgEntry = GcgEvent | GcgNote
+
+
+@dataclass(frozen=True)
 class GcgRecord:
     """A whole GCG file: players, turns, and what its pragmas said."""
 
@@ -152,6 +166,50 @@ class GcgRecord:
     final_racks: Mapping[int, str] = field(default_factory=dict)  # player number -> #rackN
     pragmas: tuple[tuple[int, str, str], ...] = ()  # every pragma: (line, name, value)
     incomplete: bool = False
+
+    @classmethod
+    def of(
+        cls,
+        players: Sequence[GcgPlayer],
+        entries: Iterable[GcgEntry],
+        *,
+        lexicon: str = "",
+        title: str = "",
+        record_id: str = "",
+    ) -> GcgRecord:
+        """A record to write, from its turns in order with the notes between them: each note
+        joins the note of the turn before it, and notes before the first turn are the game's.
+
+        >>> ann, bo = GcgPlayer(1, "a", "Ann"), GcgPlayer(2, "b", "Bo")
+        >>> passed = parse_event(">a: ??????? - +0 0", 0)
+        >>> print(write_gcg(GcgRecord.of([ann, bo], [GcgNote("Hi."), passed, GcgNote("Oh.")])))
+        #character-encoding UTF-8
+        #player1 a Ann
+        #player2 b Bo
+        #note Hi.
+        >a: ??????? - +0 0
+        #note Oh.
+        <BLANKLINE>
+        """
+        events: list[GcgEvent] = []
+        notes: list[str] = []
+        for entry in entries:
+            if isinstance(entry, GcgEvent):
+                events.append(entry)
+            elif events:
+                before = events[-1]
+                note = f"{before.note}\n{entry.text}" if before.note else entry.text
+                events[-1] = replace(before, note=note)
+            else:
+                notes.append(entry.text)
+        return cls(
+            players=tuple(players),
+            events=tuple(events),
+            lexicon=lexicon,
+            title=title,
+            id=record_id,
+            notes=tuple(notes),
+        )
 
     @property
     def lexicon_id(self) -> str | None:
@@ -396,7 +454,9 @@ _FORM_OF = {kind: form for form in _FORMS for kind in form.kinds}
 def format_event(event: GcgEvent) -> str:
     """A GCG line for an event: the inverse of ``parse_event`` up to spacing and case."""
     action = _FORM_OF[event.kind].action(event)
-    score = f"+{event.score}" if event.score >= 0 else str(event.score)
+    # A withdrawn play's points come off: a play that scored nothing is withdrawn for -0.
+    taken_off = event.score < 0 or (event.score == 0 and event.kind == "withdrawn")
+    score = f"-{abs(event.score)}" if taken_off else f"+{event.score}"
     parts = [f">{event.nick}:", event.rack, action, score, str(event.total), event.comment]
     return " ".join(p for p in parts if p)
 
@@ -631,7 +691,7 @@ def write_gcg(record: GcgRecord) -> str:
     """
     lines = ["#character-encoding UTF-8"]
     lines += [f"#player{p.number} {p.nick} {p.name}" for p in record.players]
-    for name in ("title", "description", "id", "lexicon"):
+    for name in ("lexicon", "title", "description", "id"):
         value = getattr(record, name)
         if value:
             lines.append(f"#{name} {value}")

@@ -9,8 +9,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from referee.apps import get_library
 from referee.lexicon import LexiconFileError
+from referee.library import get_library
 
 MAX_WORDS = 20
 MAX_LENGTH = 15

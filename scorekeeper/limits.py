@@ -28,7 +28,7 @@ from django.core.cache import cache
 from django.db import DatabaseError, connection
 from django.http import HttpRequest
 
-from referee.gcg import MAX_SIZE
+from referee import GCG_MAX_SIZE as MAX_SIZE
 from scorekeeper.models import RateCount
 
 log = logging.getLogger("scorekeeper.requests")

@@ -13,11 +13,15 @@ from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import RequestDataTooBig
 from django.db import OperationalError
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.urls import Resolver404, ResolverMatch, resolve
 
 from config.logs import mask
+from scorekeeper.game.domain import GameNotFound
+from scorekeeper.game.refusals import message_of
 from scorekeeper.limits import Limit, client_address, limit_for, refusal, spend, units_for
+from scorekeeper.web.scorer_link import cookie_name
 
 MESSAGES = {
     404: ("not_found", "Not found."),
@@ -102,12 +106,14 @@ _KEY = re.compile(r"^[\x21-\x7e]{1,255}$")  # printable ASCII, no spaces
 
 
 class Idempotency:
-    """``Idempotency-Key`` on the API's POSTs: the same key again gets the first answer, and
-    nothing is applied twice (a client retrying after a lost answer, a double send).
+    """``Idempotency-Key`` on the API's POSTs and the scorer page's turns (``honours_keys``):
+    the same key again gets the first answer, and nothing is applied twice (a client retrying
+    after a lost answer, a double send, the scorer page sending a turn it kept offline).
 
     A key belongs to its caller (``caller_of``): the game's token when the request carries
     one, else the client's address and this browser's cookies. Answers are kept for a day in
-    the shared cache under the key, the path and the caller, with a digest of the body. The
+    the shared cache under the key, the path and the caller, with a digest of the body, and
+    with the answer's redirect and cookies (the scorer page's messages travel in a cookie). The
     same caller with the same key and body gets the stored answer; with another body, a 422.
     Anyone else using the same key makes a request of their own, answered as if the key were
     new and told nothing of the other's. A request whose twin is still being answered gets
@@ -119,7 +125,7 @@ class Idempotency:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         key = request.headers.get("Idempotency-Key")
-        if key is None or request.method != "POST" or not request.path.startswith("/api/"):
+        if key is None or request.method != "POST" or not honours_keys(request):
             return self.get_response(request)
         if not _KEY.match(key):
             return _api_error(
@@ -130,8 +136,10 @@ class Idempotency:
         except RequestDataTooBig:
             return _api_error(413, "too_large", too_large_message())
         # JSON keeps the parts apart: no key, path and caller run together into another's.
+        # A page's answer depends on what was asked for: a redirect, or JSON for its script.
+        asked = "" if request.path.startswith("/api/") else request.headers.get("Accept", "")
         slot = hashlib.sha256(
-            json.dumps([key, request.path, *caller_of(request)]).encode()
+            json.dumps([key, request.path, asked, *caller_of(request)]).encode()
         ).hexdigest()
         stored_key, lock_key = f"idem:{slot}", f"idem-lock:{slot}"
         try:
@@ -153,6 +161,9 @@ class Idempotency:
             response = HttpResponse(
                 stored["content"], status=stored["status"], content_type=stored["type"]
             )
+            for name, value in stored.get("headers", {}).items():
+                response[name] = value
+            response.cookies = stored.get("cookies") or response.cookies
             response["Idempotent-Replayed"] = "true"
             return response
         try:
@@ -165,6 +176,8 @@ class Idempotency:
                         "status": response.status_code,
                         "type": response.get("Content-Type", "application/json"),
                         "content": response.content,
+                        "headers": {h: response[h] for h in _REPLAYED if response.has_header(h)},
+                        "cookies": response.cookies,
                     },
                     timeout=IDEMPOTENCY_SECONDS,
                 )
@@ -173,14 +186,39 @@ class Idempotency:
             cache.delete(lock_key)
 
 
+_REPLAYED = ("Location", "Cache-Control", "Vary")
+
+
+def honours_keys(request: HttpRequest) -> bool:
+    """Where an Idempotency-Key counts: the API, and the scorer page's turn, which its script
+    sends with a key (``static/js/offline.js``), so a turn retried after a lost answer, or
+    kept while offline and sent later, is entered once."""
+    return request.path.startswith("/api/") or _scorer_turn(request) is not None
+
+
+def _scorer_turn(request: HttpRequest) -> ResolverMatch | None:
+    try:
+        match = resolve(request.path_info)
+    except Resolver404:
+        return None
+    return match if match.url_name in ("turn", "turn_link") else None
+
+
 def caller_of(request: HttpRequest) -> tuple[str, ...]:
     """Who an Idempotency-Key belongs to: the credentials the request carries (a game's
-    token), else where it comes from: the client's address and this browser's session and
-    CSRF cookies, when it has them. A key is never shared between two callers, so nobody can
-    read another's answer, or plant one, by guessing the key they will use."""
+    token, or on the scorer page the game's secret, in its cookie or its address), else where
+    it comes from: the client's address and this browser's session and CSRF cookies, when it
+    has them. A key is never shared between two callers, so nobody can read another's
+    answer, or plant one, by guessing the key they will use."""
     authorization = request.headers.get("Authorization", "")
     if authorization:
         return ("authorization", authorization)
+    turn = None if request.path.startswith("/api/") else _scorer_turn(request)
+    if turn is not None:
+        game_id = turn.kwargs["game_id"]
+        secret = turn.kwargs.get("token") or request.COOKIES.get(cookie_name(game_id), "")
+        if secret:
+            return ("scorer", str(game_id), secret)
     return (
         "client",
         client_address(request),
@@ -260,3 +298,19 @@ class DatabaseBusy:
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         return busy_response(request) if database_busy(exception) else None
+
+
+class GameNotFoundPage:
+    """A page asked for a game that doesn't exist: the 404 page, saying so (the API answers
+    the same refusal as JSON through its own exception handler)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, GameNotFound):
+            raise Http404(message_of(exception))
+        return None

@@ -2,7 +2,7 @@
 
 A game's current state (board stacks, scores, bag and rack sizes, whose turn, status) is
 stored as first-class data on ``Game`` and ``Seat``; the turn log sits beside it. Every change
-goes through ``scorekeeper.domain``, which keeps the two in step, and ``manage.py check_games``
+goes through ``scorekeeper.game.domain``, which keeps the two in step, and ``manage.py check_games``
 replays every log to prove it.
 """
 
@@ -18,7 +18,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 
-from referee.rulesets import RULESETS
+from referee import RULESETS
 from scorekeeper.invisible import visible
 
 NAME_MAX = 40  # characters in a player's name
@@ -169,6 +169,9 @@ class Game(models.Model):
 
     # The current state, kept in step with the turn log.
     turn_number = models.PositiveIntegerField(default=0)  # number of the latest log entry
+    # The turns players count so far (the log's entries in effect, without the undos and the
+    # entries that only end a game): "turn 12" is the next. Kept by the domain with the log.
+    turns_played = models.PositiveIntegerField(default=0)
     board = models.JSONField(default=list)  # rows of squares, each a list of tiles bottom-up
     bag_count = models.PositiveSmallIntegerField(default=0)
     to_move = models.PositiveSmallIntegerField(default=0)  # seat order
@@ -208,7 +211,7 @@ class Seat(models.Model):
     skip_turns = models.PositiveSmallIntegerField(default=0)
     adjustment = models.IntegerField(null=True, blank=True)  # end-of-game penalty
     final_score = models.IntegerField(null=True, blank=True)  # the authoritative result
-    # Decided once, when the game finishes (scorekeeper.replay.results): win, loss or tie;
+    # Decided once, when the game finishes (scorekeeper.game.results.results): win, loss or tie;
     # blank while the game goes on, and in a solo game, which has no winner.
     result = models.CharField(max_length=4, blank=True, default="")
 
@@ -228,7 +231,7 @@ class TurnQuerySet(models.QuerySet["Turn"]):
         """The turns that make the game: neither undone, corrected nor undo entries, by number.
 
         A correction stands where the turn it corrected stood, not at its own number:
-        ``scorekeeper.replay.play_order`` puts them in the order of play."""
+        ``scorekeeper.game.replay.play_order`` puts them in the order of play."""
         return (
             self.filter(undone_at__isnull=True, corrected_at__isnull=True)
             .exclude(action="undo")
@@ -245,7 +248,7 @@ class Turn(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="turns")
     number = models.PositiveIntegerField()
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="turns")
-    # A kind from scorekeeper.actions.KINDS: the table, not DB choices, says which exist.
+    # A kind from scorekeeper.game.turn_kinds.KINDS: the table, not DB choices, says which exist.
     action = models.CharField(max_length=10)
     tiles = models.JSONField(default=list, blank=True)  # [[row, col, tile], ...]
     notation = models.CharField(max_length=64, blank=True)

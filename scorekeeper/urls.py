@@ -1,27 +1,83 @@
+"""Every address of the app, grouped by what comes first in it.
+
+``/games/<id>/score/...`` are the scorer's pages (``scorer_paths`` gives each the form with
+the secret too); the JSON API is ``/api/``, documented at ``/api/docs``.
+"""
+
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from scorekeeper import views
-from scorekeeper.api import api
-from scorekeeper.scorer_link import scorer_paths
+from scorekeeper.api.endpoints import api
+from scorekeeper.web import (
+    clubs,
+    director,
+    history,
+    invitations,
+    live,
+    managing,
+    ops,
+    rankings,
+    records,
+    table,
+)
+from scorekeeper.web.scorer_link import scorer_paths
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("healthz", views.healthz, name="healthz"),
-    path("ping", views.ping, name="ping"),
+    path("", table.home, name="home"),
+    # For whoever runs the server
+    path("healthz", ops.healthz, name="healthz"),
+    path("ping", ops.ping, name="ping"),
+    # /api/
     path("api/", api.urls),
-    path("games/new", views.new_game, name="new_game"),
-    path("games/import", views.import_record, name="import_game"),
+    # /games/: starting, importing, the list
+    path("games/", history.game_list, name="game_list"),
+    path("games/new", table.new_game, name="new_game"),
+    path("games/import", records.import_record, name="import_game"),
+    # /games/<id>/score/...: the scorer's pages (the secret in a cookie, or in the address)
     *scorer_paths(
         [
-            ("", views.scorer, "scorer"),
-            ("preview", views.preview, "preview"),
-            ("turn", views.turn, "turn"),
+            ("", table.scorer, "scorer"),
+            ("preview", table.preview, "preview"),
+            ("turn", table.turn, "turn"),
+            ("correct", managing.correct, "correct"),
+            ("correct-preview", managing.correct_preview, "correct_preview"),
+            ("abandon", managing.abandon, "abandon"),
+            ("first", managing.first, "set_first"),
+            ("hand-over", managing.hand_over, "hand_over"),
+            ("new-link", managing.new_link, "new_link"),
+            ("qr.svg", managing.scorer_qr, "scorer_qr"),
         ]
     ),
-    path("games/<uuid:game_id>/watch", views.watch, name="watch"),
-    path("games/<uuid:game_id>/watch/live", views.watch_live, name="watch_live"),
-    path("", include("scorekeeper.managing_urls")),
-    path("", include("scorekeeper.history_urls")),
-    path("", include("scorekeeper.club_urls")),
+    # /games/<id>/...: public pages of one game
+    path("games/<uuid:game_id>/", history.game_page, name="game"),
+    path("games/<uuid:game_id>/log", history.game_log, name="game_log"),
+    path("games/<uuid:game_id>/export.json", records.export_json, name="export_json"),
+    path("games/<uuid:game_id>/export.gcg", records.export_gcg, name="export_gcg"),
+    path("games/<uuid:game_id>/watch", table.watch, name="watch"),
+    path("games/<uuid:game_id>/watch/live", table.watch_live, name="watch_live"),
+    path("games/<uuid:game_id>/events", live.game_events, name="game_events"),
+    path("games/<uuid:game_id>/watch/qr.svg", managing.watch_qr, name="watch_qr"),
+    path("games/<uuid:game_id>/void", clubs.void_game, name="void_game"),
+    # /rankings/, /players/
+    path("rankings/", rankings.rankings, name="rankings"),
+    path("players/<int:player_id>/", rankings.player_page, name="player"),
+    # /accounts/: sign-in (rate limited by scorekeeper.middleware: settings.LOGIN_PATH)
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(redirect_authenticated_user=True),
+        name="login",
+    ),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # /clubs/
+    path("clubs/", clubs.club_list, name="clubs"),
+    path("clubs/new", clubs.new_club, name="new_club"),
+    path("clubs/invitations", invitations.invitation_list, name="club_invitations"),
+    path("clubs/invitations/<int:number>", invitations.answer, name="club_invitation"),
+    path("clubs/<slug:slug>/", clubs.club_page, name="club"),
+    path("clubs/<slug:slug>/roster", clubs.roster, name="club_roster"),
+    path("clubs/<slug:slug>/live", director.live, name="club_live"),
+    path("clubs/<slug:slug>/live/tables", director.live_part, name="club_live_part"),
+    path("clubs/<slug:slug>/events", live.club_events, name="club_events"),
+    # /judge/: the word judge (the referee's own page)
     path("", include("referee.urls")),
 ]

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from django.core.cache import cache
 
-from referee.apps import reset_library
+from referee import reset_library
 
 
 @pytest.fixture(autouse=True)
@@ -17,6 +18,28 @@ def fresh_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def quick_passwords(settings):
+    """Accounts' passwords hashed by a quick hasher, as Django's testing guide advises: the
+    production one (PBKDF2, a million rounds) is slow on purpose, half a second a password
+    here, and the suite makes and signs in hundreds of accounts. What is tested of passwords
+    (who may sign in, what a refusal says) doesn't depend on the hasher."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+LIMITS_CLOCK = 1_800_000_030.0  # half a minute into a rate limit's minute window
+
+
+@pytest.fixture(autouse=True)
+def steady_limit_window(monkeypatch):
+    """Rate limits count in fixed windows (a minute, an hour). A test that sends a few requests
+    and expects the last refused must not see its window end between two of them, as it would
+    at a minute's turn once in a while: the limits read a clock stopped mid-window."""
+    from scorekeeper import limits
+
+    monkeypatch.setattr(limits, "time", SimpleNamespace(time=lambda: LIMITS_CLOCK))
 
 
 @pytest.fixture(scope="session")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import socket
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -33,6 +34,15 @@ def database_url() -> str:
     host = quote(host, safe="") if host.startswith("/") else host
     port = f":{s['PORT']}" if s.get("PORT") else ""
     return f"postgres://{user}@{host}{port}/{quote(s['NAME'], safe='')}"
+
+
+def redis_up(port: int = 6379) -> bool:
+    """Whether Redis answers on 127.0.0.1 (CI's machines run one; elsewhere tests skip)."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return True
+    except OSError:
+        return False
 
 
 def server(env: dict[str, str], log: Path) -> Gunicorn:

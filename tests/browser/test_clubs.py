@@ -6,14 +6,15 @@ least 24 px tall."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
-from scorekeeper import domain
+from scorekeeper.game import domain
 from scorekeeper.models import Game
-
-from .conftest import SMALL, Camera
+from tests.browser.pages import SMALL, Camera
 
 TAP = 24  # px: the smallest a button or a field may be (WCAG 2.2, target size minimum)
 
@@ -98,6 +99,9 @@ def test_a_club_director_s_journey(page: Page, live_server):
     assert game.club is not None
     domain.act(game.pk, "play", notation="5D MOOD")
     domain.act(game.pk, "finish")
+    # The scorer's page follows turns entered elsewhere: it loads itself again, so wait for that
+    # before going on (a navigation of ours would be cut short by it).
+    expect(page.locator("h1.status")).to_contain_text(re.compile("Game over|reached its end"))
 
     page.goto("/clubs/riverside-word-club/")
     expect(page.locator("table.standings")).to_contain_text("Ann")

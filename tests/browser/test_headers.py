@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.scorekeeper.factories import ApiGame
+from tests.factories import ApiGame
 
 
 def test_the_api_docs_load_from_this_origin_only(page, live_server):
@@ -32,10 +32,10 @@ def test_the_scorer_page_previews_and_enters_a_play_under_the_policy(page, clien
 def test_the_admin_works_under_the_policy(page, django_user_model):
     """Django's admin (sign-in, lists, a read-only game, a user form with its widgets) runs no
     inline script or style either: the page fixture fails on any refusal."""
-    from scorekeeper import domain
+    from scorekeeper.game import domain
 
     django_user_model.objects.create_superuser("boss", "b@example.org", "pw-long-enough-123")
-    game = domain.create_game(ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB")
+    game = domain.do_create_game(ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB")
     domain.act(game.pk, "pass")
     page.goto("/admin/login/")
     page.fill("#id_username", "boss")

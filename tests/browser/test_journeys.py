@@ -8,8 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scorekeeper.models import Game
-
-from .conftest import Camera
+from tests.browser.pages import Camera
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -35,13 +34,14 @@ def tap(page: Page, square: str) -> None:
 
 
 def submit(page: Page) -> None:
-    page.click("text=Submit play")
-    page.wait_for_load_state()
+    # The page's script sends the turn, then opens the page the answer names.
+    with page.expect_navigation():
+        page.click("text=Submit play")
 
 
 def action(page: Page, label: str) -> None:
-    page.click(f".actions button:has-text('{label}')")
-    page.wait_for_load_state()
+    with page.expect_navigation():
+        page.click(f".actions button:has-text('{label}')")
 
 
 def preview(page: Page):

@@ -8,8 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scorekeeper.models import Game
-
-from .conftest import DESKTOP, PHONE, SHOTS, SMALL
+from tests.browser.pages import DESKTOP, PHONE, SHOTS, SMALL
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -9,10 +9,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper import domain
+from scorekeeper.game import domain
 from scorekeeper.models import Game
-
-from .conftest import SHOTS, WORDS
+from tests.browser.pages import SHOTS, WORDS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -39,7 +38,7 @@ def shoot(page: Page, folder: Path, name: str) -> None:
 
 
 def five_turns() -> Game:
-    game = domain.create_game(ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB")
+    game = domain.do_create_game(ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB")
     for notation in FIVE:
         domain.act(game.pk, "play", notation=notation)
     game.refresh_from_db()

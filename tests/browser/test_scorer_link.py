@@ -7,15 +7,15 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper import domain
+from scorekeeper.game import domain
 from scorekeeper.models import Game
-from scorekeeper.scorer_link import cookie_name
+from scorekeeper.web.scorer_link import cookie_name
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def new_game() -> Game:
-    return domain.create_game(ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB")
+    return domain.do_create_game(ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB")
 
 
 def test_the_link_leaves_the_address_bar_and_the_cookie_keeps_the_secret(page: Page, live_server):

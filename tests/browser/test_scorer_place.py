@@ -9,10 +9,9 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper import domain
+from scorekeeper.game import domain
 from scorekeeper.models import Game, Turn
-
-from .conftest import PHONE, SHOTS, SMALL, assert_in_view
+from tests.browser.pages import PHONE, SHOTS, SMALL, assert_in_view
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -36,7 +35,7 @@ def phone(browser: object, live_server: object) -> Iterator[Page]:
 
 
 def make_game(ruleset: str = "upwords-10", plays=(), challenge_mode: str = "auto") -> Game:
-    game = domain.create_game(
+    game = domain.do_create_game(
         ruleset=ruleset, players=["Ann", "Ben"], lexicon="CLUB", challenge_mode=challenge_mode
     )
     for play in plays:

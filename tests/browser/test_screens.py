@@ -9,10 +9,9 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper import domain
+from scorekeeper.game import domain
 from scorekeeper.models import Game
-
-from .conftest import PHONE, SHOTS, SMALL, WORDS
+from tests.browser.pages import PHONE, SHOTS, SMALL, WORDS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -26,7 +25,7 @@ def screens_lexicon(use_words):
 
 
 def make_game(ruleset: str, plays: tuple[str, ...] = (), **fields: str) -> Game:
-    game = domain.create_game(ruleset=ruleset, players=["Ann", "Ben"], lexicon="CLUB", **fields)
+    game = domain.do_create_game(ruleset=ruleset, players=["Ann", "Ben"], lexicon="CLUB", **fields)
     for play in plays:
         domain.act(game.pk, "play", notation=play)
     return Game.objects.get(pk=game.pk)

@@ -8,10 +8,9 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper import domain
+from scorekeeper.game import domain
 from scorekeeper.models import Game, Turn
-
-from .conftest import DESKTOP, PHONE, SHOTS, SMALL, WORDS, assert_in_view
+from tests.browser.pages import DESKTOP, PHONE, SHOTS, SMALL, WORDS, assert_in_view
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -22,7 +21,7 @@ def table_lexicon(use_words):
 
 
 def make_game(ruleset: str, plays=(), players=("Ann", "Ben"), passes: int = 0) -> Game:
-    game = domain.create_game(ruleset=ruleset, players=list(players), lexicon="CLUB")
+    game = domain.do_create_game(ruleset=ruleset, players=list(players), lexicon="CLUB")
     for play in plays:
         domain.act(game.pk, "play", notation=play)
     for _ in range(passes):

@@ -37,9 +37,9 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
+from scorekeeper.game.consistency import check_game
 from scorekeeper.models import Game, Turn
-from scorekeeper.replay import check_game
-from tests.scorekeeper.factories import HASBRO, tiles
+from tests.sequences import HASBRO, tiles
 from tests.servers import REQUEST_TIMEOUT, encode, request, server, server_env
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -18,10 +18,9 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.serialize import game_state
-from tests.scorekeeper.factories import ApiGame, tiles
-
-from .conftest import (
+from scorekeeper.api.serialize import game_state
+from tests.factories import ApiGame
+from tests.hostile.clients import (
     HOSTILE,
     api_error,
     assert_game_created,
@@ -29,6 +28,7 @@ from .conftest import (
     rolled_back,
     snapshot,
 )
+from tests.sequences import tiles
 
 pytestmark = pytest.mark.django_db
 

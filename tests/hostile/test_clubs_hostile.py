@@ -10,9 +10,9 @@ import re
 import pytest
 from django.test import Client
 
-from scorekeeper import domain
+from scorekeeper.game import domain
 from scorekeeper.models import Club, Game, Invitation, Player, clubs_of
-from tests.scorekeeper.club_factories import (
+from tests.factories import (
     PASSWORD,
     account,
     answer,

@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from referee.apps import get_library, reset_library
+from referee import get_library, reset_library
 
 pytestmark = pytest.mark.django_db
 

@@ -21,10 +21,9 @@ from django.core.management import CommandError, call_command
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from scorekeeper.game.consistency import check_game
 from scorekeeper.models import Game, Player, Seat, Turn
-from scorekeeper.replay import check_game
-
-from .conftest import HOSTILE, HostileClient, api_error, rolled_back
+from tests.hostile.clients import HOSTILE, HostileClient, api_error, rolled_back
 
 pytestmark = pytest.mark.django_db
 

@@ -16,10 +16,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.models import Game, Player
-from scorekeeper.scorer_link import cookie_name
-from tests.scorekeeper.factories import ApiGame
-
-from .conftest import (
+from scorekeeper.web.scorer_link import cookie_name
+from tests.factories import ApiGame
+from tests.hostile.clients import (
     HOSTILE,
     HostileClient,
     assert_game_created,

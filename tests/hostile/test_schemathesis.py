@@ -33,8 +33,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from config.wsgi import application
-
-from .conftest import (
+from tests.hostile.clients import (
     HOSTILE,
     TALLY,
     api_error,

@@ -20,8 +20,7 @@ from referee.rulesets import (
     LETTERUP_CLASSIC,
     RuleOptions,
 )
-
-from .positions import board_from, check
+from tests.positions import board_from, check
 
 CW = "crossword-classic"
 NOTHING = WordSet("NOTHING", [])  # every challenge against it is upheld

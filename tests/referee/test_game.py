@@ -9,8 +9,7 @@ from referee.game import GameState
 from referee.lexicon import HonourSystem, WordSet
 from referee.play import Play
 from referee.rulesets import RuleOptions
-
-from .positions import HASBRO, played
+from tests.positions import HASBRO, played
 
 HASBRO_WORDS = WordSet(
     "HASBRO", ["MOOD", "DEAR", "NET", "ON", "WOOD", "WOOL", "LEAP", "SNACK", "LEAN", "PLUS", "NETS"]

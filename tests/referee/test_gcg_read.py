@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,8 @@ from referee.gcg import (
     EventKind,
     GcgError,
     GcgEvent,
+    GcgNote,
+    GcgPlayer,
     GcgRecord,
     format_position,
     lexicon_id,
@@ -463,6 +466,36 @@ def as_read(record: GcgRecord) -> GcgRecord:
 @pytest.mark.parametrize("path", ALL, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_a_written_record_reads_back_as_the_same_record(path: Path) -> None:
     record = read_gcg(path.read_bytes())
+    assert as_read(read_gcg(write_gcg(record))) == as_read(record)
+
+
+def test_a_withdrawn_play_that_scored_nothing_is_written_minus_zero() -> None:
+    record = read_gcg("#player1 a A\n#player2 b B\n>a: ?? 8G qi +0 0\n>a: ?? -- +0 0\n")
+    assert write_gcg(record).splitlines()[-1] == ">a: ?? -- -0 0"
+    assert as_read(read_gcg(write_gcg(record))) == as_read(record)
+
+
+def test_a_built_record_puts_each_note_after_its_turn_and_writes_as_read() -> None:
+    players = [GcgPlayer(1, "a", "Ann"), GcgPlayer(2, "b", "Bo")]
+    play = parse_event(">a: ?EQU 9D qUEy +30 30", 0)
+    passed = replace(parse_event(">b: ?? - +0 0", 0), seat=1)
+    entries = [GcgNote("Before."), play, GcgNote("One."), GcgNote("Two\nlines."), passed]
+    record = GcgRecord.of(players, entries, lexicon="CSW21", title="T", record_id="x 1")
+    assert record.notes == ("Before.",)
+    assert [e.note for e in record.events] == ["One.\nTwo\nlines.", ""]
+    assert write_gcg(record).splitlines()[1:] == [
+        "#player1 a Ann",
+        "#player2 b Bo",
+        "#lexicon CSW21",
+        "#title T",
+        "#id x 1",
+        "#note Before.",
+        ">a: ?EQU 9D qUEy +30 30",
+        "#note One.",
+        "#note Two",
+        "#note lines.",
+        ">b: ?? - +0 0",
+    ]
     assert as_read(read_gcg(write_gcg(record))) == as_read(record)
 
 

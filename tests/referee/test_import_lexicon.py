@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
-from referee.apps import get_library, reset_library
+from referee import get_library, reset_library
 
 
 @pytest.fixture(autouse=True)

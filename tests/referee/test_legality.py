@@ -7,8 +7,7 @@ import pytest
 from referee.errors import IllegalPlay, InputError
 from referee.play import Play
 from referee.rulesets import UPWORDS_10, RuleOptions
-
-from .positions import check
+from tests.positions import check
 
 MOOD = """
 . . . . . . . . . .

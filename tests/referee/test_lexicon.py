@@ -11,10 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.exceptions import ImproperlyConfigured
 
 import referee.lexicon
-from referee.apps import get_library, reset_library
+from referee import LibraryNotReady, get_library, reset_library
 from referee.lexicon import (
     HONOUR_ID,
     CompiledLexicon,
@@ -214,10 +213,57 @@ def test_get_library_refuses_a_lexicon_dir_that_is_not_a_folder(
     settings.LEXICON_CACHE_DIR = tmp_path / "cache"
     reset_library()
     try:
-        with pytest.raises(ImproperlyConfigured, match="LEXICON_DIR .* is not a folder"):
+        with pytest.raises(LibraryNotReady, match="LEXICON_DIR .* is not a folder"):
             get_library()
     finally:
         reset_library()
+
+
+def test_a_settings_override_points_the_library_at_the_new_folder(
+    settings: Any, tmp_path: Path
+) -> None:
+    settings.LEXICON_DIR = None
+    settings.LEXICON_USER_DIR = tmp_path / "user"
+    settings.LEXICON_CACHE_DIR = tmp_path / "cache"
+    reset_library()
+    assert "CLUB" not in get_library().ids()
+    write(tmp_path / "lists" / "CLUB.txt", "MOOD\n")
+    settings.LEXICON_DIR = str(tmp_path / "lists")  # no reset_library(): the app hears it
+    try:
+        assert get_library().ids() == ["CLUB", "CSW19"]
+        assert "MOOD" in get_library().get("CLUB")
+    finally:
+        reset_library()
+
+
+def _python(code: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    root = Path(__file__).resolve().parents[2]
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True
+    )
+
+
+def test_the_engine_and_its_library_work_without_django(tmp_path: Path) -> None:
+    write(tmp_path / "lists" / "CLUB.txt", "MOOD\nDEAR\n")
+    code = f"""
+import sys
+import referee
+from referee import library
+try:
+    referee.get_library()
+except referee.LibraryNotReady as error:
+    print("not ready:", error)
+referee.configure(lexicon_dir={str(tmp_path / "lists")!r}, user_dir={str(tmp_path / "u")!r},
+                  cache_dir={str(tmp_path / "cache")!r})
+print(referee.get_library().get("CLUB").contains("MOOD"), referee.get_library() is library.get_library())
+print(sorted(m for m in sys.modules if m.split(".")[0] == "django"))
+"""
+    result = _python(code, tmp_path)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("not ready: The word lists are not configured")
+    assert lines[1:] == ["True True", "[]"]
 
 
 # ---------------------------------------------------------------------------

@@ -16,8 +16,7 @@ from referee.movegen import Budget, generate, raw_plays, search
 from referee.play import Play
 from referee.rules import evaluate
 from referee.rulesets import LETTERUP_CLASSIC, UPWORDS_10, RuleOptions, get_ruleset
-
-from .positions import HASBRO, board_from
+from tests.positions import HASBRO, board_from
 
 _HASBRO_TEXT = """
 MOOD DEAR NET ON WOOD WOOL LEAP SNACK LEAN PLUS NETS DO OD MO OM NO

@@ -8,8 +8,7 @@ from referee.board import Board, parse_square, square_name
 from referee.errors import InputError
 from referee.play import Play
 from referee.rulesets import LETTERUP_CLASSIC, UPWORDS_10
-
-from .positions import HASBRO, played
+from tests.positions import HASBRO, played
 
 
 def test_square_names_are_column_letter_then_row_number():

@@ -19,7 +19,7 @@ from referee.board import Board
 from referee.errors import IllegalAction, IllegalPlay, InputError
 from referee.game import GameState
 from referee.lexicon import HonourSystem, WordSet
-from referee.play import Placement, Play
+from referee.play import Play
 from referee.rulesets import (
     BLANK,
     LETTER_MULTIPLIER,
@@ -29,43 +29,9 @@ from referee.rulesets import (
     RuleOptions,
     Ruleset,
 )
+from tests.positions import random_play
 
 NOTHING = WordSet("NOTHING", [])  # every challenge against it is upheld
-
-
-def random_play(rng: random.Random, state: GameState) -> Play | None:
-    """A candidate play near the tiles on the board (it may still be illegal)."""
-    rs, board = state.ruleset, state.board
-    size = rs.size
-    across = rng.random() < 0.5
-    dr, dc = (0, 1) if across else (1, 0)
-    if board.is_empty:
-        anchor = rng.choice(sorted(rs.start_squares))
-    else:
-        anchor = rng.choice([(r, c) for r, c, _ in board.squares()])
-    length = rng.randint(1, 7)
-    back = rng.randint(0, length)
-    r, c = anchor[0] - dr * back, anchor[1] - dc * back
-    unseen = state.unseen()
-    pool = [t for t, n in unseen.items() for _ in range(n)]
-    letters = sorted(rs.blank_letters)
-    placements = []
-    for _ in range(length):
-        if not (0 <= r < size and 0 <= c < size):
-            break
-        if not board.stack(r, c) or (rs.stacks and rng.random() < 0.35):
-            if not pool:
-                break
-            if BLANK in pool and rng.random() < 0.2:  # play the blanks often
-                tile = pool.pop(pool.index(BLANK))
-            else:
-                tile = pool.pop(rng.randrange(len(pool)))
-            if tile == BLANK:
-                tile = rng.choice(letters).lower()  # a blank stands for any letter
-            placements.append(Placement(r, c, tile))
-        r, c = r + dr, c + dc
-    placements = placements[: state.racks[state.to_move]]
-    return Play(tuple(placements)) if placements else None
 
 
 def recomputed_score(before: Board, play: Play, rs: Ruleset) -> tuple[list[str], int]:

@@ -6,8 +6,7 @@ import pytest
 
 from referee.game import GameState
 from referee.play import Play
-
-from .positions import HASBRO, check, played
+from tests.positions import HASBRO, check, played
 
 
 def test_hasbro_sequence_scores_each_turn_exactly():

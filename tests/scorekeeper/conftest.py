@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-CLUB_WORDS = """
-MOOD DEAR NET ON WOOD WOOL LEAP SNACK LEAN PLUS NETS CAT CATS AT QUIT HOUSE EXAM ZAG AH GO
-JO OX ZA QI HA HE AX TA TO OD DO
-"""
+from tests.factories import CLUB_WORDS
 
 
 @pytest.fixture(autouse=True)

@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth import authenticate, get_user_model
 from django.core.management import CommandError, call_command
 
-from .club_factories import PASSWORD, account
+from tests.factories import PASSWORD, account
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
-from .factories import ApiGame
+from tests.factories import ApiGame
 
 pytestmark = pytest.mark.django_db
 
@@ -33,8 +33,8 @@ def test_a_game_in_the_admin_shows_its_seats_and_turns(admin_client, client):
 
 
 def test_staff_cannot_edit_a_score_a_board_or_a_status(admin_client, client):
+    from scorekeeper.game.consistency import check_game
     from scorekeeper.models import Game, Seat
-    from scorekeeper.replay import check_game
 
     game = ApiGame(client)
     game.play([(4, 3, "M"), (4, 4, "O"), (4, 5, "O"), (4, 6, "D")])
@@ -57,8 +57,8 @@ def test_staff_cannot_edit_a_score_a_board_or_a_status(admin_client, client):
 
 
 def test_a_correction_in_the_admin_goes_through_the_domain_and_is_logged(admin_client, client):
+    from scorekeeper.game.consistency import check_game
     from scorekeeper.models import Game, Turn
-    from scorekeeper.replay import check_game
 
     game = ApiGame(client)
     game.play([(4, 3, "M"), (4, 4, "O"), (4, 5, "O"), (4, 6, "D")])
@@ -130,8 +130,8 @@ def test_staff_who_may_only_view_games_get_no_action(client, action):
 def test_staff_who_may_change_games_undo_through_the_domain(client):
     from django.test import Client
 
+    from scorekeeper.game.consistency import check_game
     from scorekeeper.models import Game, Turn
-    from scorekeeper.replay import check_game
 
     game = ApiGame(client)
     game.play([(4, 3, "M"), (4, 4, "O"), (4, 5, "O"), (4, 6, "D")])

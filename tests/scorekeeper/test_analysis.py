@@ -8,8 +8,8 @@ from unittest import mock
 
 import pytest
 
-from referee.apps import get_library
-from scorekeeper import domain
+from referee import get_library
+from scorekeeper.game import domain
 from scorekeeper.models import Game
 
 pytestmark = pytest.mark.django_db
@@ -121,7 +121,7 @@ def test_analysis_is_rate_limited_like_the_word_judge(client, ready, settings):
 
 # On a game's page --------------------------------------------------------------------------
 def finished_letterup() -> Game:
-    game = domain.create_game(ruleset="letterup-classic", lexicon="CLUB", players=["Ann", "Ben"])
+    game = domain.do_create_game(ruleset="letterup-classic", lexicon="CLUB", players=["Ann", "Ben"])
     house = [(7, 3, "H"), (7, 4, "O"), (7, 5, "U"), (7, 6, "S"), (7, 7, "E")]
     domain.act(game.pk, "play", tiles=house)
     domain.act(game.pk, "play", tiles=[(8, 7, "X"), (9, 7, "A"), (10, 7, "M")])
@@ -141,7 +141,7 @@ def test_a_finished_games_page_shows_what_could_have_been_played(client, ready):
 
 
 def test_no_review_while_the_game_is_in_progress(client, ready):
-    game = domain.create_game(ruleset="letterup-classic", lexicon="CLUB", players=["Ann", "Ben"])
+    game = domain.do_create_game(ruleset="letterup-classic", lexicon="CLUB", players=["Ann", "Ben"])
     domain.act(game.pk, "play", tiles=[(7, 6, "A"), (7, 7, "H")])
     page = client.get(f"/games/{game.pk}/?turn=1&rack=AHXAM").content.decode()
     assert "What could have been played" not in page
@@ -186,8 +186,8 @@ def test_limit_is_at_most_a_thousand_and_null_means_up_to_a_thousand(client, rea
 def test_every_search_slot_taken_is_a_503_with_retry_after(client, ready, monkeypatch):
     # This process runs ANALYSIS_CONCURRENCY searches at once; one more is refused at once
     # rather than queued, so nothing waits behind searches.
-    monkeypatch.setattr("scorekeeper.analysis._slots", threading.BoundedSemaphore(1))
-    from scorekeeper import analysis
+    monkeypatch.setattr("scorekeeper.game.analysis._slots", threading.BoundedSemaphore(1))
+    from scorekeeper.game import analysis
 
     body = {"ruleset": "upwords-10", "lexicon": "CLUB", "board": empty(10), "rack": "MOOD"}
     assert analysis._slots.acquire(blocking=False)  # another request's search is running
@@ -204,7 +204,7 @@ def test_a_search_counts_against_the_limit_by_what_it_cost(client, ready, settin
     settings.RATE_LIMIT_JUDGE = 5
     settings.ANALYSIS_MAX_PLAYS = 10**6
     body = {"ruleset": "upwords-10", "lexicon": "CLUB", "board": empty(10), "rack": "MOODEAR"}
-    with mock.patch("scorekeeper.analysis.PLAYS_PER_UNIT", 10):
+    with mock.patch("scorekeeper.game.analysis.PLAYS_PER_UNIT", 10):
         count = analyse(client, **body).json()["count"]
         assert count >= 40  # so it cost 1 + count // 10 >= 5 units: the limit is spent
         assert analyse(client, **body).status_code == 429
@@ -215,7 +215,7 @@ def test_a_review_beyond_the_limit_says_so_and_searches_nothing(client, ready, s
     settings.RATE_LIMIT_JUDGE = 1
     first = client.get(f"/games/{game.pk}/?turn=2&rack=XAMQZ").content.decode()
     assert "legal plays with" in first
-    with mock.patch("scorekeeper.history.analyse") as search:
+    with mock.patch("scorekeeper.web.history.analyse") as search:
         second = client.get(f"/games/{game.pk}/?turn=2&rack=XAMQZ").content.decode()
     assert "Too many analyses from this device" in second and not search.called
 

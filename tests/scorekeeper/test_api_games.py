@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.models import Game, Player
-
-from .factories import ApiGame
+from tests.factories import ApiGame
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from .factories import HASBRO, ApiGame, tiles
+from tests.factories import ApiGame
+from tests.sequences import HASBRO, tiles
 
 pytestmark = pytest.mark.django_db
 

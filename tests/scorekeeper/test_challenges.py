@@ -6,11 +6,10 @@ import html
 
 import pytest
 
-from scorekeeper.actions import describe
+from scorekeeper.game.turn_kinds import describe
 from scorekeeper.models import Game, Seat, Turn
-from scorekeeper.scorer_link import cookie_name
-
-from .factories import ApiGame
+from scorekeeper.web.scorer_link import cookie_name
+from tests.factories import ApiGame
 
 pytestmark = pytest.mark.django_db
 

@@ -9,8 +9,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from scorekeeper.models import Game, Seat, Turn
-
-from .test_records import letterup_game, upwords_game
+from tests.factories import letterup_game, upwords_game
 
 pytestmark = pytest.mark.django_db
 

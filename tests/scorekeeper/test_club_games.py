@@ -7,12 +7,11 @@ import pytest
 from django.core.management import call_command
 
 from referee.errors import GameOver, IllegalAction
-from scorekeeper import domain
-from scorekeeper.actions import describe
+from scorekeeper.game import domain
+from scorekeeper.game.consistency import check_game
+from scorekeeper.game.turn_kinds import describe
 from scorekeeper.models import Game, Player
-from scorekeeper.replay import check_game
-
-from .club_factories import account, finished_game, make_club
+from tests.factories import account, finished_game, make_club
 
 pytestmark = pytest.mark.django_db
 
@@ -82,9 +81,9 @@ def test_casual_games_without_an_account_are_as_before(client):
 def test_the_domain_refuses_a_club_game_with_a_player_off_the_roster():
     club = make_club(roster=["Ann", "Ben"])
     with pytest.raises(IllegalAction, match="Zed is not on Riverside's roster."):
-        domain.create_game(ruleset="upwords-10", players=["Ann", "Zed"], club=club)
+        domain.do_create_game(ruleset="upwords-10", players=["Ann", "Zed"], club=club)
     assert not Game.objects.exists()
-    game = domain.create_game(
+    game = domain.do_create_game(
         ruleset="upwords-10", players=["ann", "Ben"], lexicon="CLUB", club=club
     )
     assert game.club == club
@@ -111,7 +110,7 @@ def test_a_director_voids_a_club_game_through_the_domain_and_the_log_says_so():
 
 def test_a_void_game_refuses_further_turns():
     ann = account("ann")
-    game = domain.create_game(
+    game = domain.do_create_game(
         ruleset="upwords-10",
         players=["Ann", "Ben"],
         lexicon="CLUB",
@@ -187,7 +186,7 @@ def test_check_games_passes_with_void_games(capsys):
     club = make_club(directors=[ann])
     game = finished_game(["Ann", "Ben"], club=club)
     domain.act(game.pk, "void", by="director: ann", note="x", director=ann)
-    live = domain.create_game(ruleset="upwords-10", players=["Ann"], lexicon="CLUB", club=club)
+    live = domain.do_create_game(ruleset="upwords-10", players=["Ann"], lexicon="CLUB", club=club)
     domain.act(live.pk, "void", by="director: ann", note="y", director=ann)
     call_command("check_games")
     assert "2 agree with their logs, 0 do not" in capsys.readouterr().out
@@ -253,20 +252,20 @@ def test_a_casual_game_cant_be_voided_from_the_page(client):
 
 
 def test_a_club_games_record_names_its_club_and_imports_as_a_casual_game():
-    from scorekeeper.records import export_game, import_game
+    from scorekeeper.records.json_record import export_record, import_record
 
     game = finished_game(["Ann", "Ben"], club=make_club())
-    record = export_game(game)
+    record = export_record(game)
     assert record["game"]["club"] == "riverside"
-    copy = import_game(record, new_id=True)
+    copy = import_record(record, new_id=True)
     assert copy.club is None and copy.status == Game.Status.FINISHED
 
 
 def test_the_scorer_page_of_a_void_game_says_so_and_its_undo_is_refused(client):
-    from .test_table import hold, scorer, turn
+    from tests.factories import hold, scorer, turn
 
     ann = account("ann")
-    game = domain.create_game(
+    game = domain.do_create_game(
         ruleset="upwords-10",
         players=["Ann", "Ben"],
         lexicon="CLUB",

@@ -9,8 +9,7 @@ import pytest
 from django.test import Client
 
 from scorekeeper.models import Club, Invitation, Player
-
-from .club_factories import account, answer, make_club, messages_of
+from tests.factories import account, answer, make_club, messages_of
 
 pytestmark = pytest.mark.django_db
 
@@ -461,7 +460,7 @@ def test_an_account_is_made_from_any_name(client):
 
 def test_every_club_page_works_at_a_glance(client):
     """One h1, captioned tables with scoped headers, every form field labelled."""
-    from .club_factories import finished_game
+    from tests.factories import finished_game
 
     ann = account("ann")
     club = make_club(directors=[ann])

@@ -8,10 +8,10 @@ import pytest
 from django.db import connection
 from django.test import Client
 
+from scorekeeper.game.consistency import check_game
 from scorekeeper.models import Game, Turn
-from scorekeeper.replay import check_game
-
-from .factories import ApiGame, tiles
+from tests.factories import ApiGame
+from tests.sequences import tiles
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.actions import describe
+from scorekeeper.game.consistency import check_game
+from scorekeeper.game.replay import steps
+from scorekeeper.game.turn_kinds import describe
 from scorekeeper.models import Game, Turn
-from scorekeeper.records import export_game, import_game
-from scorekeeper.replay import check_game, steps
-
-from .conftest import CLUB_WORDS
-from .factories import HASBRO, ApiGame
+from scorekeeper.records.json_record import export_record, import_record
+from tests.factories import CLUB_WORDS, ApiGame
+from tests.sequences import HASBRO
 
 pytestmark = pytest.mark.django_db
 
@@ -127,7 +127,7 @@ def test_only_moves_in_effect_can_be_corrected(client):
 def test_a_corrected_game_exports_and_imports_whole(client):
     game = five_turns(client)
     correct(game, 2, tiles=[{"row": r, "col": c, "letter": t} for r, c, t in DEARS])
-    again = import_game(export_game(Game.objects.get(pk=game.id)), new_id=True)
+    again = import_record(export_record(Game.objects.get(pk=game.id)), new_id=True)
     assert again.turns.get(number=2).corrected
     assert check_game(again) == []
 

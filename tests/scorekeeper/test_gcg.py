@@ -10,9 +10,11 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from referee.errors import InputError
-from scorekeeper import domain
-from scorekeeper.gcg import game_to_gcg
+from referee.gcg import read_gcg
+from scorekeeper.game import domain
 from scorekeeper.models import Game
+from scorekeeper.records.gcg_export import game_to_gcg
+from tests.factories import account, make_club
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +26,7 @@ AH = [(6, 3, "A")]  # AH down through the H: 1+4 = 5
 
 
 def letterup(players: list[str] | None = None, **fields) -> Game:  # type: ignore[no-untyped-def]
-    return domain.create_game(
+    return domain.do_create_game(
         ruleset="letterup-classic",
         lexicon="CLUB",
         players=players or ["Ann", "Ben"],
@@ -148,7 +150,7 @@ def test_a_failed_challenge_without_a_penalty_is_a_challenge_line_for_nothing():
 
 
 def test_a_failed_challenge_under_the_five_point_rule_gives_the_player_five():
-    game = domain.create_game(
+    game = domain.do_create_game(
         ruleset="crossword-classic", lexicon="CLUB", players=["Ann", "Ben"],
         challenge_mode="manual", options={"rejected_challenge": "bonus_5"},
     )  # fmt: skip
@@ -157,8 +159,43 @@ def test_a_failed_challenge_under_the_five_point_rule_gives_the_player_five():
     assert moves(game) == [">Ann: EHOSU 8D HOUSE +24 24", ">Ann: EHOSU (challenge) +5 29"]
 
 
+def test_a_time_penalty_entered_at_the_table_has_no_rack():
+    game = letterup()
+    act(game, "play", tiles=HOUSE)
+    act(game, "penalty", seat=1, points=-10)
+    assert moves(game) == [">Ann: EHOSU 8D HOUSE +24 24", ">Ben: (time) -10 -10"]
+
+
+def test_a_withdrawn_play_that_scored_nothing_is_taken_off_for_minus_zero():
+    game = domain.do_create_game(
+        ruleset="crossword-classic", lexicon="CLUB", players=["Ann", "Ben"],
+        challenge_mode="manual",
+    )  # fmt: skip
+    act(game, "play", tiles=[(7, 6, "q"), (7, 7, "i")])  # two blanks: 0 points
+    act(game, "challenge", verdict="upheld")
+    assert moves(game) == [">Ann: ?? 8G qi +0 0", ">Ann: ?? -- -0 0"]
+
+
+def test_a_void_reason_over_several_lines_stays_a_note():
+    ann = account("ann")
+    game = letterup(club=make_club(directors=[ann], roster=["Ann", "Ben"]))
+    act(game, "play", tiles=HOUSE)
+    reason = "Ben's line was\n>Ben: ZZZ 9A ZZZ +99 99\n#player3 cy Cy"
+    act(game, "void", by="director: ann", note=reason, director=ann)
+    assert moves(game)[1:] == [
+        "#note Voided after turn 1 by director: ann — Ben's line was",
+        "#note >Ben: ZZZ 9A ZZZ +99 99",
+        "#note #player3 cy Cy.",
+    ]
+    record = read_gcg(gcg(game))  # the reason adds no turn and no player
+    assert [e.text for e in record.events] == [">Ann: EHOSU 8D HOUSE +24 24"]
+    assert len(record.players) == 2 and record.events[0].note.endswith("#player3 cy Cy.")
+
+
 def test_a_blank_is_a_question_mark_on_the_rack_and_lowercase_on_the_board():
-    game = domain.create_game(ruleset="crossword-classic", lexicon="CLUB", players=["Ann", "Ben"])
+    game = domain.do_create_game(
+        ruleset="crossword-classic", lexicon="CLUB", players=["Ann", "Ben"]
+    )
     act(game, "play", tiles=[(7, 3, "h"), (7, 4, "O"), (7, 5, "U"), (7, 6, "S"), (7, 7, "E")])
     assert moves(game) == [">Ann: ?EOSU 8D hOUSE +8 8"]  # h on DL: 0, +4, ×2
 
@@ -202,7 +239,7 @@ def test_every_seat_gets_its_own_nickname(players, nicks):
 
 # Refusals and the ways out --------------------------------------------------------------------
 def test_upwords_games_have_no_gcg():
-    game = domain.create_game(ruleset="upwords-10", lexicon="CLUB", players=["Ann", "Ben"])
+    game = domain.do_create_game(ruleset="upwords-10", lexicon="CLUB", players=["Ann", "Ben"])
     with pytest.raises(InputError) as caught:
         game_to_gcg(game)
     assert caught.value.code == "no_gcg"
@@ -221,7 +258,7 @@ def test_the_api_export_address_points_to_the_one_gcg_address(client):
 
 
 def test_the_gcg_address_refuses_an_upwords_game_with_a_page(client):
-    game = domain.create_game(ruleset="upwords-10", lexicon="CLUB", players=["Ann", "Ben"])
+    game = domain.do_create_game(ruleset="upwords-10", lexicon="CLUB", players=["Ann", "Ben"])
     response = client.get(f"/api/games/{game.pk}/export?format=gcg", follow=True)
     assert response.status_code == 404
     assert "GCG is a format for the crossword games" in response.content.decode()
@@ -236,6 +273,6 @@ def test_export_command_writes_gcg():
 
 
 def test_export_command_refuses_gcg_for_upwords():
-    game = domain.create_game(ruleset="upwords-10", lexicon="CLUB", players=["Ann", "Ben"])
+    game = domain.do_create_game(ruleset="upwords-10", lexicon="CLUB", players=["Ann", "Ben"])
     with pytest.raises(CommandError, match="GCG is a format for the crossword games"):
         call_command("export_game", str(game.pk), "--format", "gcg", stdout=io.StringIO())

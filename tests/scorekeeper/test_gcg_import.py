@@ -18,13 +18,17 @@ from hypothesis import strategies as st
 
 from referee.errors import IllegalAction, IllegalPlay, InputError
 from referee.gcg import read_gcg
-from scorekeeper import domain, gcg_import, views
-from scorekeeper.gcg import game_to_gcg
-from scorekeeper.gcg_import import import_gcg, player_names
+from scorekeeper.game import domain
+from scorekeeper.game.consistency import check_game
+from scorekeeper.game.state import load_state
 from scorekeeper.models import Game, Player, Seat, Turn
-from scorekeeper.replay import check_game, load_state
-from tests.referee.test_properties import random_play
-from tests.scorekeeper.factories import ApiGame, largest_gcg_record
+from scorekeeper.records import gcg_import
+from scorekeeper.records.gcg_export import game_to_gcg
+from scorekeeper.records.gcg_import import import_gcg, player_names
+from scorekeeper.web import records as upload_page
+from tests.factories import ApiGame
+from tests.positions import random_play
+from tests.sequences import largest_gcg_record
 
 pytestmark = pytest.mark.django_db
 
@@ -145,7 +149,7 @@ def test_the_format_option_reads_gcg_from_any_file_name(tmp_path):
 
 # Export, then import: the same game ------------------------------------------------------------
 def crossword(**options: object) -> Game:
-    return domain.create_game(
+    return domain.do_create_game(
         ruleset="crossword-classic", lexicon="CLUB", players=["Ann", "Ben"],
         challenge_mode="manual", options=options,
     )  # fmt: skip
@@ -193,6 +197,11 @@ def test_round_trip_of_the_five_point_rule_and_a_time_penalty():
     act(game, "challenge")  # HOUSE is good: Ann gains 5
     act(game, "penalty", seat=1, points=-10)
     round_trip(game)
+
+
+@pytest.mark.parametrize("path", ENGLISH, ids=[p.name for p in ENGLISH])
+def test_a_real_record_exports_and_imports_to_the_same_game(path):
+    round_trip(import_gcg(path.read_bytes()).game)
 
 
 # Random games ---------------------------------------------------------------------------------
@@ -509,7 +518,7 @@ def test_an_import_page_that_waits_out_the_busy_timeout_is_answered_503(client, 
     def locked(*args: object, **kwargs: object) -> None:
         raise OperationalError("database is locked")
 
-    monkeypatch.setattr(views, "import_gcg", locked)
+    monkeypatch.setattr(upload_page, "import_gcg", locked)
     response = client.post("/games/import", {"text": A_PLAY})
     assert response.status_code == 503 and response["Retry-After"]
     assert "Try again" in response.content.decode()

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from scorekeeper import domain
+from scorekeeper.game import domain
 from scorekeeper.models import Game, Player, Seat
-from scorekeeper.records import export_game
-
-from .factories import HASBRO, ApiGame
+from scorekeeper.records.json_record import export_record
+from tests.factories import ApiGame
+from tests.sequences import HASBRO
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +26,7 @@ XAM = [(8, 7, "X"), (9, 7, "A"), (10, 7, "M")]  # EXAM down, 14
 
 # Factories ------------------------------------------------------------------------------------
 def new_game(players: list[str] | None = None, **fields: Any) -> Game:
-    return domain.create_game(
+    return domain.do_create_game(
         ruleset=fields.pop("ruleset", "upwords-10"),
         lexicon="CLUB",
         players=players or ["Ann", "Ben"],
@@ -249,6 +249,8 @@ def test_htmx_gets_just_the_replay_to_swap_in(client):
     assert page.lstrip().startswith('<div id="replay-body"')
     assert 'hx-swap-oob="innerHTML"' in page and "After turn 1 of 3" in page
     assert "HX-Request" in response["Vary"]
+    # The board swapped in is the game's, as on the whole page: 10×10, stacks drawn.
+    assert 'class="board size-10 stacking"' in page and 'aria-label="D5: M, 1 high' in page
 
 
 # A game's page: the chart ---------------------------------------------------------------------
@@ -285,7 +287,7 @@ def test_the_json_export_is_the_game_record(client):
     assert response.status_code == 200
     assert response["Content-Type"].startswith("application/json")
     assert response["Content-Disposition"].startswith("attachment; filename=")
-    assert json.loads(response.content) == json.loads(json.dumps(export_game(game)))
+    assert json.loads(response.content) == json.loads(json.dumps(export_record(game)))
 
 
 def test_the_gcg_export_of_a_letter_up_game(client):

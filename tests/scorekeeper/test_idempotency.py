@@ -1,4 +1,5 @@
-"""Idempotency-Key: a retried or doubled API request applies once and gets the first answer."""
+"""Idempotency-Key: a retried or doubled API request, or scorer page turn, applies once and gets
+the first answer."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ import pytest
 from django.db import connection
 from django.test import Client
 
+from scorekeeper.game import domain
 from scorekeeper.models import Game, Turn
-
-from .factories import ApiGame
+from scorekeeper.web.scorer_link import cookie_name
+from tests.factories import ApiGame
 
 pytestmark = pytest.mark.django_db
 
@@ -194,3 +196,110 @@ def test_an_oversized_body_is_a_json_413_with_or_without_a_key(client, settings,
     assert "at most" in response.json()["error"]["message"]
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
     assert Game.objects.count() == 0
+
+
+# The scorer page's turns -----------------------------------------------------------------------
+# Its script sends each turn with a key and asks for JSON (static/js/offline.js): a turn kept
+# while offline, or retried after a lost answer, is entered once and answered as the first time.
+def scorer_game(client: Client) -> Game:
+    game = domain.do_create_game(ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB")
+    client.cookies[cookie_name(game.pk)] = game.token  # as opening the scorer link does
+    return game
+
+
+def send(client: Client, game: Game, key: str, data: dict | None = None, **meta):
+    data = data or {"action": "play", "play": "5D MOOD", "expected_turn": "1"}
+    return client.post(f"/games/{game.pk}/score/turn", data, HTTP_IDEMPOTENCY_KEY=key,
+                       **meta)  # fmt: skip
+
+
+def test_a_scorer_turn_sent_again_with_its_key_is_entered_once_with_the_first_answer(client):
+    game = scorer_game(client)
+    first = send(client, game, "turn-1", HTTP_ACCEPT="application/json")
+    assert first.status_code == 200 and first.json()["entered"] is True
+    assert first.json()["message"] == "Ann played 5D MOOD for 8 (MOOD 8)."
+    # The answer was lost: the browser never stored its cookies (the message travels in one).
+    client.cookies.pop("messages", None)
+    again = send(client, game, "turn-1", HTTP_ACCEPT="application/json")
+    assert again["Idempotent-Replayed"] == "true" and again.content == first.content
+    assert again.cookies["messages"].value == first.cookies["messages"].value
+    assert Turn.objects.filter(game_id=game.pk).count() == 1
+    # The page it opens says what the first answer would have said.
+    assert "Ann played 5D MOOD for 8" in client.get(first.json()["location"]).content.decode()
+
+
+def test_a_scorer_turn_sent_as_a_form_with_a_key_replays_its_redirect(client):
+    game = scorer_game(client)
+    first = send(client, game, "form-1")
+    again = send(client, game, "form-1")
+    assert first.status_code == again.status_code == 302
+    assert again["Location"] == first["Location"] == f"/games/{game.pk}/score/#board"
+    assert again["Idempotent-Replayed"] == "true"
+    assert Turn.objects.filter(game_id=game.pk).count() == 1
+
+
+def test_a_refused_scorer_turn_is_refused_again_the_same_way(client):
+    game = scorer_game(client)
+    phony = {"action": "play", "play": "5D MOOX", "expected_turn": "1"}
+    first = send(client, game, "phony", phony, HTTP_ACCEPT="application/json")
+    assert first.json()["entered"] is False and "MOOX" in first.json()["message"]
+    again = send(client, game, "phony", phony, HTTP_ACCEPT="application/json")
+    assert again["Idempotent-Replayed"] == "true" and again.content == first.content
+    assert Turn.objects.filter(game_id=game.pk).count() == 0
+
+
+def test_the_same_key_for_another_scorer_turn_is_refused(client):
+    game = scorer_game(client)
+    assert send(client, game, "k").status_code == 302
+    other = send(client, game, "k", {"action": "pass", "expected_turn": "2"})
+    assert other.status_code == 422 and other.json()["error"]["code"] == "idempotency_key_reused"
+    assert Turn.objects.filter(game_id=game.pk).count() == 1
+
+
+def test_a_form_and_the_script_with_the_same_key_each_get_their_own_answer(client):
+    game = scorer_game(client)
+    assert send(client, game, "shared").status_code == 302
+    # Not the form's stored redirect: JSON, for the turn already in (sent twice).
+    theirs = send(client, game, "shared", HTTP_ACCEPT="application/json")
+    assert "Idempotent-Replayed" not in theirs
+    assert theirs.json() == {
+        "entered": True,
+        "message": "Ann played 5D MOOD for 8 (MOOD 8).",
+        "location": f"/games/{game.pk}/score/#board",
+    }
+    assert Turn.objects.filter(game_id=game.pk).count() == 1
+
+
+def test_a_browser_without_the_scorer_key_cannot_plant_an_answer_for_the_scorer(client):
+    game = scorer_game(client)
+    stranger = Client()  # the same address, no cookies: only the scorer's secret tells them apart
+    assert send(stranger, game, "k").status_code == 403
+    assert send(stranger, game, "k").status_code == 403
+    mine = send(client, game, "k")
+    assert mine.status_code == 302 and "Idempotent-Replayed" not in mine
+    assert Turn.objects.filter(game_id=game.pk).count() == 1
+
+
+def test_a_scorer_turn_is_replayed_though_its_first_answer_began_a_session(client):
+    game = scorer_game(client)
+    phony = {"action": "play", "play": "5D MOOX", "expected_turn": "1"}
+    assert send(client, game, "phony", phony).status_code == 303  # kept in the session
+    assert "sessionid" in client.cookies
+    again = send(client, game, "phony", phony)
+    assert again["Idempotent-Replayed"] == "true" and again.status_code == 303
+
+
+def test_a_malformed_key_on_the_scorer_page_is_refused(client):
+    game = scorer_game(client)
+    response = send(client, game, "with space")
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "bad_idempotency_key"
+    assert Turn.objects.filter(game_id=game.pk).count() == 0
+
+
+def test_only_the_turn_honours_keys_among_the_scorer_pages(client):
+    game = scorer_game(client)
+    for _ in range(2):
+        shown = client.post(f"/games/{game.pk}/score/preview", {"play": "5D MOOD"},
+                            HTTP_IDEMPOTENCY_KEY="p")  # fmt: skip
+        assert shown.status_code == 200 and "Idempotent-Replayed" not in shown

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.gcg_import import import_gcg
 from scorekeeper.invisible import (
     BIDI_CONTROLS,
     BRAILLE_BLANK,
@@ -16,8 +15,8 @@ from scorekeeper.invisible import (
     visible,
 )
 from scorekeeper.models import Club, Player
-
-from .club_factories import account, make_club
+from scorekeeper.records.gcg_import import import_gcg
+from tests.factories import account, make_club
 
 pytestmark = pytest.mark.django_db
 

@@ -7,8 +7,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from scorekeeper.models import Game, Turn
-
-from .factories import ApiGame
+from tests.factories import ApiGame
 
 pytestmark = pytest.mark.django_db
 

@@ -7,12 +7,10 @@ import re
 
 import pytest
 
+from scorekeeper.game.consistency import check_game
 from scorekeeper.models import Game, Turn
-from scorekeeper.replay import check_game
-
-from .conftest import CLUB_WORDS
-from .factories import HASBRO, ApiGame
-from .test_table import scorer, start, turn
+from tests.factories import CLUB_WORDS, ApiGame, scorer, start, turn
+from tests.sequences import HASBRO
 
 pytestmark = pytest.mark.django_db
 
@@ -225,7 +223,7 @@ def test_a_rack_mismatch_names_the_player(client):
 
 
 def test_an_abandoned_game_shows_everywhere_and_exports_whole(client):
-    from scorekeeper.records import export_game, import_game
+    from scorekeeper.records.json_record import export_record, import_record
 
     game = ApiGame(client)
     game.play(HASBRO[0][0])
@@ -235,5 +233,5 @@ def test_an_abandoned_game_shows_everywhere_and_exports_whole(client):
     assert "The game was abandoned after turn 1." in text(client.get(f"/games/{game.id}/watch"))
     log = text(client.get(f"/games/{game.id}/"))
     assert "Abandoned" in log and "abandoned" in log
-    again = import_game(export_game(Game.objects.get(pk=game.id)), new_id=True)
+    again = import_record(export_record(Game.objects.get(pk=game.id)), new_id=True)
     assert again.status == "abandoned" and check_game(again) == []

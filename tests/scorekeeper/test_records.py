@@ -12,73 +12,13 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from referee.errors import InputError
-from scorekeeper import domain, records, replay
+from scorekeeper.game import consistency, domain, state
 from scorekeeper.models import Game, Player, Seat, Turn
-from scorekeeper.records import export_game, import_game
+from scorekeeper.records import json_record
+from scorekeeper.records.json_record import export_record, import_record
+from tests.factories import HOUSE, letterup_game, new_game, upwords_game
 
 pytestmark = pytest.mark.django_db
-
-# Upwords squares of RULES.md §3's worked sequence.
-MOOD = [(4, 3, "M"), (4, 4, "O"), (4, 5, "O"), (4, 6, "D")]
-EAR = [(5, 6, "E"), (6, 6, "A"), (7, 6, "R")]  # DEAR down
-N_T = [(5, 5, "N"), (5, 7, "T")]  # NET across, ON down
-W_ON_M = [(4, 3, "W")]  # WOOD
-L_ON_D = [(4, 6, "L")]  # WOOL, and LEAR down: not in the CLUB list
-L_AND_P = [(4, 6, "L"), (7, 6, "P")]  # WOOL and LEAP
-HOUSE = [(7, 3, "H"), (7, 4, "O"), (7, 5, "U"), (7, 6, "S"), (7, 7, "E")]  # 8D, 24
-
-
-# Factories ------------------------------------------------------------------------------------
-def new_game(ruleset: str = "upwords-10", **fields: Any) -> Game:
-    return domain.create_game(
-        ruleset=ruleset,
-        lexicon="CLUB",
-        players=fields.pop("players", ["Ann", "Ben"]),
-        challenge_mode=fields.pop("challenge_mode", "manual"),
-        **fields,
-    )
-
-
-def upwords_game() -> Game:
-    """A finished tournament-style Upwords game with every kind of turn.
-
-    Stacks (W on M, L on D), a challenge rejected (DEAR) and one upheld (LEAR), an undo,
-    passes, an exchange, and an end by everyone passing: final scores 30 − 35 and 13 − 35.
-    """
-    game = new_game()
-    for action, fields in [
-        ("play", {"tiles": MOOD}),  # 1 Ann 8
-        ("play", {"tiles": EAR}),  # 2 Ben 8
-        ("challenge", {}),  # 3 Ann challenges DEAR: rejected
-        ("play", {"tiles": N_T}),  # 4 Ann 10
-        ("play", {"tiles": W_ON_M}),  # 5 Ben 5
-        ("play", {"tiles": L_ON_D}),  # 6 Ann 11: WOOL and LEAR
-        ("challenge", {}),  # 7 Ben challenges: upheld, Ann tries again
-        ("pass", {}),  # 8 Ann
-        ("exchange", {"count": 1}),  # 9 Ben
-        ("play", {"tiles": L_AND_P}),  # 10 Ann 12 ...
-        ("undo", {"by": "Ben"}),  # 11 ... taken back
-        ("play", {"tiles": L_AND_P}),  # 12 Ann 12 again
-        ("pass", {}),  # 13 Ben
-        ("pass", {}),  # 14 Ann: everyone passed, the game ends
-    ]:
-        domain.act(game.pk, action, **fields)
-    game.refresh_from_db()
-    assert game.status == Game.Status.FINISHED
-    return game
-
-
-def letterup_game() -> Game:
-    """Letter UP: HOUSE, two passes each (the game waits for the racks), then the racks."""
-    game = new_game("letterup-classic")
-    domain.act(game.pk, "play", tiles=HOUSE)
-    for _ in range(4):
-        domain.act(game.pk, "pass")
-    game.refresh_from_db()
-    assert game.status == Game.Status.AWAITING_RACKS
-    domain.act(game.pk, "finish", racks={0: "AEGINRT", 1: "BCJKQVZ"})  # −9 and −43
-    game.refresh_from_db()
-    return game
 
 
 def snapshot(game: Game) -> dict[str, Any]:
@@ -87,7 +27,7 @@ def snapshot(game: Game) -> dict[str, Any]:
     seats = list(game.seats.select_related("player").order_by("order"))
     turns = game.turns.select_related("seat", "target").order_by("number")
     return {
-        "state": replay.load_state(game, seats).to_dict(),
+        "state": state.load_state(game, seats).to_dict(),
         "game": {
             f: getattr(game, f)
             for f in ("status", "turn_number", "created_at", "updated_at", "finished_at")
@@ -130,22 +70,22 @@ def test_the_upwords_game_is_what_the_round_trip_needs():
 @pytest.mark.parametrize("build", [upwords_game, letterup_game], ids=["upwords", "letterup"])
 def test_export_delete_import_gives_the_identical_game(build):
     game = build()
-    before, record = snapshot(game), export_game(game)
+    before, record = snapshot(game), export_record(game)
     old_token = game.token
     game.delete()
     assert not Turn.objects.filter(game_id=record["game"]["id"]).exists()
 
-    imported = import_game(json.loads(json.dumps(record)))
+    imported = import_record(json.loads(json.dumps(record)))
 
     assert str(imported.pk) == record["game"]["id"]
-    assert export_game(imported) == record
+    assert export_record(imported) == record
     assert snapshot(imported) == before  # state, final scores, turns, targets and times
     assert imported.token != old_token and imported.token
-    assert replay.check_game(imported) == []
+    assert consistency.check_game(imported) == []
 
 
-def test_the_record_holds_every_field_but_the_token():
-    record = export_game(upwords_game())
+def test_the_record_holds_every_field_but_the_token_and_the_log_s_count():
+    record = export_record(upwords_game())
     written = {
         Game: set(record["game"]) - {"id"},
         Seat: set(record["seats"][0]) - {"player"},
@@ -153,12 +93,13 @@ def test_the_record_holds_every_field_but_the_token():
     }
     for model, keys in written.items():
         columns = {f.name for f in model._meta.concrete_fields if not f.primary_key}
-        columns -= {"token", "game", "seat", "player", "target"}
+        # The turns played are counted from the log when a record is read, as they were written.
+        columns -= {"token", "game", "seat", "player", "target", "turns_played"}
         assert keys == columns, model.__name__
 
 
 def test_the_letterup_record_keeps_the_racks_and_final_scores():
-    record = export_game(letterup_game())
+    record = export_record(letterup_game())
     assert record["turns"][-1]["racks"] == {"0": "AEGINRT", "1": "BCJKQVZ"}
     assert [s["final_score"] for s in record["seats"]] == [24 - 9, 0 - 43]
     assert "token" not in json.dumps(record)  # an export is meant to be shared
@@ -168,34 +109,34 @@ def test_an_imported_game_plays_on():
     game = new_game("letterup-classic")
     domain.act(game.pk, "play", tiles=HOUSE)
     game.refresh_from_db()
-    record = export_game(game)
+    record = export_record(game)
     game.delete()
-    imported = import_game(record)
+    imported = import_record(record)
     domain.act(imported.pk, "challenge")  # the last play survives the round trip
     imported.refresh_from_db()
     assert imported.board[7][3] == ["H"] and imported.to_move == 1
-    assert replay.check_game(imported) == []
+    assert consistency.check_game(imported) == []
 
 
 def test_new_id_imports_a_copy_beside_the_original():
     game = upwords_game()
-    record = export_game(game)
+    record = export_record(game)
 
-    copied = import_game(record, new_id=True)
+    copied = import_record(record, new_id=True)
 
     assert copied.pk != game.pk and Game.objects.filter(pk=game.pk).exists()
-    again = export_game(copied)
+    again = export_record(copied)
     assert again["game"].pop("id") == str(copied.pk)
     record["game"].pop("id")
     assert again == record
-    assert replay.check_game(copied) == []
+    assert consistency.check_game(copied) == []
 
 
 # What import refuses --------------------------------------------------------------------------
 def refused(record: Any, code: str, **kwargs: Any) -> InputError:
     before = counts()
     with pytest.raises(InputError) as caught:
-        import_game(record, **kwargs)
+        import_record(record, **kwargs)
     assert caught.value.code == code, caught.value.message
     assert counts() == before  # nothing is created
     return caught.value
@@ -250,19 +191,19 @@ TAMPERED = {
 @pytest.mark.parametrize("name", TAMPERED)
 def test_import_refuses_a_record_whose_state_was_tampered(name):
     change, problem = TAMPERED[name]
-    record = export_game(upwords_game())
+    record = export_record(upwords_game())
     error = refused(tamper(record, change), "inconsistent_record", new_id=True)
     assert problem in error.message
 
 
 def test_the_untampered_record_is_accepted_in_the_same_way():
-    record = export_game(upwords_game())
-    assert import_game(tamper(record, lambda r: None), new_id=True).pk
+    record = export_record(upwords_game())
+    assert import_record(tamper(record, lambda r: None), new_id=True).pk
 
 
 def test_import_refuses_a_game_that_is_already_here():
     game = upwords_game()
-    error = refused(export_game(game), "game_exists")
+    error = refused(export_record(game), "game_exists")
     assert str(game.pk) in error.message
 
 
@@ -280,7 +221,7 @@ def test_import_refuses_what_is_not_a_game_record(record):
 
 
 def test_import_refuses_another_version():
-    record = tamper(export_game(upwords_game()), lambda r: r.update(version=2))
+    record = tamper(export_record(upwords_game()), lambda r: r.update(version=2))
     error = refused(record, "bad_record", new_id=True)
     assert "version 2" in error.message
 
@@ -308,15 +249,15 @@ MALFORMED = {
 
 @pytest.mark.parametrize("name", MALFORMED)
 def test_import_refuses_a_malformed_record(name):
-    record = export_game(upwords_game())
+    record = export_record(upwords_game())
     Game.objects.all().delete()  # so the record's own id is free
     refused(tamper(record, MALFORMED[name]), "bad_record")
 
 
 def test_import_refuses_a_record_longer_than_any_log(monkeypatch):
     # Every way a log grows stops at its cap: importing a record is one of them.
-    monkeypatch.setattr(records, "LOG_MAX", 5)
-    record = export_game(upwords_game())
+    monkeypatch.setattr(json_record, "LOG_MAX", 5)
+    record = export_record(upwords_game())
     assert len(record["turns"]) > 5
     Game.objects.all().delete()
     error = refused(record, "log_full")
@@ -330,7 +271,7 @@ def test_a_game_s_log_holds_the_cap_and_then_the_entries_that_end_a_game():
 
 
 def test_a_refused_import_leaves_no_new_player_behind():
-    record = export_game(upwords_game())
+    record = export_record(upwords_game())
     record = tamper(record, lambda r: r["seats"][0].update(player="Cleo", score=99))
     players = Player.objects.count()
     refused(record, "inconsistent_record", new_id=True)
@@ -340,7 +281,7 @@ def test_a_refused_import_leaves_no_new_player_behind():
 # The management commands and the API ----------------------------------------------------------
 def test_export_and_import_commands_round_trip_through_a_file(tmp_path):
     game = upwords_game()
-    record = export_game(game)
+    record = export_record(game)
     out = io.StringIO()
     call_command("export_game", str(game.pk), stdout=out)
     path = tmp_path / "game.json"
@@ -353,7 +294,7 @@ def test_export_and_import_commands_round_trip_through_a_file(tmp_path):
 
     imported = Game.objects.get(pk=record["game"]["id"])
     assert f"Imported game {imported.pk}; its new token is {imported.token}" in out.getvalue()
-    assert export_game(imported) == record
+    assert export_record(imported) == record
 
     out = io.StringIO()
     call_command("import_game", str(path), "--new-id", stdout=out)
@@ -365,7 +306,7 @@ def test_export_and_import_commands_round_trip_through_a_file(tmp_path):
 def test_import_command_reports_a_refused_record(tmp_path):
     game = upwords_game()
     path = tmp_path / "game.json"
-    path.write_text(json.dumps(export_game(game)), "utf-8")
+    path.write_text(json.dumps(export_record(game)), "utf-8")
     with pytest.raises(CommandError, match="is already here"):
         call_command("import_game", str(path))
     path.write_text("{not json", "utf-8")
@@ -387,12 +328,12 @@ def test_the_api_export_address_points_to_the_one_json_address(client):
     assert response.status_code == 308
     assert response["Location"] == f"/games/{game.pk}/export.json"
     record = client.get(response["Location"]).json()
-    assert record == json.loads(json.dumps(export_game(game)))
+    assert record == json.loads(json.dumps(export_record(game)))
 
 
 @pytest.mark.django_db
 def test_the_record_never_says_which_word_failed_a_challenge(client):
-    from .factories import ApiGame
+    from tests.factories import ApiGame
 
     game = ApiGame(client, challenge_mode="manual")
     game.play([(4, 3, "M"), (4, 4, "O"), (4, 5, "O"), (4, 6, "X")])

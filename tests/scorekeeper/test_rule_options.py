@@ -13,10 +13,10 @@ import pytest
 from django.test import Client
 
 from referee.rulesets import RULESETS, RuleOptions
-from scorekeeper import domain
+from scorekeeper.game import domain
 from scorekeeper.models import Game
-from scorekeeper.presenters import rules_summary
-from scorekeeper.scorer_link import cookie_name
+from scorekeeper.web.presenters import rules_summary
+from scorekeeper.web.scorer_link import cookie_name
 
 pytestmark = pytest.mark.django_db
 
@@ -206,7 +206,7 @@ def test_an_unknown_ruleset_asked_for_is_a_400_naming_it(client):
 
 # The rules in force, in one line ---------------------------------------------------------------
 def game_with(ruleset: str, mode: str = "manual", players: int = 2, **options: Any) -> Game:
-    return domain.create_game(
+    return domain.do_create_game(
         ruleset=ruleset,
         players=["Ann", "Ben", "Cat"][:players],
         lexicon="CLUB",
@@ -248,7 +248,7 @@ def test_the_rules_in_force_in_one_line(ruleset, mode, options, line):
 
 
 def test_the_honour_system_and_a_solo_games_exchanges_are_said():
-    game = domain.create_game(
+    game = domain.do_create_game(
         ruleset="letterup-classic", players=["Ann"], lexicon="honour", challenge_mode="manual",
         options={"solo_exchanges": 3},
     )  # fmt: skip

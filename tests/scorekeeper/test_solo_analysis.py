@@ -8,10 +8,9 @@ from unittest import mock
 
 import pytest
 
-from referee.apps import get_library
+from referee import get_library
 from scorekeeper.models import Turn
-
-from .test_table import scorer, start
+from tests.factories import scorer, start
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +60,7 @@ def test_a_game_with_opponents_offers_no_comparison(client):
 
 def test_a_refused_play_costs_no_search(client):
     game = start(client, player_2="")
-    with mock.patch("scorekeeper.views.best_play") as search:
+    with mock.patch("scorekeeper.web.table.best_play") as search:
         page = play(client, game, "5D MXQD", rack="??ESTAR")
     assert not search.called and "The best play with" not in page
     assert not Turn.objects.filter(game_id=game.pk).exists()
@@ -69,8 +68,8 @@ def test_a_refused_play_costs_no_search(client):
 
 def test_no_comparison_while_every_search_slot_is_busy(client, monkeypatch):
     # The turn is entered at once; it is not held up, nor refused, for the comparison.
-    monkeypatch.setattr("scorekeeper.analysis._slots", threading.BoundedSemaphore(1))
-    from scorekeeper import analysis
+    monkeypatch.setattr("scorekeeper.game.analysis._slots", threading.BoundedSemaphore(1))
+    from scorekeeper.game import analysis
 
     game = start(client, player_2="")
     assert analysis._slots.acquire(blocking=False)

@@ -8,49 +8,9 @@ import pytest
 from django.test import Client, override_settings
 
 from scorekeeper.models import Game, Turn
-from scorekeeper.scorer_link import cookie_name
-
-from .conftest import CLUB_WORDS
+from tests.factories import CLUB_WORDS, scorer, start, turn
 
 pytestmark = pytest.mark.django_db
-
-
-def start(client, **fields) -> Game:
-    data = {
-        "ruleset": "upwords-10",
-        "lexicon": "CLUB",
-        "player_1": "Ann",
-        "player_2": "Ben",
-        "challenge_mode": "auto",
-        "starter": "1",
-        "plural_s_rule": "True",
-        "upheld_challenge": "retry",
-        "rejected_challenge": "none",
-        "solo_exchanges": "0",
-        **fields,
-    }
-    response = client.post("/games/new", data)
-    assert response.status_code == 302, response.content.decode()[:2000]
-    game = Game.objects.latest("created_at")
-    # The scorer page, without the secret: the browser now holds it in the game's cookie.
-    assert response["Location"] == f"/games/{game.pk}/score/"
-    return game
-
-
-def scorer(game: Game) -> str:
-    """A scorer page's address; the client needs the game's cookie (``start`` or ``hold``)."""
-    return f"/games/{game.pk}/score/"
-
-
-def hold(client, game) -> None:
-    """Give ``client`` the game's scorer cookie, as opening the scorer link does."""
-    client.cookies[cookie_name(game.id)] = game.token
-
-
-def turn(client, game: Game, **data):
-    game.refresh_from_db()
-    data.setdefault("expected_turn", game.turn_number + 1)
-    return client.post(scorer(game) + "turn", data)
 
 
 # New game -------------------------------------------------------------------------------------
@@ -243,7 +203,7 @@ def test_a_different_turn_with_a_taken_number_is_refused(client):
 
 
 def test_a_play_sent_again_with_the_letters_played_through_is_the_same_turn(client):
-    from scorekeeper.resubmit import same_turn
+    from scorekeeper.game.resubmit import same_turn
 
     game = start(client, ruleset="letterup-classic")
     turn(client, game, action="play", play="8D HOUSE")
@@ -362,7 +322,7 @@ def test_a_tie_is_a_tie(client):
 
 def test_rack_entry_is_prefilled_when_only_one_rack_can_hold_the_unseen_tiles():
     from referee.game import GameState
-    from scorekeeper.presenters import rack_prefill
+    from scorekeeper.web.presenters import rack_prefill
 
     # Near the end of a Rush game: Ann went out, the bag is empty, and five tiles are unseen.
     state = GameState.new("letterup-rush", 2)
@@ -397,7 +357,9 @@ def test_spectator_screen_is_read_only_and_has_no_token(client):
     html = client.get(f"/games/{game.pk}/watch").content.decode()
     assert "Ann</span> to play" in html
     assert game.token not in html
-    assert "Submit play" not in html and 'hx-trigger="every 3s"' in html
+    assert "Submit play" not in html
+    # Changes come by push (its stream), or every 3 s while there is none.
+    assert f'data-events="/games/{game.pk}/events"' in html and 'data-poll="3"' in html
 
 
 def test_polling_with_nothing_new_is_a_304(client):
@@ -479,3 +441,21 @@ def test_a_refused_play_comes_back_in_its_direction_with_its_reason_once(client)
     # Anything but "down" is across.
     turn(client, game, action="play", play="F5 .EE", direction="sideways")
     assert 'name="direction" value="across"' in client.get(scorer(game)).content.decode()
+
+
+def test_the_pages_script_is_answered_in_json_and_the_page_then_says_the_same(client):
+    game = start(client)
+    json_turn = {"HTTP_ACCEPT": "application/json"}
+    entered = client.post(scorer(game) + "turn", {"action": "play", "play": "5D MOOD",
+                                                   "expected_turn": "1"}, **json_turn)  # fmt: skip
+    assert entered.status_code == 200 and entered.json()["entered"] is True
+    assert "Ann played 5D MOOD for 8" in client.get(entered.json()["location"]).content.decode()
+    refused = client.post(scorer(game) + "turn", {"action": "play", "play": "1A CAT",
+                                                  "expected_turn": "2"}, **json_turn)  # fmt: skip
+    assert refused.status_code == 200 and refused.json()["entered"] is False
+    assert refused.json()["message"] == (
+        "Your tiles must touch a tile already on the board or be stacked on one."
+    )
+    html = client.get(refused.json()["location"]).content.decode()
+    assert "Not entered." in html and 'value="1A CAT"' in html
+    assert Turn.objects.count() == 1

@@ -7,10 +7,9 @@ import re
 
 import pytest
 
-from scorekeeper.scorer_link import cookie_name
-
-from .conftest import CLUB_WORDS
-from .factories import HASBRO, ApiGame, tiles
+from scorekeeper.web.scorer_link import cookie_name
+from tests.factories import CLUB_WORDS, ApiGame
+from tests.sequences import HASBRO, tiles
 
 pytestmark = pytest.mark.django_db
 

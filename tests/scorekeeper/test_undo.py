@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from scorekeeper.game.consistency import check_game
 from scorekeeper.models import Game, Turn
-from scorekeeper.replay import check_game
-
-from .factories import HASBRO, ApiGame
+from tests.factories import ApiGame
+from tests.sequences import HASBRO
 
 pytestmark = pytest.mark.django_db
 

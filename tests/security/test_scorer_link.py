@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 
 from scorekeeper.models import Game
-from scorekeeper.scorer_link import cookie_name
-from tests.scorekeeper.factories import ApiGame
+from scorekeeper.web.scorer_link import cookie_name
+from tests.factories import ApiGame
 
 pytestmark = pytest.mark.django_db
 

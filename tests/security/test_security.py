@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import socket
 import subprocess
 import sys
 from datetime import timedelta
@@ -20,9 +19,9 @@ from django.utils import timezone
 
 from scorekeeper.limits import sweep
 from scorekeeper.models import Club, Game, Player, RateCount, Turn
-from scorekeeper.scorer_link import cookie_name
-from tests.scorekeeper.conftest import CLUB_WORDS
-from tests.scorekeeper.factories import ApiGame
+from scorekeeper.web.scorer_link import cookie_name
+from tests.factories import CLUB_WORDS, ApiGame
+from tests.servers import redis_up
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -76,11 +75,11 @@ def test_the_api_authenticates_with_its_token_not_cookies():
 def test_the_secret_is_compared_in_constant_time(client):
     game = ApiGame(client)
     with mock.patch(
-        "scorekeeper.api.hmac.compare_digest", wraps=__import__("hmac").compare_digest
+        "scorekeeper.api.endpoints.hmac.compare_digest", wraps=__import__("hmac").compare_digest
     ) as api_compare:
         assert game.turn({"action": "pass"}, token="wrong-token").status_code == 403
     assert api_compare.call_count == 1
-    with mock.patch("scorekeeper.scorer_link.hmac.compare_digest", return_value=False) as page:
+    with mock.patch("scorekeeper.web.scorer_link.hmac.compare_digest", return_value=False) as page:
         assert client.get(f"/games/{game.id}/score/{game.token}/").status_code == 403
         client.cookies[cookie_name(game.id)] = game.token
         assert client.get(f"/games/{game.id}/score/").status_code == 403
@@ -241,15 +240,7 @@ def test_expired_counters_are_swept(client, settings):
     assert sweep() == ended and not RateCount.objects.exists()
 
 
-def _redis_up() -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", 6379), timeout=0.5):
-            return True
-    except OSError:
-        return False
-
-
-@pytest.mark.skipif(not _redis_up(), reason="no Redis on 127.0.0.1:6379")
+@pytest.mark.skipif(not redis_up(), reason="no Redis on 127.0.0.1:6379")
 def test_limits_are_shared_through_redis(client, settings):
     settings.CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
@@ -275,7 +266,7 @@ def test_limits_are_shared_through_redis(client, settings):
 @override_settings(DEBUG=False)
 def test_a_server_error_shows_no_stack_trace():
     client = Client(raise_request_exception=False)
-    with mock.patch("scorekeeper.views.render", side_effect=RuntimeError("secret internals")):
+    with mock.patch("scorekeeper.web.table.render", side_effect=RuntimeError("secret internals")):
         response = client.get("/")
     assert response.status_code == 500
     html = response.content.decode()
@@ -285,7 +276,9 @@ def test_a_server_error_shows_no_stack_trace():
 
 def test_an_api_server_error_is_json_without_internals(client):
     game = ApiGame(client)
-    with mock.patch("scorekeeper.api.domain.act", side_effect=RuntimeError("secret internals")):
+    with mock.patch(
+        "scorekeeper.api.endpoints.domain.act", side_effect=RuntimeError("secret internals")
+    ):
         response = game.turn({"action": "pass"})
     assert response.status_code == 500
     assert response.json() == {
@@ -329,7 +322,8 @@ def test_log_lines_are_json():
 def test_health_check_reaches_the_database(client):
     assert client.get("/healthz").json() == {"status": "ok", "database": "ok"}
     with mock.patch(
-        "scorekeeper.views.connection.cursor", side_effect=__import__("django.db").db.DatabaseError
+        "scorekeeper.web.table.connection.cursor",
+        side_effect=__import__("django.db").db.DatabaseError,
     ):
         response = client.get("/healthz")
     assert response.status_code == 503
@@ -479,7 +473,7 @@ def test_clubs_and_accounts_made_are_limited_per_client(client, settings):
     limit an hour keeps that from being a way to make accounts without end."""
     from django.contrib.auth import get_user_model
 
-    from scorekeeper import domain
+    from scorekeeper.game import domain
 
     settings.RATE_LIMIT_ACCOUNTS = 3
     User = get_user_model()

@@ -12,7 +12,6 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
-from referee.apps import get_library, reset_library
 from referee.lexicon import (
     HONOUR_ID,
     LexiconFileError,
@@ -21,6 +20,7 @@ from referee.lexicon import (
     read_word_list,
     write_word_list,
 )
+from referee.library import get_library, reset_library
 
 LEXICON_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
 

@@ -6,8 +6,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from referee.apps import get_library
 from referee.lexicon import HONOUR_ID, CompiledLexicon, LexiconFileError
+from referee.library import get_library
 
 
 class Command(BaseCommand):

@@ -3,7 +3,6 @@ gives it a new password. There is no sign-up page; Django's ``changepassword`` w
 
 from __future__ import annotations
 
-import secrets
 import sys
 from typing import Any, TextIO
 
@@ -12,9 +11,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-
-def random_password() -> str:
-    return secrets.token_urlsafe(12)
+from scorekeeper.game.membership import random_password
 
 
 class Command(BaseCommand):

@@ -6,9 +6,9 @@ import uuid
 
 from django.core.management.base import BaseCommand, CommandError
 
-from referee.errors import RefereeError
+from referee import RefereeError
+from scorekeeper.game.consistency import check_game
 from scorekeeper.models import Game
-from scorekeeper.replay import check_game
 
 
 class Command(BaseCommand):

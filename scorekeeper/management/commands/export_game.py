@@ -7,10 +7,10 @@ import uuid
 
 from django.core.management.base import BaseCommand, CommandError
 
-from referee.errors import InputError
-from scorekeeper.gcg import game_to_gcg
+from referee import InputError
 from scorekeeper.models import Game
-from scorekeeper.records import export_game
+from scorekeeper.records.gcg_export import game_to_gcg
+from scorekeeper.records.json_record import export_record
 
 
 class Command(BaseCommand):
@@ -31,6 +31,6 @@ class Command(BaseCommand):
             if options["format"] == "gcg":
                 self.stdout.write(game_to_gcg(game), ending="")
             else:
-                self.stdout.write(json.dumps(export_game(game), indent=2))
+                self.stdout.write(json.dumps(export_record(game), indent=2))
         except InputError as error:
             raise CommandError(error.message) from None

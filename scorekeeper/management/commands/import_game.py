@@ -1,4 +1,4 @@
-"""Import a game: its JSON record (as written by export_game), or a GCG file."""
+"""Import a game: its JSON record (as written by export_record), or a GCG file."""
 
 from __future__ import annotations
 
@@ -7,11 +7,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from referee.errors import InputError
-from referee.gcg import MAX_SIZE as GCG_MAX_SIZE
-from referee.rulesets import RULESETS
-from scorekeeper.gcg_import import import_gcg
-from scorekeeper.records import import_game
+from referee import GCG_MAX_SIZE, RULESETS, InputError
+from scorekeeper.records.gcg_import import import_gcg
+from scorekeeper.records.json_record import import_record
 
 
 class Command(BaseCommand):
@@ -88,7 +86,7 @@ class Command(BaseCommand):
         except (UnicodeDecodeError, ValueError):
             raise CommandError(f"{options['path']} is not JSON.") from None
         try:
-            game = import_game(record, new_id=options["new_id"])
+            game = import_record(record, new_id=options["new_id"])
         except InputError as error:
             raise CommandError(error.message) from None
         self.stdout.write(

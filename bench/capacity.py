@@ -1,0 +1,329 @@
+"""Capacity, open loop: how many live tables one server serves within the goals.
+
+    .venv/bin/python bench/capacity.py [--steps 250,500,1000,...] [--seconds 20]
+
+(``make bench`` runs it from bench/run.py, on SQLite, and on PostgreSQL with Redis when
+DATABASE_URL is a PostgreSQL URL and Redis answers on REDIS_URL or 127.0.0.1:6379.) The server
+is config/gunicorn.conf.py as ``make serve`` runs it: two uvicorn workers (ASGI), on a
+throwaway database (bench/http_load.py's ``Database``), no rate limits, max_requests off.
+
+A table is a game with two screens (the TV's spectator screen and a player's phone), each with
+its stream of events open (``/games/<id>/events?part=live``), which brings each turn with the
+screen's live part; as static/js/live.js does, a screen fetches the part
+(``/games/<id>/watch/live``, with its ETag) only for a turn that came without it. Each table
+enters a turn (a one-tile exchange, with ``expected_turn``) at random times, one per 20 s on
+average (a Poisson process), on a schedule fixed before the step starts: a turn is sent at its
+moment whether or not earlier answers came back (open loop), and its latency runs from that
+moment to its answer. A table's turns go one after another (the next waits for the last, as at a
+real table), on a pool of keep-alive connections.
+
+Stepping up the table count, a step passes when, over its measured window:
+  turn p99 <= 50 ms, update delivery p99 <= 1 s (from the commit, the event's ``at``, to the
+  event arriving at the screen), every screen heard every turn of its table, and no request
+  failed. ``capacity_tables`` is the largest passing step.
+
+Reported besides: the server's CPU per turn at each step (gunicorn's processes, and
+PostgreSQL's backends, all in: the turn, the fan-out, the screens' fetches), the generator's own
+CPU, the delivery p50/p99 and the server's memory per connected screen.
+
+The load generator runs in its own processes (bench/capacity_load.py), asyncio with uvloop where
+installed, screens split over two of them (each process may hold at most RLIMIT_NOFILE sockets).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+for path in (str(ROOT), str(HERE)):
+    if path not in sys.path:
+        sys.path.insert(0, path)
+
+from capacity_load import percentile  # noqa: E402
+from loadgen import server_ticks  # noqa: E402
+
+STEPS = (50, 100, 200, 300, 500, 1000, 2000, 3000, 5000, 7500, 10000)
+WINDOW = 20.0  # seconds measured per step
+SCREENS = 2  # per table
+TURN_P99_MS = 50.0
+DELIVERY_P99_MS = 1000.0
+
+
+# The orchestration -------------------------------------------------------------------------------
+def create_games(port: int, count: int) -> list[dict[str, Any]]:
+    """``count`` games through the API (four at a time)."""
+    import http.client
+    from concurrent.futures import ThreadPoolExecutor
+
+    body = json.dumps({"ruleset": "upwords-10", "lexicon": "CSW19", "players": ["Ann", "Ben"]})
+
+    def make(_: int) -> dict[str, Any]:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        try:
+            conn.request("POST", "/api/games/", body, {"Content-Type": "application/json"})
+            answer = conn.getresponse()
+            data = json.loads(answer.read())
+            if answer.status != 201:
+                raise RuntimeError(f"a game was not made: {answer.status} {data}")
+            return {"id": data["id"], "token": data["token"], "entry": 0}
+        finally:
+            conn.close()
+
+    with ThreadPoolExecutor(4) as pool:
+        return list(pool.map(make, range(count)))
+
+
+def turn_cpu_ms(
+    port: int, games: list[dict[str, Any]], pgid: int | None, marker: str | None
+) -> float:
+    """The server's CPU per turn with nothing else running: one turn (a one-tile exchange)
+    on each game, one after another on one keep-alive connection; every screen closed."""
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+    def turn(game: dict[str, Any]) -> None:
+        body = json.dumps({"action": "exchange", "count": 1, "expected_turn": game["entry"] + 1})
+        headers = {"Authorization": f"Bearer {game['token']}", "Content-Type": "application/json"}
+        conn.request("POST", f"/api/games/{game['id']}/turns/", body, headers)
+        answer = conn.getresponse()
+        answer.read()
+        if answer.status != 201:
+            raise RuntimeError(f"a turn answered {answer.status}")
+        game["entry"] += 1
+
+    for game in games[:20]:  # warm up
+        turn(game)
+    measured = games[20:]
+    ticks0 = server_ticks(pgid, marker)
+    for game in measured:
+        turn(game)
+    ticks1 = server_ticks(pgid, marker)
+    conn.close()
+    return round((sum(ticks1) - sum(ticks0)) / os.sysconf("SC_CLK_TCK") * 1000 / len(measured), 2)
+
+
+def server_rss_kb(pgid: int | None) -> int:
+    """The resident memory of the server's processes (its workers and master), in kB."""
+    total = 0
+    if not pgid:
+        return 0
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            with open(f"/proc/{entry.name}/stat", "rb") as stat:
+                fields = stat.read().rpartition(b")")[2].split()
+            if int(fields[2]) != pgid:
+                continue
+            with open(f"/proc/{entry.name}/status") as status:
+                for line in status:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+    return total
+
+
+def step(
+    port: int,
+    games: list[dict[str, Any]],
+    seconds: float,
+    pgid: int | None,
+    marker: str | None,
+    seed: int,
+) -> dict[str, Any]:
+    """One step: the tables' screens open in two generator processes (the first also sends
+    the turns), then the window."""
+    halves = [games, games]  # each process holds one screen of every table
+    procs = []
+    rss_before = server_rss_kb(pgid)
+    for index, share in enumerate(halves):
+        config = {
+            "port": port,
+            "games": share,
+            "turns": index == 0,
+            "seconds": seconds,
+            "seed": seed,
+        }
+        proc = subprocess.Popen(
+            [sys.executable, str(HERE / "capacity_load.py")],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(json.dumps(config) + "\n")
+        proc.stdin.flush()
+        procs.append(proc)
+    opened = []
+    for proc in procs:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        said = json.loads(line) if line.strip() else {"error": "the generator said nothing"}
+        if "ready" not in said:
+            for p in procs:
+                p.kill()
+            raise RuntimeError(f"screens did not open: {said}")
+        opened.append(said)
+    rss_open = server_rss_kb(pgid)
+    ticks0 = server_ticks(pgid, marker)
+    for proc in procs:
+        assert proc.stdin is not None
+        proc.stdin.write("start\n")
+        proc.stdin.flush()
+    results = []
+    for proc in procs:
+        out, _ = proc.communicate(timeout=seconds + 120)
+        results.append(json.loads(out.strip().splitlines()[-1]))
+    ticks1 = server_ticks(pgid, marker)
+    hz = os.sysconf("SC_CLK_TCK")
+    server_s = (sum(ticks1) - sum(ticks0)) / hz
+    errors = [e for r in results for e in r.get("errors", [])]
+    if any("error" in r for r in results):
+        errors += [r["error"] for r in results if "error" in r]
+    turns = results[0].get("turn_ms", [])
+    deliveries = [d for r in results for d in r.get("deliveries", [])]
+    landed = {
+        g["id"]: results[0].get("entries", {}).get(g["id"], g["entry"]) - g["entry"] for g in games
+    }
+    missed = sum(
+        max(0, landed[table] - count)
+        for r in results
+        for table, count in r.get("heard", {}).items()
+    )
+    error_count = sum(r.get("error_count", 0) for r in results) + sum(
+        1 for r in results if "error" in r
+    )
+    for game in games:  # where each table's log stands now
+        game["entry"] = results[0].get("entries", {}).get(game["id"], game["entry"])
+    screens = sum(r.get("screens", 0) for r in results)
+    figures = {
+        "tables": len(games),
+        "screens": screens,
+        "turns": len(turns),
+        "scheduled": results[0].get("scheduled", 0),
+        "turn_p50_ms": percentile(turns, 0.50),
+        "turn_p99_ms": percentile(turns, 0.99),
+        "delivery_p50_ms": percentile(deliveries, 0.50),
+        "delivery_p99_ms": percentile(deliveries, 0.99),
+        "deliveries": len(deliveries),
+        "missed": missed,
+        "errors": error_count,
+        "error_sample": errors[:3],
+        "server_cpu_s": round(server_s, 2),
+        "server_cpu_per_turn_ms": round(server_s * 1000 / len(turns), 2) if turns else None,
+        "generator_cpu_s": round(sum(r.get("cpu_s", 0) for r in results), 2),
+        "screens_open_s": max(o["open_s"] for o in opened),
+        "rss_per_screen_kb": round((rss_open - rss_before) / screens, 1) if screens else None,
+    }
+    figures["passed"] = bool(
+        turns
+        and error_count == 0
+        and missed == 0
+        and figures["turn_p99_ms"] is not None
+        and figures["turn_p99_ms"] <= TURN_P99_MS
+        and figures["delivery_p99_ms"] is not None
+        and figures["delivery_p99_ms"] <= DELIVERY_P99_MS
+    )
+    return figures
+
+
+def run(
+    steps: tuple[int, ...] = STEPS,
+    seconds: float = WINDOW,
+    database_url: str | None = None,
+    redis_url: str | None = None,
+    say: Any = print,
+) -> dict[str, Any]:
+    """Step up the tables until a step fails; the figures of every step, and the capacity."""
+    import resource
+
+    from http_load import READY_TIMEOUT, STEADY, Database, manage, server_env
+
+    from config.server import Gunicorn, free_port
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the server inherits it
+    with tempfile.TemporaryDirectory(prefix="bench-capacity-") as tmp:
+        folder = Path(tmp)
+        database = Database(database_url, folder)
+        server: Gunicorn | None = None
+        results: list[dict[str, Any]] = []
+        cpu_ms: float | None = None
+        try:
+            port = free_port()
+            env = server_env(database.url, folder, port)
+            env.update(PUSH_MAX_STREAMS="100000", PUSH_STREAM_SECONDS="3600")
+            if redis_url:
+                env["REDIS_URL"] = redis_url
+            manage(env, "migrate", "--noinput", "-v0")
+            manage(env, "lexicons")
+            server = Gunicorn(
+                env, port, folder / "gunicorn.log", STEADY, ready_timeout=READY_TIMEOUT
+            )
+            server.start()
+            pgid = server.process.pid if server.process else None
+            marker = f" {database.name} " if database.vendor == "postgresql" else None
+            where = database.description + (" + Redis" if redis_url else "")
+            games: list[dict[str, Any]] = create_games(port, 220)
+            cpu_ms = turn_cpu_ms(port, games, pgid, marker)
+            say(f"capacity ({where}): a turn costs the server {cpu_ms} ms of CPU")
+            for number, tables in enumerate(steps):
+                if tables * (SCREENS // 2) + 1000 > hard:
+                    say(f"capacity: {tables} tables need more sockets than {hard}: stopped")
+                    break
+                games += create_games(port, tables - len(games))
+                figures = step(port, games[:tables], seconds, pgid, marker, seed=number + 1)
+                results.append(figures)
+                say(
+                    f"capacity ({where}): {tables} tables, {figures['turns']} turns: turn p50/p99 "
+                    f"{figures['turn_p50_ms']}/{figures['turn_p99_ms']} ms, delivery p50/p99 "
+                    f"{figures['delivery_p50_ms']}/{figures['delivery_p99_ms']} ms, "
+                    f"missed {figures['missed']}, errors {figures['errors']}, server CPU "
+                    f"{figures['server_cpu_per_turn_ms']} ms a turn (all in), generator CPU "
+                    f"{figures['generator_cpu_s']} s, {figures['rss_per_screen_kb']} kB a "
+                    f"screen: {'passed' if figures['passed'] else 'FAILED'}"
+                    + (f" {figures['error_sample']}" if figures["error_sample"] else "")
+                )
+                if not figures["passed"]:
+                    break
+        finally:
+            if server is not None:
+                server.stop()
+            database.drop()
+            resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    passed = [r for r in results if r["passed"]]
+    best = passed[-1] if passed else None
+    return {
+        "capacity_tables": best["tables"] if best else 0,
+        "turn_cpu_ms": cpu_ms,
+        "delivery_p50_ms": best["delivery_p50_ms"] if best else None,
+        "delivery_p99_ms": best["delivery_p99_ms"] if best else None,
+        "screen_rss_kb": best["rss_per_screen_kb"] if best else None,
+        "steps": results,
+        "database": database.description + (" + Redis" if redis_url else ""),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--steps", default=",".join(map(str, STEPS)))
+    parser.add_argument("--seconds", type=float, default=WINDOW)
+    parser.add_argument("--redis", default=None, help="a Redis URL for the fan-out")
+    args = parser.parse_args()
+    steps = tuple(int(s) for s in args.steps.split(","))
+    result = run(steps, args.seconds, os.environ.get("DATABASE_URL"), args.redis)
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

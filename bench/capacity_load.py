@@ -1,0 +1,315 @@
+"""The load generator of bench/capacity.py, one process of it: asyncio (uvloop where
+installed), raw HTTP/1.1.
+
+    echo '{"port": 8123, "games": [...], "turns": true, "seconds": 20}' \
+        | python bench/capacity_load.py
+
+It opens one screen per game (a stream of events, ``/games/<id>/events?part=live``, parsed as
+it arrives; each turn comes with the live part, which is fetched only for one that doesn't,
+after a spread moment, as live.js does),
+says ``{"ready": n}`` on stdout, waits for a line on stdin, then (with ``turns``) sends each
+table's turns on a Poisson schedule fixed in advance (open loop: each timed from its moment)
+for ``seconds``, and prints one JSON object: the turns' latencies, the deliveries' delays
+(arrival minus the event's commit time), what each screen heard, the errors, its own CPU.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+from loadgen import Connection, ConnectionLost, header  # noqa: E402
+
+TURN_EVERY = 20.0  # seconds between a table's turns, on average
+CONNECT_BATCH = 200  # screens connecting at once while a step opens
+
+
+class Stream(asyncio.Protocol):
+    """One screen's open event stream: parses chunked Server-Sent Events as they arrive."""
+
+    def __init__(self, screen: Screen) -> None:
+        self.screen = screen
+        self.buffer = bytearray()
+        self.head_done = False
+        self.text = bytearray()
+        self.transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+
+    def data_received(self, data: bytes) -> None:
+        arrived = time.time()
+        self.buffer += data
+        if not self.head_done:
+            end = self.buffer.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            status = int(self.buffer[9:12])
+            if status != 200:
+                self.screen.fail(f"stream answered {status}")
+                return
+            del self.buffer[: end + 4]
+            self.head_done = True
+        while True:  # chunks
+            line_end = self.buffer.find(b"\r\n")
+            if line_end < 0:
+                break
+            size = int(bytes(self.buffer[:line_end]).split(b";")[0] or b"0", 16)
+            if len(self.buffer) < line_end + 2 + size + 2:
+                break
+            self.text += self.buffer[line_end + 2 : line_end + 2 + size]
+            del self.buffer[: line_end + 2 + size + 2]
+            if size == 0:
+                self.screen.fail("the stream ended")
+        while (end := self.text.find(b"\n\n")) >= 0:
+            block = bytes(self.text[:end])
+            del self.text[: end + 2]
+            self.screen.event(block, arrived)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.screen.lost()
+
+
+class Screen:
+    def __init__(self, run: Generator, table: Table) -> None:
+        self.run, self.table = run, table
+        self.ready = asyncio.get_running_loop().create_future()
+        self.heard: set[int] = set()
+        self.etag = ""
+        self.closing = False
+        self.transport: asyncio.Transport | None = None
+
+    async def open(self) -> None:
+        loop = asyncio.get_running_loop()
+        transport, _ = await loop.create_connection(
+            lambda: Stream(self), "127.0.0.1", self.run.port
+        )
+        self.transport = transport  # type: ignore[assignment]
+        transport.write(  # type: ignore[attr-defined]
+            f"GET /games/{self.table.id}/events?part=live HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            "Accept: text/event-stream\r\n\r\n".encode()
+        )
+        await asyncio.wait_for(self.ready, 30)
+
+    def event(self, block: bytes, arrived: float) -> None:
+        kind = data = None
+        for line in block.split(b"\n"):
+            if line.startswith(b"event: "):
+                kind = line[7:]
+            elif line.startswith(b"data: "):
+                data = line[6:]
+        if kind == b"ready":
+            if not self.ready.done():
+                self.ready.set_result(None)
+        elif kind == b"turn" and data is not None:
+            news = json.loads(data)
+            self.heard.add(news["entry"])
+            if self.run.measuring:
+                self.run.deliveries.append((arrived - news["at"]) * 1000)
+            # The live part comes with the event; as live.js does, a screen fetches it only
+            # when it doesn't (an entry caught up from the record), after a moment: 150 ms
+            # and up to 500 more.
+            if self.run.fetch and "part" not in news:
+                delay = 0.15 + random.random() * 0.5
+                asyncio.get_running_loop().call_later(
+                    delay, lambda: asyncio.ensure_future(self.fetch())
+                )
+        elif kind == b"reload":
+            self.fail("told to reload")
+
+    async def fetch(self) -> None:
+        """The live part again, as live.js fetches it for each change."""
+        extra = f"If-None-Match: {self.etag}\r\n" if self.etag else ""
+        raw = (
+            f"GET /games/{self.table.id}/watch/live HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            f"HX-Request: true\r\n{extra}\r\n"
+        ).encode()
+        try:
+            status, head, _ = await self.run.pool.request(raw)
+        except Exception as error:  # noqa: BLE001 - counted, the run goes on
+            self.run.errors.append(f"fetch: {error!r}")
+            return
+        if status not in (200, 304):
+            self.run.errors.append(f"fetch answered {status}")
+        self.etag = header(head, b"etag") or self.etag
+
+    def fail(self, text: str) -> None:
+        if not self.closing:
+            self.run.errors.append(f"screen of {self.table.id}: {text}")
+        if not self.ready.done():
+            self.ready.set_exception(RuntimeError(text))
+
+    def lost(self) -> None:
+        if not self.closing:
+            self.fail("connection lost")
+
+    def close(self) -> None:
+        self.closing = True
+        if self.transport is not None:
+            self.transport.close()
+
+
+class Pool:
+    """Keep-alive connections for requests, one request at a time each; grows as needed."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.idle: list[Any] = []
+
+    async def request(self, raw: bytes) -> tuple[int, bytes, bytes]:
+        loop = asyncio.get_running_loop()
+        for attempt in range(3):
+            while self.idle and self.idle[-1].closed:  # the server closed it (keep-alive ended)
+                self.idle.pop()
+            if self.idle and attempt == 0:
+                conn = self.idle.pop()
+            else:
+                _, conn = await loop.create_connection(
+                    lambda: Connection(loop), "127.0.0.1", self.port
+                )
+            try:
+                status, head, body = await conn.send(raw)
+            except ConnectionLost:
+                if attempt == 2:
+                    raise
+                continue
+            if not conn.closed:
+                self.idle.append(conn)
+            return status, head, body
+        raise RuntimeError("unreachable")
+
+
+class Table:
+    def __init__(self, game: dict[str, Any]) -> None:
+        self.id = game["id"]
+        self.token = game["token"]
+        self.entry = self.start = game.get("entry", 0)
+        self.lock = asyncio.Lock()
+
+
+class Generator:
+    def __init__(self, config: dict[str, Any]) -> None:
+        self.port = config["port"]
+        self.fetch = config.get("fetch", True)
+        self.pool = Pool(self.port)
+        self.errors: list[str] = []
+        self.deliveries: list[float] = []
+        self.turn_ms: list[float] = []
+        self.measuring = False
+
+    async def turn(self, table: Table, at: float) -> None:
+        loop = asyncio.get_running_loop()
+        await asyncio.sleep(max(0.0, at - loop.time()))
+        async with table.lock:
+            body = json.dumps(
+                {"action": "exchange", "count": 1, "expected_turn": table.entry + 1}
+            ).encode()
+            raw = (
+                f"POST /api/games/{table.id}/turns/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                f"Authorization: Bearer {table.token}\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(body)}\r\n\r\n"
+            ).encode() + body
+            try:
+                status, _, answer = await self.pool.request(raw)
+            except Exception as error:  # noqa: BLE001 - counted
+                self.errors.append(f"turn: {error!r}")
+                return
+            done = loop.time()
+            if status != 201:
+                self.errors.append(f"turn answered {status}: {answer[:200]!r}")
+                return
+            table.entry += 1
+            self.turn_ms.append((done - at) * 1000)
+
+
+def percentile(values: list[float], fraction: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(fraction * len(ordered)))], 1)
+
+
+def cpu_seconds() -> float:
+    usage = os.times()
+    return usage.user + usage.system
+
+
+async def generate(config: dict[str, Any]) -> dict[str, Any]:
+    """One step, in one generator process: this process's screens of ``games`` and, if
+    ``turns``, the tables' turns. Says "ready" on stdout once its screens are open, then waits
+    for a line on stdin (the start) before the window."""
+    run = Generator(config)
+    loop = asyncio.get_running_loop()
+    tables = [Table(game) for game in config["games"]]
+    screens: list[Screen] = []
+    opened = time.monotonic()
+    for first in range(0, len(tables), CONNECT_BATCH):
+        batch = [Screen(run, table) for table in tables[first : first + CONNECT_BATCH]]
+        screens += batch
+        results = await asyncio.gather(*(s.open() for s in batch), return_exceptions=True)
+        failed = [r for r in results if isinstance(r, BaseException)]
+        if failed:
+            return {"error": f"{len(failed)} screens did not open: {failed[0]!r}"}
+    print(json.dumps({"ready": len(screens), "open_s": round(time.monotonic() - opened, 2)}))
+    sys.stdout.flush()
+    await loop.run_in_executor(None, sys.stdin.readline)  # the start
+    cpu0 = cpu_seconds()
+    start = loop.time()
+    window = config["seconds"]
+    rng = random.Random(config.get("seed", 1))
+    tasks = []
+    if config["turns"]:
+        for table in tables:
+            at = start + rng.expovariate(1 / TURN_EVERY)
+            while at < start + window:
+                tasks.append(loop.create_task(run.turn(table, at)))
+                at += rng.expovariate(1 / TURN_EVERY)
+    run.measuring = True
+    await asyncio.sleep(window)
+    await asyncio.wait_for(asyncio.gather(*tasks), timeout=60) if tasks else None
+    await asyncio.sleep(2.0)  # the last turns' news
+    run.measuring = False
+    cpu = cpu_seconds() - cpu0
+    # What each screen heard of its table's turns in the window (the orchestrator compares it
+    # with what landed).
+    heard = {s.table.id: sum(1 for e in s.heard if e > s.table.start) for s in screens}
+    for screen in screens:
+        screen.close()
+    return {
+        "screens": len(screens),
+        "turns": len(run.turn_ms),
+        "scheduled": len(tasks),
+        "turn_ms": run.turn_ms,
+        "deliveries": run.deliveries,
+        "heard": heard,
+        "errors": run.errors[:20],
+        "error_count": len(run.errors),
+        "cpu_s": round(cpu, 2),
+        "entries": {t.id: t.entry for t in tables} if config["turns"] else {},
+    }
+
+
+def generator_main() -> None:
+    config = json.loads(sys.stdin.readline())
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    result = asyncio.run(generate(config))
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    generator_main()

@@ -1,0 +1,8 @@
+"""The JSON API (django-ninja, mounted at ``/api/``, documented at ``/api/docs``):
+``endpoints`` holds the routes, ``schemas`` the typed bodies they take and give, and
+``serialize`` builds those answers from a game.
+
+May import: ``referee``, ``scorekeeper.models``, ``scorekeeper.game``, ``scorekeeper.records``,
+``scorekeeper.limits`` and ``scorekeeper.middleware``. Never imports ``scorekeeper.web``: a
+piece both need belongs in ``game``.
+"""

@@ -1,0 +1,19 @@
+"""The domain: a game's rules as the record keeps them. Nothing here sees a request.
+
+``domain`` is the one path that changes a game (``access_game`` finds one, ``do_create_game``
+and ``act`` change it, each in one transaction under the game's lock; ``preview`` shows a
+play before it is entered). ``turn_kinds`` is the table of what a turn can be (play, pass,
+exchange, challenge, undo, correction...): how each is entered, replayed, described, worded
+(a challenge's verdict) and written to GCG. ``replay`` replays the log; ``state`` moves the
+engine's state to and from the rows; ``results`` says who won; ``consistency`` checks a
+stored game against its log. ``word_policy`` says how words are judged; ``analysis`` finds
+what could have been played, within a budget; ``resubmit`` recognises a turn sent twice;
+``refusals`` is the table from what the domain refuses to an answer (status, code,
+sentence); ``links`` the scorer's addresses; ``membership`` who plays for a club.
+
+Each change is announced to the screens (``scorekeeper.live.news.announce``) once it commits.
+
+May import: ``referee``, ``scorekeeper.models``, ``scorekeeper.invisible``,
+``scorekeeper.live`` and each other.
+Never imports ``api``, ``web``, ``records`` or ``stats``.
+"""

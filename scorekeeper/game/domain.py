@@ -1,0 +1,598 @@
+"""The one path that changes a game.
+
+Every entry point (the JSON API, the pages, management commands) calls ``do_create_game`` or
+``act``. ``act`` runs in one transaction that locks the game row and checks the expected turn
+number, so a double tap or a second device can never apply a turn twice, and a refused action
+changes nothing: the engine checks everything before it changes its state, and the transaction
+rolls back whatever else happened.
+
+A game's record (an imported file) is entered through ``draft_game``: its turns go through the
+same handlers as ``act``'s, in memory, and ``Draft.save`` stores the game and its whole log in
+one short transaction, so an import never holds the database while it is read and checked.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import connection, transaction
+
+from referee import (
+    MAX_PLAYERS,
+    Evaluation,
+    GameState,
+    IllegalAction,
+    IllegalPlay,
+    InputError,
+    Play,
+    RefereeError,
+    RuleOptions,
+    Violation,
+    get_ruleset,
+)
+from scorekeeper.game import replay, rows
+from scorekeeper.game.consistency import log_problems
+from scorekeeper.game.results import totals
+from scorekeeper.game.state import load_state, new_state, set_state, store_state
+from scorekeeper.game.turn_kinds import KINDS, ActionKind, Change, Context, Entry
+from scorekeeper.game.word_policy import AUTO, MANUAL, lexicon_for, policy_for, resolve_lexicon
+from scorekeeper.invisible import visible
+from scorekeeper.live.news import announce
+from scorekeeper.models import (
+    NAME_MAX,
+    Club,
+    Game,
+    Player,
+    Seat,
+    Turn,
+    name_key,
+    name_problem,
+    new_token,
+)
+
+TURN_CLOCK = (10, 3600)  # seconds a turn clock may be set to
+# A game's log is long enough for any real game, undos and all; a runaway script stops here.
+LOG_CAP = 2000
+# The most entries a log can hold: the cap, then one of each kind that ends a game (finish,
+# void), which a full log still takes.
+LOG_MAX = LOG_CAP + sum(1 for kind in KINDS.values() if kind.always)
+
+log = logging.getLogger(__name__)
+
+
+class StaleTurn(IllegalAction):
+    """Another turn was entered first (a double tap, or a second device)."""
+
+
+class GameNotFound(LookupError):
+    """No game has this id (or what was given is not a game's id at all)."""
+
+
+def access_game(game_id: object, *, lock: bool = False) -> Game:
+    """The game with this id, or ``GameNotFound``: every entry point finds a game here.
+
+    With ``lock=True`` (inside a transaction) the game's row is locked until it commits, as
+    every change to a game holds it: two changes to one game never interleave.
+    """
+    try:
+        pk = game_id if isinstance(game_id, UUID) else UUID(str(game_id))
+    except ValueError:
+        raise GameNotFound(game_id) from None
+    games = Game.objects.select_for_update() if lock else Game.objects.all()
+    try:
+        return games.get(pk=pk)
+    except Game.DoesNotExist:
+        raise GameNotFound(game_id) from None
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What ``act`` did: the logged turn and the game's new state, rows and engine alike."""
+
+    turn: Turn
+    game: Game
+    seats: list[Seat]
+    state: GameState
+    changes: list[Change] = field(default_factory=list)  # the scores a correction changed
+
+
+# Creating a game -------------------------------------------------------------------------------
+def do_create_game(
+    *,
+    ruleset: str,
+    players: Sequence[str],
+    lexicon: str | None = None,
+    challenge_mode: str = AUTO,
+    options: Mapping[str, Any] | None = None,
+    first: str | None = None,
+    turn_clock: int | None = None,
+    club: Club | None = None,
+) -> Game:
+    """Start a game: every player has drawn a full rack and ``first`` (a player's name; by
+    default the first named) is to move. ``lexicon`` defaults to ``settings.DEFAULT_LEXICON``.
+
+    A game for a ``club`` counts in its standings: every player must be on its roster (checked
+    under the club's row lock, so a player taken off the roster meanwhile is refused)."""
+    game, names, state = _new_game(
+        ruleset=ruleset,
+        players=players,
+        lexicon=lexicon,
+        challenge_mode=challenge_mode,
+        options=options,
+        first=first,
+        turn_clock=turn_clock,
+    )
+    with transaction.atomic():
+        if club is not None:
+            game.club = check_roster(club, names)
+        game.save(force_insert=True)
+        seats = [
+            Seat.objects.create(game=game, player=player_named(name), order=order)
+            for order, name in enumerate(names)
+        ]
+        store_state(game, seats, state)
+        if game.club_id is not None:
+            announce(game, None, seats)  # the director's screen shows the new table
+    return game
+
+
+def _new_game(
+    *,
+    ruleset: str,
+    players: Sequence[str],
+    lexicon: str | None,
+    challenge_mode: str,
+    options: Mapping[str, Any] | None,
+    first: str | None,
+    turn_clock: int | None,
+) -> tuple[Game, list[str], GameState]:
+    """A game as asked for, checked and not yet saved: its row, its players' names, and the
+    engine's state before the first turn."""
+    rules = get_ruleset(ruleset)
+    rule_options = RuleOptions.from_dict(options, rules)
+    names = check_player_names(players)
+    if challenge_mode not in (AUTO, MANUAL):
+        raise InputError(
+            "bad_challenge_mode", "challenge_mode must be auto (checked as played) or manual."
+        )
+    first_seat = seat_named(names, first)
+    low, high = TURN_CLOCK
+    if turn_clock is not None and (
+        isinstance(turn_clock, bool)
+        or not isinstance(turn_clock, int)
+        or not low <= turn_clock <= high
+    ):
+        raise InputError("bad_turn_clock", f"A turn clock runs from {low} to {high} seconds.")
+    lexicon_id, checksum = resolve_lexicon(settings.DEFAULT_LEXICON if lexicon is None else lexicon)
+    state = GameState.new(rules, len(names), rule_options, first_seat)
+    game = Game(
+        ruleset=rules.id,
+        options=rule_options.to_dict(),
+        lexicon=lexicon_id,
+        lexicon_checksum=checksum,
+        challenge_mode=challenge_mode,
+        first_seat=first_seat,
+        turn_clock=turn_clock,
+    )
+    return game, names, state
+
+
+def check_roster(club: Club, names: Sequence[str]) -> Club:
+    """The club, locked, if every name is a player on its roster; else the refusal naming the
+    first player who is not."""
+    try:
+        club = Club.objects.select_for_update().get(pk=club.pk)
+    except Club.DoesNotExist:
+        raise InputError("unknown_club", "There is no such club.") from None
+    on_roster = set(club.roster.values_list("name_key", flat=True))
+    for name in names:
+        if name_key(name) not in on_roster:
+            raise IllegalAction("not_on_roster", f"{name} is not on {club.name}'s roster.")
+    return club
+
+
+def seat_named(names: Sequence[str], first: object) -> int:
+    """The seat of the player called ``first`` (in any case); seat 0 for ``None``."""
+    if first is None:
+        return 0
+    keys = [name_key(n) for n in names]
+    if not isinstance(first, str) or name_key(first) not in keys:
+        raise InputError("bad_first", "The first player must be one of the players, by name.")
+    return keys.index(name_key(first))
+
+
+def check_player_names(players: object) -> list[str]:
+    if not isinstance(players, list | tuple) or not 1 <= len(players) <= MAX_PLAYERS:
+        raise InputError("bad_players", f"A game has 1 to {MAX_PLAYERS} players, given by name.")
+    names = []
+    for name in players:
+        if not isinstance(name, str) or not name.strip():
+            raise InputError("bad_players", "Every player needs a name.")
+        problem = name_problem(name)
+        if problem:
+            raise InputError("bad_players", f"{problem} ({name!a})")
+        name = " ".join(name.split())
+        if len(name) > NAME_MAX:
+            raise InputError("bad_players", f"A player's name has at most {NAME_MAX} characters.")
+        names.append(name)
+    if len({name_key(n) for n in names}) < len(names):
+        raise InputError("bad_players", "Two players in one game can't have the same name.")
+    return names
+
+
+def player_named(name: str) -> Player:
+    """The known player with this name (in any case), or a new one."""
+    player, _ = Player.objects.get_or_create(name_key=name_key(name), defaults={"name": name})
+    return player
+
+
+# Acting on a game ------------------------------------------------------------------------------
+def act(
+    game_id: UUID | str,
+    action: str,
+    *,
+    expected_turn: int | None = None,
+    by: str = "",
+    notation: str | None = None,
+    tiles: Iterable[tuple[int, int, str]] | None = None,
+    count: object = None,
+    racks: Mapping[int, str] | None = None,
+    verdict: str | None = None,
+    seat: int | None = None,
+    points: int | None = None,
+    rack: str = "",
+    note: str = "",
+    target: object = None,
+    best: int | None = None,
+    director: AbstractBaseUser | None = None,
+    allowed: Callable[[Game], None] | None = None,
+) -> Applied:
+    """Apply one action to a game for the player whose turn it is, and log it.
+
+    Runs in one transaction holding the game's row lock, so everything it reads (the board a
+    play's notation is read against, the last play a challenge judges) is the state it
+    changes. ``expected_turn`` is the number this turn will get; if another turn took it
+    first, ``StaleTurn`` is raised before anything else is looked at, and nothing changes.
+    ``target`` is the number of the turn a correction replaces. ``director`` is the signed-in
+    account acting as a club's director: only it can void a club game, or undo a void.
+    ``allowed`` is the caller's own check of who may change the game (the API's token), run
+    on the locked row before anything else, so the game is read once.
+    """
+    kind = KINDS.get(action)
+    if kind is None and allowed is None:
+        raise InputError("unknown_action", f"Unknown action {action!r}; use one of {tuple(KINDS)}.")
+    try:
+        pk = game_id if isinstance(game_id, UUID) else UUID(str(game_id))
+    except ValueError:
+        raise GameNotFound(game_id) from None
+    with transaction.atomic():
+        found = rows.lock_game(pk)  # the one read: the game, its seats and players, locked
+        if found is None:
+            raise GameNotFound(game_id)
+        game, seats = found
+        if allowed is not None:
+            allowed(game)
+        if kind is None:
+            raise InputError(
+                "unknown_action", f"Unknown action {action!r}; use one of {tuple(KINDS)}."
+            )
+        if expected_turn is not None and expected_turn != game.turn_number + 1:
+            raise StaleTurn(
+                "stale_turn",
+                f"Log entry #{expected_turn} can't be next: the log is at entry "
+                f"#{game.turn_number}, perhaps from another device. Reload to see it.",
+            )
+        check_room(game.turn_number, kind)
+        state = load_state(game, seats)
+        turn = Turn(game=game, number=game.turn_number + 1, action=action, entered_by=by[:80])
+        entry = Entry(
+            by, notation, None if tiles is None else list(tiles), count, racks,
+            verdict, seat, points, rack, note, target, best, director,
+        )  # fmt: skip
+        context = Context(
+            game,
+            seats,
+            state,
+            turn,
+            entry,
+            policy_for(game),
+            lambda: replay.effective_turns(game),
+            lambda: new_state(game, len(seats)),
+        )
+        state = _enter(kind, context)
+        if turn.pk is None:
+            rows.insert_turn(turn)
+        else:  # a correction stored its entry already: later turns may name it
+            turn.save()
+        game.turn_number = turn.number
+        if kind.retakes:  # it took an earlier entry out of effect: count the log again
+            game.turns_played = replay.count_turns_played(game)
+        elif kind.counted:
+            game.turns_played += 1
+        store_state(game, seats, state)
+        announce(game, turn, seats)  # to every screen of the game, once this commits
+        return Applied(turn, game, seats, state, context.changes)
+
+
+def check_room(entries: int, kind: ActionKind) -> None:
+    """Refuse a new entry in a log that holds ``entries`` already, if that is the most one game
+    keeps; the kinds that end a game are taken still."""
+    if entries >= LOG_CAP and not kind.always:
+        raise IllegalAction(
+            "log_full",
+            f"This game's log has reached {LOG_CAP:,} entries, the most one game keeps: "
+            "finish the game.",
+        )
+
+
+def _enter(kind: ActionKind, context: Context) -> GameState:
+    """Enter one turn on a context (``act``'s, or a draft's): the kind's handler checks it and
+    applies it to the engine, and the log entry gets the rest of what was entered. Returns the
+    state after it."""
+    try:
+        kind.enter(context)
+    except RefereeError as error:
+        raise named(error, context.seats) from None
+    turn, entry = context.turn, context.entry
+    # The note is shown on the game's pages: what can't be seen there goes.
+    turn.rack, turn.note = entry.rack[:16], visible(entry.note, keep="\n")
+    best = entry.best
+    if kind.name == "play" and isinstance(best, int) and not isinstance(best, bool):
+        turn.best = best
+    # A correction replays the log itself and leaves the state it reached in the context.
+    players = len(context.seats)
+    state = replay.replay(context.game, players=players) if kind.rebuilds else context.state
+    if turn.totals is None:  # a correction records the totals where it stands in play
+        turn.totals = totals(state)
+    return state
+
+
+# A game's record -------------------------------------------------------------------------------
+def draft_game(
+    *,
+    ruleset: str,
+    players: Sequence[str],
+    lexicon: str | None = None,
+    challenge_mode: str = AUTO,
+    options: Mapping[str, Any] | None = None,
+    first: str | None = None,
+    title: str = "",
+    description: str = "",
+    by: str = "",
+) -> Draft:
+    """A game to enter from its record: checked as ``do_create_game`` checks one, held in memory
+    until ``Draft.save``. Writes nothing. ``title`` and ``description`` are the record's."""
+    game, names, state = _new_game(
+        ruleset=ruleset,
+        players=players,
+        lexicon=lexicon,
+        challenge_mode=challenge_mode,
+        options=options,
+        first=first,
+        turn_clock=None,
+    )
+    game.title, game.description = title[:200], description
+    return Draft(game, names, state, by)
+
+
+class Draft:
+    """A game entered turn by turn in memory, then stored at once (an imported record).
+
+    Each turn goes through the action table's handlers as ``act``'s do, so the log and the
+    state come out as they would at the table; nothing is written until ``save``.
+    """
+
+    def __init__(self, game: Game, names: Sequence[str], state: GameState, by: str) -> None:
+        self.game = game
+        # The players are found or made when the draft is saved; until then, by name.
+        self.seats = [
+            Seat(game=game, player=Player(name=name), order=order)
+            for order, name in enumerate(names)
+        ]
+        self.state = state  # the game as the turns entered so far leave it: read, don't change
+        self.turns: list[Turn] = []
+        self.by = by
+        self.policy = policy_for(game)
+
+    def enter(
+        self,
+        action: str,
+        *,
+        source: str = "",
+        tiles: Iterable[tuple[int, int, str]] | None = None,
+        count: object = None,
+        racks: Mapping[int, str] | None = None,
+        verdict: str | None = None,
+        seat: int | None = None,
+        points: int | None = None,
+        rack: str = "",
+        note: str = "",
+    ) -> Turn:
+        """Enter one turn, as ``act`` would; ``source`` (where the record says it: "Line 12")
+        begins the sentence of a refusal. Only the kinds a record can hold (``recorded``)."""
+        kind = KINDS.get(action)
+        try:
+            if kind is None or not kind.recorded:
+                recorded = ", ".join(k.name for k in KINDS.values() if k.recorded)
+                raise InputError(
+                    "not_recorded", f"A game's record holds {recorded}; not {action!r}."
+                )
+            check_room(len(self.turns), kind)
+            turn = Turn(
+                game=self.game, number=len(self.turns) + 1, action=action, entered_by=self.by[:80]
+            )
+            entry = Entry(
+                by=self.by, tiles=None if tiles is None else list(tiles), count=count,
+                racks=racks, verdict=verdict, seat=seat, points=points, rack=rack, note=note,
+            )  # fmt: skip
+            context = Context(
+                self.game, self.seats, self.state, turn, entry, self.policy, self.effective
+            )
+            self.state = _enter(kind, context)
+        except RefereeError as error:
+            if source:
+                error.message = f"{source}: {error.message}"
+            raise
+        self.turns.append(turn)
+        return turn
+
+    def effective(self) -> list[Turn]:
+        """The turns in effect: all of them, as a record has no undo or correction."""
+        return list(self.turns)
+
+    def save(self) -> Game:
+        """Store the game, its players, seats and whole log in one short transaction.
+
+        Everything slow happens before it: the check that the log replays to the state reached
+        and that every entry agrees with the engine (``check_game``'s checks, in memory), and
+        the log's rows prepared as the database takes them. The transaction (on SQLite, the
+        database's write lock) holds only the inserts: the log's rows by one statement run
+        for each (``executemany``), then the plays each challenge judged linked by id.
+        """
+        game, seats, turns = self.game, self.seats, self.turns
+        problems = log_problems(game, seats, turns, self.state)
+        if problems:  # the handlers and the replay disagree: never store such a game
+            raise InputError("inconsistent_log", "; ".join(problems))
+        set_state(game, seats, self.state)
+        game.turn_number = len(turns)
+        game.turns_played = sum(1 for turn in turns if KINDS[turn.action].counted)
+        values = [rows.turn_values(turn) for turn in turns]
+        with transaction.atomic():
+            game.save(force_insert=True)
+            for seat in seats:
+                seat.player = player_named(seat.player.name)
+                seat.save(force_insert=True)
+            _insert_log(game, turns, values)
+        return game
+
+
+# A log's columns: each turn's seat is known by id only once the seats are stored.
+_SEAT_COLUMN = next(i for i, f in enumerate(rows.TURN_FIELDS) if f.name == "seat")
+
+
+def _insert_log(game: Game, turns: Sequence[Turn], values: list[list[Any]]) -> None:
+    """Insert the prepared rows of a new game's log (``rows.turn_values``, made before the
+    transaction), then link each challenge to the play it judged (an earlier row of the same
+    insert)."""
+    for row, turn in zip(values, turns, strict=True):
+        row[_SEAT_COLUMN] = turn.seat.pk
+    rows.insert_turns(values)
+    ids = dict(game.turns.values_list("number", "pk"))
+    for turn in turns:
+        turn.pk = ids[turn.number]
+        turn._state.adding, turn._state.db = False, connection.alias
+    challenges = [turn for turn in turns if turn.target is not None]
+    for turn in challenges:
+        turn.target = turn.target  # its id, known now
+    rows.update_each(challenges, ["target"])
+
+
+def named(error: RefereeError, seats: Sequence[Seat]) -> RefereeError:
+    """The refusal with players named: the engine knows seats only ("Player 2 has 7 tiles")."""
+    ordered = sorted(seats, key=lambda seat: seat.order)
+    error.message = name_players(error.message, [seat.player.name for seat in ordered])
+    return error
+
+
+_NUMBERED = re.compile(r"\b[Pp]layer (\d+)\b")
+
+
+def name_players(message: str, names: Sequence[str]) -> str:
+    """The engine numbers players ("Player 2 has 7 tiles"); people at the table have names.
+
+    >>> name_players("Player 2 has 7 tiles on the rack, not 2.", ["Ann", "Ben"])
+    'Ben has 7 tiles on the rack, not 2.'
+    """
+
+    def named(match: re.Match[str]) -> str:
+        seat = int(match.group(1)) - 1
+        return names[seat] if 0 <= seat < len(names) else match.group(0)
+
+    return _NUMBERED.sub(named, message)
+
+
+# Who starts ------------------------------------------------------------------------------------
+def do_set_first(game_id: UUID | str, first: str) -> Game:
+    """Change who starts (a player's name), under the game's lock; only before the first turn.
+
+    The game is dealt again from the start with the new first player, as the replay will do:
+    ``Game.first_seat`` is where the replay begins.
+    """
+    with transaction.atomic():
+        game = access_game(game_id, lock=True)
+        seats = list(game.seats.select_related("player").order_by("order"))
+        if game.turns.exists():
+            raise IllegalAction(
+                "first_turn_entered",
+                f"{seats[game.first_seat].player.name} started: who starts can be changed only "
+                "before the first turn is entered (undo doesn't change that).",
+            )
+        game.first_seat = seat_named([s.player.name for s in seats], first)
+        game.save(update_fields=["first_seat"])
+        store_state(game, seats, new_state(game, len(seats)))
+        return game
+
+
+# The scorer's link -----------------------------------------------------------------------------
+def do_new_scorer_link(game_id: UUID | str, by: str = "") -> Game:
+    """Give the game a new secret, under its lock: the old scorer link, and every browser
+    holding it, can no longer change the game. Logged without either secret."""
+    with transaction.atomic():
+        game = access_game(game_id, lock=True)
+        game.token = new_token()
+        game.save(update_fields=["token", "updated_at"])
+    log.info(
+        "New scorer link for game %s%s; the old one no longer works.", game.pk, by and f" ({by})"
+    )
+    return game
+
+
+# Previewing a play -----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Preview:
+    """What the scorer sees while placing tiles: the play's words and score, or why not."""
+
+    text: str
+    note: str = ""  # what the policy says of the words shown
+    evaluation: Evaluation | None = None
+    notation: str = ""
+    violations: tuple[Violation, ...] = ()
+    problem: str = ""
+
+    @property
+    def squares(self) -> list[str]:
+        """The squares the refusal is about, to mark on the board."""
+        return sorted({sq for v in self.violations for sq in v.squares})
+
+
+def preview(game: Game, text: str, *, before: Turn | None = None) -> Preview:
+    """Check and score ``text`` (a play in notation) for the player to move; changes nothing.
+    With ``before`` (a turn in effect), on the board that turn was played on, for its player:
+    what a correction of it would be."""
+    text = text.strip()
+    if not text:
+        return Preview(text)
+    policy = policy_for(game)
+    seats = list(game.seats.order_by("order"))
+    try:
+        state = load_state(game, seats) if before is None else replay.state_before(game, before)
+        play = Play.parse(text, state.ruleset, state.board)
+        lexicon = lexicon_for(game) if policy.checks_as_played else None
+        evaluation = state.evaluate(play, lexicon)
+    except IllegalPlay as error:
+        return Preview(text, violations=tuple(error.violations))
+    except RefereeError as error:
+        return Preview(text, problem=error.message)
+    return Preview(
+        text,
+        note=policy.preview_note,
+        evaluation=evaluation,
+        notation=play.notation(state.board, state.ruleset),
+    )

@@ -1,0 +1,208 @@
+"""Who a player is: the rules and the writes that tie a roster player to an account.
+
+An account linked to a player is a member of every club whose roster has that player, so a
+link is made only with the consent of the account's holder: a director *invites* a username
+and the player is linked when the account's holder accepts. Nothing here answers differently
+for a username that exists and one that does not.
+
+A player *plays for* the club whose roster they have been on longest (the first club, of those
+that have them now, to put them on its roster): only its directors invite an account for them
+or make one, so putting a player on another roster never takes them from their own club.
+A director links *their own* account to a player of their club who has none ("This is me"):
+no invitation, since the consent asked for is their own. Staff link anyone directly in the
+admin.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import transaction
+from django.utils.text import slugify
+
+from scorekeeper.models import Club, Game, Invitation, Player
+
+# A made account's username: a stem from the player's name and a random tail that never
+# depends on which usernames are taken (a director learns nothing from the name they get).
+USERNAME_TAIL = "abcdefghijkmnpqrstuvwxyz23456789"  # no 0/o or 1/l to misread
+TAIL_LENGTH = 4
+STEM_MAX = 30
+
+
+class NotAccepted(Exception):
+    """An invitation that can't be accepted, with the sentence that says why."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class NotLinked(Exception):
+    """A director's own account that can't be linked to a player, with the sentence saying why."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def directs(user: AbstractBaseUser | AnonymousUser, club: Club) -> bool:
+    """Whether ``user`` is one of ``club``'s directors."""
+    return bool(user.is_authenticated and club.directors.filter(pk=user.pk).exists())
+
+
+def voidable(game: Game, user: AbstractBaseUser | AnonymousUser) -> bool:
+    """Whether the game page offers ``user`` the director's void (or its undo)."""
+    return game.club is not None and directs(user, game.club)
+
+
+def random_password() -> str:
+    """A password for a made account, shown once to whoever made it."""
+    return secrets.token_urlsafe(12)
+
+
+def home_clubs(players: Iterable[Player]) -> dict[int, int]:
+    """The club each player plays for, by player id: the first roster they are on still.
+
+    The roster's rows are numbered as they are made (an auto-increment key, never reused),
+    so the lowest row of a player is their oldest place on a roster."""
+    entries = Club.roster.through.objects.filter(player_id__in=[p.pk for p in players])
+    first: dict[int, int] = {}
+    for player_id, club_id in entries.order_by("pk").values_list("player_id", "club_id"):
+        first.setdefault(player_id, club_id)
+    return first
+
+
+def home_club(player: Player) -> Club | None:
+    """The club ``player`` plays for, or None for a player on no roster."""
+    club_id = home_clubs([player]).get(player.pk)
+    return Club.objects.filter(pk=club_id).first() if club_id is not None else None
+
+
+def invite(club: Club, player: Player, username: str, by: AbstractBaseUser) -> Invitation:
+    """Invite the account called ``username`` to be ``player`` (replacing the club's last
+    invitation for them). The caller has checked that ``club`` is the player's home club."""
+    invitation, _ = Invitation.objects.update_or_create(
+        club=club, player=player, defaults={"username": username, "invited_by": by}
+    )
+    return invitation
+
+
+def withdraw(club: Club, player: Player) -> bool:
+    """Withdraw the club's invitation for ``player``; whether there was one."""
+    deleted, _ = Invitation.objects.filter(club=club, player=player).delete()
+    return deleted > 0
+
+
+@dataclass(frozen=True)
+class NewAccount:
+    username: str
+    password: str
+
+
+def new_username(name: str) -> str:
+    """A free username for the player called ``name``: ``ann-k3x9``.
+
+    The tail is random, so the name says nothing of the usernames already taken."""
+    stem = slugify(name)[:STEM_MAX].strip("-") or "player"
+    User = get_user_model()
+    attempt = 0
+    while True:
+        length = TAIL_LENGTH + attempt // 10  # a longer tail, should a stem ever fill up
+        tail = "".join(secrets.choice(USERNAME_TAIL) for _ in range(length))
+        username = f"{stem}-{tail}"
+        if not User.objects.filter(username=username).exists():
+            return username
+        attempt += 1
+
+
+def make_account(player: Player) -> NewAccount:
+    """Make an account for ``player`` (who has none) and link it: a director hands its
+    one-time password to the player. The caller has checked that the player plays for the
+    director's club."""
+    User = get_user_model()
+    with transaction.atomic():
+        username, password = new_username(player.name), random_password()
+        player.user = User.objects.create_user(username, password=password)
+        player.save(update_fields=["user"])
+        Invitation.objects.filter(player=player).delete()
+    return NewAccount(username, password)
+
+
+def link_own_account(club: Club, player: Player, user: AbstractBaseUser) -> Player:
+    """Link ``user``, a director of ``club``, to ``player``: "This is me". The account is the
+    director's own, so no invitation is asked for; raise ``NotLinked``, naming why, when the
+    player has an account, plays for another club, or the account is already another player.
+
+    Under the player's row lock, like ``accept``, so an answer to an invitation and this can't
+    both link the player. The caller has checked that ``user`` directs ``club``."""
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        if player.user_id == user.pk:
+            raise NotLinked(f"You are {player.name} already.")
+        if player.user_id is not None:
+            raise NotLinked(f"{player.name} is linked to another account.")
+        if home_clubs([player]).get(player.pk) != club.pk:
+            raise NotLinked(f"{player.name} doesn't play for {club.name}.")
+        other = own_player(user)
+        if other is not None:
+            raise NotLinked(f"Your account is already {other.name}, and an account is one player.")
+        player.user_id = user.pk
+        player.save(update_fields=["user"])
+        Invitation.objects.filter(player=player).delete()
+        return player
+
+
+def own_player(user: AbstractBaseUser) -> Player | None:
+    """The player ``user``'s account is, if any."""
+    return Player.objects.filter(user_id=user.pk).first()
+
+
+def invitations_for(user: AbstractBaseUser) -> list[Invitation]:
+    """The invitations waiting for ``user``, with the clubs whose roster has each player."""
+    waiting = Invitation.objects.filter(username=user.get_username())
+    return list(
+        waiting.select_related("club", "player").prefetch_related("player__clubs").order_by("pk")
+    )
+
+
+def accept(invitation: Invitation, user: AbstractBaseUser) -> Player:
+    """Link the invited player to ``user``, the invitation's account; raise ``NotAccepted``,
+    naming why, when the account is already another player, or when the invitation no longer
+    holds (then it is gone).
+
+    Under the player's row lock, so two answers for one player can't both link it."""
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=invitation.player_id)
+        if not Invitation.objects.filter(pk=invitation.pk).exists():
+            raise NotAccepted("That invitation was withdrawn.")
+        stale = _no_longer_holds(invitation, player, user)
+        if stale is None:
+            other = Player.objects.filter(user_id=user.pk).exclude(pk=player.pk).first()
+            if other is not None:
+                raise NotAccepted(
+                    f"Your account is already {other.name}, and an account is one player. "
+                    "Decline this invitation, or ask the site's administrator to join the two."
+                )
+            player.user_id = user.pk
+            player.save(update_fields=["user"])
+            Invitation.objects.filter(player=player).delete()
+            return player
+    Invitation.objects.filter(pk=invitation.pk).delete()
+    raise NotAccepted(f"That invitation no longer holds: {stale}")
+
+
+def _no_longer_holds(invitation: Invitation, player: Player, user: AbstractBaseUser) -> str | None:
+    """Why an invitation can't be accepted by anyone any more, or None."""
+    if player.user_id is not None and player.user_id != user.pk:
+        return f"{player.name} is linked to another account now."
+    if home_clubs([player]).get(player.pk) != invitation.club_id:
+        return f"{player.name} no longer plays for {invitation.club.name}."
+    return None
+
+
+def decline(invitation: Invitation) -> None:
+    invitation.delete()

@@ -1,0 +1,140 @@
+"""The one replay of a game's log, and how players count its turns.
+
+``steps`` replays the log through the engine, kind by kind from the table of turn kinds; the
+domain, the history pages, the GCG export and the consistency check all call it.
+``number_turns`` is the one count of turns as players say them ("turn 11"), and ``stood``
+the plays in effect that rankings and standings read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from django.db.models import Exists, OuterRef, Q, QuerySet
+
+from referee import (
+    GameState,
+    Outcome,
+    RefereeError,
+)
+from scorekeeper.game.state import new_state
+from scorekeeper.game.turn_kinds import KINDS, Before, kind_of
+from scorekeeper.models import Game, Turn
+
+
+@dataclass
+class Step:
+    """One turn of the log applied again: the moment before it, what it did, the state after.
+
+    ``state`` is the one state the replay moves forward: read it before the next step.
+    """
+
+    turn: Turn
+    before: Before
+    outcome: Outcome
+    state: GameState
+
+
+def effective_turns(game: Game) -> list[Turn]:
+    """The turns in effect in the order of play, with what describing them needs."""
+    return play_order(list(game.turns.select_related("seat__player", "target__seat__player")))
+
+
+def play_order(turns: Sequence[Turn]) -> list[Turn]:
+    """The turns in effect among a game's log entries (all of them, by number), in the order
+    of play: a correction stands where the turn it corrected stood, not at its own number."""
+    position: dict[int, int] = {}
+    for turn in turns:  # by number: a correction comes after the turn it corrects
+        root = position.get(turn.target_id or 0) if turn.action == "correct" else None
+        position[turn.pk] = root if root is not None else turn.number
+    alive = [t for t in turns if not t.undone and not t.corrected and t.action != "undo"]
+    return sorted(alive, key=lambda t: position[t.pk])
+
+
+# Turn numbers as players count them ------------------------------------------------------------
+# "Turn 11" is the eleventh turn in effect in the order of play: undone turns, undo entries and
+# the turns a correction replaced don't count, a correction counts where the turn it replaced
+# stood, and the entries that only end the game (``ActionKind.counted``) are no turn. The log
+# numbers its *entries* apart (``Turn.number``, "#12"), all of them, in the order entered.
+UNCOUNTED = ("undo", *(name for name, kind in KINDS.items() if not kind.counted))
+COUNTED = Q(undone_at__isnull=True, corrected_at__isnull=True) & ~Q(action__in=UNCOUNTED)
+
+
+def number_turns(in_play: Sequence[Turn]) -> dict[int, int]:
+    """The one count of turns: each turn's number as players count it, by log entry (pk),
+    from the turns in effect in the order of play (``play_order``). Entries that are not a
+    turn (the end of the game, abandoning, voiding) have none."""
+    numbers: dict[int, int] = {}
+    for turn in in_play:
+        if kind_of(turn).counted:
+            numbers[turn.pk] = len(numbers) + 1
+    return numbers
+
+
+def turn_numbers(game: Game) -> dict[int, int]:
+    """Every turn in effect of ``game``, by log entry (pk): its number as players count it."""
+    fields = ("pk", "game", "number", "action", "target", "undone_at", "corrected_at")
+    return number_turns(play_order(list(game.turns.only(*fields).order_by("number"))))
+
+
+def count_turns_played(game: Game) -> int:
+    """How many turns players count in ``game``'s log, counted there (``Game.turns_played``
+    keeps the number: the domain counts again only when an entry takes another out of effect,
+    and the consistency check compares the two)."""
+    return game.turns.filter(COUNTED).count()
+
+
+def turn_phrase(game: Game) -> str:
+    """Where a game stands as players count it: "turn 12" in play, else "after turn 11"."""
+    if game.status == Game.Status.IN_PROGRESS:
+        return f"turn {game.turns_played + 1}"
+    return f"after turn {game.turns_played}"
+
+
+def steps(
+    game: Game, *, players: int | None = None, turns: Sequence[Turn] | None = None
+) -> Iterator[Step]:
+    """Replay the log's turns in effect (or ``turns``) from a new game, one step at a time."""
+    players = players if players is not None else game.seats.count()
+    turns = turns if turns is not None else effective_turns(game)
+    state = new_state(game, players)
+    for turn in turns:
+        apply = kind_of(turn).replay
+        if apply is None:
+            raise RefereeError("bad_log", f"Turn {turn.number} ({turn.action}) is not a move.")
+        before = Before(state.to_move, list(state.scores), list(state.racks))
+        yield Step(turn, before, apply(state, turn), state)
+
+
+def state_before(game: Game, target: Turn) -> GameState:
+    """The state just before ``target`` (a turn in effect) was played: the board it was played
+    on, for correcting it."""
+    in_play = effective_turns(game)
+    earlier = in_play[: next(i for i, t in enumerate(in_play) if t.pk == target.pk)]
+    state = new_state(game, game.seats.count())
+    for step in steps(game, turns=earlier):
+        state = step.state
+    return state
+
+
+def replay(game: Game, *, players: int | None = None) -> GameState:
+    """Rebuild a game's state from its log alone, through the engine."""
+    state = new_state(game, players if players is not None else game.seats.count())
+    for step in steps(game, players=players):
+        state = step.state
+    return state
+
+
+def stood(turns: QuerySet[Turn]) -> QuerySet[Turn]:
+    """Plays in effect: neither undone nor corrected (a correction that is a play stands in
+    the place of the play it replaced), and not taken off by an upheld challenge in effect."""
+    taken_off = Turn.objects.filter(
+        target=OuterRef("pk"),
+        action="challenge",
+        result=Turn.Result.UPHELD,
+        undone_at__isnull=True,
+    )
+    plays = turns.filter(action__in=("play", "correct"), undone_at=None, corrected_at=None)
+    # A correction to a pass or an exchange has no notation: it is not a play.
+    return plays.exclude(notation="").exclude(Exists(taken_off))

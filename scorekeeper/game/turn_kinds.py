@@ -1,0 +1,780 @@
+"""The kinds of turn, as one table.
+
+Each kind names, in one entry, how it is entered at the table (its live handler), how it is
+replayed from the log, the one sentence that describes it (the scorer's message, the log, the
+history's caption and the spectator screen all use it), a short label for the log's column,
+and what it writes in a GCG record (``referee.gcg`` events and notes; ``records.gcg_export`` hands
+them to the one writer). ``scorekeeper.game.domain.act`` looks the kind up here
+and nowhere else.
+
+Adding a kind: write its handlers below, add its entry to ``KINDS``, teach the engine
+(``referee.game.GameState``) the move if it is a new one, and add tests. No migration: the log
+stores the kind's name, and this table says which names exist.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.utils import timezone
+
+from referee import (
+    ABANDONED,
+    VOID,
+    GameOver,
+    GameState,
+    GcgEntry,
+    GcgEvent,
+    GcgEventKind,
+    GcgNote,
+    IllegalAction,
+    IllegalPlay,
+    InputError,
+    Lexicon,
+    Outcome,
+    Placement,
+    Play,
+    RefereeError,
+    RuleOptions,
+    get_ruleset,
+    parse_position,
+    tile_in_set,
+)
+from scorekeeper.game.results import totals
+from scorekeeper.game.word_policy import WordPolicy, lexicon_for
+from scorekeeper.models import Game, Seat, Turn
+
+
+@dataclass
+class Entry:
+    """What the scorer entered for one turn; each kind reads the parts it needs."""
+
+    by: str = ""
+    notation: str | None = None  # a play as people write it: "5D WOOD", "E5=A F5=T"
+    tiles: Sequence[tuple[int, int, str]] | None = None  # or as (row, col, tile)
+    count: object = None  # tiles exchanged
+    racks: Mapping[int, str] | None = None  # letters left, by seat order
+    # A game record's own account (an imported GCG file): the verdict the table gave a
+    # challenge (not judged again), the seat and points of a penalty, the mover's rack, a note.
+    verdict: str | None = None
+    seat: int | None = None
+    points: int | None = None
+    rack: str = ""
+    note: str = ""
+    target: object = None  # correct: the number of the turn to correct
+    best: int | None = None  # solo: the best score the rack allowed
+    # The signed-in account acting as a club's director (void, and undoing a void); None from
+    # the scorer page and the API, which can do neither.
+    director: AbstractBaseUser | None = None
+
+
+@dataclass
+class Context:
+    """A live turn being entered: the locked game, its engine state and the new log entry."""
+
+    game: Game
+    seats: list[Seat]
+    state: GameState
+    turn: Turn
+    entry: Entry
+    policy: WordPolicy
+    effective: Callable[[], list[Turn]] = field(default=list)  # the log's turns in effect
+    fresh: Callable[[], GameState] | None = None  # the game as it was before its first turn
+    changes: list[Change] = field(default_factory=list)  # scores a correction changed
+
+
+@dataclass(frozen=True)
+class Change:
+    """A score a correction changed: a turn's (``turn`` is its number as players count it) or a
+    player's total."""
+
+    player: str
+    was: int
+    now: int
+    turn: int | None = None
+
+
+@dataclass(frozen=True)
+class Before:
+    """The moment before a turn: what its GCG line and the log's checks read."""
+
+    to_move: int
+    scores: list[int]
+    racks: list[int]
+
+
+@dataclass(frozen=True)
+class ActionKind:
+    name: str
+    # Enter it live: check and apply to ``ctx.state``, fill in ``ctx.turn``'s fields.
+    enter: Callable[[Context], None]
+    # Apply it again from the log; None for a kind that is not part of the game itself (an undo
+    # takes a turn out of the log rather than adding one to it).
+    replay: Callable[[GameState, Turn], Outcome] | None
+    describe: Callable[[Turn], str]
+    label: Callable[[Turn], str]
+    # Its GCG turn lines and notes, given the moment before it, the state after it and the
+    # players' nicknames.
+    gcg: Callable[[Turn, Before, GameState, Sequence[str]], list[GcgEntry]]
+    # The whole state is rebuilt from the log after entering it (undo).
+    rebuilds: bool = False
+    # It takes an earlier entry out of effect (undo, correct): the turns players count are
+    # counted in the log again after it.
+    retakes: bool = False
+    # A game whose log is full still takes this kind (the game can always end).
+    always: bool = False
+    # Entered for any player, not only the one to move (a time penalty).
+    any_seat: bool = False
+    # A game's record (an imported file) can hold it: it enters from the engine's state and the
+    # turns before it, without the database (``scorekeeper.game.domain.Draft``).
+    recorded: bool = False
+    # A turn as players count it ("Turn 11"): every move of the game is; the entries that only
+    # end it (the end of game, abandoning, voiding) are not, nor is an undo (not in effect).
+    counted: bool = True
+
+
+# Play ------------------------------------------------------------------------------------------
+def _enter_play(ctx: Context) -> None:
+    state, entry = ctx.state, ctx.entry
+    if entry.notation is not None:
+        if not entry.notation.strip():
+            raise InputError("no_tiles", "Place some tiles first (or type the play).")
+        play = Play.parse(entry.notation, state.ruleset, state.board)
+    elif entry.tiles is not None:
+        play = Play.of(entry.tiles, state.ruleset)
+    else:
+        raise InputError("no_tiles", "A play needs its tiles.")
+    lexicon = lexicon_for(ctx.game) if ctx.policy.checks_as_played else None
+    ctx.turn.seat = ctx.seats[state.to_move]
+    outcome = state.play(play, lexicon)
+    ctx.turn.tiles = [[p.row, p.col, p.tile] for p in play.placements]
+    ctx.turn.notation = outcome.notation
+    ctx.turn.words = [w.to_dict() for w in outcome.words]
+    ctx.turn.score = outcome.score
+
+
+def _replay_play(state: GameState, turn: Turn) -> Outcome:
+    return state.play(Play(tuple(Placement(r, c, t) for r, c, t in turn.tiles)))
+
+
+def _words(turn: Turn) -> str:
+    return ", ".join(f"{w.get('word')} {w.get('score')}" for w in turn.words or [])
+
+
+def _describe_play(turn: Turn) -> str:
+    words = _words(turn)
+    return f"{_name(turn)} played {turn.notation} for {turn.score}" + (
+        f" ({words})." if words else "."
+    )
+
+
+def _played_rack(turn: Turn) -> str:
+    """A play's rack field: the rack a record gave, else the tiles played (a blank as ``?``:
+    the referee never knows the letters left on a rack)."""
+    return turn.rack or "".join(sorted(tile_in_set(t) for _, _, t in turn.tiles))
+
+
+def _event(
+    kind: GcgEventKind,
+    seat: int,
+    nicks: Sequence[str],
+    rack: str,
+    score: int,
+    total: int,
+    *,
+    tiles: str = "",
+    count: int = 0,
+) -> GcgEvent:
+    """A GCG turn line for ``seat`` (written, not read: no line number or text)."""
+    return GcgEvent(
+        line=0,
+        text="",
+        kind=kind,
+        nick=nicks[seat],
+        rack=rack,
+        score=score,
+        total=total,
+        tiles=tiles,
+        count=count,
+        seat=seat,
+    )
+
+
+def _gcg_play(turn: Turn, before: Before, after: GameState, nicks: Sequence[str]) -> list[GcgEntry]:
+    seat = turn.seat.order
+    position, _, word = turn.notation.partition(" ")
+    row, col, across = parse_position(position)
+    event = _event("play", seat, nicks, _played_rack(turn), turn.score, after.scores[seat])
+    return [replace(event, position=position, row=row, col=col, across=across, word=word)]
+
+
+# Pass and exchange -----------------------------------------------------------------------------
+def _enter_pass(ctx: Context) -> None:
+    ctx.turn.seat = ctx.seats[ctx.state.to_move]
+    ctx.state.pass_turn()
+
+
+def _enter_exchange(ctx: Context) -> None:
+    ctx.turn.seat = ctx.seats[ctx.state.to_move]
+    count = ctx.entry.count
+    if count is None:
+        raise InputError("bad_count", "Say how many tiles to exchange.")
+    if isinstance(count, bool) or not isinstance(count, int):
+        raise InputError("bad_count", "The number of tiles to exchange must be a whole number.")
+    ctx.state.exchange(count)
+    ctx.turn.count = count
+
+
+def _unknown_rack(turn: Turn, before: Before) -> str:
+    # The referee never knows a rack's letters: GCG's "?" stands for each unknown tile.
+    return "?" * max(before.racks[turn.seat.order], 1)
+
+
+def _gcg_pass(turn: Turn, before: Before, after: GameState, nicks: Sequence[str]) -> list[GcgEntry]:
+    seat = turn.seat.order
+    return [_event("pass", seat, nicks, _unknown_rack(turn, before), 0, after.scores[seat])]
+
+
+def _gcg_exchange(
+    turn: Turn, before: Before, after: GameState, nicks: Sequence[str]
+) -> list[GcgEntry]:
+    seat = turn.seat.order
+    rack = _unknown_rack(turn, before)
+    return [_event("exchange", seat, nicks, rack, 0, after.scores[seat], count=turn.count)]
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+# Challenge -------------------------------------------------------------------------------------
+def _enter_challenge(ctx: Context) -> None:
+    state, verdict = ctx.state, ctx.entry.verdict
+    challenger = state.to_move
+    if verdict is None:
+        ctx.policy.check_challenge()
+        outcome = state.challenge(lexicon_for(ctx.game))
+    elif verdict in (Turn.Result.UPHELD, Turn.Result.REJECTED):
+        # A record's verdict stands as the table gave it, whatever the game's lexicon says.
+        outcome = state.challenge(challenger=challenger, upheld=verdict == Turn.Result.UPHELD)
+    else:
+        raise InputError("bad_verdict", "A recorded verdict is upheld or rejected.")
+    # The play it judges: the last in the order of play, which may be a correction of one.
+    plays = [t for t in ctx.effective() if t.tiles and t.action in ("play", "correct")]
+    ctx.turn.seat = ctx.seats[challenger]
+    ctx.turn.target = plays[-1] if plays else None
+    ctx.turn.result = outcome.result or ""
+    # Which word failed is not stored: a tournament verdict names none, and the log's words
+    # with the game's exact lexicon tell it once the game is over.
+    ctx.turn.score = outcome.score
+    ctx.turn.words = [w.to_dict() for w in outcome.words]
+
+
+def _replay_challenge(state: GameState, turn: Turn) -> Outcome:
+    upheld = turn.result == Turn.Result.UPHELD
+    return state.challenge(challenger=turn.seat.order, upheld=upheld)
+
+
+# What a failed challenge costs, by the rejected_challenge option: who pays, and how it is said.
+_REJECTED_COST: dict[str, Callable[[str, str], str]] = {
+    "none": lambda challenger, mover: f"the challenge costs {challenger} nothing",
+    "lose_turn": lambda challenger, mover: f"{challenger} loses the turn (double challenge)",
+    "minus_5": lambda challenger, mover: f"{challenger} loses 5 points",
+    "bonus_5": lambda challenger, mover: f"{mover} gets 5 points (five-point challenge)",
+    "bonus_10": lambda challenger, mover: f"{mover} gets 10 points (ten-point challenge)",
+}
+
+
+def challenge_verdict(turn: Turn) -> tuple[str, str]:
+    """A challenge's verdict as the table says it, and what it cost whom, by the rules the game
+    was played with: ("NOT ACCEPTABLE", "Cara’s play H8 .H is taken off; Cara scores 0 and
+    loses the turn"), ("ACCEPTABLE", "Cara’s play H8 .H stands; Ben loses the turn (double
+    challenge)"). The scorer's page and the spectator screen show the two parts; the log's
+    sentence (``describe``) joins them."""
+    options = RuleOptions.from_dict(turn.game.options, get_ruleset(turn.game.ruleset))
+    target = turn.target
+    mover = _name(target) if target else "the player"
+    play = f"{mover}’s play {target.notation}" if target else "the last play"
+    if turn.result == Turn.Result.UPHELD:
+        then = "loses the turn" if options.upheld_challenge == "lose_turn" else "plays again"
+        return "NOT ACCEPTABLE", f"{play} is taken off; {mover} scores 0 and {then}"
+    cost = _REJECTED_COST[options.rejected_challenge](_name(turn), mover)
+    return "ACCEPTABLE", f"{play} stands; {cost}"
+
+
+def _describe_challenge(turn: Turn) -> str:
+    verdict, cost = challenge_verdict(turn)
+    return f"{_name(turn)} challenged: {verdict} – {cost}."
+
+
+def _gcg_challenge(
+    turn: Turn, before: Before, after: GameState, nicks: Sequence[str]
+) -> list[GcgEntry]:
+    played = turn.target
+    if played is None:
+        return []
+    mover, challenger = played.seat.order, turn.seat.order
+    rack = _played_rack(played)
+    if turn.result == Turn.Result.UPHELD:
+        return [_event("withdrawn", mover, nicks, rack, -played.score, after.scores[mover])]
+    rule = after.options.rejected_challenge
+    if rule == "minus_5":
+        # A failed challenge that costs the challenger points has no GCG event: a note says it,
+        # and the totals that follow include it.
+        return [
+            GcgNote(
+                f"{_name(turn)} challenged {played.notation} and lost "
+                f"{-turn.score} points: the play was acceptable."
+            )
+        ]
+    if rule == "lose_turn" and challenger != mover:
+        # The double-challenge rule: the challenger's lost turn, written as theirs.
+        unknown = "?" * max(before.racks[challenger], 1)
+        total = after.scores[challenger]
+        return [_event("challenge_loss", challenger, nicks, unknown, 0, total)]
+    bonus = after.scores[mover] - before.scores[mover]
+    return [_event("challenge_bonus", mover, nicks, rack, bonus, after.scores[mover])]
+
+
+# Penalty ---------------------------------------------------------------------------------------
+def _enter_penalty(ctx: Context) -> None:
+    seat, points = ctx.entry.seat, ctx.entry.points
+    if seat is None or points is None:
+        raise InputError("bad_penalty", "A penalty names the player and the points.")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(ctx.seats):
+        raise InputError("bad_seat", f"There is no player {seat!r} in this game.")
+    outcome = ctx.state.penalty(seat, points)
+    ctx.turn.seat = ctx.seats[seat]
+    ctx.turn.score = outcome.score
+
+
+def _replay_penalty(state: GameState, turn: Turn) -> Outcome:
+    return state.penalty(turn.seat.order, turn.score)
+
+
+def _describe_penalty(turn: Turn) -> str:
+    return (
+        f"{_name(turn)} {'lost' if turn.score < 0 else 'gained'} {abs(turn.score)} points on time."
+    )
+
+
+def _gcg_penalty(
+    turn: Turn, before: Before, after: GameState, nicks: Sequence[str]
+) -> list[GcgEntry]:
+    seat = turn.seat.order
+    return [_event("time_penalty", seat, nicks, turn.rack, turn.score, after.scores[seat])]
+
+
+# Undo ------------------------------------------------------------------------------------------
+def _enter_undo(ctx: Context) -> None:
+    effective = ctx.effective()
+    if not effective:
+        raise IllegalAction("nothing_to_undo", "There is no turn to undo.")
+    target = effective[-1]
+    if target.action == "void":
+        _require_director(ctx, "undo a void")
+    target.undone_at = timezone.now()
+    target.undone_by = ctx.entry.by[:80]
+    target.save(update_fields=["undone_at", "undone_by"])
+    ctx.turn.seat = target.seat
+    ctx.turn.target = target
+    ctx.turn.notation = target.notation
+
+
+def _describe_undo(turn: Turn) -> str:
+    target = turn.target
+    if target is None:
+        return "A turn was undone."
+    where = f"Turn {_turns_before(target) + 1}" if KINDS[target.action].counted else "It"
+    return f"{where} was undone: {_sentence_of(target).rstrip('.')}."
+
+
+# Turn numbers in sentences ---------------------------------------------------------------------
+# The sentences name turns as players count them (``replay.turn_numbers``), never by
+# log entry number. The replay reads this table, so it is imported where it is used.
+def _turns_before(turn: Turn) -> int:
+    """The turns players count among the turns in effect entered before ``turn``: for an entry
+    at the end of the game (an abandon, a void, the last turn undone), the turns before it."""
+    from scorekeeper.game.replay import COUNTED
+
+    return turn.game.turns.filter(COUNTED, number__lt=turn.number).count()
+
+
+def _numbers(in_play: Sequence[Turn]) -> dict[int, int]:
+    from scorekeeper.game.replay import number_turns
+
+    return number_turns(in_play)
+
+
+def _no_gcg(turn: Turn, before: Before, after: GameState, nicks: Sequence[str]) -> list[GcgEntry]:
+    return []
+
+
+# Finish ----------------------------------------------------------------------------------------
+def _enter_finish(ctx: Context) -> None:
+    ctx.turn.seat = ctx.seats[ctx.state.to_move]
+    racks = ctx.entry.racks
+    ctx.state.finish(racks)
+    ctx.turn.racks = {str(k): v for k, v in (racks or {}).items()}
+
+
+def _replay_finish(state: GameState, turn: Turn) -> Outcome:
+    return state.finish({int(k): v for k, v in (turn.racks or {}).items()})
+
+
+def _describe_finish(turn: Turn) -> str:
+    return "The game ended: what was left on the racks came off the scores."
+
+
+def _gcg_finish(
+    turn: Turn, before: Before, after: GameState, nicks: Sequence[str]
+) -> list[GcgEntry]:
+    """Each rack left at the end, as GCG writes it: ``RACK (RACK) -N`` for a player who loses
+    its value, ``(RACKS) +N`` for a player who went out and gains (the crossword game)."""
+    ruleset = after.ruleset
+    adjustments = after.adjustments or [0] * after.players
+    racks = {int(k): "".join(ruleset.read_tiles(v)) for k, v in (turn.racks or {}).items()}
+    lines: list[GcgEntry] = []
+    for seat, rack in sorted(racks.items()):
+        if rack and adjustments[seat] < 0:
+            final = before.scores[seat] + adjustments[seat]
+            penalty = adjustments[seat]
+            lines.append(_event("end_rack_penalty", seat, nicks, rack, penalty, final, tiles=rack))
+    for seat, adjustment in enumerate(adjustments):
+        if adjustment > 0:
+            others = "".join(rack for other, rack in sorted(racks.items()) if other != seat)
+            final = before.scores[seat] + adjustment
+            lines.append(
+                _event("end_rack_points", seat, nicks, "", adjustment, final, tiles=others)
+            )
+    return lines
+
+
+# Correct ---------------------------------------------------------------------------------------
+MOVES = ("play", "pass", "exchange", "correct")  # what a correction can replace
+
+
+def move_of(turn: Turn) -> str:
+    """The move a turn records: a play has tiles, an exchange a count, else a pass (what a
+    correction entry stands for)."""
+    return "play" if turn.tiles else "exchange" if turn.count else "pass"
+
+
+def _as_move(turn: Turn) -> ActionKind:
+    return KINDS[move_of(turn)]
+
+
+def _enter_correct(ctx: Context) -> None:
+    """Replace an earlier turn by what was really played, and replay the log from there.
+
+    Later turns keep their tiles (or verdicts, or racks) and are scored again; their words are
+    checked again where the game checks words as played. If one of them is no longer legal,
+    the correction is refused naming it, and nothing changes (the transaction rolls back).
+    """
+    if ctx.state.status == ABANDONED:
+        raise GameOver("abandoned", "This game was abandoned: undo that before correcting a turn.")
+    if ctx.state.status == VOID:
+        raise GameOver("void", "This game is void: a director must undo that before a correction.")
+    wanted, turns, entry = ctx.entry.target, ctx.effective(), ctx.entry
+    if wanted is None or wanted == "":
+        raise InputError("no_target", "Say which turn to correct, by its number in the log.")
+    if isinstance(wanted, bool) or not isinstance(wanted, int):
+        raise InputError("bad_target", "The turn to correct is given by its number in the log.")
+    target = next((t for t in turns if t.number == wanted), None)
+    if target is None:
+        raise IllegalAction(
+            "not_in_effect",
+            f"Log entry #{wanted} is not in the game now (undone, corrected or not entered): "
+            "choose a turn from the log.",
+        )
+    if target.action not in MOVES:
+        raise IllegalAction(
+            "not_correctable",
+            f"Log entry #{wanted} is not a play, a pass or an exchange "
+            f"({KINDS[target.action].label(target)}): only those can be corrected.",
+        )
+    assert ctx.fresh is not None
+    index, numbers = turns.index(target), _numbers(turns)
+    state = ctx.fresh()
+    for turn in turns[:index]:
+        _replay_any(state, turn)
+    was = totals(ctx.state)
+    new = ctx.turn
+    new.target = target
+    move = "play" if entry.notation is not None or entry.tiles is not None else None
+    move = move or ("exchange" if entry.count is not None else "pass")
+    KINDS[move].enter(
+        Context(ctx.game, ctx.seats, state, new, entry, ctx.policy, ctx.effective, ctx.fresh)
+    )
+    new.totals = totals(state)
+    name = target.seat.player.name
+    if new.score != target.score:
+        ctx.changes.append(Change(name, target.score, new.score, turn=numbers[target.pk]))
+    target.corrected_at = timezone.now()
+    target.corrected_by = entry.by[:80]
+    target.save(update_fields=["corrected_at", "corrected_by"])
+    new.save()  # later turns may name it (a challenge of the corrected play)
+    lexicon = lexicon_for(ctx.game) if ctx.policy.checks_as_played else None
+    for later in turns[index + 1 :]:
+        judged = new if later.target_id == target.pk else None
+        _rescore(state, later, numbers.get(later.pk), judged, lexicon, ctx)
+    ctx.state = state
+    now = totals(state)
+    for seat in ctx.seats:
+        if was[seat.order] != now[seat.order]:
+            ctx.changes.append(Change(seat.player.name, was[seat.order], now[seat.order]))
+
+
+def _rescore(
+    state: GameState,
+    turn: Turn,
+    number: int | None,
+    judged: Turn | None,
+    lexicon: Lexicon | None,
+    ctx: Context,
+) -> None:
+    """Apply a later turn (``number`` as players count it) again after a correction, and
+    rewrite what it recorded."""
+    name = turn.seat.player.name
+    label = KINDS[turn.action].label(turn)
+    what = f"turn {number} ({name}’s {label})" if number else f"the {label} (#{turn.number})"
+    if turn.seat.order != state.to_move:
+        mover = ctx.seats[state.to_move].player.name
+        raise IllegalAction(
+            "correction_breaks_turn",
+            f"After this correction, {what} would be {mover}’s turn, not {name}’s.",
+        )
+    try:
+        if turn.tiles and turn.action in ("play", "correct"):
+            play = Play(tuple(Placement(r, c, t) for r, c, t in turn.tiles))
+            outcome = state.play(play, lexicon)
+        else:
+            outcome = _replay_any(state, turn)
+    except IllegalPlay as error:
+        reasons = " ".join(
+            f"{v.message.rstrip('.')} (rule {v.rule})." if v.rule else v.message
+            for v in error.violations
+        )
+        raise IllegalAction(
+            "correction_breaks_turn",
+            f"After this correction, {what} would no longer be legal: {reasons or error.message}",
+        ) from None
+    except RefereeError as error:
+        raise IllegalAction(
+            "correction_breaks_turn",
+            f"After this correction, {what} could no longer be entered: {error.message}",
+        ) from None
+    fields = ["totals"]
+    if turn.tiles or turn.action == "challenge":
+        if turn.score != outcome.score:
+            ctx.changes.append(Change(name, turn.score, outcome.score, turn=number))
+        turn.score = outcome.score
+        turn.words = [w.to_dict() for w in outcome.words]
+        fields += ["score", "words"]
+    if turn.tiles:
+        turn.notation = outcome.notation
+        fields.append("notation")
+    if judged is not None:
+        turn.target = judged
+        fields.append("target")
+    turn.totals = totals(state)
+    turn.save(update_fields=fields)
+
+
+def _replay_any(state: GameState, turn: Turn) -> Outcome:
+    apply = kind_of(turn).replay
+    assert apply is not None  # the turns in effect are all moves
+    return apply(state, turn)
+
+
+def _replay_correct(state: GameState, turn: Turn) -> Outcome:
+    apply = _as_move(turn).replay
+    assert apply is not None
+    return apply(state, turn)
+
+
+def _describe_correct(turn: Turn) -> str:
+    from scorekeeper.game.replay import turn_numbers
+
+    target, number = turn.target, turn_numbers(turn.game).get(turn.pk)
+    where = f"Turn {number}" if number else f"Log entry #{target.number}" if target else "A turn"
+    return f"{where} was corrected: {_as_move(turn).describe(turn)}"
+
+
+# Abandon ---------------------------------------------------------------------------------------
+def _enter_abandon(ctx: Context) -> None:
+    ctx.turn.seat = ctx.seats[ctx.state.to_move]
+    ctx.state.abandon()
+
+
+def _gcg_abandon(
+    turn: Turn, before: Before, after: GameState, nicks: Sequence[str]
+) -> list[GcgEntry]:
+    return [GcgNote(f"The game was abandoned after turn {_turns_before(turn)}.")]
+
+
+# Void ------------------------------------------------------------------------------------------
+def _require_director(ctx: Context, what: str) -> None:
+    """Refuse unless this is a club game and the entry is made by one of its directors."""
+    club = ctx.game.club
+    if club is None:
+        raise IllegalAction(
+            "not_a_club_game",
+            f"Only a club game can be declared void: this is a casual game (to {what} is a "
+            "club director's decision).",
+        )
+    director = ctx.entry.director
+    if director is None or not club.directors.filter(pk=director.pk).exists():
+        raise IllegalAction(
+            "not_a_director", f"Only a director of {club.name} can {what} in this game."
+        )
+
+
+def _enter_void(ctx: Context) -> None:
+    """A club director declares the game void (finished or not): it leaves the standings."""
+    _require_director(ctx, "declare a game void")
+    if not ctx.entry.note.strip():
+        raise InputError("no_reason", "Say why the game is void: the log keeps the reason.")
+    ctx.turn.seat = ctx.seats[ctx.state.to_move]
+    ctx.state.void()
+
+
+def _describe_void(turn: Turn) -> str:
+    reason = turn.note.strip().rstrip(".")
+    voided = f"Voided after turn {_turns_before(turn)} by {turn.entered_by or 'a director'}"
+    return voided + (f" — {reason}." if reason else ".")
+
+
+def _gcg_void(turn: Turn, before: Before, after: GameState, nicks: Sequence[str]) -> list[GcgEntry]:
+    return [GcgNote(_describe_void(turn))]
+
+
+# The table -------------------------------------------------------------------------------------
+def _name(turn: Turn) -> str:
+    return turn.seat.player.name
+
+
+KINDS: dict[str, ActionKind] = {
+    kind.name: kind
+    for kind in (
+        ActionKind(
+            "play",
+            enter=_enter_play,
+            replay=_replay_play,
+            describe=_describe_play,
+            label=lambda t: "play",
+            gcg=_gcg_play,
+            recorded=True,
+        ),
+        ActionKind(
+            "pass",
+            enter=_enter_pass,
+            replay=lambda state, turn: state.pass_turn(),
+            describe=lambda t: f"{_name(t)} passed.",
+            label=lambda t: "pass",
+            gcg=_gcg_pass,
+            recorded=True,
+        ),
+        ActionKind(
+            "exchange",
+            enter=_enter_exchange,
+            replay=lambda state, turn: state.exchange(turn.count),
+            describe=lambda t: f"{_name(t)} exchanged {_plural(t.count, 'tile')}.",
+            label=lambda t: f"exchange {t.count}",
+            gcg=_gcg_exchange,
+            recorded=True,
+        ),
+        ActionKind(
+            "challenge",
+            enter=_enter_challenge,
+            replay=_replay_challenge,
+            describe=_describe_challenge,
+            label=lambda t: "challenge",
+            gcg=_gcg_challenge,
+            recorded=True,
+        ),
+        ActionKind(
+            "penalty",
+            enter=_enter_penalty,
+            replay=_replay_penalty,
+            describe=_describe_penalty,
+            label=lambda t: "time penalty",
+            gcg=_gcg_penalty,
+            any_seat=True,
+            recorded=True,
+        ),
+        ActionKind(
+            "undo",
+            enter=_enter_undo,
+            replay=None,
+            describe=_describe_undo,
+            label=lambda t: f"undo of #{t.target.number}" if t.target else "undo",
+            gcg=_no_gcg,
+            rebuilds=True,
+            retakes=True,
+        ),
+        ActionKind(
+            "finish",
+            enter=_enter_finish,
+            replay=_replay_finish,
+            describe=_describe_finish,
+            label=lambda t: "end of game",
+            gcg=_gcg_finish,
+            always=True,
+            recorded=True,
+            counted=False,
+        ),
+        ActionKind(
+            "correct",
+            enter=_enter_correct,
+            replay=_replay_correct,
+            describe=_describe_correct,
+            label=lambda t: f"correction of #{t.target.number}" if t.target else "correction",
+            gcg=lambda turn, before, after, nicks: _as_move(turn).gcg(turn, before, after, nicks),
+            retakes=True,
+        ),
+        ActionKind(
+            "abandon",
+            enter=_enter_abandon,
+            replay=lambda state, turn: state.abandon(),
+            describe=lambda t: f"The game was abandoned after turn {_turns_before(t)}.",
+            label=lambda t: "abandoned",
+            gcg=_gcg_abandon,
+            recorded=True,
+            counted=False,
+        ),
+        ActionKind(
+            "void",
+            enter=_enter_void,
+            replay=lambda state, turn: state.void(),
+            describe=_describe_void,
+            label=lambda t: "void",
+            gcg=_gcg_void,
+            always=True,
+            counted=False,
+        ),
+    )
+}
+
+
+def kind_of(turn: Turn) -> ActionKind:
+    try:
+        return KINDS[turn.action]
+    except KeyError:
+        raise InputError(
+            "unknown_action", f"Unknown action {turn.action!r}; use one of {', '.join(KINDS)}."
+        ) from None
+
+
+def _sentence_of(turn: Turn) -> str:
+    return kind_of(turn).describe(turn)
+
+
+def describe(turn: Turn) -> str:
+    """The one sentence for people about a turn: "Ann played 8D HOUSE for 24 (HOUSE 24)."."""
+    sentence = _sentence_of(turn)
+    if turn.undone:
+        return sentence[:-1] + " (undone)."
+    return sentence[:-1] + " (corrected)." if turn.corrected else sentence

@@ -1,0 +1,253 @@
+"""The hub: which screens in this process listen to which channel, and how news reaches them.
+
+A channel is a game (``game:<id>``) or a club (``club:<id>``). ``publish`` is called once a
+change has committed. Without ``REDIS_URL`` it hands the news straight to this process's
+listeners: one process serves everything (``make run``, the tests' live server). With
+``REDIS_URL`` it goes to Redis (``PUBLISH`` on one channel), and every process follows that
+channel from one connection of its own (a thread started with its first listener) and hands
+each message to its listeners: a screen connected to any worker of any server sees a turn
+entered through any other. Without Redis, several processes on one database (gunicorn's
+workers) hear each other through the record: with ``PUSH_WATCH_SECONDS`` set (the gunicorn
+config sets it), each reads what changed for the games its screens follow that often, in
+three queries however many screens (``news.changes``).
+
+Redis is the broker; nothing here keeps or resends messages. A screen that missed some (a
+dropped connection, a slow reader, Redis reconnecting) is told to catch up from the record,
+which has every change (``news.missed``).
+
+A listener is a queue, filled from any thread: an ``asyncio.Queue`` for a stream served by
+an event loop (ASGI), a thread-safe queue for one served by a thread (WSGI). A listener that
+falls ``BACKLOG`` messages behind is marked ``behind`` and gets no more: its stream catches up
+from the record instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import queue
+import threading
+import time
+from typing import Any
+
+from django.conf import settings
+
+log = logging.getLogger(__name__)
+
+REDIS_CHANNEL = "scorekeeper:live"
+BACKLOG = 64  # messages a listener may have waiting; past that it catches up from the record
+RESYNC: dict[str, Any] = {"resync": True}  # to every listener: news may have been lost
+
+
+class Listener:
+    """One screen's place in the hub: the news on its channel, in order, until it leaves."""
+
+    def __init__(self, hub: Hub, channel: str, loop: asyncio.AbstractEventLoop | None) -> None:
+        self.hub = hub
+        self.channel = channel
+        self.loop = loop
+        self.behind = False
+        self._async: asyncio.Queue[dict[str, Any]] | None = asyncio.Queue(BACKLOG) if loop else None
+        self._sync: queue.Queue[dict[str, Any]] | None = None if loop else queue.Queue(BACKLOG)
+
+    def put(self, message: dict[str, Any]) -> None:
+        """Hand over ``message``; called from any thread."""
+        if self.behind:
+            return
+        if self._sync is not None:
+            self._offer(self._sync, message)
+            return
+        assert self.loop is not None and self._async is not None
+        try:
+            self.loop.call_soon_threadsafe(self._offer, self._async, message)
+        except RuntimeError:  # the loop has closed: the screen is gone
+            self.behind = True
+
+    def _offer(self, into: queue.Queue[Any] | asyncio.Queue[Any], message: dict[str, Any]) -> None:
+        try:
+            into.put_nowait(message)
+        except (queue.Full, asyncio.QueueFull):
+            self.behind = True
+
+    def get(self, timeout: float) -> dict[str, Any] | None:
+        """The next message, waiting at most ``timeout`` seconds (a thread's stream)."""
+        assert self._sync is not None
+        try:
+            return self._sync.get(timeout=max(timeout, 0))
+        except queue.Empty:
+            return None
+
+    async def aget(self, timeout: float) -> dict[str, Any] | None:
+        """The next message, waiting at most ``timeout`` seconds (an event loop's stream)."""
+        assert self._async is not None
+        try:
+            return await asyncio.wait_for(self._async.get(), max(timeout, 0))
+        except TimeoutError:
+            return None
+
+    def leave(self) -> None:
+        self.hub.leave(self)
+
+
+class Hub:
+    """This process's listeners, by channel."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._listeners: dict[str, set[Listener]] = {}
+        self._count = 0
+        self._redis_pid = 0  # the process whose thread follows Redis (a fork starts its own)
+        self._redis_ready = threading.Event()
+        self._watch_pid = 0  # the process whose thread reads the record for changes
+        self._publisher: Any = None
+        self._publisher_pid = 0
+
+    # Listening ---------------------------------------------------------------------------------
+    def listen(self, channel: str, loop: asyncio.AbstractEventLoop | None = None) -> Listener:
+        """A new listener on ``channel``: give the running event loop for an async stream."""
+        listener = Listener(self, channel, loop)
+        with self._lock:
+            self._listeners.setdefault(channel, set()).add(listener)
+            self._count += 1
+        if settings.REDIS_URL:
+            self._follow_redis(settings.REDIS_URL)
+        elif settings.PUSH_WATCH_SECONDS > 0:
+            self._watch_record(settings.PUSH_WATCH_SECONDS)
+        return listener
+
+    def leave(self, listener: Listener) -> None:
+        with self._lock:
+            listeners = self._listeners.get(listener.channel)
+            if listeners is not None and listener in listeners:
+                listeners.discard(listener)
+                self._count -= 1
+                if not listeners:
+                    del self._listeners[listener.channel]
+
+    def count(self) -> int:
+        """How many listeners this process has (one per open stream)."""
+        return self._count
+
+    def ready(self, timeout: float) -> bool:
+        """Whether news from other processes reaches this one: always without Redis; with it,
+        once this process follows the Redis channel (waiting at most ``timeout`` seconds)."""
+        if not settings.REDIS_URL:
+            return True
+        return self._redis_ready.wait(timeout)
+
+    def deliver(self, channel: str, message: dict[str, Any]) -> int:
+        """Hand ``message`` to this process's listeners on ``channel`` (all of them, for a
+        resync); how many."""
+        with self._lock:
+            if message is RESYNC or message.get("resync"):
+                listeners = [one for group in self._listeners.values() for one in group]
+            else:
+                listeners = list(self._listeners.get(channel, ()))
+        for listener in listeners:
+            listener.put(message)
+        return len(listeners)
+
+    # Publishing --------------------------------------------------------------------------------
+    def publish(self, channel: str, message: dict[str, Any]) -> None:
+        """Send ``message`` to every listener on ``channel``, in every process. Never raises:
+        a screen that misses news catches up, a turn must not fail for it."""
+        url = settings.REDIS_URL
+        if not url:
+            self.deliver(channel, message)
+            return
+        try:
+            self._redis(url).publish(
+                REDIS_CHANNEL, json.dumps({"channel": channel, "message": message})
+            )
+        except Exception:  # noqa: BLE001 - Redis down: this process's screens still hear it
+            log.warning("news not published through Redis", exc_info=True)
+            self.deliver(channel, message)
+
+    def _redis(self, url: str) -> Any:
+        if self._publisher is None or self._publisher_pid != os.getpid():
+            import redis
+
+            self._publisher = redis.Redis.from_url(
+                url, socket_timeout=1, socket_connect_timeout=1, health_check_interval=30
+            )
+            self._publisher_pid = os.getpid()
+        return self._publisher
+
+    def _follow_redis(self, url: str) -> None:
+        with self._lock:
+            if self._redis_pid == os.getpid():
+                return
+            self._redis_pid = os.getpid()
+            self._redis_ready.clear()
+        threading.Thread(
+            target=self._redis_loop, args=(url,), name="live-redis", daemon=True
+        ).start()
+
+    def _watch_record(self, every: float) -> None:
+        with self._lock:
+            if self._watch_pid == os.getpid():
+                return
+            self._watch_pid = os.getpid()
+        watcher = threading.Thread(target=self._watch_loop, args=(every,), daemon=True)
+        watcher.start()
+
+    def _watch_loop(self, every: float) -> None:
+        """Without a broker, each process reads the record every ``every`` seconds for changes
+        to the games and clubs its screens follow (changes committed by other processes)."""
+        from scorekeeper.live import news
+
+        known: dict[str, int] = {}
+        since = time.time()
+        while True:
+            time.sleep(every)
+            with self._lock:
+                channels = list(self._listeners)
+            games = [c[5:] for c in channels if c.startswith("game:")]
+            clubs = [int(c[5:]) for c in channels if c.startswith("club:")]
+            for key in [k for k in known if k.removeprefix("club:") not in games]:
+                del known[key]  # no one follows it here any more
+            now = time.time()
+            if games or clubs:
+                try:
+                    for channel, message in news.changes(games, clubs, known, since):
+                        self.deliver(channel, message)
+                except Exception:  # noqa: BLE001 - the database is busy or away: next time
+                    log.warning("the record could not be read for changes", exc_info=True)
+                    continue
+            since = now
+
+    def _redis_loop(self, url: str) -> None:
+        import redis
+
+        pause, again = 0.2, False
+        while True:
+            try:
+                client = redis.Redis.from_url(
+                    url, socket_connect_timeout=2, socket_keepalive=True, health_check_interval=30
+                )
+                pubsub = client.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
+                pubsub.subscribe(REDIS_CHANNEL)
+                self._redis_ready.set()
+                if again:  # what was published while the connection was down is lost
+                    self.deliver("", RESYNC)
+                pause, again = 0.2, True
+                for item in pubsub.listen():
+                    if item.get("type") != "message":
+                        continue
+                    try:
+                        data = json.loads(item["data"])
+                        self.deliver(str(data["channel"]), dict(data["message"]))
+                    except (ValueError, KeyError, TypeError):
+                        log.warning("a malformed message on %s", REDIS_CHANNEL)
+            except Exception:  # noqa: BLE001 - Redis went away: follow it again when it's back
+                log.warning("lost Redis pub/sub; reconnecting", exc_info=True)
+            self._redis_ready.clear()
+            time.sleep(pause)
+            pause = min(pause * 2, 5)
+
+
+hub = Hub()
+
+__all__ = ["BACKLOG", "RESYNC", "Hub", "Listener", "hub"]

@@ -1,0 +1,147 @@
+"""What a change says to the screens, and what a screen missed.
+
+Every change to a game is one entry of its log (a turn, a challenge, an undo, a correction,
+the end), so the news is numbered as the log is: an event's id is its entry's number
+(``Turn.number``, the game's ``turn_number`` once it committed). A screen that reconnects says
+the last number it got (``Last-Event-ID``) and is sent the entries after it, from the record.
+
+An event's data, as JSON::
+
+    {"game": "<id>", "entry": 12, "action": "play", "player": "Ann", "notation": "5D WOOD",
+     "score": 14, "totals": [120, 98], "at": 1767225600.123}
+
+``at`` is when the change committed (seconds since 1970, UTC): a screen can tell how late it
+heard. The club's channel carries ``{"game", "entry", "at"}`` for each of its games.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+from uuid import UUID
+
+from django.db import close_old_connections, connection, transaction
+
+from scorekeeper.live.hub import hub
+from scorekeeper.models import Game, Seat, Turn
+
+CATCH_UP_MOST = 200  # entries a screen is sent to catch up; further behind, it reloads
+
+
+def game_channel(game_id: UUID | str) -> str:
+    return f"game:{game_id}"
+
+
+def club_channel(club_id: int) -> str:
+    return f"club:{club_id}"
+
+
+def event_of(turn: Turn, names: dict[int, str], at: float) -> dict[str, Any]:
+    """The event for one log entry; ``names`` are the players' names by their seats' ids."""
+    return {
+        "game": str(turn.game_id),
+        "entry": turn.number,
+        "action": turn.action,
+        "player": names.get(turn.seat_id, ""),
+        "notation": turn.notation,
+        "score": turn.score,
+        "totals": turn.totals,
+        "at": round(at, 3),
+    }
+
+
+def announce(game: Game, turn: Turn | None, seats: Sequence[Seat]) -> None:
+    """Tell every screen of ``game`` (and its club's director) about ``turn`` once the
+    transaction commits; a new game (``turn`` None) is news for its club only."""
+    names = {seat.pk: seat.player.name for seat in seats}
+    game_id, club_id = game.pk, game.club_id
+
+    def send() -> None:
+        at = time.time()
+        if turn is not None:
+            hub.publish(game_channel(game_id), event_of(turn, names, at))
+        if club_id is not None:
+            entry = turn.number if turn is not None else 0
+            hub.publish(club_channel(club_id), {"game": str(game_id), "entry": entry, "at": at})
+
+    transaction.on_commit(send, robust=True)
+
+
+def latest_entry(game_id: UUID | str) -> int | None:
+    """The number of the game's latest log entry; None if there is no such game. Closes the
+    connection as ``missed`` does."""
+    try:
+        return Game.objects.filter(pk=game_id).values_list("turn_number", flat=True).first()
+    finally:
+        if not connection.in_atomic_block:
+            connection.close()
+
+
+def missed(game_id: UUID | str, after: int) -> list[dict[str, Any]] | None:
+    """The events after entry ``after``, in order, from the record; None if there are more
+    than ``CATCH_UP_MOST`` (the screen reloads instead)."""
+    turns = list(
+        Turn.objects.filter(game_id=game_id, number__gt=after).order_by("number")[
+            : CATCH_UP_MOST + 1
+        ]
+    )
+    if len(turns) > CATCH_UP_MOST:
+        return None
+    if not turns:
+        return []
+    names = dict(Seat.objects.filter(game_id=game_id).values_list("pk", "player__name"))
+    return [event_of(turn, names, turn.created_at.timestamp()) for turn in turns]
+
+
+def changes(
+    games: Sequence[str], clubs: Sequence[int], known: dict[str, int], since: float
+) -> list[tuple[str, dict[str, Any]]]:
+    """What changed in the record, for these games and clubs, since about ``since`` (a time):
+    (channel, message) pairs, each game's entries past the last ``known`` one (which it
+    updates) and a note on a club's channel for each of its games that changed. Three queries
+    however many changed. For processes with no broker to hear each other through
+    (``hub.Hub.watch_record``, whose thread keeps its connection, let go when it grows old, as
+    a request's is); a screen skips what it has."""
+    from datetime import UTC, datetime, timedelta
+
+    from django.db.models import Q
+
+    after = datetime.fromtimestamp(since, tz=UTC) - timedelta(seconds=2)  # commits lag saves
+    watched, clubbed = set(games), set(clubs)
+    found: list[tuple[str, dict[str, Any]]] = []
+    if not connection.in_atomic_block:
+        close_old_connections()
+    rows = Game.objects.filter(
+        Q(pk__in=list(watched)) | Q(club_id__in=list(clubbed)), updated_at__gte=after
+    ).values_list("pk", "turn_number", "club_id")
+    moved = []
+    for pk, entry, club_id in rows:
+        key = str(pk)
+        if key in watched and entry > known.get(key, 0):
+            moved.append(key)
+        if club_id in clubbed and known.get(f"club:{key}") != entry:
+            known[f"club:{key}"] = entry
+            found.append((club_channel(club_id), {"game": key, "entry": entry, "at": since}))
+    if moved:
+        turns = Turn.objects.filter(game_id__in=moved, created_at__gte=after).order_by("number")
+        names = dict(Seat.objects.filter(game_id__in=moved).values_list("pk", "player__name"))
+        for turn in turns:
+            key = str(turn.game_id)
+            if turn.number > known.get(key, 0):
+                known[key] = turn.number
+                event = event_of(turn, names, turn.created_at.timestamp())
+                found.append((game_channel(key), event))
+    return found
+
+
+__all__ = [
+    "changes",
+    "CATCH_UP_MOST",
+    "announce",
+    "club_channel",
+    "event_of",
+    "game_channel",
+    "latest_entry",
+    "missed",
+]

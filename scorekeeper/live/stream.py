@@ -1,0 +1,271 @@
+"""A Server-Sent Events stream: what one screen is sent while it stays connected.
+
+A game's stream opens with ``event: ready`` (its id the last entry the screen has), sends what
+the screen missed since then from the record, then one ``event: turn`` per log entry as each
+commits, numbered by its entry (``id:``): the browser's ``EventSource`` says the last one it
+got (``Last-Event-ID``) when it reconnects, and gets exactly the entries after it. A spectator
+screen's stream (``?part=live``) carries in each such event the screen's live part as the game
+then stands (``part``: HTML, rendered once per change in each process, whoever listens). A screen
+more than ``news.CATCH_UP_MOST`` entries behind is sent ``event: reload``. A club's stream
+sends ``event: table`` (a game of the club changed) and ``event: refresh`` when news may have
+been lost; the director's screen then reloads its tables.
+
+A stream lasts at most ``PUSH_STREAM_SECONDS`` (the browser reconnects at once, with its
+``Last-Event-ID``), sends a comment every ``PUSH_HEARTBEAT_SECONDS`` so proxies keep it open,
+and is served by the event loop (``events_async``, ASGI: thousands per process) or by a
+thread (``events_sync``, WSGI: ``make run``, the tests' live server).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Protocol, TypeVar
+from uuid import UUID
+
+from django.conf import settings
+from django.db import close_old_connections, connection
+
+from scorekeeper.live import news
+from scorekeeper.live.hub import Hub
+
+RETRY_MS = 2000  # how soon a browser reconnects after a stream ends
+KEEP_ALIVE = b":\n\n"
+CATCH_UP = object()  # ``take``'s answer when the record must be read
+T = TypeVar("T")
+
+
+def frame(data: dict[str, Any], *, event: str, entry: int | None = None) -> bytes:
+    """One event, as the stream carries it."""
+    head = f"id: {entry}\n" if entry is not None else ""
+    body = json.dumps(data, separators=(",", ":"))
+    return f"{head}event: {event}\ndata: {body}\n\n".encode()
+
+
+class Stream(Protocol):
+    channel: str
+    done: bool
+
+    def opening(self) -> bytes: ...
+    def take(self, message: dict[str, Any]) -> bytes | object: ...
+    def catch_up(self) -> bytes: ...
+
+
+class Rendering:
+    """``take``'s answer for a stream that sends a part with each event: the event, to send
+    once ``draw`` has drawn the part (a database read: in a thread, under ASGI)."""
+
+    def __init__(self, message: dict[str, Any], draw: Callable[[], str | None]) -> None:
+        self.message = message
+        self.draw = draw
+
+    def framed(self, part: str | None) -> bytes:
+        data = {**self.message, "part": part} if part is not None else self.message
+        return frame(data, event="turn", entry=self.message["entry"])
+
+
+class GameStream:
+    """A game's entries, from the one after ``last``. With ``part`` (the web layer's renderer
+    of the spectator's live part, given the game's id), each event carries the part as the
+    game stands once it committed: the screen shows it at once, with no request of its own."""
+
+    def __init__(
+        self, game_id: UUID | str, last: int, part: Callable[[str], str | None] | None = None
+    ) -> None:
+        self.game_id = str(game_id)
+        self.channel = news.game_channel(game_id)
+        self.last = last
+        self.done = False
+        self.part = part
+
+    def opening(self) -> bytes:
+        ready = frame({"game": self.game_id, "entry": self.last}, event="ready", entry=self.last)
+        return f"retry: {RETRY_MS}\n".encode() + ready
+
+    def take(self, message: dict[str, Any]) -> bytes | object:
+        """What to send for ``message``: the event, nothing (already sent), or ``CATCH_UP``
+        (entries were missed, or news may have been lost)."""
+        entry = message.get("entry")
+        if message.get("resync") or not isinstance(entry, int):
+            return CATCH_UP
+        if entry <= self.last:
+            return b""
+        if entry > self.last + 1:  # the one before is late, or was lost: the record has it
+            return CATCH_UP
+        self.last = entry
+        if self.part is not None:
+            part, game_id = self.part, self.game_id
+            return Rendering(message, lambda: part(game_id))
+        return frame(message, event="turn", entry=entry)
+
+    def catch_up(self) -> bytes:
+        """The entries after the last one sent, from the record (a database read)."""
+        events = news.missed(self.game_id, self.last)
+        if events is None:
+            self.done = True
+            return frame({"game": self.game_id, "entry": self.last}, event="reload")
+        events = [e for e in events if e["entry"] > self.last]
+        if events and self.part is not None:  # the last one brings the part as it stands
+            part = self.part(self.game_id)
+            if part is not None:
+                events[-1] = {**events[-1], "part": part}
+        sent = [frame(e, event="turn", entry=e["entry"]) for e in events]
+        if events:
+            self.last = max(self.last, events[-1]["entry"])
+        return b"".join(sent)
+
+
+class ClubStream:
+    """Which of a club's games changed: the director's screen reloads its tables for each."""
+
+    def __init__(self, club_id: int) -> None:
+        self.channel = news.club_channel(club_id)
+        self.done = False
+
+    def opening(self) -> bytes:
+        return f"retry: {RETRY_MS}\n".encode() + frame({}, event="ready")
+
+    def take(self, message: dict[str, Any]) -> bytes | object:
+        if message.get("resync"):
+            return CATCH_UP
+        return frame(message, event="table")
+
+    def catch_up(self) -> bytes:
+        return frame({}, event="refresh")
+
+
+def _let_go(read: Callable[[], T]) -> T:
+    """``read()`` in a stream's own thread, which then waits long: it lets its database
+    connection go rather than hold it while it waits."""
+    try:
+        return read()
+    finally:
+        if not connection.in_atomic_block:
+            connection.close()
+
+
+def events_sync(stream: Stream, hub: Hub) -> Iterator[bytes]:
+    """The stream, served by the thread that holds it."""
+    listener = hub.listen(stream.channel)
+    try:
+        hub.ready(2)
+        yield stream.opening()
+        if missed := _let_go(stream.catch_up):
+            yield missed
+        deadline = time.monotonic() + settings.PUSH_STREAM_SECONDS
+        while not stream.done and (left := deadline - time.monotonic()) > 0:
+            if listener.behind:
+                listener.leave()
+                listener = hub.listen(stream.channel)
+                yield _let_go(stream.catch_up)
+                continue
+            message = listener.get(min(settings.PUSH_HEARTBEAT_SECONDS, left))
+            if message is None:
+                yield KEEP_ALIVE
+                continue
+            sent = stream.take(message)
+            if sent is CATCH_UP:
+                yield _let_go(stream.catch_up)
+            elif isinstance(sent, Rendering):
+                yield sent.framed(_let_go(sent.draw))
+            elif sent:
+                assert isinstance(sent, bytes)
+                yield sent
+    finally:
+        listener.leave()
+
+
+# The reads of the streams served by the event loop (what a screen missed, the part sent with
+# an event) run in a few threads of their own, each keeping its database connection (let go
+# when it grows old, as a request's is). Run in the stream's own context instead (as
+# ``sync_to_async`` does), each stream would open a connection of its own and hold it.
+READ_THREADS = 2
+_readers: list[ThreadPoolExecutor] = []
+
+
+def _reading(read: Callable[[], T]) -> Callable[[], T]:
+    def job() -> T:
+        if not connection.in_atomic_block:
+            close_old_connections()
+        return read()
+
+    return job
+
+
+async def _read(read: Callable[[], T]) -> T:
+    """``read()`` in one of the streams' reading threads."""
+    import asyncio
+
+    if not _readers:
+        _readers.append(ThreadPoolExecutor(READ_THREADS, thread_name_prefix="live-read"))
+    return await asyncio.get_running_loop().run_in_executor(_readers[0], _reading(read))
+
+
+def stop_reading() -> None:
+    """Let the reading threads' database connections go and the threads end (a test's end;
+    the next stream starts them again)."""
+    import threading
+
+    if not _readers:
+        return
+    pool = _readers.pop()
+    together = threading.Barrier(READ_THREADS)
+
+    def close() -> None:  # one on each thread: each waits for the others
+        together.wait(10)
+        connection.close()
+
+    for done in [pool.submit(close) for _ in range(READ_THREADS)]:
+        done.result()
+    pool.shutdown()
+
+
+async def events_async(stream: Stream, hub: Hub) -> AsyncIterator[bytes]:
+    """The stream, served by the event loop: a waiting screen holds no thread."""
+    import asyncio
+
+    loop = asyncio.get_running_loop()
+    listener = hub.listen(stream.channel, loop)
+    try:
+        if not hub.ready(0):
+            await asyncio.to_thread(hub.ready, 2)
+        yield stream.opening()
+        if missed := await _read(stream.catch_up):
+            yield missed
+        deadline = time.monotonic() + settings.PUSH_STREAM_SECONDS
+        while not stream.done and (left := deadline - time.monotonic()) > 0:
+            if listener.behind:
+                listener.leave()
+                listener = hub.listen(stream.channel, loop)
+                yield await _read(stream.catch_up)
+                continue
+            message = await listener.aget(min(settings.PUSH_HEARTBEAT_SECONDS, left))
+            if message is None:
+                yield KEEP_ALIVE
+                continue
+            sent = stream.take(message)
+            if sent is CATCH_UP:
+                yield await _read(stream.catch_up)
+            elif isinstance(sent, Rendering):
+                yield sent.framed(await _read(sent.draw))
+            elif sent:
+                assert isinstance(sent, bytes)
+                yield sent
+    finally:
+        listener.leave()
+
+
+__all__ = [
+    "CATCH_UP",
+    "ClubStream",
+    "GameStream",
+    "RETRY_MS",
+    "Rendering",
+    "Stream",
+    "events_async",
+    "events_sync",
+    "frame",
+    "stop_reading",
+]

@@ -1,0 +1,13 @@
+"""The pages: request in, response out. ``table`` (home, new game, the scorer's page, preview,
+turn, the spectator screen), ``managing`` (correct a turn, abandon, who starts, hand over, QR
+codes), ``history`` (past games, a game's log, replay, chart and review), ``rankings``
+(rankings and players' pages), ``records`` (upload and download records), ``clubs`` and
+``invitations``, ``director`` (a club night's live tables), ``live`` (the streams of
+changes the screens keep open); ``scorer_link`` (the scorer's secret in a cookie),
+``your_games`` (the games this browser keeps), ``forms``, ``presenters`` (what a page shows
+of a game), ``shortcuts`` and ``ops`` (health check).
+
+Every change goes through ``scorekeeper.game.domain``. May import: ``referee``,
+``scorekeeper.models``, ``scorekeeper.game``, ``scorekeeper.records``, ``scorekeeper.stats``,
+``scorekeeper.live``, ``scorekeeper.limits``. Never imports ``scorekeeper.api``.
+"""

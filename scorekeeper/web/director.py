@@ -1,0 +1,146 @@
+"""The director's screen for a club night (``/clubs/<slug>/live``): every game of the club in
+play, with its players and scores, whose turn it is, the last turn and how long ago it was,
+the stalled ones marked, and the club's standings beside them; for a projector or a phone.
+
+The page refreshes its live part (``/clubs/<slug>/live/tables``) every few seconds; an
+unchanged refresh is answered 304 from one aggregate query (the club's games' latest change,
+and the minute, since "4 min ago" and stalling move with the clock).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Count, F, Max, Prefetch
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django.views.decorators.http import condition, require_GET
+
+from referee import InputError
+from scorekeeper.game.replay import turn_phrase
+from scorekeeper.game.turn_kinds import describe
+from scorekeeper.models import Club, Game, Seat, Turn
+from scorekeeper.stats.standings import club_standings
+from scorekeeper.web.clubs import get_club
+from scorekeeper.web.shortcuts import error_page, query_whole
+
+LIVE = (Game.Status.IN_PROGRESS, Game.Status.AWAITING_RACKS)
+STALL_MOST = 240  # minutes: the longest stall a night may set with ?stall=
+TONIGHT = timedelta(hours=12)  # finished games listed as "finished tonight"
+
+
+@dataclass(frozen=True)
+class Table:
+    """One game in play as the director's screen shows it."""
+
+    game: Game
+    seats: list[Seat]
+    to_move: Seat | None  # None while the game waits for the racks
+    last: str  # the last log entry's sentence, or "" before the first turn
+    since: datetime  # when the last turn was entered (the start, before any)
+    minutes: int
+    stalled: bool
+    turn: str  # "turn 12", as players count
+
+
+def stall_minutes(request: HttpRequest) -> int:
+    """How long without a turn marks a game stalled: ``?stall=`` (1 to 240 minutes) for the
+    night, else the STALL_MINUTES setting."""
+    asked = query_whole(request.GET.get("stall"), STALL_MOST, ("stall", "stalls"))
+    if asked == 0:
+        raise InputError("bad_number", f"A stall is 1 to {STALL_MOST} minutes.")
+    return asked or settings.STALL_MINUTES
+
+
+def live_tables(club: Club, stall: int, now: datetime) -> list[Table]:
+    """The club's games in play, longest waiting first: three queries however many."""
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("order"))
+    games = list(club.games.filter(status__in=LIVE).prefetch_related(seats))
+    last_turns = {
+        turn.game_id: turn
+        for turn in Turn.objects.filter(
+            game__in=[g.pk for g in games], number=F("game__turn_number")
+        ).select_related("game", "seat__player", "target__seat__player")
+    }
+    tables = []
+    for game in games:
+        seated = list(game.seats.all())
+        last = last_turns.get(game.pk)
+        since = last.created_at if last else game.created_at
+        minutes = max(0, int((now - since).total_seconds() // 60))
+        in_play = game.status == Game.Status.IN_PROGRESS and seated
+        tables.append(
+            Table(
+                game=game,
+                seats=seated,
+                to_move=seated[game.to_move] if in_play else None,
+                last=describe(last) if last else "",
+                since=since,
+                minutes=minutes,
+                stalled=minutes >= stall,
+                turn=turn_phrase(game),
+            )
+        )
+    tables.sort(key=lambda t: t.since)
+    return tables
+
+
+def _etag(request: HttpRequest, slug: str) -> str | None:
+    club = Club.objects.filter(slug=slug).first()
+    if club is None:
+        return None
+    try:
+        stall = stall_minutes(request)
+    except InputError:
+        return None
+    seen = club.games.aggregate(latest=Max("updated_at"), games=Count("pk"))
+    minute = timezone.now().strftime("%Y%m%d%H%M")
+    return f"{seen['games']}-{seen['latest'] and seen['latest'].timestamp()}-{minute}-{stall}"
+
+
+def _context(request: HttpRequest, club: Club) -> dict[str, Any]:
+    now = timezone.now()
+    stall = stall_minutes(request)
+    finished = (
+        club.games.filter(status=Game.Status.FINISHED, finished_at__gte=now - TONIGHT)
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("order"))
+        )
+        .order_by("-finished_at")
+    )
+    return {
+        "club": club,
+        "tables": live_tables(club, stall, now),
+        "finished": finished,
+        "standings": club_standings(club),
+        "stall": stall,
+        "now": now,
+        "poll": settings.LIVE_POLL_SECONDS,  # while push is not open (static/js/live.js)
+    }
+
+
+@require_GET
+def live(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_club(slug)
+    try:
+        context = _context(request, club)
+    except InputError as error:
+        return error_page(request, 400, "Not a stall time", error.message)
+    return render(request, "clubs/live.html", context)
+
+
+@require_GET
+@condition(etag_func=_etag)
+def live_part(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_club(slug)
+    try:
+        context = _context(request, club)
+    except InputError as error:
+        return error_page(request, 400, "Not a stall time", error.message)
+    response = render(request, "clubs/_live_tables.html", context)
+    response["Cache-Control"] = "no-cache"
+    return response

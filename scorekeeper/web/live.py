@@ -1,0 +1,77 @@
+"""The streams a screen keeps open to hear of changes the moment they commit (Server-Sent
+Events): ``/games/<id>/events`` for the spectator screen and the scorer's page, and
+``/clubs/<slug>/events`` for the director's screen. What they send is in
+``scorekeeper.live.stream``.
+
+Served by the event loop under ASGI (the production server: thousands of open streams a
+process, each a small queue) and by a thread under WSGI (``make run``, the tests' live
+server), where ``PUSH_THREAD_STREAMS`` bounds how many threads may wait at once. A stream
+refused for want of room is a 503: the page then polls, as it does wherever push is off.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
+from django.views.decorators.http import require_GET
+
+from scorekeeper.live.hub import hub
+from scorekeeper.live.news import latest_entry
+from scorekeeper.live.stream import ClubStream, GameStream, Stream, events_async, events_sync
+from scorekeeper.web.clubs import get_club
+from scorekeeper.web.table import pushed_part
+
+_ENTRY = re.compile(r"^[0-9]{1,7}$")
+
+
+def _plain(status: int, text: str, **headers: str) -> HttpResponse:
+    response = HttpResponse(text + "\n", status=status, content_type="text/plain; charset=utf-8")
+    for name, value in headers.items():
+        response[name] = value
+    return response
+
+
+def _stream(request: HttpRequest, stream: Stream) -> HttpResponseBase:
+    served_by_loop = isinstance(request, ASGIRequest)
+    room = settings.PUSH_MAX_STREAMS if served_by_loop else settings.PUSH_THREAD_STREAMS
+    if hub.count() >= room:
+        return _plain(503, "No room for another live stream here: the page polls instead.",
+                      **{"Retry-After": "60"})  # fmt: skip
+    content: Any = events_async(stream, hub) if served_by_loop else events_sync(stream, hub)
+    response = StreamingHttpResponse(content, content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # a proxy in front must pass each event on at once
+    return response
+
+
+@require_GET
+def game_events(request: HttpRequest, game_id: Any) -> HttpResponseBase:
+    """A game's entries as they commit, after ``Last-Event-ID`` (the browser's, on a
+    reconnect) or ``?after=`` (the entry the page showed), else from now; with ``?part=live``
+    (the spectator screen), each with the screen's live part."""
+    latest = latest_entry(game_id)  # and the database connection is let go: a stream waits long
+    if latest is None:
+        return _plain(404, "There is no such game.")
+    seen = request.headers.get("Last-Event-ID") or request.GET.get("after")
+    if not seen:
+        last = latest
+    elif _ENTRY.match(seen.strip()):
+        last = min(int(seen.strip()), latest)
+    else:
+        return _plain(400, "Last-Event-ID (or ?after=) is the number of a log entry.")
+    part = request.GET.get("part")
+    if part not in (None, "live"):
+        return _plain(400, "?part= names the part sent with each event: live, or none.")
+    return _stream(request, GameStream(game_id, last, pushed_part if part else None))
+
+
+@require_GET
+def club_events(request: HttpRequest, slug: str) -> HttpResponseBase:
+    """Which of a club's games changed, as each change commits."""
+    club = get_club(slug)
+    return _stream(request, ClubStream(club.pk))

@@ -1,0 +1,334 @@
+"""Presenters: a game's state laid out for the templates (the board's squares, the tile
+tracker, the scorer's and spectator's page). They read; they decide nothing about the rules.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+from referee import (
+    BLANK,
+    GameState,
+    RuleOptions,
+    Ruleset,
+    challenge_rule,
+    challenge_rule_name,
+    get_ruleset,
+    is_blank,
+)
+from scorekeeper.game import rows
+from scorekeeper.game.replay import stood
+from scorekeeper.game.state import load_state
+from scorekeeper.game.turn_kinds import challenge_verdict, describe
+from scorekeeper.game.word_policy import policy_for
+from scorekeeper.models import Game, Seat, Turn
+
+# A table's reads, built once (``rows.Compiled``): every screen of a table reads them again
+# for each change. The latest entries; the last play in effect (when the latest entry isn't).
+_LATEST = rows.Compiled(
+    lambda game_id: Turn.objects.filter(game_id=game_id).order_by("-number")[:RECENT_TURNS]
+)
+_LAST_PLAY = rows.Compiled(
+    lambda game_id: stood(
+        Turn.objects.filter(game_id=game_id).effective().filter(action="play")
+    ).order_by("-number")[:1]
+)
+
+
+def _with_seats(turns: list[Turn], game: Game, seats: list[Seat]) -> list[Turn]:
+    """The turns with their game, seats (and players) and targets, as ``select_related`` gives
+    them: the seats are at hand, the targets (a challenge's play, an undo's turn) read once."""
+    by_id = {seat.pk: seat for seat in seats}
+    wanted = {turn.target_id for turn in turns if turn.target_id is not None}
+    targets = Turn.objects.in_bulk(wanted) if wanted else {}
+    for turn in [*turns, *targets.values()]:
+        turn.game = game
+        turn.seat = by_id[turn.seat_id]
+    for turn in turns:
+        if turn.target_id is not None:
+            turn.target = targets[turn.target_id]
+    return turns
+
+
+def table_context(
+    request: HttpRequest | None, game: Game, *, scorer: bool, seats: list[Seat] | None = None
+) -> dict[str, Any]:
+    """The scorer's page (``scorer=True``) or the spectator's; ``seats`` (each with its
+    player, in order) if they are at hand (``rows.read_game``)."""
+    if seats is None:
+        seats = list(game.seats.select_related("player").order_by("order"))
+    state = load_state(game, seats)
+    ruleset = state.ruleset
+    policy = policy_for(game)
+    # The latest entries, read once: the last turn, and the spectator's recent ones.
+    latest = _with_seats(_LATEST(game.pk)[: 1 if scorer else RECENT_TURNS], game, seats)
+    last_turn = latest[0] if latest else None
+    # One turn number everywhere, as players count it (scorekeeper.game.replay.turn_numbers); the
+    # log's entries, undos included, are numbered apart and called log entries where shown.
+    played = game.turns_played
+    # A play an upheld challenge took off is no longer the last play: its tiles are gone. The
+    # latest entry, a play still in effect, is the last play (nothing after it took it off).
+    if last_turn is None:
+        last_play = None
+    elif (
+        last_turn.action == "play"
+        and last_turn.notation
+        and last_turn.undone_at is None
+        and last_turn.corrected_at is None
+    ):
+        last_play = last_turn
+    else:
+        last_play = next(iter(_with_seats(_LAST_PLAY(game.pk), game, seats)), None)
+    highlight = set()
+    if game.last_play:
+        highlight = {(r, c) for r, c, _ in game.last_play["tiles"]}
+    players = [
+        {
+            "name": seat.player.name,
+            "player_id": seat.player_id,
+            "score": seat.score,
+            "rack": seat.rack_count,
+            "adjustment": seat.adjustment,
+            "final": seat.final_score,
+            "to_move": game.status == Game.Status.IN_PROGRESS and seat.order == state.to_move,
+            "winner": seat.result in ("win", "tie"),
+            "order": seat.order,
+        }
+        for seat in seats
+    ]
+    winners = [p["name"] for p in players if p["winner"]]
+    verdict = last_turn if last_turn and last_turn.action == "challenge" else None
+    verdict_word, verdict_cost = challenge_verdict(verdict) if verdict else ("", "")
+    return {
+        "game": game,
+        "ruleset": ruleset,
+        "policy": policy,
+        "scorer": scorer,
+        "rows": board_rows(state, highlight),
+        "columns": [chr(ord("A") + c) for c in range(ruleset.size)],
+        "players": players,
+        "to_move": seats[state.to_move].player.name,
+        "winners": winners,
+        "tie": len(winners) > 1,
+        "unseen": tracker(state),
+        "last_turn": last_turn,
+        "last_sentence": describe(last_turn) if last_turn else "",
+        "last_play": last_play,
+        "turns_played": played,
+        "turn_now": played + 1,
+        # A pass that ends the game asks first.
+        "pass_ends_game": state.passes + 1 >= state.turns_to_end,
+        "verdict": verdict,
+        "verdict_word": verdict_word,
+        "verdict_cost": verdict_cost,
+        "can_challenge": policy.can_challenge(state),
+        **pad(ruleset),
+        "exchange_counts": range(1, min(state.racks[state.to_move], state.bag) + 1),
+        "rack_prefill": rack_prefill(state),
+        "next_turn": game.turn_number + 1,
+        "solo": solo_summary(game) if len(seats) == 1 else None,
+        "rules": rules_summary(game, len(seats)),
+        # The spectator screen: the last play's words, and the last few turns in sentences.
+        "last_play_words": played_words(last_play) if last_play else [],
+        "recent": [] if scorer else [describe(turn) for turn in latest],
+    }
+
+
+RECENT_TURNS = 3  # the spectator screen's "Recent turns"
+
+
+def played_words(turn: Turn) -> list[dict[str, Any]]:
+    """The words a play made, each with its score: ``[{"word": "HOUSE", "score": 24}]``."""
+    return [{"word": w.get("word", ""), "score": w.get("score")} for w in turn.words or []]
+
+
+def pad(ruleset: Ruleset) -> dict[str, Any]:
+    """What the board entry's letter pad shows (``table/_pad.html``)."""
+    return {
+        "letters": [
+            {"letter": ruleset.display(t), "value": ruleset.values.get(t)}
+            for t in sorted(ruleset.tiles)
+            if t != BLANK
+        ],
+        "has_blanks": ruleset.has_blanks,
+        "has_values": bool(ruleset.values),
+    }
+
+
+def board_rows(state: GameState, highlight: set[tuple[int, int]]) -> list[list[dict[str, Any]]]:
+    ruleset = state.ruleset
+    # One square is in the tab order (keyboard users arrow from there): the first start square.
+    tab_stop = min(ruleset.start_squares)
+    rows = []
+    for r in range(ruleset.size):
+        row = []
+        for c in range(ruleset.size):
+            stack = state.board.stack(r, c)
+            premium = ruleset.premium(r, c)
+            # Start squares matter only for the first play.
+            start = state.board.is_empty and (r, c) in ruleset.start_squares
+            top = ruleset.display(stack[-1]) if stack else ""
+            blank = bool(stack) and is_blank(stack[-1])
+            top = top.upper() if blank else top  # shown as its letter, drawn as a blank
+            label = f"{chr(ord('A') + c)}{r + 1}"
+            if stack:
+                described = f"{top}" + (f", {len(stack)} high" if ruleset.stacks else "")
+                if blank:
+                    described += ", a blank"
+            else:
+                described = "empty"
+            if premium:
+                described += f", {premium}"
+            if start and not stack:
+                described += ", start square"
+            if (r, c) in highlight:
+                described += ", last play"
+            row.append(
+                {
+                    "row": r,
+                    "col": c,
+                    "name": label,
+                    "top": top,
+                    "blank": blank,
+                    # Letter values where the set has them (a blank is worth nothing).
+                    "value": ruleset.tile_value(stack[-1]) if stack and ruleset.values else None,
+                    "height": len(stack),
+                    "premium": premium,
+                    "start": start,
+                    "last": (r, c) in highlight,
+                    "tab_stop": (r, c) == tab_stop,
+                    "aria": f"{label}: {described}",
+                }
+            )
+        rows.append(row)
+    return rows
+
+
+def board_html(rows: list[list[dict[str, Any]]], *, stacks: bool, scorer: bool) -> SafeString:
+    """The board's rows of squares (``board_rows``), as HTML: each square a ``gridcell``
+    named by its square (``E5: …``), a button on the scorer's pages. Built here rather than in
+    the template: a template's loop over 100 to 225 squares cost a page several milliseconds.
+    """
+    out: list[str] = []
+    for number, row in enumerate(rows, start=1):
+        out.append(
+            f'<div class="board-row" role="row"><div class="coord rowlabel" aria-hidden="true">'
+            f"{number}</div>"
+        )
+        for sq in row:
+            classes = f"sq h{sq['height']}"
+            if sq["top"]:
+                classes += " filled"
+            if sq["blank"]:
+                classes += " blank"
+            if sq["premium"]:
+                classes += f" p-{escape(sq['premium'])}"
+            if sq["start"]:
+                classes += " start"
+            if sq["last"]:
+                classes += " last"
+            label = escape(sq["aria"])
+            if scorer:
+                out.append(
+                    f'<button type="button" role="gridcell" class="{classes}" '
+                    f'data-row="{sq["row"]}" data-col="{sq["col"]}" data-name="{sq["name"]}" '
+                    f'data-top="{escape(sq["top"])}" data-height="{sq["height"]}" '
+                    f'aria-label="{label}" tabindex="{0 if sq["tab_stop"] else -1}">'
+                )
+            else:
+                out.append(f'<div role="gridcell" class="{classes}" aria-label="{label}">')
+            if sq["top"]:
+                out.append(f'<span class="letter">{escape(sq["top"])}</span>')
+                if stacks:
+                    if sq["height"] > 1:
+                        out.append(f'<span class="height" aria-hidden="true">{sq["height"]}</span>')
+                elif sq["value"] and not sq["blank"]:
+                    out.append(f'<span class="val" aria-hidden="true">{sq["value"]}</span>')
+            elif sq["start"]:
+                out.append('<span class="premium star" aria-hidden="true">★</span>')
+            elif sq["premium"]:
+                out.append(
+                    f'<span class="premium" aria-hidden="true">{escape(sq["premium"])}</span>'
+                )
+            out.append("</button>" if scorer else "</div>")
+        out.append("</div>")
+    return mark_safe("".join(out))  # noqa: S308 - every value above is escaped
+
+
+def tracker(state: GameState) -> list[dict[str, Any]]:
+    unseen = state.unseen()
+    return [
+        {"tile": state.ruleset.display(t), "count": unseen[t], "total": n}
+        for t, n in state.ruleset.tiles.items()
+    ]
+
+
+def rack_prefill(state: GameState) -> dict[int, str]:
+    """Racks the unseen tiles can only fill one way: when a single rack holds any tiles."""
+    holding = [seat for seat, n in enumerate(state.racks) if n]
+    prefill = {seat: "" for seat, n in enumerate(state.racks) if not n}
+    unseen = state.unseen()
+    if len(holding) == 1 and state.bag == 0 and sum(unseen.values()) == state.racks[holding[0]]:
+        prefill[holding[0]] = "".join(state.ruleset.display(t) for t in sorted(unseen.elements()))
+    return prefill
+
+
+def solo_summary(game: Game) -> dict[str, int]:
+    """A solo game's plays against the best each rack allowed (where the rack was given)."""
+    compared = game.turns.effective().filter(action="play", best__isnull=False)
+    found = sum(t.score for t in compared)
+    possible = sum(t.best or 0 for t in compared)
+    return {"found": found, "possible": possible, "turns": len(compared)}
+
+
+def rules_summary(game: Game, players: int) -> str:
+    """The rules in force in one line, as a club would say them: the scorer's page, the
+    spectator screen and the game's page all show this one.
+
+    The crossword game's challenge rules go by their club names (void, single, double,
+    five-point, ten-point challenge); Upwords and Letter UP say what a challenge does, and
+    Upwords whether an S may simply be added. An option is named only where it changes
+    something in this game (challenges in a tournament game, exchanges in a solo game), and
+    the way a crossword game ends only when it is not the printed rule (twice the rack).
+    """
+    ruleset = get_ruleset(game.ruleset)
+    options = RuleOptions.from_dict(game.options, ruleset)
+    policy = policy_for(game)
+    crossword = ruleset.family == "crossword"
+    parts = ["honour system, no word check" if policy.honour else game.lexicon]
+    if policy.checks_as_played:
+        checked = "words checked as played"
+        parts.append(f"{challenge_rule_name('void')} ({checked})" if crossword else checked)
+    elif policy.challenges:
+        parts.append("tournament checking")
+        named = challenge_rule(False, options.rejected_challenge) if crossword else None
+        if named is not None:
+            parts.append(challenge_rule_name(named))
+            if options.upheld_challenge == "retry":  # the clubs' rules take the play off
+                parts.append("after a phony the player may try again")
+        else:
+            parts += [_option_said(options, name) for name in CHALLENGE_OPTIONS]
+    if "plural_s_rule" in RuleOptions.applies_to(ruleset):
+        parts.append(_choice_label("plural_s_rule", options.plural_s_rule))
+    if "out_bonus" in RuleOptions.applies_to(ruleset) and options.out_bonus != "sum_of_others":
+        parts.append("going out: twice the opponent's rack")
+    if players == 1:
+        n = options.solo_exchanges
+        parts.append(f"{n or 'no'} exchange{'s' if n != 1 else ''}")
+    return " · ".join(parts)
+
+
+CHALLENGE_OPTIONS = ("upheld_challenge", "rejected_challenge")
+
+
+def _choice_label(name: str, value: object) -> str:
+    return next(label for choice, label in RuleOptions.CHOICES[name] if choice == value)
+
+
+def _option_said(options: RuleOptions, name: str) -> str:
+    """``when a challenge fails: no penalty``"""
+    return f"{RuleOptions.LABELS[name].lower()}: {_choice_label(name, getattr(options, name))}"

@@ -1,0 +1,126 @@
+// Changes pushed the moment they commit (Server-Sent Events, scorekeeper.live). An element with
+// data-events listens to that stream:
+// - data-live="screen" (the spectator screen) is sent its live part with each change
+//   (?part=live) and shows it; when an event comes without it (entries caught up from the
+//   record) it fetches the part again (htmx, hx-trigger="refresh"), as "director" (the club's
+//   live tables) does for each change;
+// - data-live="scorer" (the scorer's page) shows a turn entered on another device: the page
+//   reloads where it is when nothing is being entered here, else it says so with a button.
+// While the stream is not open (no push here, a proxy that drops it, a server with no room)
+// the live part is fetched every data-poll seconds instead (0: never); the browser reconnects
+// by itself and says the last event it got (Last-Event-ID), so nothing is missed.
+(function () {
+  "use strict";
+
+  // Changes close together are fetched once, after a moment; each screen waits a different
+  // moment, so the first renders the change (the server keeps it) and the others find it made.
+  const DEBOUNCE_MS = 150;
+  const SPREAD_MS = 500;
+
+  function refresher(target) {
+    let timer = null;
+    return function () {
+      if (timer) return;
+      timer = window.setTimeout(function () {
+        timer = null;
+        if (window.htmx) window.htmx.trigger(target, "refresh");
+      }, DEBOUNCE_MS + Math.random() * SPREAD_MS);
+    };
+  }
+
+  // onTurn(event's data) for each turn; refresh() when something changed; onReload() when the
+  // stream says this page is too far behind to catch up (by default: load it again).
+  function connect(element, onTurn, refresh, onReload, part) {
+    const poll = Number(element.dataset.poll || 0);
+    const url = new URL(element.dataset.events, window.location.href);
+    if (element.dataset.entry) url.searchParams.set("after", element.dataset.entry);
+    if (part) url.searchParams.set("part", part);
+    let source = null;
+    if (window.EventSource) {
+      source = new EventSource(url.href);
+      source.addEventListener("turn", function (event) { onTurn(JSON.parse(event.data)); });
+      source.addEventListener("table", refresh);
+      source.addEventListener("refresh", refresh);
+      source.addEventListener("reload", function () {
+        source.close();
+        (onReload || function () { window.location.reload(); })();
+      });
+      source.addEventListener("ready", function () {
+        element.dataset.pushed = "1"; // for tests and the curious: the stream is open
+      });
+      source.addEventListener("error", function () { delete element.dataset.pushed; });
+    }
+    if (poll > 0) {
+      window.setInterval(function () {
+        if (!source || source.readyState !== EventSource.OPEN) refresh();
+      }, poll * 1000);
+    }
+    return source;
+  }
+
+  // The spectator screen and the director's tables.
+  document.querySelectorAll("[data-events][data-live='screen'], [data-events][data-live='director']").forEach(function (element) {
+    const refresh = refresher(element);
+    if (element.dataset.live === "screen") {
+      connect(element, function (turn) {
+        if (typeof turn.part !== "string") return refresh();
+        element.innerHTML = turn.part; // the server's own rendering of the live part
+        element.dataset.entry = turn.entry;
+      }, refresh, null, "live");
+      return;
+    }
+    connect(element, refresh, refresh);
+    if (element.dataset.live === "director") {
+      // "4 min ago" and the stalled mark move with the clock: a quiet night still refreshes.
+      window.setInterval(refresh, 60 * 1000);
+    }
+  });
+
+  // The scorer's page: a turn entered on another phone.
+  const page = document.querySelector(".scorer-page[data-events]");
+  if (!page) return;
+  const seen = Number(page.dataset.entry || 0);
+  const note = document.getElementById("elsewhere");
+  const input = document.getElementById("play-input");
+
+  function sending() { // a turn of this page on its way: its answer brings the new page
+    return Boolean(page.querySelector("form[data-sent]"));
+  }
+
+  function busy() {
+    if (input && input.value.trim()) return true; // a play being tapped or typed
+    try {
+      const waiting = JSON.parse(window.localStorage.getItem("scorekeeper:waiting:" + page.dataset.game) || "{}");
+      if ((waiting.queue || []).length || (waiting.held || []).length) return true;
+    } catch (error) { /* nothing waits */ }
+    return false;
+  }
+
+  function described(turn) {
+    const who = turn.player ? turn.player + ": " : "";
+    const what = turn.notation ? turn.notation + (turn.action === "play" ? " for " + turn.score : "") : turn.action;
+    return who + what;
+  }
+
+  function reload() {
+    page.dataset.leaving = "1";
+    window.location.reload(); // the browser keeps the page where it was
+  }
+
+  function elsewhere(sentence) {
+    if (page.dataset.leaving || sending()) return;
+    if (!busy()) return reload();
+    if (!note) return;
+    note.querySelector(".what").textContent = sentence;
+    note.hidden = false;
+  }
+
+  connect(page, function (turn) {
+    if (turn.entry > seen) elsewhere("Entered on another device: " + described(turn) + ".");
+  }, function () {
+    elsewhere("The game has changed on another device.");
+  }, function () {
+    elsewhere("The game has changed on another device.");
+  });
+  if (note) note.querySelector("button").addEventListener("click", reload);
+})();

@@ -1,0 +1,121 @@
+"""Push in a real browser: a turn entered on one phone reaches the spectator screen and a
+second scorer's phone within a second, with polling switched off (static/js/live.js)."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from scorekeeper.game import domain
+from scorekeeper.models import Game
+from tests.browser.pages import PHONE, SHOTS
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+TURN_URL = re.compile(r"/games/[0-9a-f-]+/score/turn$")
+TV = {"width": 1280, "height": 720}
+
+
+@pytest.fixture
+def no_polling(settings) -> None:
+    settings.LIVE_POLL_SECONDS = 0  # only push can bring a change
+
+
+@pytest.fixture
+def other_page(browser: Any, live_server: Any) -> Iterator[Any]:
+    """A second browser (its own cookies), as a second phone or the TV is."""
+
+    def opened(viewport: dict[str, int]) -> Page:
+        context = browser.new_context(viewport=viewport, base_url=live_server.url)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        return page
+
+    contexts: list[Any] = []
+    yield opened
+    for context in contexts:
+        context.close()
+
+
+def new_game() -> Game:
+    return domain.do_create_game(ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB")
+
+
+def open_scorer(page: Page, game: Game) -> None:
+    page.goto(f"/games/{game.pk}/score/{game.token}/")
+    expect(page.locator(".scorer-page[data-pushed]")).to_have_count(1)  # its stream is open
+
+
+def enter_mood(page: Page) -> float:
+    """Ann plays 5D MOOD; when the server's answer came (time.monotonic())."""
+    page.click("button.sq[data-name=D5]")
+    page.keyboard.type("mood")
+    with page.expect_response(TURN_URL):
+        page.get_by_role("button", name="Submit play").click()
+    return time.monotonic()
+
+
+def test_a_turn_reaches_the_tv_and_a_second_scorer_within_a_second(
+    page: Page, other_page: Any, no_polling: None
+):
+    game = new_game()
+    tv = other_page(TV)
+    tv.goto(f"/games/{game.pk}/watch")
+    expect(tv.locator("#live[data-pushed]")).to_have_count(1)
+    second = other_page(PHONE)
+    open_scorer(second, game)
+    open_scorer(page, game)
+
+    entered = enter_mood(page)
+    expect(tv.locator(".last-play")).to_contain_text("MOOD", timeout=1000)
+    expect(tv.locator("#status")).to_contain_text("Ben to play", timeout=1000)
+    expect(second.locator("#status")).to_contain_text("Ben to play", timeout=1000)
+    assert time.monotonic() - entered < 1.5  # both, counted from the first phone's answer
+    # The second phone reloaded where it was: its stream is open again, from the new entry.
+    expect(second.locator(".scorer-page[data-entry='1'][data-pushed]")).to_have_count(1)
+    folder = SHOTS / "push"
+    folder.mkdir(parents=True, exist_ok=True)
+    tv.screenshot(path=str(folder / "tv-1280.png"))
+    second.screenshot(path=str(folder / "second-scorer-390.png"))
+
+
+def test_a_scorer_entering_a_play_is_told_of_a_turn_from_another_phone_not_reloaded(
+    page: Page, other_page: Any, no_polling: None
+):
+    game = new_game()
+    second = other_page(PHONE)
+    open_scorer(second, game)
+    second.click("button.sq[data-name=E5]")
+    second.keyboard.type("do")  # Ben's play, half entered on the second phone
+    open_scorer(page, game)
+    enter_mood(page)
+    note = second.locator("#elsewhere")
+    expect(note).to_be_visible(timeout=1000)
+    expect(note).to_contain_text("Entered on another device: Ann: 5D MOOD for")
+    expect(second.locator("#play-input")).to_have_value(re.compile("DO"))  # kept, not lost
+    folder = SHOTS / "push"
+    folder.mkdir(parents=True, exist_ok=True)
+    for width in (360, 390, 1280):
+        second.set_viewport_size({"width": width, "height": 844 if width < 500 else 800})
+        note.scroll_into_view_if_needed()
+        assert second.evaluate("document.documentElement.scrollWidth") <= width
+        second.screenshot(path=str(folder / f"elsewhere-{width}.png"))
+    second.get_by_role("button", name="Show it").click()
+    expect(second.locator("#status")).to_contain_text("Ben to play")
+
+
+def test_with_push_off_the_tv_polls(settings, other_page: Any):
+    settings.PUSH_THREAD_STREAMS = 0  # the server has no room for a stream: 503
+    settings.LIVE_POLL_SECONDS = 1
+    game = new_game()
+    tv = other_page(TV)
+    tv.goto(f"/games/{game.pk}/watch")
+    domain.act(game.pk, "pass")
+    expect(tv.locator("#status")).to_contain_text("Ben to play", timeout=5000)
+    expect(tv.locator("#live[data-pushed]")).to_have_count(0)

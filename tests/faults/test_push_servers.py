@@ -1,0 +1,120 @@
+"""Push across servers: a screen connected to one server (gunicorn, config/gunicorn.conf.py,
+ASGI) hears of a turn entered through another, through Redis pub/sub (REDIS_URL; where Redis
+answers on 127.0.0.1:6379, as on CI's machines) or, with no broker, through the database; and
+the server's stream sends what a reconnecting screen missed."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.servers import redis_up, request, server, server_env
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+WORDS = "MOOD DEAR NET ON WOOD"
+MOOD = [
+    {"row": 4, "col": c, "letter": letter} for c, letter in zip(range(3, 7), "MOOD", strict=True)
+]
+
+
+class Screen:
+    """A screen's open stream of a game's events, on a server (raw HTTP, as a browser sends)."""
+
+    def __init__(self, port: int, path: str, last: int | None = None) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        headers = {"Accept": "text/event-stream"}
+        if last is not None:
+            headers["Last-Event-ID"] = str(last)
+        self.conn.request("GET", path, headers=headers)
+        self.response = self.conn.getresponse()
+        assert self.response.status == 200, self.response.read()
+        assert self.response.getheader("Content-Type") == "text/event-stream"
+
+    def next_event(self, timeout: float) -> dict[str, Any]:
+        """The next event (comments skipped), within ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        fields: dict[str, Any] = {}
+        while time.monotonic() < deadline:
+            line = self.response.readline().decode()
+            if line in ("\n", "") and "event" in fields:
+                return fields
+            name, _, value = line.rstrip("\n").partition(": ")
+            if name in ("event", "id"):
+                fields[name] = value
+            elif name == "data":
+                fields["data"] = json.loads(value)
+        raise AssertionError(f"no event in {timeout} s")
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+WITH_REDIS = pytest.param(
+    {"REDIS_URL": "redis://127.0.0.1:6379/14", "WEB_CONCURRENCY": "1"},
+    marks=pytest.mark.skipif(not redis_up(), reason="no Redis on 127.0.0.1:6379"),
+    id="redis",
+)
+# No broker: each server's workers read the database for each other's changes.
+THROUGH_THE_RECORD = pytest.param({"WEB_CONCURRENCY": "2"}, id="the-record")
+
+
+@pytest.mark.parametrize("push", [WITH_REDIS, THROUGH_THE_RECORD])
+def test_a_screen_on_one_server_hears_a_turn_entered_through_another(
+    tmp_path: Path, push: dict[str, str]
+) -> None:
+    lexica = tmp_path / "lexica"
+    lexica.mkdir()
+    (lexica / "CLUB.txt").write_text("\n".join(sorted(WORDS.split())) + "\n")
+    env = server_env(tmp_path, lexica, **push)
+    first = server(env, tmp_path / "gunicorn-1.log")
+    second = server(env, tmp_path / "gunicorn-2.log")
+    screens: list[Screen] = []
+    try:
+        first.start()
+        second.start()
+        status, game = request(
+            first.port, "POST", "/api/games/",
+            {"ruleset": "upwords-10", "lexicon": "CLUB", "players": ["Ann", "Ben"]},
+        )  # fmt: skip
+        assert status == 201, game
+        screen = Screen(first.port, f"/games/{game['id']}/events")
+        screens.append(screen)
+        assert screen.next_event(5)["event"] == "ready"
+
+        status, answer = request(
+            second.port, "POST", f"/api/games/{game['id']}/turns/",
+            {"action": "play", "tiles": MOOD, "expected_turn": 1}, token=game["token"],
+        )  # fmt: skip
+        assert status == 201, answer
+        heard = screen.next_event(2)
+        assert heard["event"] == "turn" and heard["id"] == "1"
+        assert heard["data"]["player"] == "Ann" and heard["data"]["notation"] == "5D MOOD"
+        assert time.time() - heard["data"]["at"] < 2  # from the commit
+
+        # Two more turns while a second screen is away; it comes back with Last-Event-ID 1.
+        for number in (2, 3):
+            status, answer = request(
+                second.port, "POST", f"/api/games/{game['id']}/turns/",
+                {"action": "pass", "expected_turn": number}, token=game["token"],
+            )  # fmt: skip
+            assert status == 201, answer
+        assert [screen.next_event(2)["id"] for _ in range(2)] == ["2", "3"]
+        back = Screen(second.port, f"/games/{game['id']}/events", last=1)
+        screens.append(back)
+        got = [back.next_event(5) for _ in range(3)]
+        assert [(e["event"], e.get("id")) for e in got] == [
+            ("ready", "1"),
+            ("turn", "2"),
+            ("turn", "3"),
+        ]
+    finally:
+        for screen in screens:
+            screen.close()
+        first.stop()
+        second.stop()

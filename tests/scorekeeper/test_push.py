@@ -1,0 +1,277 @@
+"""Push: each change reaches the open streams once it commits, and a reconnecting screen gets
+exactly what it missed."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from referee import RefereeError
+from scorekeeper.game import domain
+from scorekeeper.live import stream as streams
+from scorekeeper.live.hub import RESYNC, Hub, hub
+from scorekeeper.live.news import club_channel, game_channel
+from tests.factories import make_club, new_game
+from tests.sequences import HASBRO
+
+pytestmark = pytest.mark.django_db
+
+
+def events(raw: bytes) -> list[dict[str, Any]]:
+    """The events in a stream's bytes: ``{"event", "id", "data"}`` each (comments left out)."""
+    found = []
+    for block in raw.decode().split("\n\n"):
+        fields: dict[str, Any] = {}
+        for line in block.splitlines():
+            name, _, value = line.partition(": ")
+            if name in ("event", "id"):
+                fields[name] = value
+            elif name == "data":
+                fields["data"] = json.loads(value)
+        if "event" in fields:
+            found.append(fields)
+    return found
+
+
+def read(response) -> list[dict[str, Any]]:
+    assert response.status_code == 200 and response["Content-Type"] == "text/event-stream"
+    return events(b"".join(response.streaming_content))
+
+
+def turns_from(sent, count: int) -> list[dict[str, Any]]:
+    """The next ``count`` turn events of a stream, reading past keep-alives (a few at most)."""
+    found: list[dict[str, Any]] = []
+    for _ in range(40):
+        found += [e for e in events(next(sent)) if e["event"] == "turn"]
+        if len(found) >= count:
+            return found
+    raise AssertionError(f"only {found} in 40 chunks")
+
+
+def played(game, count: int) -> None:
+    for triples, _ in HASBRO[:count]:
+        domain.act(game.pk, "play", tiles=triples)
+
+
+# Reconnecting ---------------------------------------------------------------------------------
+def test_a_reconnect_with_last_event_id_gets_exactly_the_entries_it_missed(client, settings):
+    settings.PUSH_STREAM_SECONDS = 0  # the stream ends after what was missed
+    game = new_game()
+    played(game, 4)
+    sent = read(client.get(f"/games/{game.pk}/events", HTTP_LAST_EVENT_ID="2"))
+    assert [(e["event"], e.get("id")) for e in sent] == [
+        ("ready", "2"),
+        ("turn", "3"),
+        ("turn", "4"),
+    ]
+    third = sent[1]["data"]
+    assert third["game"] == str(game.pk) and third["entry"] == 3 and third["action"] == "play"
+    assert third["player"] == "Ann" and third["score"] == HASBRO[2][1]
+    assert third["notation"] and len(third["totals"]) == 2
+
+
+def test_the_page_says_where_it_was_with_after_and_the_header_wins(client, settings):
+    settings.PUSH_STREAM_SECONDS = 0
+    game = new_game()
+    played(game, 3)
+    by_query = read(client.get(f"/games/{game.pk}/events?after=1"))
+    assert [e.get("id") for e in by_query] == ["1", "2", "3"]
+    both = read(client.get(f"/games/{game.pk}/events?after=0", HTTP_LAST_EVENT_ID="3"))
+    assert [e["event"] for e in both] == ["ready"]  # nothing missed
+    fresh = read(client.get(f"/games/{game.pk}/events"))
+    assert [(e["event"], e.get("id")) for e in fresh] == [("ready", "3")]  # from now on
+
+
+def test_a_screen_too_far_behind_is_told_to_reload(client, settings, monkeypatch):
+    settings.PUSH_STREAM_SECONDS = 0
+    monkeypatch.setattr("scorekeeper.live.news.CATCH_UP_MOST", 2)
+    game = new_game()
+    played(game, 4)
+    sent = read(client.get(f"/games/{game.pk}/events", HTTP_LAST_EVENT_ID="1"))
+    assert [e["event"] for e in sent] == ["ready", "reload"]
+
+
+@pytest.mark.parametrize("seen", ["-1", "x", "1.5", "99999999", "1,2"])
+def test_a_last_event_id_that_is_no_entry_is_refused(client, seen):
+    game = new_game()
+    response = client.get(f"/games/{game.pk}/events", HTTP_LAST_EVENT_ID=seen)
+    assert response.status_code == 400 and "log entry" in response.content.decode()
+
+
+def test_a_last_event_id_past_the_end_counts_from_the_end(client, settings):
+    settings.PUSH_STREAM_SECONDS = 0
+    game = new_game()
+    played(game, 1)
+    sent = read(client.get(f"/games/{game.pk}/events", HTTP_LAST_EVENT_ID="40"))
+    assert [(e["event"], e.get("id")) for e in sent] == [("ready", "1")]
+
+
+def test_no_stream_for_a_game_that_is_not_there(client):
+    response = client.get("/games/00000000-0000-0000-0000-000000000000/events")
+    assert response.status_code == 404
+    assert client.get("/clubs/nowhere/events").status_code == 404
+
+
+def test_with_no_room_for_another_stream_the_page_polls(client, settings):
+    settings.PUSH_THREAD_STREAMS = 0
+    game = new_game()
+    response = client.get(f"/games/{game.pk}/events")
+    assert response.status_code == 503 and response["Retry-After"] == "60"
+
+
+# Announcing -----------------------------------------------------------------------------------
+def test_a_turn_is_announced_once_it_commits_and_a_refused_one_never(
+    django_capture_on_commit_callbacks,
+):
+    game = new_game()
+    listener = hub.listen(game_channel(game.pk))
+    try:
+        with django_capture_on_commit_callbacks(execute=False) as waiting:
+            domain.act(game.pk, "play", tiles=HASBRO[0][0])
+            assert listener.get(0) is None  # not before the commit
+        for callback in waiting:
+            callback()
+        news = listener.get(1)
+        assert news is not None and news["entry"] == 1 and news["score"] == HASBRO[0][1]
+        with django_capture_on_commit_callbacks(execute=True), pytest.raises(RefereeError):
+            domain.act(game.pk, "play", tiles=[(0, 0, "Q")])
+        assert listener.get(0.05) is None
+    finally:
+        listener.leave()
+
+
+def test_a_club_game_is_news_for_the_directors_screen(django_capture_on_commit_callbacks):
+    club = make_club()
+    listener = hub.listen(club_channel(club.pk))
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            game = new_game(club=club)
+            domain.act(game.pk, "pass")
+        assert [(m["game"], m["entry"]) for m in (listener.get(1), listener.get(1))] == [
+            (str(game.pk), 0),
+            (str(game.pk), 1),
+        ]
+    finally:
+        listener.leave()
+
+
+# The stream ------------------------------------------------------------------------------------
+def test_the_stream_sends_each_entry_once_in_order_and_catches_up_on_a_gap(settings):
+    settings.PUSH_HEARTBEAT_SECONDS = 0.05
+    game = new_game()
+    played(game, 2)
+    own = Hub()
+    sent = streams.events_sync(streams.GameStream(game.pk, 1), own)
+    assert [e["event"] for e in events(next(sent))] == ["ready"]
+    assert [e["id"] for e in events(next(sent))] == ["2"]  # missed before it opened
+    domain.act(game.pk, "play", tiles=HASBRO[2][0])  # its news is sent by hand, as the hub would
+    own.deliver(game_channel(game.pk), {"entry": 2, "note": "already sent"})
+    own.deliver(game_channel(game.pk), {"entry": 3, "note": "the next"})
+    turns = events(next(sent))  # entry 2 was sent: skipped without a word
+    assert [(e["id"], e["data"]["note"]) for e in turns] == [("3", "the next")]
+    # Entries 4 and 5 committed, but only 5's news came: the record gives 4 and 5 in order.
+    for triples, _ in HASBRO[3:5]:
+        domain.act(game.pk, "play", tiles=triples)
+    own.deliver(game_channel(game.pk), {"entry": 5})
+    caught = turns_from(sent, 2)
+    assert [e["id"] for e in caught] == ["4", "5"] and caught[0]["data"]["entry"] == 4
+    own.deliver("", RESYNC)  # news may have been lost: nothing new in the record, nothing sent
+    assert [e for e in events(next(sent)) if e["event"] == "turn"] == []
+    sent.close()
+    assert own.count() == 0
+
+
+def test_a_listener_that_falls_behind_catches_up_from_the_record(settings):
+    settings.PUSH_HEARTBEAT_SECONDS = 0.05
+    game = new_game()
+    own = Hub()
+    sent = streams.events_sync(streams.GameStream(game.pk, 0), own)
+    next(sent)
+    played(game, 2)
+    for _ in range(200):  # far more than a listener holds
+        own.deliver(game_channel(game.pk), {"entry": 99})
+    assert [e["id"] for e in turns_from(sent, 2)] == ["1", "2"]
+    sent.close()
+
+
+def test_a_spectator_stream_sends_each_turn_with_the_live_part_rendered_once(client, settings):
+    from scorekeeper.web import table
+    from scorekeeper.web.live import pushed_part
+
+    settings.PUSH_HEARTBEAT_SECONDS = 0.05
+    game = new_game()
+    before = client.get(f"/games/{game.pk}/watch/live", HTTP_HX_REQUEST="true").content.decode()
+    own = Hub()
+    renders = []
+    render = table.render_to_string
+    table.render_to_string = lambda *a, **k: renders.append(a) or render(*a, **k)  # type: ignore[assignment]
+    try:
+        screens = [
+            streams.events_sync(streams.GameStream(game.pk, 0, pushed_part), own) for _ in "TV"
+        ]
+        for sent in screens:
+            next(sent)
+        played(game, 1)
+        own.deliver(game_channel(game.pk), {"entry": 1, "action": "play"})
+        parts = [turns_from(sent, 1)[0]["data"]["part"] for sent in screens]
+    finally:
+        table.render_to_string = render  # type: ignore[assignment]
+    shown = client.get(f"/games/{game.pk}/watch/live", HTTP_HX_REQUEST="true")
+    assert parts == [shown.content.decode()] * 2  # what a fetch gives, to both screens
+    assert parts[0] != before  # the game after the play
+    assert len(renders) == 1  # one render for both screens (and the fetch) in this process
+    for sent in screens:
+        sent.close()
+
+
+def test_a_stream_asks_for_a_part_it_knows(client):
+    game = new_game()
+    refused = client.get(f"/games/{game.pk}/events?part=board")
+    assert refused.status_code == 400 and "?part=" in refused.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_streams_served_by_the_loop_share_a_few_database_connections():
+    import asyncio
+    import threading
+
+    from django.db.backends.signals import connection_created
+
+    from scorekeeper.web.live import pushed_part
+
+    game = new_game()
+    played(game, 1)
+    own = Hub()
+    opened: list[object] = []
+
+    def count(sender, connection, **kwargs):  # type: ignore[no-untyped-def]
+        opened.append(connection)
+
+    async def screen() -> list[dict[str, Any]]:
+        sent = streams.events_async(streams.GameStream(game.pk, 0, pushed_part), own)
+        heard = events(await sent.__anext__()) + events(await sent.__anext__())
+        await sent.aclose()
+        return heard
+
+    async def screens(many: int) -> list[list[dict[str, Any]]]:
+        # Each in a task of its own, as the server serves each stream (its own context).
+        return list(await asyncio.gather(*(screen() for _ in range(many))))
+
+    connection_created.connect(count)
+    heard: list[list[dict[str, Any]]] = []
+    try:
+        # A loop of its own in a thread of its own: the suite's browser tests leave one running
+        # in this thread.
+        served = threading.Thread(target=lambda: heard.extend(asyncio.run(screens(12))))
+        served.start()
+        served.join(30)
+    finally:
+        connection_created.disconnect(count)
+        streams.stop_reading()
+    # Each screen: ready, then the entry it missed with the part as it stands.
+    assert len(heard) == 12
+    assert all([e["event"] for e in h] == ["ready", "turn"] for h in heard)
+    assert all("part" in h[1]["data"] for h in heard)
+    assert 1 <= len(opened) <= streams.READ_THREADS  # not one a screen

@@ -1,0 +1,158 @@
+"""How the packages import each other: the engine through its public face, nobody's privates."""
+
+from __future__ import annotations
+
+import ast
+import pkgutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import referee
+
+ROOT = Path(__file__).resolve().parents[1]
+SUBMODULES = {module.name for module in pkgutil.iter_modules(referee.__path__)}
+
+
+def modules(*folders: str) -> Iterator[tuple[str, ast.Module]]:
+    for folder in folders:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            if "migrations" not in path.parts:
+                yield str(path.relative_to(ROOT)), ast.parse(path.read_text(), str(path))
+
+
+def referee_submodule_imports(tree: ast.Module) -> Iterator[tuple[int, str]]:
+    """``from referee.game import X``, ``import referee.game``, ``from referee import game``."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            if node.module.startswith("referee."):
+                yield node.lineno, f"from {node.module} import ..."
+            elif node.module == "referee":
+                for alias in node.names:
+                    if alias.name in SUBMODULES:
+                        yield node.lineno, f"from referee import {alias.name}"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("referee."):
+                    yield node.lineno, f"import {alias.name}"
+
+
+def private_imports(tree: ast.Module) -> Iterator[tuple[int, str]]:
+    """``from m import _name`` and ``import m._private`` (``__future__`` and dunders are not
+    private)."""
+
+    def private(name: str) -> bool:
+        return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            for alias in node.names:
+                if private(alias.name) or any(private(part) for part in module.split(".")):
+                    yield node.lineno, f"from {'.' * node.level}{module} import {alias.name}"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if any(private(part) for part in alias.name.split(".")):
+                    yield node.lineno, f"import {alias.name}"
+
+
+def test_the_app_imports_the_engine_only_through_its_public_face() -> None:
+    found = [
+        f"{path}:{line}: {text}"
+        for path, tree in modules("scorekeeper", "config", "bench")
+        for line, text in referee_submodule_imports(tree)
+    ]
+    assert found == [], "import these names from referee itself (referee/__init__.py)"
+
+
+def test_every_name_the_face_shows_is_there() -> None:
+    assert sorted(referee.__all__) == sorted(set(referee.__all__))
+    assert [name for name in referee.__all__ if not hasattr(referee, name)] == []
+
+
+def test_no_module_imports_another_modules_private_names() -> None:
+    found = [
+        f"{path}:{line}: {text}"
+        for path, tree in modules("scorekeeper", "referee", "config")
+        for line, text in private_imports(tree)
+    ]
+    assert found == [], "promote the name, or keep it in its module"
+
+
+def test_the_import_checks_see_what_they_look_for() -> None:
+    tree = ast.parse(
+        "from referee.game import GameState\nimport referee.gcg\nfrom referee import dawg\n"
+        "from referee import GameState\nfrom scorekeeper.web.table import _whole\n"
+        "from .views import _whole\nfrom __future__ import annotations\n"
+    )
+    assert [line for line, _ in referee_submodule_imports(tree)] == [1, 2, 3]
+    assert [line for line, _ in private_imports(tree)] == [5, 6]
+
+
+# Which package may import which: each package's __init__ says the same in words.
+ABOVE_THE_DOMAIN = {
+    "scorekeeper.api",
+    "scorekeeper.web",
+    "scorekeeper.records",
+    "scorekeeper.stats",
+    "scorekeeper.middleware",
+    "scorekeeper.limits",
+}
+LAYERS = {
+    "scorekeeper.game": ABOVE_THE_DOMAIN,
+    "scorekeeper.live": {"scorekeeper.game", *ABOVE_THE_DOMAIN},
+    "scorekeeper.records": {"scorekeeper.api", "scorekeeper.web", "scorekeeper.stats"},
+    "scorekeeper.stats": {"scorekeeper.api", "scorekeeper.web", "scorekeeper.records"},
+    "scorekeeper.api": {"scorekeeper.web"},
+    "scorekeeper.web": {"scorekeeper.api"},
+}
+
+
+def imported_modules(tree: ast.Module) -> Iterator[tuple[int, str]]:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield node.lineno, node.module
+            for alias in node.names:
+                yield node.lineno, f"{node.module}.{alias.name}"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+
+
+def test_each_package_imports_only_what_its_layer_may() -> None:
+    found = []
+    for path, tree in modules("scorekeeper"):
+        package = ".".join(Path(path).with_suffix("").parts[:2])
+        barred = LAYERS.get(package, set())
+        for line, name in imported_modules(tree):
+            if any(name == bar or name.startswith(bar + ".") for bar in barred):
+                found.append(f"{path}:{line}: imports {name}")
+    assert found == [], "see the package's __init__ for what it may import"
+
+
+def test_no_test_imports_from_a_test_file_or_a_conftest() -> None:
+    found = []
+    for path, tree in modules("tests"):
+        for line, name in imported_modules(tree):
+            last = name.rsplit(".", 1)[-1]
+            if name.startswith("tests.") and (last.startswith("test_") or last == "conftest"):
+                found.append(f"{path}:{line}: imports {name}")
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level > 0:
+                module = node.module or ""
+                parts = module.split(".") + [alias.name for alias in node.names]
+                if any(part.startswith("test_") or part == "conftest" for part in parts):
+                    found.append(f"{path}:{node.lineno}: imports .{module}")
+    assert found == [], "share helpers through tests/factories.py or tests/positions.py"
+
+
+def test_what_the_benchmark_shares_with_the_tests_imports_no_django() -> None:
+    """The benchmark's load generator runs without Django settings: its shared data must not
+    import Django (``make bench`` failed once when it did)."""
+    import subprocess
+    import sys
+
+    script = "import sys, tests.sequences; assert 'django' not in sys.modules, 'django'"
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr[-500:]
