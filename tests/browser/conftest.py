@@ -50,6 +50,18 @@ def browser() -> Iterator[object]:
     del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
 
 
+@pytest.fixture(autouse=True, scope="session")
+def streams_notice_a_closed_page() -> Iterator[None]:
+    """The live server serves each open page's stream in a thread (``PUSH_THREAD_STREAMS`` of
+    them at most), and a thread learns that its page was closed only when a write fails: with
+    a keep-alive every second, the streams of earlier tests' pages end within a couple of
+    seconds instead of fifteen, and never fill the room a later test's pages need."""
+    from django.test import override_settings
+
+    with override_settings(PUSH_HEARTBEAT_SECONDS=1):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def journey_lexicon(use_words):
     return use_words(WORDS)
