@@ -144,9 +144,14 @@ def step(
     the turns), then the window."""
     halves = [games, games]  # each process holds one screen of every table
     procs = []
+    outcomes = []
     rss_before = server_rss_kb(pgid)
     for index, share in enumerate(halves):
+        outcome = tempfile.NamedTemporaryFile(prefix="capacity-", suffix=".json", delete=False)
+        outcome.close()
+        outcomes.append(Path(outcome.name))
         config = {
+            "result": outcome.name,
             "port": port,
             "games": share,
             "turns": index == 0,
@@ -181,9 +186,12 @@ def step(
         proc.stdin.write("start\n")
         proc.stdin.flush()
     results = []
-    for proc in procs:
-        out, _ = proc.communicate(timeout=seconds + 120)
-        results.append(json.loads(out.strip().splitlines()[-1]))
+    for proc, outcome in zip(procs, outcomes):
+        # Each result comes in a file: through the pipe, one past 64 kB came cut short.
+        proc.communicate(timeout=seconds + 120)
+        text = outcome.read_text()
+        outcome.unlink()
+        results.append(json.loads(text) if text else {"error": "the generator said nothing"})
     ticks1 = server_ticks(pgid, marker)
     hz = os.sysconf("SC_CLK_TCK")
     server_s = (sum(ticks1) - sum(ticks0)) / hz

@@ -308,7 +308,7 @@ def generator_main() -> None:
     except ImportError:
         pass
     result = asyncio.run(generate(config))
-    print(json.dumps(result))
+    Path(config["result"]).write_text(json.dumps(result))
 
 
 if __name__ == "__main__":
