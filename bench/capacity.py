@@ -147,11 +147,11 @@ def step(
     outcomes = []
     rss_before = server_rss_kb(pgid)
     for index, share in enumerate(halves):
-        outcome = tempfile.NamedTemporaryFile(prefix="capacity-", suffix=".json", delete=False)
-        outcome.close()
-        outcomes.append(Path(outcome.name))
+        handle, outcome = tempfile.mkstemp(prefix="capacity-", suffix=".json")
+        os.close(handle)
+        outcomes.append(Path(outcome))
         config = {
-            "result": outcome.name,
+            "result": outcome,
             "port": port,
             "games": share,
             "turns": index == 0,
@@ -186,7 +186,7 @@ def step(
         proc.stdin.write("start\n")
         proc.stdin.flush()
     results = []
-    for proc, outcome in zip(procs, outcomes):
+    for proc, outcome in zip(procs, outcomes, strict=True):
         # Each result comes in a file: through the pipe, one past 64 kB came cut short.
         proc.communicate(timeout=seconds + 120)
         text = outcome.read_text()

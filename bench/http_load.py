@@ -124,7 +124,7 @@ def server_env(database_url: str, folder: Path, port: int) -> dict[str, str]:
     env = {key: os.environ[key] for key in PASSED if key in os.environ}
     env.update(
         BIND=f"127.0.0.1:{port}",
-        WEB_CONCURRENCY="2",
+        WEB_CONCURRENCY=os.environ.get("WEB_CONCURRENCY", "2"),
         DEBUG="0",
         SECURE="0",
         SECRET_KEY="bench-" + os.urandom(24).hex(),

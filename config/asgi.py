@@ -10,15 +10,33 @@ the (synchronous) middleware, costing a page or a turn a third more CPU than und
 import os
 import re
 
+import django
 from a2wsgi import WSGIMiddleware
-from django.core.asgi import get_asgi_application
+from django.core.handlers.asgi import ASGIHandler
 from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 STREAMS = re.compile(r"^/(games/[^/]+|clubs/[^/]+)/events$")
 
-streams = get_asgi_application()
+
+class StreamsHandler(ASGIHandler):
+    """Django's ASGI handler without the thread of its own each request would keep for its
+    life: Django runs a request in a ``ThreadSensitiveContext``, where the synchronous parts
+    (the middleware, the signals, the view's first read) get a thread made for that request;
+    a stream is a request that lasts minutes, so a thousand open screens held a thousand
+    threads (and their memory). Here those parts take turns on asgiref's one shared thread
+    instead: they are brief, once per stream opened, and that thread keeps its database
+    connection as a request's thread does."""
+
+    async def __call__(self, scope, receive, send):  # type: ignore[no-untyped-def]
+        if scope["type"] != "http":
+            raise ValueError(f"Only HTTP is served here, not {scope['type']}.")
+        await self.handle(scope, receive, send)
+
+
+django.setup(set_prefix=False)
+streams = StreamsHandler()
 pages = WSGIMiddleware(
     get_wsgi_application(),  # type: ignore[arg-type]  # a WSGI application, as Django types it
     workers=int(os.environ.get("THREADS", "4")),

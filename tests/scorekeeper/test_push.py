@@ -275,3 +275,62 @@ def test_streams_served_by_the_loop_share_a_few_database_connections():
     assert all([e["event"] for e in h] == ["ready", "turn"] for h in heard)
     assert all("part" in h[1]["data"] for h in heard)
     assert 1 <= len(opened) <= streams.READ_THREADS  # not one a screen
+
+
+@pytest.mark.django_db(transaction=True)
+def test_open_streams_served_by_the_asgi_application_hold_no_thread_each():
+    """Django's ASGI handler would give each request a thread of its own for its life; a
+    stream lasts minutes, so each open screen held a thread (and its memory)."""
+    import asyncio
+    import threading
+
+    from config.asgi import application
+
+    game = new_game()
+    path = f"/games/{game.pk}/events"
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
+        "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
+        "root_path": "", "headers": [(b"host", b"testserver")],
+        "client": ("127.0.0.1", 50000), "server": ("testserver", 80),
+    }  # fmt: skip
+    counted: dict[str, int] = {}
+    heard: list[bytes] = []
+
+    async def screens(many: int) -> None:
+        gone = asyncio.Event()
+
+        async def screen(ready: asyncio.Event) -> None:
+            asked = False
+
+            async def receive() -> dict[str, Any]:
+                nonlocal asked
+                if not asked:
+                    asked = True
+                    return {"type": "http.request", "body": b"", "more_body": False}
+                await gone.wait()
+                return {"type": "http.disconnect"}
+
+            async def send(message: dict[str, Any]) -> None:
+                body = message.get("body", b"")
+                heard.append(body)
+                if b"event: ready" in body:
+                    ready.set()
+
+            await application(scope, receive, send)
+
+        readies = [asyncio.Event() for _ in range(many)]
+        counted["before"] = threading.active_count()
+        served = [asyncio.create_task(screen(ready)) for ready in readies]
+        await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 30)
+        counted["open"] = threading.active_count()
+        gone.set()
+        await asyncio.wait_for(asyncio.gather(*served), 30)
+
+    # A loop of its own in a thread of its own (the browser tests leave one in this thread).
+    done = threading.Thread(target=lambda: asyncio.run(screens(20)))
+    done.start()
+    done.join(60)
+    assert sum(b"event: ready" in body for body in heard) == 20  # every stream opened
+    # asgiref's one shared thread (and a2wsgi's, the readers') at most: not one a screen.
+    assert counted["open"] - counted["before"] <= 3, counted
