@@ -190,6 +190,9 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        # The games changed lately: what a process without a broker reads for its screens
+        # (scorekeeper.live.news.changes), twice a second.
+        indexes = [models.Index(fields=["updated_at"], name="game_updated_at")]
 
     def __str__(self) -> str:
         names = " v ".join(s.player.name for s in self.seats.all())

@@ -204,8 +204,8 @@ class Hub:
             time.sleep(every)
             with self._lock:
                 channels = list(self._listeners)
-            games = [c[5:] for c in channels if c.startswith("game:")]
-            clubs = [int(c[5:]) for c in channels if c.startswith("club:")]
+            games = {c[5:] for c in channels if c.startswith("game:")}
+            clubs = {int(c[5:]) for c in channels if c.startswith("club:")}
             for key in [k for k in known if k.removeprefix("club:") not in games]:
                 del known[key]  # no one follows it here any more
             now = time.time()

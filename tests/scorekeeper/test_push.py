@@ -334,3 +334,29 @@ def test_open_streams_served_by_the_asgi_application_hold_no_thread_each():
     assert sum(b"event: ready" in body for body in heard) == 20  # every stream opened
     # asgiref's one shared thread (and a2wsgi's, the readers') at most: not one a screen.
     assert counted["open"] - counted["before"] <= 3, counted
+
+
+def test_the_record_says_what_changed_in_the_games_and_clubs_followed():
+    """A process without a broker reads the record for changes (``news.changes``): the games
+    its screens follow, the clubs' games, nothing else, and nothing twice."""
+    import time
+
+    from scorekeeper.live.news import changes
+
+    club = make_club()
+    followed, other, clubs_game = new_game(), new_game(), new_game(club=club)
+    known: dict[str, int] = {}
+    since = time.time()
+    # The club's new game is news for its director's screen; the followed game has no entry.
+    assert [(c, m["game"]) for c, m in changes([str(followed.pk)], [club.pk], known, since)] == [
+        (club_channel(club.pk), str(clubs_game.pk))
+    ]
+    for game in (followed, other, clubs_game):
+        played(game, 1)
+    found = changes([str(followed.pk)], [club.pk], known, since)
+    assert sorted(channel for channel, _ in found) == sorted(
+        [game_channel(str(followed.pk)), club_channel(club.pk)]
+    )
+    heard = dict(found)[game_channel(str(followed.pk))]
+    assert heard["entry"] == 1
+    assert changes([str(followed.pk)], [club.pk], known, since) == []  # said once
