@@ -159,6 +159,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # only bounds how long a request may wait if something holds the lock far longer (a
     # backup, a stuck script), so that it answers 503 in seconds rather than hold a worker
     # thread until gunicorn's 30 s timeout.
+    # Writers queue for the write lock instead of sleeping in SQLite's busy handler.
+    DATABASES["default"]["ENGINE"] = "config.sqlite"
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": SQLITE_BUSY_TIMEOUT,
