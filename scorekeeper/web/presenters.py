@@ -4,6 +4,7 @@ tracker, the scorer's and spectator's page). They read; they decide nothing abou
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.http import HttpRequest
@@ -219,44 +220,57 @@ def board_html(rows: list[list[dict[str, Any]]], *, stacks: bool, scorer: bool) 
             f'<div class="board-row" role="row"><div class="coord rowlabel" aria-hidden="true">'
             f"{number}</div>"
         )
-        for sq in row:
-            classes = f"sq h{sq['height']}"
-            if sq["top"]:
-                classes += " filled"
-            if sq["blank"]:
-                classes += " blank"
-            if sq["premium"]:
-                classes += f" p-{escape(sq['premium'])}"
-            if sq["start"]:
-                classes += " start"
-            if sq["last"]:
-                classes += " last"
-            label = escape(sq["aria"])
-            if scorer:
-                out.append(
-                    f'<button type="button" role="gridcell" class="{classes}" '
-                    f'data-row="{sq["row"]}" data-col="{sq["col"]}" data-name="{sq["name"]}" '
-                    f'data-top="{escape(sq["top"])}" data-height="{sq["height"]}" '
-                    f'aria-label="{label}" tabindex="{0 if sq["tab_stop"] else -1}">'
-                )
-            else:
-                out.append(f'<div role="gridcell" class="{classes}" aria-label="{label}">')
-            if sq["top"]:
-                out.append(f'<span class="letter">{escape(sq["top"])}</span>')
-                if stacks:
-                    if sq["height"] > 1:
-                        out.append(f'<span class="height" aria-hidden="true">{sq["height"]}</span>')
-                elif sq["value"] and not sq["blank"]:
-                    out.append(f'<span class="val" aria-hidden="true">{sq["value"]}</span>')
-            elif sq["start"]:
-                out.append('<span class="premium star" aria-hidden="true">★</span>')
-            elif sq["premium"]:
-                out.append(
-                    f'<span class="premium" aria-hidden="true">{escape(sq["premium"])}</span>'
-                )
-            out.append("</button>" if scorer else "</div>")
+        out.extend(_square_html(*(sq[key] for key in _SQUARE), stacks, scorer) for sq in row)
         out.append("</div>")
-    return mark_safe("".join(out))  # noqa: S308 - every value above is escaped
+    return mark_safe("".join(out))  # noqa: S308 - every value is escaped in _square_html
+
+
+_SQUARE = ("row", "col", "name", "top", "blank", "value", "height", "premium", "start", "last",
+           "tab_stop", "aria")  # fmt: skip
+
+
+@functools.lru_cache(maxsize=20_000)
+def _square_html(
+    row: int, col: int, name: str, top: str, blank: bool, value: int | None, height: int,
+    premium: str | None, start: bool, last: bool, tab_stop: bool, aria: str, stacks: bool,
+    scorer: bool,
+) -> str:  # fmt: skip
+    """One square's HTML. The same squares come again and again (most are empty, a board
+    changes a few squares a turn, and every screen of a game draws the same), so each is built
+    once: this was most of the cost of drawing a board for each change."""
+    classes = f"sq h{height}"
+    if top:
+        classes += " filled"
+    if blank:
+        classes += " blank"
+    if premium:
+        classes += f" p-{escape(premium)}"
+    if start:
+        classes += " start"
+    if last:
+        classes += " last"
+    label = escape(aria)
+    if scorer:
+        html = (
+            f'<button type="button" role="gridcell" class="{classes}" '
+            f'data-row="{row}" data-col="{col}" data-name="{name}" '
+            f'data-top="{escape(top)}" data-height="{height}" '
+            f'aria-label="{label}" tabindex="{0 if tab_stop else -1}">'
+        )
+    else:
+        html = f'<div role="gridcell" class="{classes}" aria-label="{label}">'
+    if top:
+        html += f'<span class="letter">{escape(top)}</span>'
+        if stacks:
+            if height > 1:
+                html += f'<span class="height" aria-hidden="true">{height}</span>'
+        elif value and not blank:
+            html += f'<span class="val" aria-hidden="true">{value}</span>'
+    elif start:
+        html += '<span class="premium star" aria-hidden="true">★</span>'
+    elif premium:
+        html += f'<span class="premium" aria-hidden="true">{escape(premium)}</span>'
+    return html + ("</button>" if scorer else "</div>")
 
 
 def tracker(state: GameState) -> list[dict[str, Any]]:
