@@ -4,7 +4,7 @@
 
 (``make bench`` runs it from bench/run.py, on SQLite, and on PostgreSQL with Redis when
 DATABASE_URL is a PostgreSQL URL and Redis answers on REDIS_URL or 127.0.0.1:6379.) The server
-is config/gunicorn.conf.py as ``make serve`` runs it: two uvicorn workers (ASGI), on a
+is config/gunicorn.conf.py as ``make serve`` runs it: uvicorn workers (ASGI), two a core, on a
 throwaway database (bench/http_load.py's ``Database``), no rate limits, max_requests off.
 
 A table is a game with two screens (the TV's spectator screen and a player's phone), each with
@@ -271,6 +271,8 @@ def run(
             port = free_port()
             env = server_env(database.url, folder, port)
             env.update(PUSH_MAX_STREAMS="100000", PUSH_STREAM_SECONDS="3600")
+            # Workers as make serve has them (two a core) unless WEB_CONCURRENCY says.
+            env["WEB_CONCURRENCY"] = os.environ.get("WEB_CONCURRENCY", "")
             if redis_url:
                 env["REDIS_URL"] = redis_url
             manage(env, "migrate", "--noinput", "-v0")

@@ -9,7 +9,10 @@ worker. WORKER_CLASS=gthread serves WSGI instead (no streams: every page polls).
 import os
 
 bind = os.environ.get("BIND", "127.0.0.1:8000")
-workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+# Two workers a core: a worker runs Python one thread at a time, and each holds thousands of
+# open streams beside its requests; on two cores four workers served half as many tables
+# again as two within the goals (bench/capacity.py), at about 100 MB each.
+workers = int(os.environ.get("WEB_CONCURRENCY") or 2 * (os.cpu_count() or 1))
 worker_class = os.environ.get("WORKER_CLASS", "uvicorn_worker.UvicornWorker")
 if worker_class == "gthread":
     wsgi_app = "config.wsgi:application"
@@ -24,10 +27,11 @@ else:
         os.environ.setdefault("PUSH_WATCH_SECONDS", "0.5")
 timeout = 30
 graceful_timeout = 10
-# A worker is replaced after so many requests (its screens reconnect to the other and catch
-# up from their Last-Event-ID).
-max_requests = 5000
-max_requests_jitter = 500
+# A worker is replaced after so many requests (its screens reconnect to another and catch up
+# from their Last-Event-ID): rarely, as each replacement sends its thousands of screens
+# reconnecting at once (at 3,000 tables a worker serves 5,000 requests in two minutes).
+max_requests = int(os.environ.get("MAX_REQUESTS", "100000"))
+max_requests_jitter = max_requests // 10
 accesslog = os.environ.get("ACCESS_LOG") or None
 # Scorer links carry their game's secret: every gunicorn log line is masked (config.logs),
 # uvicorn's access log included (the worker writes it through gunicorn's access log).
