@@ -272,7 +272,8 @@ def run(
             env = server_env(database.url, folder, port)
             env.update(PUSH_MAX_STREAMS="100000", PUSH_STREAM_SECONDS="3600")
             # Workers as make serve has them (two a core) unless WEB_CONCURRENCY says.
-            env["WEB_CONCURRENCY"] = os.environ.get("WEB_CONCURRENCY", "")
+            if "WEB_CONCURRENCY" not in os.environ:
+                del env["WEB_CONCURRENCY"]
             if redis_url:
                 env["REDIS_URL"] = redis_url
             manage(env, "migrate", "--noinput", "-v0")
