@@ -284,6 +284,9 @@ def test_open_streams_served_by_the_asgi_application_hold_no_thread_each():
     import asyncio
     import threading
 
+    from asgiref.sync import SyncToAsync
+    from django.db import connections
+
     from config.asgi import application
 
     game = new_game()
@@ -329,8 +332,12 @@ def test_open_streams_served_by_the_asgi_application_hold_no_thread_each():
 
     # A loop of its own in a thread of its own (the browser tests leave one in this thread).
     done = threading.Thread(target=lambda: asyncio.run(screens(20)))
-    done.start()
-    done.join(60)
+    try:
+        done.start()
+        done.join(60)
+    finally:  # the threads' connections closed, or PostgreSQL's test database can't be dropped
+        SyncToAsync.single_thread_executor.submit(connections.close_all).result(10)
+        streams.stop_reading()
     assert sum(b"event: ready" in body for body in heard) == 20  # every stream opened
     # asgiref's one shared thread (and a2wsgi's, the readers') at most: not one a screen.
     assert counted["open"] - counted["before"] <= 3, counted
