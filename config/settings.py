@@ -173,7 +173,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Parameters bound by the server, so that psycopg prepares what a connection runs again and
     # again (a turn's few statements, the streams' reads): PostgreSQL parses and plans each once.
-    DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = True
+    # Off for a pooler that can't keep prepared statements (PgBouncer's transaction pooling
+    # before 1.21).
+    DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = envbool(
+        "DATABASE_SERVER_BINDING", True
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # The cache holds the Idempotency-Key answers (and, with Redis, the rate-limit counters), so
