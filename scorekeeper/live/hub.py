@@ -206,8 +206,6 @@ class Hub:
                 channels = list(self._listeners)
             games = {c[5:] for c in channels if c.startswith("game:")}
             clubs = {int(c[5:]) for c in channels if c.startswith("club:")}
-            for key in [k for k in known if k.removeprefix("club:") not in games]:
-                del known[key]  # no one follows it here any more
             now = time.time()
             if games or clubs:
                 try:

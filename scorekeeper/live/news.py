@@ -114,13 +114,20 @@ def changes(
     lately = Game.objects.filter(updated_at__gte=after).order_by()
     rows = lately.values_list("pk", "turn_number", "club_id")
     moved = []
+    recent = set()
     for pk, entry, club_id in rows:
         key = str(pk)
         if key in watched and entry > known.get(key, 0):
             moved.append(key)
-        if club_id in clubbed and known.get(f"club:{key}") != entry:
-            known[f"club:{key}"] = entry
-            found.append((club_channel(club_id), {"game": key, "entry": entry, "at": since}))
+        if club_id in clubbed:
+            recent.add(f"club:{key}")
+            if known.get(f"club:{key}") != entry:
+                known[f"club:{key}"] = entry
+                found.append((club_channel(club_id), {"game": key, "entry": entry, "at": since}))
+    # What is known is kept while it can come again: a followed game's last entry, a club's
+    # game's while it is among the games changed lately (else its note would be sent again).
+    for key in [k for k in known if k not in recent and k not in watched]:
+        del known[key]
     if moved:
         turns = Turn.objects.filter(game_id__in=moved, created_at__gte=after).order_by("number")
         names = dict(Seat.objects.filter(game_id__in=moved).values_list("pk", "player__name"))

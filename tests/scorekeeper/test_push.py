@@ -367,3 +367,11 @@ def test_the_record_says_what_changed_in_the_games_and_clubs_followed():
     heard = dict(found)[game_channel(str(followed.pk))]
     assert heard["entry"] == 1
     assert changes([str(followed.pk)], [club.pk], known, since) == []  # said once
+    # Once the club's games are no longer among those changed lately, what was known of them
+    # goes (a followed game's last entry stays); before that, nothing is said twice.
+    assert changes([str(followed.pk)], [club.pk], known, time.time() + 60) == []
+    assert set(known) == {str(followed.pk)}
+    assert changes([], [club.pk], known, since) == [
+        (club_channel(club.pk), {"game": str(clubs_game.pk), "entry": 1, "at": since})
+    ]  # the club's game changed lately again, as far as a reader from ``since`` can tell
+    assert changes([], [club.pk], known, since) == []
