@@ -18,8 +18,11 @@ thread (``events_sync``, WSGI: ``make run``, the tests' live server).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
+import weakref
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol, TypeVar
@@ -55,11 +58,16 @@ class Stream(Protocol):
 
 class Rendering:
     """``take``'s answer for a stream that sends a part with each event: the event, to send
-    once ``draw`` has drawn the part (a database read: in a thread, under ASGI)."""
+    once ``draw`` has drawn the part (a database read: in a thread, under ASGI). ``key`` names
+    the event (its channel and entry): every screen of the game that a process serves is sent
+    the same one."""
 
-    def __init__(self, message: dict[str, Any], draw: Callable[[], str | None]) -> None:
+    def __init__(
+        self, message: dict[str, Any], draw: Callable[[], str | None], key: tuple[str, int]
+    ) -> None:
         self.message = message
         self.draw = draw
+        self.key = key
 
     def framed(self, part: str | None) -> bytes:
         data = {**self.message, "part": part} if part is not None else self.message
@@ -97,7 +105,7 @@ class GameStream:
         self.last = entry
         if self.part is not None:
             part, game_id = self.part, self.game_id
-            return Rendering(message, lambda: part(game_id))
+            return Rendering(message, lambda: part(game_id), (self.channel, entry))
         return frame(message, event="turn", entry=entry)
 
     def catch_up(self) -> bytes:
@@ -196,8 +204,6 @@ def _reading(read: Callable[[], T]) -> Callable[[], T]:
 
 async def _read(read: Callable[[], T]) -> T:
     """``read()`` in one of the streams' reading threads."""
-    import asyncio
-
     if not _readers:
         _readers.append(ThreadPoolExecutor(READ_THREADS, thread_name_prefix="live-read"))
     return await asyncio.get_running_loop().run_in_executor(_readers[0], _reading(read))
@@ -222,10 +228,47 @@ def stop_reading() -> None:
     pool.shutdown()
 
 
+# The events with a part that a process's event loop sent lately, each framed once: the part
+# drawn (one read, in a reading thread) and the event encoded for the first screen of the game
+# to hear of the change, the same bytes sent to every other. A task, so that a screen that
+# closes meanwhile doesn't take the others' event with it.
+FRAMED_KEPT = 512
+_framed: weakref.WeakKeyDictionary[
+    asyncio.AbstractEventLoop, OrderedDict[tuple[str, int], asyncio.Task[bytes]]
+] = weakref.WeakKeyDictionary()
+
+
+async def _framed_once(sent: Rendering) -> bytes:
+    """``sent``'s event, its part drawn and the event framed once in this event loop."""
+    loop = asyncio.get_running_loop()
+    kept = _framed.get(loop)
+    if kept is None:
+        kept = _framed[loop] = OrderedDict()
+    task = kept.get(sent.key)
+    if task is None:
+        task = kept[sent.key] = loop.create_task(_frame(sent))
+        task.add_done_callback(lambda done: _forget_failed(kept, sent.key, done))
+        while len(kept) > FRAMED_KEPT:
+            kept.popitem(last=False)
+    return await asyncio.shield(task)
+
+
+async def _frame(sent: Rendering) -> bytes:
+    return sent.framed(await _read(sent.draw))
+
+
+def _forget_failed(
+    kept: OrderedDict[tuple[str, int], asyncio.Task[bytes]], key: tuple[str, int], done: Any
+) -> None:
+    """A failed drawing is not kept: the next screen tries again."""
+    if not done.cancelled() and done.exception() is None:
+        return
+    if kept.get(key) is done:
+        del kept[key]
+
+
 async def events_async(stream: Stream, hub: Hub) -> AsyncIterator[bytes]:
     """The stream, served by the event loop: a waiting screen holds no thread."""
-    import asyncio
-
     loop = asyncio.get_running_loop()
     listener = hub.listen(stream.channel, loop)
     try:
@@ -249,7 +292,7 @@ async def events_async(stream: Stream, hub: Hub) -> AsyncIterator[bytes]:
             if sent is CATCH_UP:
                 yield await _read(stream.catch_up)
             elif isinstance(sent, Rendering):
-                yield sent.framed(await _read(sent.draw))
+                yield await _framed_once(sent)
             elif sent:
                 assert isinstance(sent, bytes)
                 yield sent

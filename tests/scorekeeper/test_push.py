@@ -232,6 +232,58 @@ def test_a_stream_asks_for_a_part_it_knows(client):
     assert refused.status_code == 400 and "?part=" in refused.content.decode()
 
 
+def test_the_screens_a_loop_serves_are_sent_one_event_drawn_once_even_if_one_closes(settings):
+    """Every screen of a game in a process gets the same bytes for a change: its part drawn
+    once, the event encoded once; a screen closing while the part is drawn takes nothing from
+    the others."""
+    import asyncio
+    import threading
+
+    settings.PUSH_HEARTBEAT_SECONDS = 5
+    drawn: list[str] = []
+    drawing = threading.Event()
+    release = threading.Event()
+
+    def part(game_id: str) -> str:  # slow, as a read may be
+        drawn.append(game_id)
+        drawing.set()
+        release.wait(5)
+        return f"<p>{len(drawn)}</p>"
+
+    own = Hub()
+
+    async def screens() -> list[bytes]:
+        sent = [streams.events_async(streams.GameStream("g1", 0, part), own) for _ in range(4)]
+        for one in sent:
+            await one.__anext__()  # ready (nothing missed: the record isn't read for "g1")
+        waiting = [asyncio.ensure_future(one.__anext__()) for one in sent]
+        await asyncio.sleep(0)
+        own.deliver(game_channel("g1"), {"game": "g1", "entry": 1, "action": "pass"})
+        await asyncio.to_thread(drawing.wait, 5)
+        waiting[0].cancel()  # the first screen, whose event is being drawn, closes
+        await asyncio.sleep(0.05)
+        release.set()
+        heard = list(await asyncio.gather(*waiting[1:]))
+        for one in sent:
+            await one.aclose()
+        return heard
+
+    heard: list[bytes] = []
+    missed = streams.GameStream.catch_up
+    streams.GameStream.catch_up = lambda self: b""  # type: ignore[method-assign]
+    try:
+        served = threading.Thread(target=lambda: heard.extend(asyncio.run(screens())))
+        served.start()
+        served.join(30)
+    finally:
+        streams.GameStream.catch_up = missed  # type: ignore[method-assign]
+        streams.stop_reading()
+    assert drawn == ["g1"]  # drawn once for the four screens
+    assert len(heard) == 3 and len(set(heard)) == 1  # the same bytes to each still open
+    (event,) = events(heard[0])
+    assert event["id"] == "1" and event["data"]["part"] == "<p>1</p>"
+
+
 @pytest.mark.django_db(transaction=True)
 def test_streams_served_by_the_loop_share_a_few_database_connections():
     import asyncio
