@@ -379,7 +379,6 @@ def _replay_context(
         "turn": turn,
         "caption": describe(turn) if turn else "The empty board, before the first turn.",
         "rows": board_rows(state, placed),
-        "columns": [chr(ord("A") + c) for c in range(ruleset.size)],
         "bag": state.bag,
         "scores": list(zip(names, points[at], strict=True)),
         "first": 0 if at > 0 else None,

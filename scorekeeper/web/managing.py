@@ -62,7 +62,6 @@ def correct(request: HttpRequest, game: Game) -> HttpResponse:
             {
                 "ruleset": before.ruleset,
                 "rows": board_rows(before, set()),
-                "columns": [chr(ord("A") + c) for c in range(before.ruleset.size)],
                 "direction": request.POST.get("direction", _direction_of(target)),
                 "typed_preview": domain.preview(game, context["typed"], before=target),
                 **pad(before.ruleset),

@@ -5,6 +5,7 @@ tracker, the scorer's and spectator's page). They read; they decide nothing abou
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from typing import Any
 
 from django.http import HttpRequest
@@ -110,7 +111,6 @@ def table_context(
         "policy": policy,
         "scorer": scorer,
         "rows": board_rows(state, highlight),
-        "columns": [chr(ord("A") + c) for c in range(ruleset.size)],
         "players": players,
         "to_move": seats[state.to_move].player.name,
         "winners": winners,
@@ -160,73 +160,135 @@ def pad(ruleset: Ruleset) -> dict[str, Any]:
     }
 
 
-def board_rows(state: GameState, highlight: set[tuple[int, int]]) -> list[list[dict[str, Any]]]:
-    ruleset = state.ruleset
+@dataclass(frozen=True)
+class BoardView:
+    """A board as a page draws it (``board_html``): the ruleset, the stacks square by square,
+    row after row, and the squares of the last play, marked."""
+
+    ruleset: Ruleset
+    cells: tuple[tuple[str, ...], ...]
+    highlight: frozenset[tuple[int, int]]
+
+    @property
+    def empty(self) -> bool:
+        return not any(self.cells)
+
+
+def board_rows(state: GameState, highlight: set[tuple[int, int]]) -> BoardView:
+    size, board = state.ruleset.size, state.board
+    cells = tuple(board.stack(r, c) for r in range(size) for c in range(size))
+    return BoardView(state.ruleset, cells, frozenset(highlight))
+
+
+def board_html(board: BoardView, *, scorer: bool) -> SafeString:
+    """The board's squares, as HTML: the columns' letters, then row after row, each square a
+    ``gridcell`` named by its square (``E5: …``), a button on the scorer's pages. Built here
+    rather than in the template: a template's loop over 100 to 225 squares cost a page several
+    milliseconds. Most squares are empty and look the same on every board of the ruleset:
+    those are built once."""
+    ruleset = board.ruleset
+    size, stacks = ruleset.size, ruleset.stacks
+    empty_board = board.empty
+    blank_squares = _empty_squares(ruleset, empty_board, scorer)
     # One square is in the tab order (keyboard users arrow from there): the first start square.
     tab_stop = min(ruleset.start_squares)
-    rows = []
-    for r in range(ruleset.size):
-        row = []
-        for c in range(ruleset.size):
-            stack = state.board.stack(r, c)
-            premium = ruleset.premium(r, c)
-            # Start squares matter only for the first play.
-            start = state.board.is_empty and (r, c) in ruleset.start_squares
-            top = ruleset.display(stack[-1]) if stack else ""
-            blank = bool(stack) and is_blank(stack[-1])
-            top = top.upper() if blank else top  # shown as its letter, drawn as a blank
-            label = f"{chr(ord('A') + c)}{r + 1}"
-            if stack:
-                described = f"{top}" + (f", {len(stack)} high" if ruleset.stacks else "")
-                if blank:
-                    described += ", a blank"
-            else:
-                described = "empty"
-            if premium:
-                described += f", {premium}"
-            if start and not stack:
-                described += ", start square"
-            if (r, c) in highlight:
-                described += ", last play"
-            row.append(
-                {
-                    "row": r,
-                    "col": c,
-                    "name": label,
-                    "top": top,
-                    "blank": blank,
-                    # Letter values where the set has them (a blank is worth nothing).
-                    "value": ruleset.tile_value(stack[-1]) if stack and ruleset.values else None,
-                    "height": len(stack),
-                    "premium": premium,
-                    "start": start,
-                    "last": (r, c) in highlight,
-                    "tab_stop": (r, c) == tab_stop,
-                    "aria": f"{label}: {described}",
-                }
-            )
-        rows.append(row)
-    return rows
-
-
-def board_html(rows: list[list[dict[str, Any]]], *, stacks: bool, scorer: bool) -> SafeString:
-    """The board's rows of squares (``board_rows``), as HTML: each square a ``gridcell``
-    named by its square (``E5: …``), a button on the scorer's pages. Built here rather than in
-    the template: a template's loop over 100 to 225 squares cost a page several milliseconds.
-    """
-    out: list[str] = []
-    for number, row in enumerate(rows, start=1):
+    out = [_columns(size)]
+    for r in range(size):
         out.append(
             f'<div class="board-row" role="row"><div class="coord rowlabel" aria-hidden="true">'
-            f"{number}</div>"
+            f"{r + 1}</div>"
         )
-        out.extend(_square_html(*(sq[key] for key in _SQUARE), stacks, scorer) for sq in row)
+        for c in range(size):
+            stack = board.cells[r * size + c]
+            last = (r, c) in board.highlight
+            if not stack and not last:
+                out.append(blank_squares[r * size + c])
+                continue
+            start = empty_board and (r, c) in ruleset.start_squares  # for the first play only
+            top = ruleset.display(stack[-1]) if stack else ""
+            blank = bool(stack) and is_blank(stack[-1])
+            # Letter values where the set has them (a blank is worth nothing).
+            value = ruleset.tile_value(stack[-1]) if stack and ruleset.values else None
+            out.append(
+                _square(
+                    r,
+                    c,
+                    premium=ruleset.premium(r, c),
+                    top=top,
+                    blank=blank,
+                    value=value,
+                    height=len(stack),
+                    start=start,
+                    last=last,
+                    tab_stop=(r, c) == tab_stop,
+                    stacks=stacks,
+                    scorer=scorer,
+                )
+            )
         out.append("</div>")
     return mark_safe("".join(out))  # noqa: S308 - every value is escaped in _square_html
 
 
-_SQUARE = ("row", "col", "name", "top", "blank", "value", "height", "premium", "start", "last",
-           "tab_stop", "aria")  # fmt: skip
+@functools.lru_cache(maxsize=8)
+def _columns(size: int) -> str:
+    """The board's top row: a corner, then each column's letter."""
+    return '<div class="coord corner" aria-hidden="true"></div>' + "".join(
+        f'<div class="coord col" aria-hidden="true">{chr(ord("A") + c)}</div>' for c in range(size)
+    )
+
+
+_EMPTY_SQUARES: dict[tuple[Any, ...], tuple[str, ...]] = {}  # by layout and kind of page
+
+
+def _empty_squares(ruleset: Ruleset, empty_board: bool, scorer: bool) -> tuple[str, ...]:
+    """Each empty, unmarked square's HTML on a board of this ruleset's layout, row after row:
+    built once for each layout and kind of page."""
+    key = (ruleset.layout, ruleset.start_squares, ruleset.stacks, empty_board, scorer)
+    found = _EMPTY_SQUARES.get(key)
+    if found is None:
+        if len(_EMPTY_SQUARES) >= 64:
+            _EMPTY_SQUARES.clear()
+        tab_stop = min(ruleset.start_squares)
+        found = _EMPTY_SQUARES[key] = tuple(
+            _square(
+                r,
+                c,
+                premium=ruleset.premium(r, c),
+                tab_stop=(r, c) == tab_stop,
+                start=empty_board and (r, c) in ruleset.start_squares,
+                stacks=ruleset.stacks,
+                scorer=scorer,
+            )
+            for r in range(ruleset.size)
+            for c in range(ruleset.size)
+        )
+    return found
+
+
+def _square(
+    r: int, c: int, *, premium: str, top: str = "", blank: bool = False, value: int | None = None,
+    height: int = 0, start: bool = False, last: bool = False, tab_stop: bool = False,
+    stacks: bool, scorer: bool,
+) -> str:  # fmt: skip
+    """One square's HTML, with its accessible name: ``E5: W, 2 high, last play``."""
+    top = top.upper() if blank else top  # shown as its letter, drawn as a blank
+    label = f"{chr(ord('A') + c)}{r + 1}"
+    if height:
+        described = f"{top}" + (f", {height} high" if stacks else "")
+        if blank:
+            described += ", a blank"
+    else:
+        described = "empty"
+    if premium:
+        described += f", {premium}"
+    if start and not height:
+        described += ", start square"
+    if last:
+        described += ", last play"
+    return _square_html(
+        r, c, label, top, blank, value, height, premium, start, last, tab_stop,
+        f"{label}: {described}", stacks, scorer,
+    )  # fmt: skip
 
 
 @functools.lru_cache(maxsize=20_000)
