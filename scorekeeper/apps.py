@@ -4,3 +4,11 @@ from django.apps import AppConfig
 class ScorekeeperConfig(AppConfig):
     name = "scorekeeper"
     verbose_name = "Scorekeeper"
+
+    def ready(self) -> None:
+        # A change's spectator part is drawn where it commits, once for every screen (with a
+        # broker; scorekeeper.live.news).
+        from scorekeeper.live import news
+        from scorekeeper.web.table import pushed_part
+
+        news.draw_with(pushed_part)

@@ -15,6 +15,12 @@ Redis is the broker; nothing here keeps or resends messages. A screen that misse
 dropped connection, a slow reader, Redis reconnecting) is told to catch up from the record,
 which has every change (``news.missed``).
 
+With a broker, the process that commits a change draws what the screens show with it (a
+spectator's live part: ``news.announce``) once, and the message carries it to every process,
+when any screen anywhere wants it: each process marks in Redis, for a minute at a time, the
+channels where it has such screens (``listen(..., drawn=True)``). Without one, each process
+that has such a screen draws it (once, whatever the screens there).
+
 A listener is a queue, filled from any thread: an ``asyncio.Queue`` for a stream served by
 an event loop (ASGI), a thread-safe queue for one served by a thread (WSGI). A listener that
 falls ``BACKLOG`` messages behind is marked ``behind`` and gets no more: its stream catches up
@@ -30,13 +36,21 @@ import os
 import queue
 import threading
 import time
+from collections.abc import Callable, Collection
 from typing import Any
 
 from django.conf import settings
+from django.core.signals import request_finished, request_started
 
 log = logging.getLogger(__name__)
 
 REDIS_CHANNEL = "scorekeeper:live"
+# The channels where some screen wants the part drawn: a sorted set, each scored by when its
+# mark runs out (seconds since 1970). A process's mark lasts DRAWN_FOR seconds; it renews them
+# every third of that, MARKED_AT_ONCE to a command (its thread lets the others run between).
+DRAWN_KEY = "scorekeeper:live:drawn"
+DRAWN_FOR = 60
+MARKED_AT_ONCE = 256
 BACKLOG = 64  # messages a listener may have waiting; past that it catches up from the record
 RESYNC: dict[str, Any] = {"resync": True}  # to every listener: news may have been lost
 
@@ -44,10 +58,13 @@ RESYNC: dict[str, Any] = {"resync": True}  # to every listener: news may have be
 class Listener:
     """One screen's place in the hub: the news on its channel, in order, until it leaves."""
 
-    def __init__(self, hub: Hub, channel: str, loop: asyncio.AbstractEventLoop | None) -> None:
+    def __init__(
+        self, hub: Hub, channel: str, loop: asyncio.AbstractEventLoop | None, drawn: bool = False
+    ) -> None:
         self.hub = hub
         self.channel = channel
         self.loop = loop
+        self.drawn = drawn
         self.behind = False
         self._async: asyncio.Queue[dict[str, Any]] | None = asyncio.Queue(BACKLOG) if loop else None
         self._sync: queue.Queue[dict[str, Any]] | None = None if loop else queue.Queue(BACKLOG)
@@ -103,16 +120,27 @@ class Hub:
         self._watch_pid = 0  # the process whose thread reads the record for changes
         self._publisher: Any = None
         self._publisher_pid = 0
+        self._drawn: dict[str, int] = {}  # channels with listeners that want the part drawn
+        self._marking_pid = 0  # the process whose thread marks them in Redis
+        self._mark_now = threading.Event()
 
     # Listening ---------------------------------------------------------------------------------
-    def listen(self, channel: str, loop: asyncio.AbstractEventLoop | None = None) -> Listener:
-        """A new listener on ``channel``: give the running event loop for an async stream."""
-        listener = Listener(self, channel, loop)
+    def listen(
+        self, channel: str, loop: asyncio.AbstractEventLoop | None = None, *, drawn: bool = False
+    ) -> Listener:
+        """A new listener on ``channel``: give the running event loop for an async stream;
+        ``drawn`` if the screen shows what the change's process draws (its live part)."""
+        listener = Listener(self, channel, loop, drawn)
         with self._lock:
             self._listeners.setdefault(channel, set()).add(listener)
             self._count += 1
+            new_mark = drawn and not self._drawn.get(channel)
+            if drawn:
+                self._drawn[channel] = self._drawn.get(channel, 0) + 1
         if settings.REDIS_URL:
             self._follow_redis(settings.REDIS_URL)
+            if new_mark:
+                self._mark_drawn(settings.REDIS_URL)
         elif settings.PUSH_WATCH_SECONDS > 0:
             self._watch_record(settings.PUSH_WATCH_SECONDS)
         return listener
@@ -125,6 +153,12 @@ class Hub:
                 self._count -= 1
                 if not listeners:
                     del self._listeners[listener.channel]
+                if listener.drawn:
+                    left = self._drawn.get(listener.channel, 1) - 1
+                    if left > 0:
+                        self._drawn[listener.channel] = left
+                    else:
+                        self._drawn.pop(listener.channel, None)
 
     def count(self) -> int:
         """How many listeners this process has (one per open stream)."""
@@ -149,7 +183,72 @@ class Hub:
             listener.put(message)
         return len(listeners)
 
+    def wants_drawn(self, channel: str) -> bool:
+        """Whether a screen of ``channel`` anywhere wants the change's part drawn where it
+        commits: with Redis, some process marked it lately; without, never (each process that
+        has such a screen draws it). False if Redis can't say: the screens draw it themselves."""
+        url = settings.REDIS_URL
+        if not url:
+            return False
+        try:
+            until = self._redis(url).zscore(DRAWN_KEY, channel)
+            return until is not None and float(until) > time.time()
+        except Exception:  # noqa: BLE001 - Redis down: the screens' processes draw it
+            return False
+
+    def _mark_drawn(self, url: str) -> None:
+        """Have this process's marking thread mark its drawn channels in Redis now."""
+        with self._lock:
+            start = self._marking_pid != os.getpid()
+            self._marking_pid = os.getpid()
+        if start:
+            threading.Thread(
+                target=self._marking_loop, args=(url,), name="live-marks", daemon=True
+            ).start()
+        self._mark_now.set()
+
+    def _marking_loop(self, url: str) -> None:
+        """Marks, in Redis, the channels where this process has screens that want the part
+        drawn: each newly wanted at once, every one again each third of ``DRAWN_FOR``."""
+        marked: set[str] = set()
+        renewed = 0.0
+        while True:
+            self._mark_now.wait(DRAWN_FOR / 3)
+            self._mark_now.clear()
+            with self._lock:
+                wanted = set(self._drawn)
+            marked &= wanted
+            now = time.monotonic()
+            renew = now - renewed >= DRAWN_FOR / 3
+            due = wanted if renew else wanted - marked
+            if not due:
+                continue
+            try:
+                client, until, due_list = self._redis(url), time.time() + DRAWN_FOR, list(due)
+                for start in range(0, len(due_list), MARKED_AT_ONCE):
+                    chunk = due_list[start : start + MARKED_AT_ONCE]
+                    client.zadd(DRAWN_KEY, dict.fromkeys(chunk, until))
+                    time.sleep(0.001)
+                if renew:  # and every process forgets the marks that ran out
+                    client.zremrangebyscore(DRAWN_KEY, "-inf", time.time())
+            except Exception:  # noqa: BLE001 - Redis down: the screens draw it, and we try again
+                log.warning("channels not marked in Redis", exc_info=True)
+                continue
+            marked |= due
+            if renew:
+                renewed = now
+
     # Publishing --------------------------------------------------------------------------------
+    def soon(self, job: Callable[[], None]) -> None:
+        """Run ``job`` (drawing and sending a change's news) once the request that committed
+        the change has answered, in its thread (``request_finished``): the player's answer
+        waits neither for the drawing nor for the broker's round trips. Outside a request, now.
+        """
+        if getattr(_serving, "request", False):
+            _serving.after.append(job)
+        else:
+            _run(job)
+
     def publish(self, channel: str, message: dict[str, Any]) -> None:
         """Send ``message`` to every listener on ``channel``, in every process. Never raises:
         a screen that misses news catches up, a turn must not fail for it."""
@@ -158,9 +257,7 @@ class Hub:
             self.deliver(channel, message)
             return
         try:
-            self._redis(url).publish(
-                REDIS_CHANNEL, json.dumps({"channel": channel, "message": message})
-            )
+            self._redis(url).publish(REDIS_CHANNEL, _payload(channel, message))
         except Exception:  # noqa: BLE001 - Redis down: this process's screens still hear it
             log.warning("news not published through Redis", exc_info=True)
             self.deliver(channel, message)
@@ -235,15 +332,66 @@ class Hub:
                     if item.get("type") != "message":
                         continue
                     try:
-                        data = json.loads(item["data"])
-                        self.deliver(str(data["channel"]), dict(data["message"]))
+                        said = _read_payload(item["data"], self._listeners)
                     except (ValueError, KeyError, TypeError):
                         log.warning("a malformed message on %s", REDIS_CHANNEL)
+                        continue
+                    if said is not None:
+                        self.deliver(*said)
             except Exception:  # noqa: BLE001 - Redis went away: follow it again when it's back
                 log.warning("lost Redis pub/sub; reconnecting", exc_info=True)
             self._redis_ready.clear()
             time.sleep(pause)
             pause = min(pause * 2, 5)
+
+
+# The request this thread serves, and the news to send once it has answered (``Hub.soon``).
+_serving = threading.local()
+
+
+def _run(job: Callable[[], None]) -> None:
+    try:
+        job()
+    except Exception:  # noqa: BLE001 - one change's news; its screens catch up on the next
+        log.exception("news not sent")
+
+
+def _request_started(**kwargs: Any) -> None:
+    _request_finished()  # news left by a request whose answer was never closed
+    _serving.request = True
+
+
+def _request_finished(**kwargs: Any) -> None:
+    _serving.request = False
+    after, _serving.after = getattr(_serving, "after", []), []
+    for job in after:
+        _run(job)
+
+
+request_started.connect(_request_started, dispatch_uid="scorekeeper.live.hub.started")
+request_finished.connect(_request_finished, dispatch_uid="scorekeeper.live.hub.finished")
+
+
+def _payload(channel: str, message: dict[str, Any]) -> str:
+    """A message as published: its JSON (which holds no newline), then, after a newline, the
+    part drawn for it, if any: a process with no screen of the channel reads only the JSON."""
+    part = message.get("part")
+    if not isinstance(part, str):
+        return json.dumps({"channel": channel, "message": message})
+    rest = {name: value for name, value in message.items() if name != "part"}
+    return json.dumps({"channel": channel, "message": rest}) + "\n" + part
+
+
+def _read_payload(data: bytes, listening: Collection[str]) -> tuple[str, dict[str, Any]] | None:
+    """A published message's channel and message; None if nobody here listens on it."""
+    head, _, part = data.partition(b"\n")
+    said = json.loads(head)
+    channel, message = str(said["channel"]), dict(said["message"])
+    if not listening or (channel not in listening and not message.get("resync")):
+        return None
+    if part:
+        message["part"] = part.decode()
+    return channel, message
 
 
 hub = Hub()

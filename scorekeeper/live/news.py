@@ -11,13 +11,17 @@ An event's data, as JSON::
      "score": 14, "totals": [120, 98], "at": 1767225600.123}
 
 ``at`` is when the change committed (seconds since 1970, UTC): a screen can tell how late it
-heard. The club's channel carries ``{"game", "entry", "at"}`` for each of its games.
+heard. With a broker, an event may also carry ``part``, the spectator's live part drawn where
+the change committed (``draw_with``), when a screen anywhere shows it; a stream sends it only
+to such screens. The club's channel carries ``{"game", "entry", "at"}`` for each of its games.
 """
 
 from __future__ import annotations
 
+import functools
+import logging
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 from uuid import UUID
 
@@ -25,6 +29,8 @@ from django.db import close_old_connections, connection, transaction
 
 from scorekeeper.live.hub import hub
 from scorekeeper.models import Game, Seat, Turn
+
+log = logging.getLogger(__name__)
 
 CATCH_UP_MOST = 200  # entries a screen is sent to catch up; further behind, it reloads
 
@@ -51,21 +57,42 @@ def event_of(turn: Turn, names: dict[int, str], at: float) -> dict[str, Any]:
     }
 
 
+# What is drawn for the screens where a change commits (the spectator's live part, given the
+# game's id; None if it can't be had): set by the web layer (``ScorekeeperConfig.ready``).
+_drawing: list[Callable[[str], str | None]] = []
+
+
+def draw_with(draw: Callable[[str], str | None]) -> None:
+    """Have ``draw`` draw each change's part where it commits, once for every screen, when a
+    screen anywhere shows it (``Hub.wants_drawn``: with a broker); else each process that
+    serves such a screen draws it for its own."""
+    _drawing[:] = [draw]
+
+
 def announce(game: Game, turn: Turn | None, seats: Sequence[Seat]) -> None:
     """Tell every screen of ``game`` (and its club's director) about ``turn`` once the
     transaction commits; a new game (``turn`` None) is news for its club only."""
     names = {seat.pk: seat.player.name for seat in seats}
     game_id, club_id = game.pk, game.club_id
 
-    def send() -> None:
-        at = time.time()
+    def send(at: float) -> None:
         if turn is not None:
-            hub.publish(game_channel(game_id), event_of(turn, names, at))
+            channel, event = game_channel(game_id), event_of(turn, names, at)
+            if _drawing and hub.wants_drawn(channel):
+                try:
+                    part = _drawing[0](str(game_id))
+                except Exception:  # the news goes without it: the screens draw their own
+                    log.exception("The part of game %s was not drawn with its news.", game_id)
+                    part = None
+                if part is not None:
+                    event["part"] = part
+            hub.publish(channel, event)
         if club_id is not None:
             entry = turn.number if turn is not None else 0
             hub.publish(club_channel(club_id), {"game": str(game_id), "entry": entry, "at": at})
 
-    transaction.on_commit(send, robust=True)
+    # Sent from this process's sending thread: the request that committed it answers meanwhile.
+    transaction.on_commit(lambda: hub.soon(functools.partial(send, time.time())), robust=True)
 
 
 def latest_entry(game_id: UUID | str) -> int | None:
@@ -145,6 +172,7 @@ __all__ = [
     "CATCH_UP_MOST",
     "announce",
     "club_channel",
+    "draw_with",
     "event_of",
     "game_channel",
     "latest_entry",

@@ -50,6 +50,7 @@ def frame(data: dict[str, Any], *, event: str, entry: int | None = None) -> byte
 class Stream(Protocol):
     channel: str
     done: bool
+    drawn: bool  # the screen shows a part drawn for each change (``Hub.listen``)
 
     def opening(self) -> bytes: ...
     def take(self, message: dict[str, Any]) -> bytes | object: ...
@@ -68,6 +69,8 @@ class Rendering:
         self.message = message
         self.draw = draw
         self.key = key
+        drawn = message.get("part")  # drawn where the change committed (``news.announce``)
+        self.drawn: str | None = drawn if isinstance(drawn, str) else None
 
     def framed(self, part: str | None) -> bytes:
         data = {**self.message, "part": part} if part is not None else self.message
@@ -87,6 +90,7 @@ class GameStream:
         self.last = last
         self.done = False
         self.part = part
+        self.drawn = part is not None
 
     def opening(self) -> bytes:
         ready = frame({"game": self.game_id, "entry": self.last}, event="ready", entry=self.last)
@@ -106,6 +110,8 @@ class GameStream:
         if self.part is not None:
             part, game_id = self.part, self.game_id
             return Rendering(message, lambda: part(game_id), (self.channel, entry))
+        if "part" in message:  # drawn for the screens that show it, not this one
+            message = {name: value for name, value in message.items() if name != "part"}
         return frame(message, event="turn", entry=entry)
 
     def catch_up(self) -> bytes:
@@ -131,6 +137,7 @@ class ClubStream:
     def __init__(self, club_id: int) -> None:
         self.channel = news.club_channel(club_id)
         self.done = False
+        self.drawn = False
 
     def opening(self) -> bytes:
         return f"retry: {RETRY_MS}\n".encode() + frame({}, event="ready")
@@ -156,7 +163,7 @@ def _let_go(read: Callable[[], T]) -> T:
 
 def events_sync(stream: Stream, hub: Hub) -> Iterator[bytes]:
     """The stream, served by the thread that holds it."""
-    listener = hub.listen(stream.channel)
+    listener = hub.listen(stream.channel, drawn=stream.drawn)
     try:
         hub.ready(2)
         yield stream.opening()
@@ -166,7 +173,7 @@ def events_sync(stream: Stream, hub: Hub) -> Iterator[bytes]:
         while not stream.done and (left := deadline - time.monotonic()) > 0:
             if listener.behind:
                 listener.leave()
-                listener = hub.listen(stream.channel)
+                listener = hub.listen(stream.channel, drawn=stream.drawn)
                 yield _let_go(stream.catch_up)
                 continue
             message = listener.get(min(settings.PUSH_HEARTBEAT_SECONDS, left))
@@ -177,7 +184,7 @@ def events_sync(stream: Stream, hub: Hub) -> Iterator[bytes]:
             if sent is CATCH_UP:
                 yield _let_go(stream.catch_up)
             elif isinstance(sent, Rendering):
-                yield sent.framed(_let_go(sent.draw))
+                yield sent.framed(sent.drawn if sent.drawn is not None else _let_go(sent.draw))
             elif sent:
                 assert isinstance(sent, bytes)
                 yield sent
@@ -254,7 +261,7 @@ async def _framed_once(sent: Rendering) -> bytes:
 
 
 async def _frame(sent: Rendering) -> bytes:
-    return sent.framed(await _read(sent.draw))
+    return sent.framed(sent.drawn if sent.drawn is not None else await _read(sent.draw))
 
 
 def _forget_failed(
@@ -270,7 +277,7 @@ def _forget_failed(
 async def events_async(stream: Stream, hub: Hub) -> AsyncIterator[bytes]:
     """The stream, served by the event loop: a waiting screen holds no thread."""
     loop = asyncio.get_running_loop()
-    listener = hub.listen(stream.channel, loop)
+    listener = hub.listen(stream.channel, loop, drawn=stream.drawn)
     try:
         if not hub.ready(0):
             await asyncio.to_thread(hub.ready, 2)
@@ -281,7 +288,7 @@ async def events_async(stream: Stream, hub: Hub) -> AsyncIterator[bytes]:
         while not stream.done and (left := deadline - time.monotonic()) > 0:
             if listener.behind:
                 listener.leave()
-                listener = hub.listen(stream.channel, loop)
+                listener = hub.listen(stream.channel, loop, drawn=stream.drawn)
                 yield await _read(stream.catch_up)
                 continue
             message = await listener.aget(min(settings.PUSH_HEARTBEAT_SECONDS, left))

@@ -4,6 +4,7 @@ exactly what it missed."""
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from scorekeeper.live.hub import RESYNC, Hub, hub
 from scorekeeper.live.news import club_channel, game_channel
 from tests.factories import make_club, new_game
 from tests.sequences import HASBRO
+from tests.servers import redis_up
 
 pytestmark = pytest.mark.django_db
 
@@ -140,6 +142,97 @@ def test_a_turn_is_announced_once_it_commits_and_a_refused_one_never(
         assert listener.get(0.05) is None
     finally:
         listener.leave()
+
+
+@pytest.mark.skipif(not redis_up(), reason="no Redis on 127.0.0.1:6379")
+def test_with_a_broker_the_part_is_drawn_where_the_turn_commits_if_a_screen_shows_it(
+    client, settings, django_capture_on_commit_callbacks
+):
+    """With Redis, the process that commits a turn draws the spectator's part once and the
+    news carries it to every process, when a process has marked the game as shown on a
+    screen (``Hub.listen(..., drawn=True)``); unmarked, the news goes without it."""
+    import redis
+
+    from scorekeeper.live import hub as hubs
+
+    settings.REDIS_URL = "redis://127.0.0.1:6379/13"
+    broker = redis.Redis.from_url(settings.REDIS_URL)
+    following = broker.pubsub(ignore_subscribe_messages=True)
+    following.subscribe(hubs.REDIS_CHANNEL)
+    marking, publishing = Hub(), Hub()  # a process with a spectator screen, and the turn's
+    game = new_game()
+    channel = game_channel(game.pk)
+    broker.zrem(hubs.DRAWN_KEY, channel)
+
+    def published() -> dict[str, Any]:
+        for _ in range(50):
+            item = following.get_message(timeout=0.1)
+            if item is not None:  # the news's JSON, then the part drawn for it
+                head, _, part = item["data"].partition(b"\n")
+                message = dict(json.loads(head)["message"])
+                return {**message, "part": part.decode()} if part else message
+        raise AssertionError("nothing published")
+
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            domain.act(game.pk, "play", tiles=HASBRO[0][0])
+        assert "part" not in published()  # no screen shows it: not drawn
+
+        screen = marking.listen(channel, drawn=True)
+        for _ in range(50):  # the process's marking thread marks it at once
+            if broker.zscore(hubs.DRAWN_KEY, channel):
+                break
+            time.sleep(0.05)
+        assert broker.zscore(hubs.DRAWN_KEY, channel) > time.time() + hubs.DRAWN_FOR / 2
+        assert publishing.wants_drawn(channel)
+        with django_capture_on_commit_callbacks(execute=True):
+            domain.act(game.pk, "pass")
+        news = published()
+        shown = client.get(f"/games/{game.pk}/watch/live", HTTP_HX_REQUEST="true")
+        assert news["entry"] == 2 and news["part"] == shown.content.decode()
+        screen.leave()
+    finally:
+        following.close()
+        broker.zrem(hubs.DRAWN_KEY, channel)
+        broker.close()
+
+
+def test_a_requests_news_is_sent_once_it_has_answered_and_outside_a_request_at_once():
+    """The turn's answer waits neither for drawing its news nor for the broker: the news goes
+    from the request's thread once the answer is closed (``request_finished``)."""
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    sent: list[str] = []
+    # As Django's test client does: a test's connection is not one to close between requests.
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        request_started.send(sender=None)
+        hub.soon(lambda: sent.append("the turn's news"))
+        assert sent == []  # the answer first
+        request_finished.send(sender=None)
+        assert sent == ["the turn's news"]
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
+    hub.soon(lambda: sent.append("a command's news"))  # outside a request: now
+    assert sent == ["the turn's news", "a command's news"]
+
+
+def test_a_part_drawn_where_it_committed_goes_only_to_the_screens_that_show_it():
+    drawn_here: list[str] = []
+    spectator = streams.GameStream("g1", 0, lambda game_id: drawn_here.append(game_id) or "")
+    scorer = streams.GameStream("g1", 0)
+    news = {"game": "g1", "entry": 1, "action": "pass", "part": "<p>drawn</p>"}
+    sent = spectator.take(news)
+    assert isinstance(sent, streams.Rendering) and sent.drawn == "<p>drawn</p>"
+    (event,) = events(sent.framed(sent.drawn))
+    assert event["data"]["part"] == "<p>drawn</p>" and drawn_here == []
+    framed = scorer.take(news)
+    assert isinstance(framed, bytes)
+    (event,) = events(framed)
+    assert event["id"] == "1" and "part" not in event["data"]
 
 
 def test_a_club_game_is_news_for_the_directors_screen(django_capture_on_commit_callbacks):
