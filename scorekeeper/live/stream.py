@@ -5,13 +5,15 @@ the screen missed since then from the record, then one ``event: turn`` per log e
 commits, numbered by its entry (``id:``): the browser's ``EventSource`` says the last one it
 got (``Last-Event-ID``) when it reconnects, and gets exactly the entries after it. A spectator
 screen's stream (``?part=live``) carries in each such event the screen's live part as the game
-then stands (``part``: HTML, rendered once per change in each process, whoever listens). A screen
+then stands (``part``: HTML, drawn where the change committed when the news brings it, else
+once per change in each process, whoever listens); other streams never carry it. A screen
 more than ``news.CATCH_UP_MOST`` entries behind is sent ``event: reload``. A club's stream
 sends ``event: table`` (a game of the club changed) and ``event: refresh`` when news may have
 been lost; the director's screen then reloads its tables.
 
 A stream lasts at most ``PUSH_STREAM_SECONDS`` (the browser reconnects at once, with its
-``Last-Event-ID``), sends a comment every ``PUSH_HEARTBEAT_SECONDS`` so proxies keep it open,
+``Last-Event-ID``), sends a comment at least every ``PUSH_HEARTBEAT_SECONDS`` so proxies keep
+it open (each stream its own moments, ``lifetime`` and ``keep_alive_in``),
 and is served by the event loop (``events_async``, ASGI: thousands per process) or by a
 thread (``events_sync``, WSGI: ``make run``, the tests' live server).
 """
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import time
 import weakref
 from collections import OrderedDict
@@ -38,6 +41,25 @@ RETRY_MS = 2000  # how soon a browser reconnects after a stream ends
 KEEP_ALIVE = b":\n\n"
 CATCH_UP = object()  # ``take``'s answer when the record must be read
 T = TypeVar("T")
+
+
+# Screens that opened together (a room's TVs switched on, every screen after a server restart)
+# would send their keep-alives and end their streams together, over and over: bursts of
+# thousands of writes and reconnects that hold up the turns (bench/capacity.py saw 2 s of turns
+# at 100-170 ms, 30 s after its screens opened). Each stream draws its own moments instead, a
+# little short of the settings' (never longer: a proxy's idle limit is still kept).
+_spread = random.Random()  # noqa: S311 - spreading moments, not a secret
+
+
+def lifetime() -> float:
+    """How long a stream lasts: 80-100% of ``PUSH_STREAM_SECONDS``."""
+    return settings.PUSH_STREAM_SECONDS * _spread.uniform(0.8, 1.0)
+
+
+def keep_alive_in() -> float:
+    """How long a stream waits for news before a keep-alive: 50-100% of
+    ``PUSH_HEARTBEAT_SECONDS``."""
+    return settings.PUSH_HEARTBEAT_SECONDS * _spread.uniform(0.5, 1.0)
 
 
 def frame(data: dict[str, Any], *, event: str, entry: int | None = None) -> bytes:
@@ -169,14 +191,14 @@ def events_sync(stream: Stream, hub: Hub) -> Iterator[bytes]:
         yield stream.opening()
         if missed := _let_go(stream.catch_up):
             yield missed
-        deadline = time.monotonic() + settings.PUSH_STREAM_SECONDS
+        deadline = time.monotonic() + lifetime()
         while not stream.done and (left := deadline - time.monotonic()) > 0:
             if listener.behind:
                 listener.leave()
                 listener = hub.listen(stream.channel, drawn=stream.drawn)
                 yield _let_go(stream.catch_up)
                 continue
-            message = listener.get(min(settings.PUSH_HEARTBEAT_SECONDS, left))
+            message = listener.get(min(keep_alive_in(), left))
             if message is None:
                 yield KEEP_ALIVE
                 continue
@@ -284,14 +306,14 @@ async def events_async(stream: Stream, hub: Hub) -> AsyncIterator[bytes]:
         yield stream.opening()
         if missed := await _read(stream.catch_up):
             yield missed
-        deadline = time.monotonic() + settings.PUSH_STREAM_SECONDS
+        deadline = time.monotonic() + lifetime()
         while not stream.done and (left := deadline - time.monotonic()) > 0:
             if listener.behind:
                 listener.leave()
                 listener = hub.listen(stream.channel, loop, drawn=stream.drawn)
                 yield await _read(stream.catch_up)
                 continue
-            message = await listener.aget(min(settings.PUSH_HEARTBEAT_SECONDS, left))
+            message = await listener.aget(min(keep_alive_in(), left))
             if message is None:
                 yield KEEP_ALIVE
                 continue
@@ -317,5 +339,7 @@ __all__ = [
     "events_async",
     "events_sync",
     "frame",
+    "keep_alive_in",
+    "lifetime",
     "stop_reading",
 ]

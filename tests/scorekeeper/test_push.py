@@ -325,6 +325,21 @@ def test_a_stream_asks_for_a_part_it_knows(client):
     assert refused.status_code == 400 and "?part=" in refused.content.decode()
 
 
+def test_streams_opened_together_keep_alive_and_end_at_moments_of_their_own(settings, monkeypatch):
+    """A room of screens switched on at once must not send its keep-alives, nor reconnect, in
+    one burst every time: each stream draws its moments, never later than the settings say."""
+    import random
+
+    settings.PUSH_HEARTBEAT_SECONDS, settings.PUSH_STREAM_SECONDS = 30, 300
+    monkeypatch.setattr(streams, "_spread", random.Random(19))
+    waits = [streams.keep_alive_in() for _ in range(200)]
+    lives = [streams.lifetime() for _ in range(200)]
+    assert all(15 <= w <= 30 for w in waits) and all(240 <= life <= 300 for life in lives)
+    assert max(waits) - min(waits) > 10 and max(lives) - min(lives) > 40  # spread out
+    settings.PUSH_STREAM_SECONDS = 0  # a test's stream that ends after what was missed
+    assert streams.lifetime() == 0
+
+
 def test_the_screens_a_loop_serves_are_sent_one_event_drawn_once_even_if_one_closes(settings):
     """Every screen of a game in a process gets the same bytes for a change: its part drawn
     once, the event encoded once; a screen closing while the part is drawn takes nothing from
