@@ -217,9 +217,11 @@ STALL_MINUTES = envint("STALL_MINUTES", 10)
 # Push (scorekeeper.live): each change goes to every open screen the moment it commits.
 # REDIS_URL carries it between processes and servers; unset, one process serves everything.
 REDIS_URL = envstr("REDIS_URL")
-PUSH_STREAM_SECONDS = envint("PUSH_STREAM_SECONDS", 300)  # then the browser reconnects
-# A comment on every open stream this often keeps proxies from closing it (their idle limit is
-# usually 60 s); each costs a write per screen (at 15 s: 6.6 ms a turn all in, at 30 s 6.0).
+# A stream lasts at most this long, then the browser reconnects (each 80-100% of it).
+PUSH_STREAM_SECONDS = envint("PUSH_STREAM_SECONDS", 300)
+# A comment on every open stream at least this often keeps proxies from closing it (their idle
+# limit is usually 60 s; each stream waits 50-100% of it); each costs a write per screen (at
+# 15 s: 6.6 ms a turn all in, at 30 s 6.0).
 PUSH_HEARTBEAT_SECONDS = envint("PUSH_HEARTBEAT_SECONDS", 30)
 PUSH_MAX_STREAMS = envint("PUSH_MAX_STREAMS", 20_000)  # open streams per ASGI process
 # Open streams per WSGI process, each holding a thread (make run); 0 under gunicorn's gthread.
