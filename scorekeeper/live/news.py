@@ -91,7 +91,7 @@ def announce(game: Game, turn: Turn | None, seats: Sequence[Seat]) -> None:
             entry = turn.number if turn is not None else 0
             hub.publish(club_channel(club_id), {"game": str(game_id), "entry": entry, "at": at})
 
-    # Sent from this process's sending thread: the request that committed it answers meanwhile.
+    # Sent once the request that committed it has answered (``Hub.soon``); outside one, at once.
     transaction.on_commit(lambda: hub.soon(functools.partial(send, time.time())), robust=True)
 
 

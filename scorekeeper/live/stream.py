@@ -45,9 +45,10 @@ T = TypeVar("T")
 
 # Screens that opened together (a room's TVs switched on, every screen after a server restart)
 # would send their keep-alives and end their streams together, over and over: bursts of
-# thousands of writes and reconnects that hold up the turns (bench/capacity.py saw 2 s of turns
-# at 100-170 ms, 30 s after its screens opened). Each stream draws its own moments instead, a
-# little short of the settings' (never longer: a proxy's idle limit is still kept).
+# thousands of writes and reconnects that hold up the turns (in bench/capacity.py a failing
+# step's slow turns bunched into 3 s at 110-390 ms, as such a burst would make them). Each
+# stream draws its own moments instead, a little short of the settings' (never longer: a
+# proxy's idle limit is still kept).
 _spread = random.Random()  # noqa: S311 - spreading moments, not a secret
 
 
