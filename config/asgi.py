@@ -2,16 +2,24 @@
 
 Screens' streams of changes (``/games/<id>/events``, ``/clubs/<slug>/events``) are served by
 Django's ASGI handler: each waits in the event loop, thousands to a process. Every other
-request goes to the WSGI application, run whole in one of ``THREADS`` threads (a2wsgi's
-``WSGIMiddleware``): Django's ASGI handler would hop between the loop and a thread for each of
-the (synchronous) middleware, costing a page or a turn a third more CPU than under WSGI.
+request goes to the WSGI application, run whole in one of ``THREADS`` threads (``Pages``):
+Django's ASGI handler would hop between the loop and a thread for each of the (synchronous)
+middleware, costing a page or a turn a third more CPU than under WSGI.
 """
 
+import asyncio
+import contextvars
+import functools
+import io
 import os
 import re
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import django
 from a2wsgi import WSGIMiddleware
+from a2wsgi.wsgi import build_environ
 from django.core.handlers.asgi import ASGIHandler
 from django.core.wsgi import get_wsgi_application
 
@@ -35,12 +43,120 @@ class StreamsHandler(ASGIHandler):
         await self.handle(scope, receive, send)
 
 
+class Pages:
+    """The WSGI application under ASGI, each request run whole in one of ``threads`` threads:
+    its body handed over with it, its answer handed back whole, one crossing each way between
+    the loop and the thread. a2wsgi's ``WSGIMiddleware``, which this was before, crosses four
+    times a request (the body read, the status, the content, its end), each a wait for the
+    loop: under load, with the loop busy sending to thousands of screens, those waits were a
+    turn's slowest part. What must go by parts still does: a body that comes in several (an
+    upload) goes to a2wsgi, which reads it as the app asks; a streamed answer (an export, a
+    static file) is sent from its thread part by part."""
+
+    def __init__(self, app: Any, threads: int) -> None:
+        self.app = app
+        self.executor = ThreadPoolExecutor(threads, thread_name_prefix="WSGI")
+        self.by_parts = WSGIMiddleware(app, workers=threads)
+        self.by_parts.executor = self.executor  # one pool of threads for both
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return await self.by_parts(scope, receive, send)
+        first = await receive()
+        if first["type"] != "http.request":
+            return  # the client left before its request came
+        if first.get("more_body"):
+            return await self.by_parts(scope, _replayed(first, receive), send)
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[tuple[dict[str, Any], bytes] | None] = loop.create_future()
+        environ = build_environ(scope, io.BytesIO(first.get("body", b"")))  # type: ignore[arg-type]
+        run = functools.partial(
+            contextvars.copy_context().run, self.respond, environ, loop, answer, send
+        )
+        job = loop.run_in_executor(self.executor, run)
+        job.add_done_callback(lambda done: _settle(answer, done))
+        whole = await answer
+        if whole is not None:
+            start, content = whole
+            await send(start)
+            await send({"type": "http.response.body", "body": content})
+        await job  # the request closed (Django's request_finished), or its error raised
+
+    def respond(
+        self,
+        environ: Any,
+        loop: asyncio.AbstractEventLoop,
+        answer: asyncio.Future[tuple[dict[str, Any], bytes] | None],
+        send: Callable[[dict[str, Any]], Any],
+    ) -> None:
+        """In a thread: the app's answer handed to the loop as soon as it is whole, then the
+        request closed (what Django does when a response is closed, a turn's news sent among
+        it, comes after the answer is on its way). A streamed answer is sent from here, part
+        by part, each waiting for the loop."""
+        started: list[dict[str, Any]] = []
+
+        def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None):  # type: ignore[no-untyped-def]
+            started[:] = [
+                {
+                    "type": "http.response.start",
+                    "status": int(status.split(" ", 1)[0]),
+                    "headers": [
+                        (name.strip().lower().encode("latin1"), value.strip().encode("latin1"))
+                        for name, value in headers
+                    ],
+                }
+            ]
+            return lambda chunk: sent(
+                {"type": "http.response.body", "body": chunk, "more_body": True}
+            )
+
+        def sent(message: dict[str, Any]) -> None:
+            asyncio.run_coroutine_threadsafe(send(message), loop).result()
+
+        iterable = self.app(environ, start_response)
+        try:
+            if not getattr(iterable, "streaming", False):
+                content = b"".join(iterable)
+                loop.call_soon_threadsafe(_answered, answer, (started[0], content))
+                return
+            loop.call_soon_threadsafe(_answered, answer, None)
+            sent(started[0])
+            for chunk in iterable:
+                sent({"type": "http.response.body", "body": chunk, "more_body": True})
+            sent({"type": "http.response.body", "body": b""})
+        finally:
+            getattr(iterable, "close", lambda: None)()
+
+
+def _answered(answer: asyncio.Future[Any], whole: Any) -> None:
+    if not answer.done():
+        answer.set_result(whole)
+
+
+def _settle(answer: asyncio.Future[Any], job: asyncio.Future[Any]) -> None:
+    """The thread is done: if it never answered (the app raised), the answer is its error."""
+    if answer.done():
+        return
+    error = None if job.cancelled() else job.exception()
+    if error is None:
+        answer.set_result(None)
+    else:
+        answer.set_exception(error)
+
+
+def _replayed(first: dict[str, Any], receive: Any) -> Any:
+    """``receive`` with the message already read given back first."""
+    pending = [first]
+
+    async def replay() -> dict[str, Any]:
+        return pending.pop() if pending else await receive()
+
+    return replay
+
+
 django.setup(set_prefix=False)
 streams = StreamsHandler()
-pages = WSGIMiddleware(
-    get_wsgi_application(),  # type: ignore[arg-type]  # a WSGI application, as Django types it
-    workers=int(os.environ.get("THREADS", "4")),
-)
+pages = Pages(get_wsgi_application(), threads=int(os.environ.get("THREADS", "4")))
 
 
 async def application(scope, receive, send):  # type: ignore[no-untyped-def]

@@ -183,9 +183,7 @@ class RuleOptions:
                 "unknown_option",
                 f"Unknown rule option {unknown[0]!r}; the options are {', '.join(sorted(known))}.",
             )
-        for name, value in data.items():
-            options = replace(options, **{name: cls._checked(name, value)})
-        return options
+        return replace(options, **{name: cls._checked(name, value) for name, value in data.items()})
 
     @classmethod
     def _checked(cls, name: str, value: Any) -> Any:

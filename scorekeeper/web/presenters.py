@@ -64,8 +64,37 @@ def table_context(
     if seats is None:
         seats = list(game.seats.select_related("player").order_by("order"))
     state = load_state(game, seats)
-    ruleset = state.ruleset
+    context = _table_shown(game, seats, state, scorer=scorer)
     policy = policy_for(game)
+    return {
+        **context,
+        "policy": policy,
+        "unseen": tracker(state),
+        "last_sentence": describe(context["last_turn"]) if context["last_turn"] else "",
+        # A pass that ends the game asks first.
+        "pass_ends_game": state.passes + 1 >= state.turns_to_end,
+        "can_challenge": policy.can_challenge(state),
+        **pad(state.ruleset),
+        "exchange_counts": range(1, min(state.racks[state.to_move], state.bag) + 1),
+        "rack_prefill": rack_prefill(state),
+        "next_turn": game.turn_number + 1,
+        "solo": solo_summary(game) if len(seats) == 1 else None,
+    }
+
+
+def live_context(game: Game, seats: list[Seat]) -> dict[str, Any]:
+    """The spectator screen's live part (``table/_live.html``): only what it shows. It is
+    drawn for every change a screen is sent, so the scorer's tools (the tile tracker, the
+    letter pad, the exchange choices) are not worked out for it."""
+    return _table_shown(game, seats, load_state(game, seats), scorer=False)
+
+
+def _table_shown(
+    game: Game, seats: list[Seat], state: GameState, *, scorer: bool
+) -> dict[str, Any]:
+    """What the scorer's page and the spectator screen both show: the board, the scores,
+    whose turn, the last play and turns, the rules."""
+    ruleset = state.ruleset
     # The latest entries, read once: the last turn, and the spectator's recent ones.
     latest = _with_seats(_LATEST(game.pk)[: 1 if scorer else RECENT_TURNS], game, seats)
     last_turn = latest[0] if latest else None
@@ -108,30 +137,19 @@ def table_context(
     return {
         "game": game,
         "ruleset": ruleset,
-        "policy": policy,
         "scorer": scorer,
         "rows": board_rows(state, highlight),
         "players": players,
         "to_move": seats[state.to_move].player.name,
         "winners": winners,
         "tie": len(winners) > 1,
-        "unseen": tracker(state),
         "last_turn": last_turn,
-        "last_sentence": describe(last_turn) if last_turn else "",
         "last_play": last_play,
         "turns_played": played,
         "turn_now": played + 1,
-        # A pass that ends the game asks first.
-        "pass_ends_game": state.passes + 1 >= state.turns_to_end,
         "verdict": verdict,
         "verdict_word": verdict_word,
         "verdict_cost": verdict_cost,
-        "can_challenge": policy.can_challenge(state),
-        **pad(ruleset),
-        "exchange_counts": range(1, min(state.racks[state.to_move], state.bag) + 1),
-        "rack_prefill": rack_prefill(state),
-        "next_turn": game.turn_number + 1,
-        "solo": solo_summary(game) if len(seats) == 1 else None,
         "rules": rules_summary(game, len(seats)),
         # The spectator screen: the last play's words, and the last few turns in sentences.
         "last_play_words": played_words(last_play) if last_play else [],

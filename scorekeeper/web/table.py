@@ -34,7 +34,7 @@ from scorekeeper.game.turn_kinds import describe
 from scorekeeper.models import Game, Player, Seat, clubs_of
 from scorekeeper.web.forms import NewGameForm, ruleset_named
 from scorekeeper.web.invitations import waiting
-from scorekeeper.web.presenters import table_context
+from scorekeeper.web.presenters import live_context, table_context
 from scorekeeper.web.scorer_link import hold, scorer_view
 from scorekeeper.web.shortcuts import posted_whole, private
 from scorekeeper.web.your_games import keep, remember, your_games
@@ -287,7 +287,7 @@ def _watch_etag(request: HttpRequest | None, game_id: Any) -> str | None:
 @require_GET
 def watch(request: HttpRequest, game_id: Any) -> HttpResponse:
     game, seats = read_game(game_id)
-    context = table_context(request, game, scorer=False, seats=seats)
+    context = live_context(game, seats)
     context["poll"] = settings.LIVE_POLL_SECONDS  # while push is not open (static/js/live.js)
     return render(request, "table/watch.html", context)
 
@@ -343,8 +343,7 @@ def live_part(game_id: Any, version: str | None = None) -> str | None:
             html = rendered_parts.get(key)  # rendered meanwhile, for another screen
             if html is None:
                 game, seats = read_game(game_id)
-                context = table_context(None, game, scorer=False, seats=seats)
-                html = render_to_string("table/_live.html", context)
+                html = render_to_string("table/_live.html", live_context(game, seats))
                 rendered_parts.put(key, html)
     return html
 

@@ -1,0 +1,147 @@
+"""Pages and the API under ASGI (config.asgi.Pages): each request run whole in a thread, its
+answer handed back whole; a body in parts and a streamed answer go part by part."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from config.asgi import Pages
+
+
+def scope(method: str = "GET", path: str = "/", headers: list[tuple[bytes, bytes]] | None = None):
+    return {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
+        "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
+        "root_path": "", "headers": [(b"host", b"testserver"), *(headers or [])],
+        "client": ("127.0.0.1", 50000), "server": ("testserver", 80),
+    }  # fmt: skip
+
+
+def served(
+    app: Any, request: dict[str, Any], *bodies: bytes, on_send: Any = None
+) -> list[dict[str, Any]]:
+    """What ``app`` sends for ``request`` whose body comes in ``bodies`` (one message each)."""
+    messages = [
+        {"type": "http.request", "body": body, "more_body": i < len(bodies) - 1}
+        for i, body in enumerate(bodies or (b"",))
+    ]
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        if messages:
+            return messages.pop(0)
+        await asyncio.sleep(3600)
+        raise AssertionError("read past the request")
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+        if on_send:
+            on_send(message)
+
+    asyncio.run(app(request, receive, send))
+    return sent
+
+
+def content(sent: list[dict[str, Any]]) -> bytes:
+    return b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+
+
+def test_an_answer_is_sent_whole_and_the_request_closed_after_it():
+    """The status and the content in two messages; the request's close (Django's
+    request_finished, where a turn's news is sent) runs after the answer is on its way, not
+    before: the close here waits for the content to be sent."""
+    closed: list[bool] = []
+    body_sent = threading.Event()
+
+    class Answer(list[bytes]):
+        def close(self) -> None:
+            closed.append(body_sent.wait(10))
+
+    def app(environ: dict[str, Any], start_response: Any) -> Answer:
+        assert environ["wsgi.input"].read() == b'{"a": 1}'
+        assert environ["CONTENT_TYPE"] == "application/json"
+        start_response("201 Created", [("Content-Type", "application/json")])
+        return Answer([b'{"ok": ', b"true}"])
+
+    def on_send(message: dict[str, Any]) -> None:
+        if message["type"] == "http.response.body":
+            body_sent.set()
+
+    request = scope("POST", "/api/x", [(b"content-type", b"application/json")])
+    sent = served(Pages(app, threads=2), request, b'{"a": 1}', on_send=on_send)
+    assert [m["type"] for m in sent] == ["http.response.start", "http.response.body"]
+    assert sent[0]["status"] == 201
+    assert sent[0]["headers"] == [(b"content-type", b"application/json")]
+    assert not sent[1].get("more_body") and json.loads(sent[1]["body"]) == {"ok": True}
+    assert closed == [True]
+
+
+def test_a_body_in_parts_is_read_whole():
+    def app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        start_response("200 OK", [])
+        return [environ["wsgi.input"].read()]
+
+    sent = served(Pages(app, threads=2), scope("POST", "/up"), b"one,", b"two,", b"three")
+    assert sent[0]["status"] == 200
+    assert content(sent) == b"one,two,three"
+
+
+def test_a_streamed_answer_goes_part_by_part_and_is_closed_in_its_thread():
+    threads: dict[str, int] = {}
+
+    class Parts:
+        streaming = True
+
+        def __iter__(self) -> Iterator[bytes]:
+            threads["iterated"] = threading.get_ident()
+            yield from (b"a", b"b", b"c")
+
+        def close(self) -> None:
+            threads["closed"] = threading.get_ident()
+
+    def app(environ: dict[str, Any], start_response: Any) -> Parts:
+        threads["called"] = threading.get_ident()
+        start_response("200 OK", [("Content-Type", "text/csv")])
+        return Parts()
+
+    sent = served(Pages(app, threads=2), scope())
+    assert [m.get("body") for m in sent[1:]] == [b"a", b"b", b"c", b""]
+    assert [m.get("more_body", False) for m in sent[1:]] == [True, True, True, False]
+    assert threads["called"] == threads["iterated"] == threads["closed"]
+    assert threads["called"] != threading.get_ident()
+
+
+def test_an_app_that_raises_raises_to_the_server():
+    """The server answers 500 for it (uvicorn does, for an app that raises before it answered)."""
+
+    def app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        raise RuntimeError("broken")
+
+    with pytest.raises(RuntimeError, match="broken"):
+        served(Pages(app, threads=2), scope())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_turn_through_the_asgi_application_is_answered_and_lands():
+    from config.asgi import application
+    from scorekeeper.models import Game
+
+    def posted(path: str, body: Any, *headers: tuple[bytes, bytes]) -> list[dict[str, Any]]:
+        data = json.dumps(body).encode()
+        sized = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(data))]
+        return served(application, scope("POST", path, [*sized, *headers]), data)
+
+    new = {"ruleset": "upwords-10", "lexicon": "CSW19", "players": ["Ann", "Ben"]}
+    sent = posted("/api/games/", new)
+    assert sent[0]["status"] == 201, content(sent)
+    game = json.loads(content(sent))
+    bearer = (b"authorization", f"Bearer {game['token']}".encode())
+    sent = posted(f"/api/games/{game['id']}/turns/", {"action": "pass", "expected_turn": 1}, bearer)
+    assert sent[0]["status"] == 201, content(sent)
+    assert Game.objects.get(pk=game["id"]).turn_number == 1
