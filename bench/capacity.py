@@ -24,7 +24,8 @@ Stepping up the table count, a step passes when, over its measured window:
 
 Reported besides: the server's CPU per turn at each step (gunicorn's processes, and
 PostgreSQL's backends, all in: the turn, the fan-out, the screens' fetches), the generator's own
-CPU, the delivery p50/p99 and the server's memory per connected screen.
+CPU, the delivery p50/p99, the server's memory per connected screen, and how fast the machine
+was as the step began (``machine_ms``: a fixed loop of pure Python; lower is faster).
 
 The load generator runs in its own processes (bench/capacity_load.py), asyncio with uvloop where
 installed, screens split over two of them (each process may hold at most RLIMIT_NOFILE sockets).
@@ -39,6 +40,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -293,7 +295,9 @@ def run(
                     say(f"capacity: {tables} tables need more sockets than {hard}: stopped")
                     break
                 games += create_games(port, tables - len(games))
+                speed = machine_ms()
                 figures = step(port, games[:tables], seconds, pgid, marker, seed=number + 1)
+                figures["machine_ms"] = speed
                 results.append(figures)
                 say(
                     f"capacity ({where}): {tables} tables, {figures['turns']} turns: turn p50/p99 "
@@ -302,7 +306,7 @@ def run(
                     f"missed {figures['missed']}, errors {figures['errors']}, server CPU "
                     f"{figures['server_cpu_per_turn_ms']} ms a turn (all in), generator CPU "
                     f"{figures['generator_cpu_s']} s, {figures['rss_per_screen_kb']} kB a "
-                    f"screen: {'passed' if figures['passed'] else 'FAILED'}"
+                    f"screen, machine {speed} ms: {'passed' if figures['passed'] else 'FAILED'}"
                     + (f" {figures['error_sample']}" if figures["error_sample"] else "")
                 )
                 if not figures["passed"]:
@@ -323,6 +327,17 @@ def run(
         "steps": results,
         "database": database.description + (" + Redis" if redis_url else ""),
     }
+
+
+def machine_ms() -> float:
+    """How fast the machine is just now: the CPU time, in ms, of a fixed piece of pure Python
+    (five million additions in a loop). On these shared machines it moved by half again within
+    an hour, and every figure here moves with it: each step says what it was."""
+    start = time.process_time()
+    total = 0
+    for i in range(5_000_000):
+        total += i
+    return round((time.process_time() - start) * 1000, 1)
 
 
 def main() -> None:
