@@ -142,21 +142,23 @@ def step(
     marker: str | None,
     seed: int,
 ) -> dict[str, Any]:
-    """One step: the tables' screens open in two generator processes (the first also sends
-    the turns), then the window."""
-    halves = [games, games]  # each process holds one screen of every table
+    """One step: the tables' screens open in two generator processes, each holding one screen
+    of every table, and the turns are sent from a third (a table's scorer is a phone of its
+    own: its turns don't wait behind a screen's events in the generator), then the window."""
+    roles = [(True, False), (True, False), (False, True)]  # (screens, turns) of each process
     procs = []
     outcomes = []
     rss_before = server_rss_kb(pgid)
-    for index, share in enumerate(halves):
+    for screens, sends in roles:
         handle, outcome = tempfile.mkstemp(prefix="capacity-", suffix=".json")
         os.close(handle)
         outcomes.append(Path(outcome))
         config = {
             "result": outcome,
             "port": port,
-            "games": share,
-            "turns": index == 0,
+            "games": games,
+            "screens": screens,
+            "turns": sends,
             "seconds": seconds,
             "seed": seed,
         }
@@ -200,10 +202,11 @@ def step(
     errors = [e for r in results for e in r.get("errors", [])]
     if any("error" in r for r in results):
         errors += [r["error"] for r in results if "error" in r]
-    turns = results[0].get("turn_ms", [])
+    scorers = results[-1]
+    turns = scorers.get("turn_ms", [])
     deliveries = [d for r in results for d in r.get("deliveries", [])]
     landed = {
-        g["id"]: results[0].get("entries", {}).get(g["id"], g["entry"]) - g["entry"] for g in games
+        g["id"]: scorers.get("entries", {}).get(g["id"], g["entry"]) - g["entry"] for g in games
     }
     missed = sum(
         max(0, landed[table] - count)
@@ -214,13 +217,13 @@ def step(
         1 for r in results if "error" in r
     )
     for game in games:  # where each table's log stands now
-        game["entry"] = results[0].get("entries", {}).get(game["id"], game["entry"])
+        game["entry"] = scorers.get("entries", {}).get(game["id"], game["entry"])
     screens = sum(r.get("screens", 0) for r in results)
     figures = {
         "tables": len(games),
         "screens": screens,
         "turns": len(turns),
-        "scheduled": results[0].get("scheduled", 0),
+        "scheduled": scorers.get("scheduled", 0),
         "turn_p50_ms": percentile(turns, 0.50),
         "turn_p99_ms": percentile(turns, 0.99),
         "delivery_p50_ms": percentile(deliveries, 0.50),

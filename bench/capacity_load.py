@@ -4,9 +4,9 @@ installed), raw HTTP/1.1.
     echo '{"port": 8123, "games": [...], "turns": true, "seconds": 20}' \
         | python bench/capacity_load.py
 
-It opens one screen per game (a stream of events, ``/games/<id>/events?part=live``, parsed as
-it arrives; each turn comes with the live part, which is fetched only for one that doesn't,
-after a spread moment, as live.js does),
+It opens one screen per game, unless ``"screens": false`` (a stream of events,
+``/games/<id>/events?part=live``, parsed as it arrives; each turn comes with the live part,
+which is fetched only for one that doesn't, after a spread moment, as live.js does),
 says ``{"ready": n}`` on stdout, waits for a line on stdin, then (with ``turns``) sends each
 table's turns on a Poisson schedule fixed in advance (open loop: each timed from its moment)
 for ``seconds``, and prints one JSON object: the turns' latencies, the deliveries' delays
@@ -253,7 +253,7 @@ async def generate(config: dict[str, Any]) -> dict[str, Any]:
     tables = [Table(game) for game in config["games"]]
     screens: list[Screen] = []
     opened = time.monotonic()
-    for first in range(0, len(tables), CONNECT_BATCH):
+    for first in range(0, len(tables) if config.get("screens", True) else 0, CONNECT_BATCH):
         batch = [Screen(run, table) for table in tables[first : first + CONNECT_BATCH]]
         screens += batch
         results = await asyncio.gather(*(s.open() for s in batch), return_exceptions=True)
