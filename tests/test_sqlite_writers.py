@@ -4,13 +4,17 @@ close; past the busy timeout, SQLite's own "database is locked" (the app's 503).
 
 from __future__ import annotations
 
+import os
+import sqlite3
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 from django.db import OperationalError, connection, transaction
 
+from config.sqlite import base as sqlite_base
 from scorekeeper.game import domain
 from scorekeeper.models import Player
 
@@ -105,3 +109,108 @@ def test_a_second_thread_waits_for_the_first_writer_then_goes_in():
     second.join(10)
     assert order == ["first done", "second"]
     assert Player.objects.filter(name="Ben").exists()
+
+
+# Checkpoints: out of the writers' way ----------------------------------------------------------
+PAGE = 4096
+
+
+def write_pages(transactions: int, rows: int = 50) -> None:
+    """``transactions`` commits, each of about ``rows`` pages (a row of a page's size each)."""
+    for _ in range(transactions):
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.executemany("INSERT INTO bulk (x) VALUES (?)", [("x" * PAGE,)] * rows)
+
+
+@pytest.fixture
+def bulk():
+    with connection.cursor() as cursor:
+        cursor.execute("CREATE TABLE IF NOT EXISTS bulk (x TEXT)")
+    yield
+    with connection.cursor() as cursor:
+        cursor.execute("DROP TABLE bulk")
+
+
+def wal_pages() -> int:
+    return os.path.getsize(f"{connection.settings_dict['NAME']}-wal") // PAGE
+
+
+def test_a_commit_does_not_checkpoint_below_the_safety_net(bulk, monkeypatch):
+    """SQLite would copy the log back (holding the write lock) in the commit that passes 1,000
+    pages, and the next writer would start the log over; here the log keeps growing for the
+    process's checkpoint thread, held off in this test."""
+    monkeypatch.setattr(sqlite_base._Checkpoints, "written", lambda self: None)
+    connection.close()  # a new connection: the pragma is set as it opens
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA wal_autocheckpoint")
+        assert cursor.fetchone()[0] == sqlite_base.AUTOCHECKPOINT_PAGES
+    write_pages(30)  # 1,500 pages
+    assert wal_pages() > 1_400
+
+
+def test_a_process_that_writes_checkpoints_in_a_thread_of_its_own(bulk, monkeypatch):
+    monkeypatch.setattr(sqlite_base, "CHECKPOINT_SECONDS", 0.01)
+    passive = sqlite_base._passive
+    calls: list[str] = []
+
+    def spied(conn: sqlite3.Connection) -> tuple[int, int, int]:
+        calls.append(threading.current_thread().name)
+        return passive(conn)
+
+    monkeypatch.setattr(sqlite_base, "_passive", spied)
+    write_pages(1)
+    checkpoints = sqlite_base._checkpoints[str(connection.settings_dict["NAME"])]
+    assert checkpoints.pid == os.getpid()  # the first commit started this process's thread
+    deadline = time.monotonic() + 10
+    while "sqlite-checkpoints" not in calls and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert "sqlite-checkpoints" in calls
+
+
+def test_past_restart_pages_the_log_is_checkpointed_whole_and_starts_over(tmp_path, monkeypatch):
+    """A checkpoint without the writers' queue leaves behind what was written while it ran, and
+    the next commit appends to the log, which so never starts over under steady writes; past
+    ``RESTART_PAGES`` those last pages are checkpointed with the queue held, and the next
+    commit starts the log from its beginning."""
+    path = str(tmp_path / "log.sqlite3")
+    writer = sqlite3.connect(path, isolation_level=None)
+    writer.execute("PRAGMA journal_mode=WAL")
+    writer.execute("PRAGMA wal_autocheckpoint=0")
+    writer.execute("CREATE TABLE bulk (x TEXT)")
+
+    def commit(rows: int) -> None:
+        writer.executemany("INSERT INTO bulk (x) VALUES (?)", [("x" * PAGE,)] * rows)
+
+    passive = sqlite_base._passive
+    ran: list[int] = []
+
+    def while_turns_are_written(conn: sqlite3.Connection) -> tuple[int, int, int]:
+        first = not ran
+        if first:  # a turn begun before the checkpoint, committed while it runs
+            writer.execute("BEGIN IMMEDIATE")
+            commit(5)
+        found = passive(conn)
+        ran.append(found[1])
+        if first:
+            writer.execute("COMMIT")
+        return found
+
+    monkeypatch.setattr(sqlite_base, "_passive", while_turns_are_written)
+    checker = sqlite3.connect(path, isolation_level=None)
+    checkpoints = sqlite_base._Checkpoints(path, sqlite_base._Writers(f"{path}-writers"))
+    try:
+        commit(300)
+        monkeypatch.setattr(sqlite_base, "RESTART_PAGES", 10_000)
+        checkpoints.checkpoint(checker)
+        commit(1)
+        assert passive(checker)[1] > 300  # appended: the log goes on growing
+        ran.clear()
+        commit(200)  # (that look checkpointed it all: this starts the log over)
+        monkeypatch.setattr(sqlite_base, "RESTART_PAGES", 100)
+        pages, done = checkpoints.checkpoint(checker)
+        assert len(ran) == 2 and done == pages > 200  # the rest, with the queue held
+        commit(1)
+        assert 0 < passive(checker)[1] <= 5  # the log started over
+    finally:
+        writer.close()
+        checker.close()
