@@ -126,7 +126,7 @@ class _Checkpoints:
                         check_same_thread=False,
                     )
                 self.checkpoint(connection)
-            except (sqlite3.Error, OperationalError):  # busy, or the file is gone: next time
+            except Exception:  # noqa: BLE001 - busy, or the file is gone: next time
                 log.warning("SQLite checkpoint skipped", exc_info=True)
                 if connection is not None:
                     connection.close()
