@@ -40,7 +40,7 @@ from referee import (
 from scorekeeper.game import replay, rows
 from scorekeeper.game.consistency import log_problems
 from scorekeeper.game.results import totals
-from scorekeeper.game.state import load_state, new_state, set_state, store_state
+from scorekeeper.game.state import GAME_STATE, load_state, new_state, set_state, store_state
 from scorekeeper.game.turn_kinds import KINDS, ActionKind, Change, Context, Entry
 from scorekeeper.game.word_policy import AUTO, MANUAL, lexicon_for, policy_for, resolve_lexicon
 from scorekeeper.invisible import visible
@@ -258,12 +258,18 @@ def act(
 
     Runs in one transaction holding the game's row lock, so everything it reads (the board a
     play's notation is read against, the last play a challenge judges) is the state it
-    changes. ``expected_turn`` is the number this turn will get; if another turn took it
-    first, ``StaleTurn`` is raised before anything else is looked at, and nothing changes.
+    changes. Where the lock is the whole database's (SQLite), a turn that reads nothing but
+    the game's rows (``WORKED_OUT_AHEAD``: a play, a pass, an exchange...) is worked out
+    first on an unlocked read of them, and the transaction stores it only if they are still
+    exactly as read (else it works the turn out again on them), so the lock is held for the
+    writes alone.
+
+    ``expected_turn`` is the number this turn will get; if another turn took it first,
+    ``StaleTurn`` is raised before anything else is looked at, and nothing changes.
     ``target`` is the number of the turn a correction replaces. ``director`` is the signed-in
     account acting as a club's director: only it can void a club game, or undo a void.
     ``allowed`` is the caller's own check of who may change the game (the API's token), run
-    on the locked row before anything else, so the game is read once.
+    on the game's row as read, before anything else, so the game is read once.
     """
     kind = KINDS.get(action)
     if kind is None and allowed is None:
@@ -272,8 +278,10 @@ def act(
         pk = game_id if isinstance(game_id, UUID) else UUID(str(game_id))
     except ValueError:
         raise GameNotFound(game_id) from None
-    with transaction.atomic():
-        found = rows.lock_game(pk)  # the one read: the game, its seats and players, locked
+    tiles = None if tiles is None else list(tiles)
+
+    def worked_out(read: list[tuple[Any, ...]]) -> _Worked:
+        found = rows.game_of(read)
         if found is None:
             raise GameNotFound(game_id)
         game, seats = found
@@ -290,35 +298,81 @@ def act(
                 f"#{game.turn_number}, perhaps from another device. Reload to see it.",
             )
         check_room(game.turn_number, kind)
-        state = load_state(game, seats)
         turn = Turn(game=game, number=game.turn_number + 1, action=action, entered_by=by[:80])
         entry = Entry(
-            by, notation, None if tiles is None else list(tiles), count, racks,
-            verdict, seat, points, rack, note, target, best, director,
+            by, notation, tiles, count, racks, verdict, seat, points, rack, note, target, best,
+            director,
         )  # fmt: skip
         context = Context(
             game,
             seats,
-            state,
+            load_state(game, seats),
             turn,
             entry,
             policy_for(game),
             lambda: replay.effective_turns(game),
             lambda: new_state(game, len(seats)),
         )
-        state = _enter(kind, context)
-        if turn.pk is None:
-            rows.insert_turn(turn)
-        else:  # a correction stored its entry already: later turns may name it
-            turn.save()
+        return _Worked(read, kind, context, _enter(kind, context))
+
+    # Where a write locks the whole database (SQLite), the other games' turns wait while this
+    # one holds it: a turn that reads nothing but the game's rows is worked out before the
+    # lock, and stored under it if the rows are still as read (else worked out again there).
+    ahead = None
+    if (
+        kind is not None
+        and kind.name in WORKED_OUT_AHEAD
+        and not connection.features.has_select_for_update
+        and not connection.in_atomic_block
+    ):
+        ahead = worked_out(rows.game_rows(pk, lock=False))
+        ahead.settle()
+    with transaction.atomic():
+        read = rows.game_rows(pk, lock=True)  # the one locked read: the game, seats, players
+        if ahead is not None and read == ahead.read:
+            return ahead.store()
+        worked = worked_out(read)
+        worked.settle()
+        return worked.store()
+
+
+# The kinds whose handlers read nothing but the game's own rows (no log, no club) and write
+# nothing: worked out ahead of the lock where it is the whole database's (``act``).
+WORKED_OUT_AHEAD = frozenset({"play", "pass", "exchange", "penalty", "finish", "abandon"})
+
+
+@dataclass
+class _Worked:
+    """A turn worked out on the game's rows as ``read``: the entry and the state after it."""
+
+    read: list[tuple[Any, ...]]
+    kind: ActionKind
+    context: Context
+    state: GameState
+    changed: list[tuple[Seat, list[str]]] = field(default_factory=list)
+
+    def settle(self) -> None:
+        """Put the turn's number and the state after it on the game and its seats."""
+        kind, game, turn = self.kind, self.context.game, self.context.turn
         game.turn_number = turn.number
         if kind.retakes:  # it took an earlier entry out of effect: count the log again
             game.turns_played = replay.count_turns_played(game)
         elif kind.counted:
             game.turns_played += 1
-        store_state(game, seats, state)
+        self.changed = set_state(game, self.context.seats, self.state)
+
+    def store(self) -> Applied:
+        """Write the settled turn: the log entry, the game's row, the seats that changed."""
+        game, seats, turn = self.context.game, self.context.seats, self.context.turn
+        if turn.pk is None:
+            rows.insert_turn(turn)
+        else:  # a correction stored its entry already: later turns may name it
+            turn.save()
+        rows.update(game, GAME_STATE)
+        for seat, fields in self.changed:
+            rows.update(seat, fields)
         announce(game, turn, seats)  # to every screen of the game, once this commits
-        return Applied(turn, game, seats, state, context.changes)
+        return Applied(turn, game, seats, self.state, self.context.changes)
 
 
 def check_room(entries: int, kind: ActionKind) -> None:

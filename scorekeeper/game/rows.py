@@ -100,22 +100,30 @@ def _game_read(vendor: str) -> _GameRead:
 def lock_game(pk: UUID) -> tuple[Game, list[Seat]] | None:
     """The game with this id and its seats (each with its player) in order, read at once and
     locked until the transaction ends; None if there is no such game. Inside a transaction."""
-    return _read_game(pk, lock=True)
+    return game_of(game_rows(pk, lock=True))
 
 
 def read_game(pk: UUID) -> tuple[Game, list[Seat]] | None:
     """``lock_game`` without the lock: for the pages that show a game."""
-    return _read_game(pk, lock=False)
+    return game_of(game_rows(pk, lock=False))
 
 
-def _read_game(pk: UUID, *, lock: bool) -> tuple[Game, list[Seat]] | None:
+def game_rows(pk: UUID, *, lock: bool) -> list[tuple[Any, ...]]:
+    """The rows ``lock_game`` (or ``read_game``) reads, as the database gives them: two reads
+    are of the same game, seats and players exactly when their rows are equal."""
     read = _game_read(connection.vendor)
     key = Game._meta.pk.get_db_prep_value(pk, connection)
     with connection.cursor() as cursor:
         cursor.execute(read.locked if lock else read.plain, [key])
-        rows = cursor.fetchall()
+        found: list[tuple[Any, ...]] = cursor.fetchall()
+    return found
+
+
+def game_of(rows: Sequence[Sequence[Any]]) -> tuple[Game, list[Seat]] | None:
+    """The game and its seats (each with its player) of ``game_rows``; None for no rows."""
     if not rows:
         return None
+    read = _game_read(connection.vendor)
     game: Game = read.game.instance(rows[0], 0)
     seats = []
     seat_at = len(read.game.fields)

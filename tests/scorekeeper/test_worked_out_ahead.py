@@ -1,0 +1,113 @@
+"""Where a write locks the whole database (SQLite), a turn that reads nothing but the game's
+rows is worked out before the lock and stored under it only if those rows are still as read;
+else it is worked out again on them, as if it had arrived after the turn that changed them."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+
+from scorekeeper.game import domain, rows
+from scorekeeper.game.consistency import check_game
+from scorekeeper.models import Game, Turn
+from tests.factories import MOOD, new_game
+
+# Transactions of their own: a test's wrapping transaction would hold the lock all along.
+pytestmark = pytest.mark.django_db(transaction=True)
+
+WHOLE_DATABASE = pytest.mark.skipif(
+    "connection.features.has_select_for_update",
+    reason="PostgreSQL locks the game's row only: the turn is worked out under it",
+)
+
+
+@pytest.fixture
+def engine_calls(monkeypatch):
+    """For each turn entered, whether it was worked out inside a transaction."""
+    calls: list[bool] = []
+    enter = domain._enter
+
+    def recorded(kind, context):  # type: ignore[no-untyped-def]
+        calls.append(connection.in_atomic_block)
+        return enter(kind, context)
+
+    monkeypatch.setattr(domain, "_enter", recorded)
+    return calls
+
+
+def game_rows_then(monkeypatch, meanwhile) -> list[bool]:  # type: ignore[no-untyped-def]
+    """Run ``meanwhile`` (another device's change) right after the first unlocked read of a
+    game's rows; which reads were locked."""
+    read = rows.game_rows
+    reads: list[bool] = []
+
+    def then(pk, *, lock):  # type: ignore[no-untyped-def]
+        found = read(pk, lock=lock)
+        reads.append(lock)
+        if not lock and len(reads) == 1:
+            meanwhile()
+        return found
+
+    monkeypatch.setattr(rows, "game_rows", then)
+    return reads
+
+
+@WHOLE_DATABASE
+def test_a_play_is_worked_out_before_the_lock_and_stored_under_it(engine_calls):
+    game = new_game()
+    applied = domain.act(game.pk, "play", tiles=MOOD, expected_turn=1)
+    assert engine_calls == [False]
+    stored = Game.objects.get(pk=game.pk)
+    assert stored.turn_number == 1 and stored.turns_played == 1 and stored.to_move == 1
+    assert applied.turn.pk == Turn.objects.get(game=stored).pk and applied.turn.score == 8
+    assert [s.score for s in stored.seats.order_by("order")] == [8, 0]
+    assert check_game(stored) == []
+
+
+@WHOLE_DATABASE
+def test_a_turn_that_reads_the_log_is_worked_out_under_the_lock(engine_calls):
+    game = new_game()
+    domain.act(game.pk, "play", tiles=MOOD)
+    domain.act(game.pk, "challenge")  # judges the last play, read from the log
+    domain.act(game.pk, "undo", by="Ben")
+    assert engine_calls == [False, True, True]
+    assert check_game(Game.objects.get(pk=game.pk)) == []
+
+
+@WHOLE_DATABASE
+def test_a_refusal_worked_out_ahead_changes_nothing(engine_calls):
+    game = new_game()
+    before = rows.game_rows(game.pk, lock=False)
+    with pytest.raises(domain.RefereeError):  # not in one line
+        domain.act(game.pk, "play", tiles=[(4, 3, "A"), (5, 4, "T")])
+    assert engine_calls == [False]
+    assert rows.game_rows(game.pk, lock=False) == before
+    assert not Turn.objects.filter(game=game).exists()
+
+
+@WHOLE_DATABASE
+def test_a_turn_entered_meanwhile_makes_the_play_worked_out_again(monkeypatch, engine_calls):
+    game = new_game()
+    reads = game_rows_then(monkeypatch, lambda: domain.act(game.pk, "pass"))  # Ann passes
+    # Worked out for Ann; the rows differ under the lock, so it is worked out again there for
+    # the player to move now, as if it had arrived after the pass: Ben plays.
+    applied = domain.act(game.pk, "play", tiles=MOOD)
+    assert reads == [False, False, True, True]  # ahead, the pass's two reads, the lock's
+    assert engine_calls == [False, False, True]  # the play, the pass, the play again
+    stored = Game.objects.get(pk=game.pk)
+    log = list(Turn.objects.filter(game=stored).order_by("number").select_related("seat"))
+    assert [(t.number, t.action, t.seat.order) for t in log] == [(1, "pass", 0), (2, "play", 1)]
+    assert applied.turn.pk == log[1].pk and stored.turn_number == 2 and stored.to_move == 0
+    assert [s.score for s in stored.seats.order_by("order")] == [0, 8]
+    assert check_game(stored) == []
+
+
+@WHOLE_DATABASE
+def test_a_turn_entered_meanwhile_makes_a_play_for_the_taken_number_stale(monkeypatch):
+    game = new_game()
+    game_rows_then(monkeypatch, lambda: domain.act(game.pk, "pass"))
+    with pytest.raises(domain.StaleTurn):
+        domain.act(game.pk, "play", tiles=MOOD, expected_turn=1)
+    stored = Game.objects.get(pk=game.pk)
+    assert stored.turn_number == 1
+    assert list(Turn.objects.filter(game=stored).values_list("action", flat=True)) == ["pass"]
