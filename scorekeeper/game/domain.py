@@ -343,34 +343,40 @@ WORKED_OUT_AHEAD = frozenset({"play", "pass", "exchange", "penalty", "finish", "
 
 @dataclass
 class _Worked:
-    """A turn worked out on the game's rows as ``read``: the entry and the state after it."""
+    """A turn worked out on the game's rows as ``read``: the entry and the state after it,
+    then (``settle``) the rows that store them, made ready to be written (``store``)."""
 
     read: list[tuple[Any, ...]]
     kind: ActionKind
     context: Context
     state: GameState
-    changed: list[tuple[Seat, list[str]]] = field(default_factory=list)
+    entry_row: list[Any] | None = None
+    updates: list[tuple[str, list[Any]]] = field(default_factory=list)
 
     def settle(self) -> None:
-        """Put the turn's number and the state after it on the game and its seats."""
-        kind, game, turn = self.kind, self.context.game, self.context.turn
+        """Put the turn's number and the state after it on the game and its seats, and make
+        the log entry's row and the statements that update the game and the seats changed."""
+        kind, turn = self.kind, self.context.turn
+        game, seats = self.context.game, self.context.seats
         game.turn_number = turn.number
         if kind.retakes:  # it took an earlier entry out of effect: count the log again
             game.turns_played = replay.count_turns_played(game)
         elif kind.counted:
             game.turns_played += 1
-        self.changed = set_state(game, self.context.seats, self.state)
+        changed = set_state(game, seats, self.state)
+        if turn.pk is None:
+            self.entry_row = rows.turn_values(turn)
+        self.updates = [rows.update_of(game, GAME_STATE)]
+        self.updates += [rows.update_of(seat, fields) for seat, fields in changed]
 
     def store(self) -> Applied:
         """Write the settled turn: the log entry, the game's row, the seats that changed."""
         game, seats, turn = self.context.game, self.context.seats, self.context.turn
         if turn.pk is None:
-            rows.insert_turn(turn)
+            rows.insert_turn(turn, self.entry_row)
         else:  # a correction stored its entry already: later turns may name it
             turn.save()
-        rows.update(game, GAME_STATE)
-        for seat, fields in self.changed:
-            rows.update(seat, fields)
+        rows.run(self.updates)
         announce(game, turn, seats)  # to every screen of the game, once this commits
         return Applied(turn, game, seats, self.state, self.context.changes)
 

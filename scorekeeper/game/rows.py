@@ -162,11 +162,15 @@ def insert_turns(rows: Sequence[list[Any]]) -> None:
         cursor.executemany(_turn_insert(connection.vendor, False), rows)
 
 
-def insert_turn(turn: Turn) -> None:
-    """Insert a new log entry, and give it its id."""
+def insert_turn(turn: Turn, values: list[Any] | None = None) -> None:
+    """Insert a new log entry (its row, ``turn_values``, if made already), and give it its
+    id."""
     returning = connection.features.can_return_columns_from_insert
     with connection.cursor() as cursor:
-        cursor.execute(_turn_insert(connection.vendor, returning), turn_values(turn))
+        cursor.execute(
+            _turn_insert(connection.vendor, returning),
+            turn_values(turn) if values is None else values,
+        )
         turn.pk = cursor.fetchone()[0] if returning else cursor.lastrowid
     turn._state.adding, turn._state.db = False, connection.alias
 
@@ -186,12 +190,24 @@ def _update_values(instance: Model, fields: Sequence[Field[Any, Any]]) -> list[A
     return values
 
 
+def update_of(instance: Model, names: Sequence[str]) -> tuple[str, list[Any]]:
+    """The statement ``update`` runs and its values, made now (``auto_now`` fields among
+    them take the time now), to be run by ``run``."""
+    sql, fields = _update(connection.vendor, type(instance), tuple(names))
+    return sql, _update_values(instance, fields)
+
+
+def run(statements: Sequence[tuple[str, list[Any]]]) -> None:
+    """Run statements made already (``update_of``), each once."""
+    with connection.cursor() as cursor:
+        for sql, values in statements:
+            cursor.execute(sql, values)
+
+
 def update(instance: Model, names: Sequence[str]) -> None:
     """``instance.save(update_fields=names)``, by a statement built once: ``auto_now`` fields
     among them take the time now, as they would."""
-    sql, fields = _update(connection.vendor, type(instance), tuple(names))
-    with connection.cursor() as cursor:
-        cursor.execute(sql, _update_values(instance, fields))
+    run([update_of(instance, names)])
 
 
 def update_each(instances: Sequence[Model], names: Sequence[str]) -> None:
