@@ -192,7 +192,7 @@ if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
 elif CACHE_URL == "db":
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "BACKEND": "config.cache.DatabaseCache",  # Django's, its writes queued
             "LOCATION": "scorekeeper_cache",
         }
     }

@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import DatabaseError, connection
+from django.db import DatabaseError, connection, transaction
 from django.http import HttpRequest
 
 from referee import GCG_MAX_SIZE as MAX_SIZE
@@ -145,7 +145,8 @@ def _add(name: str, units: int, expires: float) -> int:
         return int(cache.incr(name, units))
     table = RateCount._meta.db_table
     until = datetime.fromtimestamp(expires, tz=UTC)
-    with connection.cursor() as cursor:
+    # In a transaction: on SQLite a write queues for the lock as its transaction begins.
+    with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {table} (name, count, expires) VALUES (%s, %s, %s) "
             f"ON CONFLICT (name) DO UPDATE SET count = {table}.count + excluded.count "

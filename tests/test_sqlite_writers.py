@@ -14,7 +14,9 @@ import time
 import pytest
 from django.db import OperationalError, connection, transaction
 
+from config.cache import DatabaseCache
 from config.sqlite import base as sqlite_base
+from scorekeeper import limits
 from scorekeeper.game import domain
 from scorekeeper.models import Player
 
@@ -80,6 +82,30 @@ def test_the_queue_is_let_go_after_a_rollback_and_a_commit():
         domain.player_named("Cy")
     write_elsewhere("Dee")
     assert sorted(Player.objects.values_list("name", flat=True)) == ["Ben", "Cy", "Dee"]
+
+
+def test_the_rate_counts_and_the_cache_in_the_database_write_in_the_queue(monkeypatch):
+    # Written outside a transaction they would skip the queue, and sleep in SQLite's busy
+    # handler whenever a turn held the lock (and make the turns queued behind them sleep).
+    queued: list[bool] = []
+    acquire, here = sqlite_base._Writers.acquire, threading.current_thread()
+
+    def counted(self, timeout):  # type: ignore[no-untyped-def]
+        if threading.current_thread() is here:  # not the checkpoint thread's
+            queued.append(True)
+        acquire(self, timeout)
+
+    monkeypatch.setattr(sqlite_base._Writers, "acquire", counted)
+    assert limits._add("rate:turns:203.0.113.9:1", 1, time.time() + 60) == 1
+    assert limits._add("rate:turns:203.0.113.9:1", 2, time.time() + 60) == 3
+    assert len(queued) == 2
+    shared = DatabaseCache("scorekeeper_cache", {})
+    shared.set("answer", {"status": 201})
+    assert shared.get("answer") == {"status": 201} and len(queued) == 3
+    assert shared.delete("answer") and shared.get("answer") is None
+    assert len(queued) == 4
+    shared.clear()
+    assert len(queued) == 5
 
 
 def test_a_second_thread_waits_for_the_first_writer_then_goes_in():
