@@ -260,9 +260,9 @@ def act(
     play's notation is read against, the last play a challenge judges) is the state it
     changes. Where the lock is the whole database's (SQLite), a turn that reads nothing but
     the game's rows (``WORKED_OUT_AHEAD``: a play, a pass, an exchange...) is worked out
-    first on an unlocked read of them, and the transaction stores it only if they are still
-    exactly as read (else it works the turn out again on them), so the lock is held for the
-    writes alone.
+    first on an unlocked read of them, and the transaction stores it only if the game is
+    unchanged since (its latest entry's number and its last change's time, which every change
+    to a game sets; else it works the turn out again), so the lock is held for the writes.
 
     ``expected_turn`` is the number this turn will get; if another turn took it first,
     ``StaleTurn`` is raised before anything else is looked at, and nothing changes.
@@ -317,7 +317,8 @@ def act(
 
     # Where a write locks the whole database (SQLite), the other games' turns wait while this
     # one holds it: a turn that reads nothing but the game's rows is worked out before the
-    # lock, and stored under it if the rows are still as read (else worked out again there).
+    # lock, and stored under it if the game is unchanged since (its version, ``rows``: else
+    # it is worked out again there).
     ahead = None
     if (
         kind is not None
@@ -328,10 +329,9 @@ def act(
         ahead = worked_out(rows.game_rows(pk, lock=False))
         ahead.settle()
     with transaction.atomic():
-        read = rows.game_rows(pk, lock=True)  # the one locked read: the game, seats, players
-        if ahead is not None and read == ahead.read:
+        if ahead is not None and rows.game_version(pk) == rows.version_of(ahead.read):
             return ahead.store()
-        worked = worked_out(read)
+        worked = worked_out(rows.game_rows(pk, lock=True))  # the game, seats, players, locked
         worked.settle()
         return worked.store()
 

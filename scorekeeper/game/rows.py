@@ -90,6 +90,18 @@ class _GameRead:
             f"WHERE g.{game_id} = %s ORDER BY s.{column(Seat, 'order')}"
         )
         self.locked = self.plain + lock
+        # A game's version: the number of its latest log entry and the time of its last change.
+        # Every change to a game is stored with its row, which takes a new ``updated_at``
+        # (``auto_now``): a log entry, with the seats' numbers it changed (``store_state``),
+        # the first player, the scorer's link.
+        self.version_at = [self.game.names.index(name) for name in VERSION]
+        self.version = (
+            f"SELECT {', '.join(_column(Game, name) for name in VERSION)} "
+            f"FROM {_quote(Game._meta.db_table)} WHERE {game_id} = %s"
+        )
+
+
+VERSION = ("turn_number", "updated_at")
 
 
 @cache
@@ -117,6 +129,25 @@ def game_rows(pk: UUID, *, lock: bool) -> list[tuple[Any, ...]]:
         cursor.execute(read.locked if lock else read.plain, [key])
         found: list[tuple[Any, ...]] = cursor.fetchall()
     return found
+
+
+def version_of(rows: Sequence[Sequence[Any]]) -> tuple[Any, ...] | None:
+    """The game's version (``game_version``) in rows ``game_rows`` read; None for no rows."""
+    if not rows:
+        return None
+    return tuple(rows[0][at] for at in _game_read(connection.vendor).version_at)
+
+
+def game_version(pk: UUID) -> tuple[Any, ...] | None:
+    """The game's version as stored now: its latest log entry's number and the time of its
+    last change, as the database gives them; None if there is no such game. Two versions of
+    one game are equal exactly when nothing about it changed in between."""
+    read = _game_read(connection.vendor)
+    key = Game._meta.pk.get_db_prep_value(pk, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(read.version, [key])
+        found = cursor.fetchone()
+    return None if found is None else tuple(found)
 
 
 def game_of(rows: Sequence[Sequence[Any]]) -> tuple[Game, list[Seat]] | None:

@@ -1,6 +1,7 @@
 """Where a write locks the whole database (SQLite), a turn that reads nothing but the game's
-rows is worked out before the lock and stored under it only if those rows are still as read;
-else it is worked out again on them, as if it had arrived after the turn that changed them."""
+rows is worked out before the lock and stored under it only if the game is unchanged since (its
+version: the latest entry's number and the last change's time); else it is worked out again
+under the lock, as if it had arrived after the change."""
 
 from __future__ import annotations
 
@@ -92,7 +93,7 @@ def test_a_turn_entered_meanwhile_makes_the_play_worked_out_again(monkeypatch, e
     # Worked out for Ann; the rows differ under the lock, so it is worked out again there for
     # the player to move now, as if it had arrived after the pass: Ben plays.
     applied = domain.act(game.pk, "play", tiles=MOOD)
-    assert reads == [False, False, True, True]  # ahead, the pass's two reads, the lock's
+    assert reads == [False, False, True]  # ahead, the pass's (ahead too), the lock's
     assert engine_calls == [False, False, True]  # the play, the pass, the play again
     stored = Game.objects.get(pk=game.pk)
     log = list(Turn.objects.filter(game=stored).order_by("number").select_related("seat"))
@@ -111,3 +112,27 @@ def test_a_turn_entered_meanwhile_makes_a_play_for_the_taken_number_stale(monkey
     stored = Game.objects.get(pk=game.pk)
     assert stored.turn_number == 1
     assert list(Turn.objects.filter(game=stored).values_list("action", flat=True)) == ["pass"]
+
+
+@WHOLE_DATABASE
+def test_a_new_scorer_link_meanwhile_makes_the_turn_worked_out_again(monkeypatch, engine_calls):
+    game = new_game()
+    game_rows_then(monkeypatch, lambda: domain.do_new_scorer_link(game.pk))
+    domain.act(game.pk, "pass")
+    assert engine_calls == [False, True]
+    assert check_game(Game.objects.get(pk=game.pk)) == []
+
+
+def test_every_change_to_a_game_gives_it_a_new_version():
+    game = new_game()
+    seen = [rows.game_version(game.pk)]
+    domain.do_set_first(game.pk, "Ben")
+    seen.append(rows.game_version(game.pk))
+    domain.do_new_scorer_link(game.pk)
+    seen.append(rows.game_version(game.pk))
+    for action in ("pass", "pass", "undo"):
+        domain.act(game.pk, action, by="Ann")
+        seen.append(rows.game_version(game.pk))
+    assert None not in seen and len(set(seen)) == len(seen)
+    assert seen[-1] == rows.version_of(rows.game_rows(game.pk, lock=False))
+    assert rows.game_version(Game(ruleset="upwords-10").pk) is None
