@@ -23,6 +23,7 @@ from uuid import UUID
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import connection, transaction
+from django.utils import timezone
 
 from referee import (
     MAX_PLAYERS,
@@ -350,8 +351,8 @@ class _Worked:
     kind: ActionKind
     context: Context
     state: GameState
-    entry_row: list[Any] | None = None
-    updates: list[tuple[str, list[Any]]] = field(default_factory=list)
+    entry_write: rows.Write | None = None  # the log entry's insert (None: stored already)
+    updates: list[rows.Write] = field(default_factory=list)  # the game's, the seats'
 
     def settle(self) -> None:
         """Put the turn's number and the state after it on the game and its seats, and make
@@ -365,15 +366,20 @@ class _Worked:
             game.turns_played += 1
         changed = set_state(game, seats, self.state)
         if turn.pk is None:
-            self.entry_row = rows.turn_values(turn)
+            self.entry_write = rows.turn_write(turn)
         self.updates = [rows.update_of(game, GAME_STATE)]
         self.updates += [rows.update_of(seat, fields) for seat, fields in changed]
 
     def store(self) -> Applied:
-        """Write the settled turn: the log entry, the game's row, the seats that changed."""
+        """Write the settled turn (the log entry, the game's row, the seats that changed),
+        stamped with the time it is written."""
         game, seats, turn = self.context.game, self.context.seats, self.context.turn
-        if turn.pk is None:
-            rows.insert_turn(turn, self.entry_row)
+        now = timezone.now()
+        for write in [self.entry_write, *self.updates]:
+            if write is not None:
+                write.stamp(now)
+        if self.entry_write is not None:
+            rows.insert_turn(turn, self.entry_write)
         else:  # a correction stored its entry already: later turns may name it
             turn.save()
         rows.run(self.updates)

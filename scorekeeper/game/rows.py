@@ -11,6 +11,8 @@ the rows they read and write are the ORM's rows, and a field added to a model is
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from functools import cache
 from typing import Any, Generic, TypeVar
 from uuid import UUID
@@ -193,15 +195,13 @@ def insert_turns(rows: Sequence[list[Any]]) -> None:
         cursor.executemany(_turn_insert(connection.vendor, False), rows)
 
 
-def insert_turn(turn: Turn, values: list[Any] | None = None) -> None:
-    """Insert a new log entry (its row, ``turn_values``, if made already), and give it its
-    id."""
-    returning = connection.features.can_return_columns_from_insert
+def insert_turn(turn: Turn, write: Write | None = None) -> None:
+    """Insert a new log entry (its row made already by ``turn_write``, or now), and give it
+    its id."""
+    write = turn_write(turn) if write is None else write
     with connection.cursor() as cursor:
-        cursor.execute(
-            _turn_insert(connection.vendor, returning),
-            turn_values(turn) if values is None else values,
-        )
+        cursor.execute(write.sql, write.values)
+        returning = connection.features.can_return_columns_from_insert
         turn.pk = cursor.fetchone()[0] if returning else cursor.lastrowid
     turn._state.adding, turn._state.db = False, connection.alias
 
@@ -221,18 +221,49 @@ def _update_values(instance: Model, fields: Sequence[Field[Any, Any]]) -> list[A
     return values
 
 
-def update_of(instance: Model, names: Sequence[str]) -> tuple[str, list[Any]]:
-    """The statement ``update`` runs and its values, made now (``auto_now`` fields among
-    them take the time now), to be run by ``run``."""
+@dataclass
+class Write:
+    """A statement made ready to run, with its values, those of ``fields`` in order (an
+    update's row's id after them)."""
+
+    sql: str
+    values: list[Any]
+    instance: Model
+    fields: Sequence[Field[Any, Any]]
+    adding: bool  # an insert
+
+    def stamp(self, now: datetime) -> None:
+        """Give the fields that take the time they are saved (``auto_now``, and on an insert
+        ``auto_now_add``) the time ``now``, on the instance and in the values: a row made
+        ahead of its transaction is stamped as it is written, not as it was made (the
+        screens' watch of the record reads the games changed since a moment)."""
+        for at, field in enumerate(self.fields):
+            if getattr(field, "auto_now", False) or (
+                self.adding and getattr(field, "auto_now_add", False)
+            ):
+                setattr(self.instance, field.attname, now)
+                self.values[at] = field.get_db_prep_save(now, connection)
+
+
+def turn_write(turn: Turn) -> Write:
+    """The insert of a new log entry, its row made now (``turn_values``)."""
+    returning = connection.features.can_return_columns_from_insert
+    sql = _turn_insert(connection.vendor, returning)
+    return Write(sql, turn_values(turn), turn, TURN_FIELDS, adding=True)
+
+
+def update_of(instance: Model, names: Sequence[str]) -> Write:
+    """The statement ``update`` runs, its values made now (``auto_now`` fields among them take
+    the time now), to be run by ``run``."""
     sql, fields = _update(connection.vendor, type(instance), tuple(names))
-    return sql, _update_values(instance, fields)
+    return Write(sql, _update_values(instance, fields), instance, fields, adding=False)
 
 
-def run(statements: Sequence[tuple[str, list[Any]]]) -> None:
+def run(writes: Sequence[Write]) -> None:
     """Run statements made already (``update_of``), each once."""
     with connection.cursor() as cursor:
-        for sql, values in statements:
-            cursor.execute(sql, values)
+        for write in writes:
+            cursor.execute(write.sql, write.values)
 
 
 def update(instance: Model, names: Sequence[str]) -> None:

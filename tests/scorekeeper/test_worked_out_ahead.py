@@ -5,8 +5,12 @@ under the lock, as if it had arrived after the change."""
 
 from __future__ import annotations
 
+import time
+from datetime import datetime
+
 import pytest
 from django.db import connection
+from django.utils import timezone
 
 from scorekeeper.game import domain, rows
 from scorekeeper.game.consistency import check_game
@@ -136,3 +140,26 @@ def test_every_change_to_a_game_gives_it_a_new_version():
     assert None not in seen and len(set(seen)) == len(seen)
     assert seen[-1] == rows.version_of(rows.game_rows(game.pk, lock=False))
     assert rows.game_version(Game(ruleset="upwords-10").pk) is None
+
+
+@WHOLE_DATABASE
+def test_a_turn_worked_out_ahead_is_stamped_as_it_is_written(monkeypatch, engine_calls):
+    # The screens' watch of the record reads the games changed since a moment: a turn stamped
+    # when it was worked out, then queued for the lock, could be older than the watch's last
+    # look by the time it commits.
+    game = new_game()
+    locked: list[datetime] = []
+    version = rows.game_version
+
+    def later(pk):  # type: ignore[no-untyped-def]
+        time.sleep(0.02)  # the queue for the lock
+        locked.append(timezone.now())
+        return version(pk)
+
+    monkeypatch.setattr(rows, "game_version", later)
+    applied = domain.act(game.pk, "play", tiles=MOOD)
+    assert engine_calls == [False] and len(locked) == 1  # stored as worked out ahead
+    stored = Game.objects.get(pk=game.pk)
+    entry = Turn.objects.get(pk=applied.turn.pk)
+    assert entry.created_at == stored.updated_at == applied.game.updated_at
+    assert entry.created_at > locked[0]
