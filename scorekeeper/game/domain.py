@@ -318,8 +318,8 @@ def act(
 
     # Where a write locks the whole database (SQLite), the other games' turns wait while this
     # one holds it: a turn that reads nothing but the game's rows is worked out before the
-    # lock, and stored under it if the game is unchanged since (its version, ``rows``: else
-    # it is worked out again there).
+    # lock, and stored under it if the game is unchanged since (its version, ``rows``, checked
+    # by the update of its row: else it is worked out again there).
     ahead = None
     if (
         kind is not None
@@ -328,13 +328,15 @@ def act(
         and not connection.in_atomic_block
     ):
         ahead = worked_out(rows.game_rows(pk, lock=False))
-        ahead.settle()
+        ahead.settle(if_unchanged=True)
     with transaction.atomic():
-        if ahead is not None and rows.game_version(pk) == rows.version_of(ahead.read):
-            return ahead.store()
+        if ahead is not None and (applied := ahead.store()) is not None:
+            return applied
         worked = worked_out(rows.game_rows(pk, lock=True))  # the game, seats, players, locked
         worked.settle()
-        return worked.store()
+        applied = worked.store()
+        assert applied is not None, "a game changed under its own lock"
+        return applied
 
 
 # The kinds whose handlers read nothing but the game's own rows (no log, no club) and write
@@ -354,9 +356,10 @@ class _Worked:
     entry_write: rows.Write | None = None  # the log entry's insert (None: stored already)
     updates: list[rows.Write] = field(default_factory=list)  # the game's, the seats'
 
-    def settle(self) -> None:
+    def settle(self, *, if_unchanged: bool = False) -> None:
         """Put the turn's number and the state after it on the game and its seats, and make
-        the log entry's row and the statements that update the game and the seats changed."""
+        the log entry's row and the statements that update the game and the seats changed;
+        ``if_unchanged``, the game's only if its version is still the one read."""
         kind, turn = self.kind, self.context.turn
         game, seats = self.context.game, self.context.seats
         game.turn_number = turn.number
@@ -367,22 +370,31 @@ class _Worked:
         changed = set_state(game, seats, self.state)
         if turn.pk is None:
             self.entry_write = rows.turn_write(turn)
-        self.updates = [rows.update_of(game, GAME_STATE)]
+        if if_unchanged:
+            version = rows.version_of(self.read)
+            assert version is not None
+            self.updates = [rows.game_update_of(game, GAME_STATE, version)]
+        else:
+            self.updates = [rows.update_of(game, GAME_STATE)]
         self.updates += [rows.update_of(seat, fields) for seat, fields in changed]
 
-    def store(self) -> Applied:
-        """Write the settled turn (the log entry, the game's row, the seats that changed),
-        stamped with the time it is written."""
+    def store(self) -> Applied | None:
+        """Write the settled turn (the game's row, the log entry, the seats that changed),
+        stamped with the time it is written; None, and nothing written, if it was settled
+        ``if_unchanged`` and the game has changed since it was read."""
         game, seats, turn = self.context.game, self.context.seats, self.context.turn
         now = timezone.now()
         for write in [self.entry_write, *self.updates]:
             if write is not None:
                 write.stamp(now)
+        game_update, *seat_updates = self.updates
+        if not rows.run([game_update]):
+            return None
         if self.entry_write is not None:
             rows.insert_turn(turn, self.entry_write)
         else:  # a correction stored its entry already: later turns may name it
             turn.save()
-        rows.run(self.updates)
+        rows.run(seat_updates)
         announce(game, turn, seats)  # to every screen of the game, once this commits
         return Applied(turn, game, seats, self.state, self.context.changes)
 

@@ -92,17 +92,13 @@ class _GameRead:
             f"WHERE g.{game_id} = %s ORDER BY s.{column(Seat, 'order')}"
         )
         self.locked = self.plain + lock
-        # A game's version: the number of its latest log entry and the time of its last change.
-        # Every change to a game is stored with its row, which takes a new ``updated_at``
-        # (``auto_now``): a log entry, with the seats' numbers it changed (``store_state``),
-        # the first player, the scorer's link.
         self.version_at = [self.game.names.index(name) for name in VERSION]
-        self.version = (
-            f"SELECT {', '.join(_column(Game, name) for name in VERSION)} "
-            f"FROM {_quote(Game._meta.db_table)} WHERE {game_id} = %s"
-        )
 
 
+# A game's version: the number of its latest log entry and the time of its last change. Every
+# change to a game is stored with its row, which takes a new ``updated_at`` (``auto_now``): a
+# log entry, with the seats' numbers it changed (``store_state``), the first player, the
+# scorer's link.
 VERSION = ("turn_number", "updated_at")
 
 
@@ -134,22 +130,12 @@ def game_rows(pk: UUID, *, lock: bool) -> list[tuple[Any, ...]]:
 
 
 def version_of(rows: Sequence[Sequence[Any]]) -> tuple[Any, ...] | None:
-    """The game's version (``game_version``) in rows ``game_rows`` read; None for no rows."""
+    """The game's version (``VERSION``) in rows ``game_rows`` read, as the database gave it;
+    None for no rows. Two versions of one game are equal exactly when nothing about it
+    changed in between."""
     if not rows:
         return None
     return tuple(rows[0][at] for at in _game_read(connection.vendor).version_at)
-
-
-def game_version(pk: UUID) -> tuple[Any, ...] | None:
-    """The game's version as stored now: its latest log entry's number and the time of its
-    last change, as the database gives them; None if there is no such game. Two versions of
-    one game are equal exactly when nothing about it changed in between."""
-    read = _game_read(connection.vendor)
-    key = Game._meta.pk.get_db_prep_value(pk, connection)
-    with connection.cursor() as cursor:
-        cursor.execute(read.version, [key])
-        found = cursor.fetchone()
-    return None if found is None else tuple(found)
 
 
 def game_of(rows: Sequence[Sequence[Any]]) -> tuple[Game, list[Seat]] | None:
@@ -208,11 +194,12 @@ def insert_turn(turn: Turn, write: Write | None = None) -> None:
 
 @cache
 def _update(
-    vendor: str, model: type[Model], names: tuple[str, ...]
+    vendor: str, model: type[Model], names: tuple[str, ...], unless: tuple[str, ...] = ()
 ) -> tuple[str, list[Field[Any, Any]]]:
     fields = [_field(model, name) for name in names]
     sets = ", ".join(f"{_quote(field.column)} = %s" for field in fields)
-    return f"UPDATE {_quote(model._meta.db_table)} SET {sets} WHERE {_key(model)} = %s", fields
+    where = " AND ".join([f"{_key(model)} = %s", *(f"{_column(model, n)} = %s" for n in unless)])
+    return f"UPDATE {_quote(model._meta.db_table)} SET {sets} WHERE {where}", fields
 
 
 def _update_values(instance: Model, fields: Sequence[Field[Any, Any]]) -> list[Any]:
@@ -259,11 +246,21 @@ def update_of(instance: Model, names: Sequence[str]) -> Write:
     return Write(sql, _update_values(instance, fields), instance, fields, adding=False)
 
 
-def run(writes: Sequence[Write]) -> None:
-    """Run statements made already (``update_of``), each once."""
+def game_update_of(game: Game, names: Sequence[str], version: tuple[Any, ...]) -> Write:
+    """``update_of`` the game, that changes its row only if its version (``version_of``) is
+    still ``version``: ``run`` then says whether it did."""
+    sql, fields = _update(connection.vendor, Game, tuple(names), VERSION)
+    return Write(sql, [*_update_values(game, fields), *version], game, fields, adding=False)
+
+
+def run(writes: Sequence[Write]) -> bool:
+    """Run statements made already (``update_of``), each once; whether each changed a row."""
+    changed = True
     with connection.cursor() as cursor:
         for write in writes:
             cursor.execute(write.sql, write.values)
+            changed = changed and cursor.rowcount > 0
+    return changed
 
 
 def update(instance: Model, names: Sequence[str]) -> None:
