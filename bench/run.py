@@ -50,6 +50,11 @@ answer on 127.0.0.1 (BENCH_PG_URL, BENCH_REDIS_URL), on PostgreSQL with Redis:
   delivery_p99_ms                                                                     ≤ 1,000
   screen_rss_kb          the server's memory per open screen
 
+SQLite's write lock (bench/sqlite_writers.py): on SQLite every table's turns take turns at one
+lock; four processes enter turns at once, each on games of its own, closed loop, no HTTP:
+  sqlite_turns_per_s     the turns written a second by the four
+  sqlite_hold_p50_ms     how long a turn held the lock, at the median
+
 The word lists come from LEXICON_DIR (../shared/lexica when it is unset and that folder
 exists); without any, the CSW19 list from pyscrabbler is used alone.
 """
@@ -259,6 +264,23 @@ def bench_lexica(library: LexiconLibrary) -> dict[str, object]:
     }
 
 
+def bench_sqlite_writers() -> dict[str, Any]:
+    """bench/sqlite_writers.py, in a process of its own (it points Django at a throwaway
+    database): its figures, its sentence printed."""
+    ran = subprocess.run(
+        [sys.executable, str(HERE / "sqlite_writers.py")],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=600,
+    )
+    *_, said, figures = ran.stdout.splitlines()
+    print(said)
+    found: dict[str, Any] = json.loads(figures)
+    return found
+
+
 def machine() -> str:
     cpu = platform.processor() or platform.machine()
     try:
@@ -321,6 +343,14 @@ def main() -> None:
         print(f"import load: FAILED: {error}")
         imports = {"turn_ms_during_import": None, "import_load": {"error": str(error)[-2000:]}}
     figures["turn_ms_during_import"] = imports["turn_ms_during_import"]
+    try:
+        writers = bench_sqlite_writers()
+    except Exception as error:  # noqa: BLE001 - the other figures stand; the failure is shown
+        failed = True
+        print(f"SQLite writers: FAILED: {error}")
+        writers = {"error": str(error)[-2000:]}
+    for key in ("sqlite_turns_per_s", "sqlite_hold_p50_ms"):
+        figures[key] = writers.get(key)
     capacity: dict[str, Any] = {}
     for name, url, redis in live_databases():
         try:
@@ -348,6 +378,7 @@ def main() -> None:
         "movegen": details,
         "http": web["http"],
         "import_load": imports["import_load"],
+        "sqlite_writers": writers,
         "capacity": capacity,
         "goals_met": met,
     }

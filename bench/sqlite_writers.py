@@ -1,0 +1,166 @@
+"""SQLite's write lock: turns from several processes at once, each on games of its own.
+
+    .venv/bin/python bench/sqlite_writers.py [--processes 4] [--seconds 10]
+
+(``make bench`` runs it from bench/run.py.) SQLite lets one transaction write at a time, so on
+SQLite every table's turns take turns at one lock (``config.sqlite``); how long each turn holds
+it bounds how many turns a second the whole server can write, whatever its cores. Each process
+enters one-tile exchanges through ``scorekeeper.game.domain.act`` one after another (closed
+loop, no HTTP), on a throwaway database; reported: the turns written a second by all of them,
+their latency p50/p99, and how long a turn held the lock (p50/p90, from the writers' queue
+letting it in to its commit), alone and with the others.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = 10  # per process
+
+
+def _setup(database: Path) -> None:
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    os.chdir(ROOT)
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        DATABASE_URL=f"sqlite:///{database}",
+        DEBUG="0",
+        SECRET_KEY="bench-" + "x" * 50,
+        CACHE_URL="memory",
+        ALLOWED_HOSTS="*",
+    )
+    import django
+
+    django.setup()
+
+
+def _timed_holds() -> list[float]:
+    """Time each hold of the write lock in this process (seconds), from its queue."""
+    from config.sqlite import base
+
+    holds: list[float] = []
+    acquire, release = base._Writers.acquire, base._Writers.release
+    taken: dict[int, float] = {}
+
+    def timed_acquire(self: Any, timeout: float) -> None:
+        acquire(self, timeout)
+        taken[id(self)] = time.perf_counter()
+
+    def timed_release(self: Any) -> None:
+        holds.append(time.perf_counter() - taken.pop(id(self), time.perf_counter()))
+        release(self)
+
+    base._Writers.acquire, base._Writers.release = timed_acquire, timed_release  # type: ignore[method-assign]
+    return holds
+
+
+def _turns(games: list[str], start: float, seconds: float) -> tuple[list[float], list[float]]:
+    """Exchanges on ``games`` in turn from ``start`` for ``seconds``: each one's latency and
+    each hold of the lock."""
+    from django.db import connection
+
+    from scorekeeper.game import domain
+
+    holds = _timed_holds()
+    connection.close()
+    latencies: list[float] = []
+    entries = dict.fromkeys(games, 1)
+    while time.time() < start:
+        time.sleep(0.001)
+    done = 0
+    while time.time() < start + seconds:
+        game = games[done % len(games)]
+        began = time.perf_counter()
+        domain.act(game, "exchange", count=1, expected_turn=entries[game])
+        latencies.append(time.perf_counter() - began)
+        entries[game] += 1
+        done += 1
+    connection.close()
+    return latencies, holds
+
+
+def _process(database: Path, games: list[str], start: float, seconds: float, out: Any) -> None:
+    _setup(database)
+    out.put(_turns(games, start, seconds))
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(len(ordered) * q))] * 1000, 2)
+
+
+def run(processes: int = 4, seconds: float = 10.0) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="bench-sqlite-") as folder:
+        database = Path(folder) / "db.sqlite3"
+        _setup(database)
+        from django.core.management import call_command
+        from django.db import connection
+
+        from scorekeeper.game import domain
+
+        call_command("migrate", verbosity=0)
+        made = [
+            str(domain.do_create_game(ruleset="letterup-classic", players=["Ann", "Ben"]).pk)
+            for _ in range(processes * GAMES + GAMES)
+        ]
+        alone, made = made[:GAMES], made[GAMES:]
+        _, held_alone = _turns(alone, time.time(), min(seconds, 3.0))
+        connection.close()
+        context = multiprocessing.get_context("spawn")
+        results = context.Queue()
+        start = time.time() + 3  # every process ready
+        workers = [
+            context.Process(
+                target=_process,
+                args=(database, made[i * GAMES : (i + 1) * GAMES], start, seconds, results),
+            )
+            for i in range(processes)
+        ]
+        for worker in workers:
+            worker.start()
+        latencies: list[float] = []
+        holds: list[float] = []
+        for _ in workers:
+            some, held = results.get(timeout=seconds + 120)
+            latencies += some
+            holds += held
+        for worker in workers:
+            worker.join()
+    return {
+        "processes": processes,
+        "sqlite_turns_per_s": round(len(latencies) / seconds),
+        "turn_p50_ms": _percentile(latencies, 0.5),
+        "turn_p99_ms": _percentile(latencies, 0.99),
+        "hold_alone_p50_ms": _percentile(held_alone, 0.5),
+        "sqlite_hold_p50_ms": _percentile(holds, 0.5),
+        "hold_p90_ms": _percentile(holds, 0.9),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--processes", type=int, default=4)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    args = parser.parse_args()
+    figures = run(args.processes, args.seconds)
+    print(
+        f"SQLite writers: {figures['processes']} processes, {figures['sqlite_turns_per_s']} "
+        f"turns/s, p50/p99 {figures['turn_p50_ms']}/{figures['turn_p99_ms']} ms; the lock held "
+        f"{figures['hold_alone_p50_ms']} ms a turn alone, {figures['sqlite_hold_p50_ms']}/"
+        f"{figures['hold_p90_ms']} ms (p50/p90) with the others"
+    )
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()
