@@ -8,6 +8,8 @@ worker. WORKER_CLASS=gthread serves WSGI instead (no streams: every page polls).
 
 import os
 
+_PARTS_MADE = ""  # the live parts' folder made here (below), removed on exit
+
 bind = os.environ.get("BIND", "127.0.0.1:8000")
 # Two workers a core: a worker runs Python one thread at a time, and each holds thousands of
 # open streams beside its requests; on two cores four workers served half as many tables
@@ -22,9 +24,15 @@ if worker_class == "gthread":
     os.environ.setdefault("PUSH_THREAD_STREAMS", "0")
 else:
     wsgi_app = "config.asgi:application"
-    # Without Redis the workers hear of each other's changes through the database.
+    # Without Redis the workers hear of each other's changes through the database, and share
+    # the spectator's live part, drawn once per change, in a folder of their own (made here,
+    # readable by this user only, gone when the server stops: on_exit).
     if not os.environ.get("REDIS_URL") and workers > 1:
         os.environ.setdefault("PUSH_WATCH_SECONDS", "0.5")
+        if not os.environ.get("LIVE_PARTS_DIR"):
+            import tempfile
+
+            os.environ["LIVE_PARTS_DIR"] = _PARTS_MADE = tempfile.mkdtemp(prefix="live-parts-")
 timeout = 30
 graceful_timeout = 10
 # A worker is replaced after so many requests (its screens reconnect to another and catch up
@@ -62,3 +70,11 @@ def post_worker_init(worker: object) -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*(int(n) for n in GC_THRESHOLD.split(",")))
+
+
+def on_exit(server: object) -> None:
+    """The live parts' folder made for this server goes with it."""
+    if _PARTS_MADE:
+        import shutil
+
+        shutil.rmtree(_PARTS_MADE, ignore_errors=True)

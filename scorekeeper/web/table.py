@@ -8,8 +8,10 @@ operation, then redirect or render. Nothing here changes a game except through
 from __future__ import annotations
 
 import logging
+import os
 import random
 import threading
+import time
 from collections import OrderedDict
 from typing import Any
 
@@ -301,20 +303,36 @@ def read_game(game_id: Any) -> tuple[Game, list[Seat]]:
 
 
 LIVE_RENDERS_KEPT = 512  # live parts kept in each process, the latest of each game's changes
+# The parts a server's processes share (``LIVE_PARTS_DIR``): each is wanted within a second
+# of its change (the workers' watch of the record, PUSH_WATCH_SECONDS), or by a polling
+# screen within LIVE_POLL_SECONDS; at most 64 MB in all.
+SHARED_PARTS_SECONDS = 10
+SHARED_PARTS_BYTES = 64 * 2**20
+SHARED_PARTS_SHARDS = 4  # SQLite files, each its own lock
 
 
 class RenderedParts:
-    """The live parts rendered lately in this process, by game and ETag. Every screen of a game
-    is sent its live part the moment a change is pushed (with the event, or fetched), and each
-    sees the same: the first renders it, the others get it from here (one render at a time in
-    the process, so two screens of a game never both render it). Kept in the process, not the
-    shared cache: a write to the database for each change would compete with the turns."""
+    """The live parts rendered lately, by game and ETag. Every screen of a game is sent its
+    live part the moment a change is pushed (with the event, or fetched), and each sees the
+    same: the first renders it, the others get it from here (one render at a time in the
+    process, so two screens of a game never both render it).
 
-    def __init__(self, most: int) -> None:
+    Kept in the process and, with ``folder`` (``LIVE_PARTS_DIR``: a server's workers with no
+    broker between them, config/gunicorn.conf.py), in a disk cache they share (diskcache:
+    SQLite files in that folder): each worker with a screen of the game would render the
+    same part, the first does and the others read it (a render costs some 50 times a read).
+    Not in the database: a write for each change would compete with the turns. The shared
+    cache is only a shortcut: when it is busy (10 ms) or fails, the part is rendered here."""
+
+    def __init__(self, most: int, folder: str = "") -> None:
         self.most = most
+        self.folder = folder
         self.parts: OrderedDict[str, str] = OrderedDict()
         self.lock = threading.Lock()
         self.rendering = threading.Lock()
+        self._shared: Any = None
+        self._shared_for: tuple[int, str] = (0, "")  # the process and folder it is for
+        self._off_until = 0.0  # after a failure, the shared cache is let be for a while
 
     def get(self, key: str) -> str | None:
         with self.lock:
@@ -326,13 +344,63 @@ class RenderedParts:
             while len(self.parts) > self.most:
                 self.parts.popitem(last=False)
 
+    def shared(self) -> Any:
+        """This process's handle on the shared cache (diskcache's ``FanoutCache``); None
+        without a folder, or for a minute after it failed."""
+        folder = self.folder or settings.LIVE_PARTS_DIR
+        if not folder or time.monotonic() < self._off_until:
+            return None
+        if self._shared is None or self._shared_for != (os.getpid(), folder):
+            from diskcache import FanoutCache
+
+            # A throwaway cache: no waiting on the disk (synchronous off), 10 ms at most on
+            # another process's write (then it answers nothing, or keeps nothing).
+            self._shared = FanoutCache(
+                folder,
+                shards=SHARED_PARTS_SHARDS,
+                timeout=0.01,
+                size_limit=SHARED_PARTS_BYTES,
+                sqlite_synchronous=0,
+            )
+            self._shared_for = (os.getpid(), folder)
+        return self._shared
+
+    def _failed(self, doing: str) -> None:
+        log.warning("The shared live parts could not be %s: not used for a minute.", doing,
+                    exc_info=True)  # fmt: skip
+        self._shared, self._off_until = None, time.monotonic() + 60
+
+    def get_shared(self, key: str) -> str | None:
+        """The part another process rendered, kept here too; None if none did (or the
+        shared cache can't say)."""
+        try:
+            shared = self.shared()
+            html = shared.get(key) if shared is not None else None
+        except Exception:  # noqa: BLE001 - a shortcut only: rendered here instead
+            self._failed("read")
+            return None
+        if isinstance(html, str):
+            self.put(key, html)
+            return html
+        return None
+
+    def put_shared(self, key: str, html: str) -> None:
+        """Keep the part for the other processes too."""
+        try:
+            shared = self.shared()
+            if shared is not None:
+                shared.set(key, html, expire=SHARED_PARTS_SECONDS, retry=False)
+        except Exception:  # noqa: BLE001 - a shortcut only: they render it themselves
+            self._failed("written")
+
 
 rendered_parts = RenderedParts(LIVE_RENDERS_KEPT)
 
 
 def live_part(game_id: Any, version: str | None = None) -> str | None:
     """The spectator screen's live part as the game stands (``version``: its ETag, if read
-    already); None if there is no such game. Rendered once per change in each process."""
+    already); None if there is no such game. Rendered once per change in each process, or
+    once in all a server's processes where they share it (``RenderedParts``)."""
     version = version or _watch_etag(None, game_id)
     if version is None:
         return None
@@ -340,11 +408,13 @@ def live_part(game_id: Any, version: str | None = None) -> str | None:
     html = rendered_parts.get(key)
     if html is None:
         with rendered_parts.rendering:
-            html = rendered_parts.get(key)  # rendered meanwhile, for another screen
+            # Rendered meanwhile, for another screen, or by another process.
+            html = rendered_parts.get(key) or rendered_parts.get_shared(key)
             if html is None:
                 game, seats = read_game(game_id)
                 html = render_to_string("table/_live.html", live_context(game, seats))
                 rendered_parts.put(key, html)
+                rendered_parts.put_shared(key, html)
     return html
 
 

@@ -118,3 +118,54 @@ def test_a_screen_on_one_server_hears_a_turn_entered_through_another(
             screen.close()
         first.stop()
         second.stop()
+
+
+def test_workers_with_no_broker_share_the_live_part_in_a_folder_of_their_own(
+    tmp_path: Path,
+) -> None:
+    """Two workers and no Redis: the spectator's live part, drawn for a screen, is kept where
+    the other worker reads it instead of drawing it again, in a folder the server makes (this
+    user's only) and removes when it stops."""
+    import stat
+
+    from diskcache import FanoutCache
+
+    from scorekeeper.web.table import SHARED_PARTS_SHARDS, RenderedParts
+
+    lexica = tmp_path / "lexica"
+    lexica.mkdir()
+    (lexica / "CLUB.txt").write_text("\n".join(sorted(WORDS.split())) + "\n")
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = server_env(tmp_path, lexica, TMPDIR=str(scratch), WEB_CONCURRENCY="2")
+    env.pop("REDIS_URL", None)
+    env.pop("LIVE_PARTS_DIR", None)
+    running = server(env, tmp_path / "gunicorn.log")
+    screen = None
+    try:
+        running.start()
+        folders = list(scratch.glob("live-parts-*"))
+        assert len(folders) == 1 and stat.S_IMODE(folders[0].stat().st_mode) == 0o700
+        status, game = request(
+            running.port, "POST", "/api/games/",
+            {"ruleset": "upwords-10", "lexicon": "CLUB", "players": ["Ann", "Ben"]},
+        )  # fmt: skip
+        assert status == 201, game
+        screen = Screen(running.port, f"/games/{game['id']}/events?part=live")
+        assert screen.next_event(5)["event"] == "ready"
+        status, answer = request(
+            running.port, "POST", f"/api/games/{game['id']}/turns/",
+            {"action": "play", "tiles": MOOD, "expected_turn": 1}, token=game["token"],
+        )  # fmt: skip
+        assert status == 201, answer
+        part = screen.next_event(3)["data"]["part"]
+        assert "Last play: Ann" in part
+        with FanoutCache(str(folders[0]), shards=SHARED_PARTS_SHARDS) as shared:
+            kept = [key for key in shared if str(key).startswith(game["id"])]
+        assert len(kept) == 1  # as another worker reads it:
+        assert RenderedParts(1, str(folders[0])).get_shared(kept[0]) == part
+    finally:
+        if screen is not None:
+            screen.close()
+        running.stop()
+    assert not list(scratch.glob("live-parts-*"))

@@ -1,0 +1,85 @@
+"""The spectator's live part, shared by a server's processes (``LIVE_PARTS_DIR``): drawn by the
+first that wants it, read by the others; a shortcut that, failing, changes nothing shown."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from scorekeeper.game import domain
+from scorekeeper.web import table
+from tests.factories import new_game
+from tests.sequences import HASBRO
+
+pytestmark = pytest.mark.django_db
+
+LIVE = "table/_live.html"
+
+
+@pytest.fixture
+def renders(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """The templates rendered, as they are; this process's parts forgotten before and after."""
+    drawn: list[str] = []
+    render = table.render_to_string
+
+    def counted(name: str, *args: object, **kwargs: object) -> str:
+        drawn.append(name)
+        return render(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(table, "render_to_string", counted)
+    table.rendered_parts.parts.clear()
+    yield drawn
+    table.rendered_parts.parts.clear()
+    table.rendered_parts._off_until = 0.0
+
+
+def another_process() -> None:
+    """What another worker has: none of this process's parts, the same shared folder."""
+    table.rendered_parts.parts.clear()
+
+
+def test_a_part_drawn_by_one_process_is_read_by_the_others(settings, tmp_path, renders):
+    settings.LIVE_PARTS_DIR = str(tmp_path / "parts")
+    game = new_game()
+    domain.act(game.pk, "play", tiles=HASBRO[0][0])
+    first = table.live_part(game.pk)
+    assert first is not None and "Last play: Ann" in first
+    another_process()
+    assert table.live_part(game.pk) == first
+    assert renders == [LIVE]  # drawn once, for both processes
+
+    domain.act(game.pk, "play", tiles=HASBRO[1][0])
+    another_process()
+    second = table.live_part(game.pk)
+    assert second is not None and "Last play: Ben" in second  # a change: drawn again, once
+    another_process()
+    assert table.live_part(game.pk) == second
+    assert renders == [LIVE, LIVE]
+
+
+def test_without_a_shared_folder_each_process_draws_its_own(settings, renders):
+    settings.LIVE_PARTS_DIR = ""
+    game = new_game()
+    first = table.live_part(game.pk)
+    assert table.live_part(game.pk) == first and renders == [LIVE]  # kept in the process
+    another_process()
+    assert table.live_part(game.pk) == first
+    assert renders == [LIVE, LIVE]
+
+
+def test_a_shared_folder_that_fails_is_let_be_and_the_part_drawn_here(
+    settings, tmp_path: Path, renders, caplog
+):
+    not_a_folder = tmp_path / "parts"
+    not_a_folder.write_text("a file where the folder should be")
+    settings.LIVE_PARTS_DIR = str(not_a_folder)
+    game = new_game()
+    shown = table.live_part(game.pk)
+    assert shown is not None and "Ann" in shown
+    assert "could not be read: not used for a minute" in caplog.text
+    caplog.clear()
+    another_process()
+    assert table.live_part(game.pk) == shown  # drawn here again, and nothing more said
+    assert caplog.text == "" and renders == [LIVE, LIVE]
