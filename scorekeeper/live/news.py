@@ -43,17 +43,32 @@ def club_channel(club_id: int) -> str:
     return f"club:{club_id}"
 
 
+# A log entry's fields that its event says, as the record's reads take them (``values_list``:
+# no model built for each, as thousands are read a second at a club night's scale).
+EVENT_FIELDS = (
+    "game_id", "number", "action", "seat_id", "notation", "score", "totals", "created_at",
+)  # fmt: skip
+
+
 def event_of(turn: Turn, names: dict[int, str], at: float) -> dict[str, Any]:
     """The event for one log entry; ``names`` are the players' names by their seats' ids."""
+    row = (turn.game_id, turn.number, turn.action, turn.seat_id, turn.notation, turn.score,
+           turn.totals, None)  # fmt: skip
+    return _event(row, names, at)
+
+
+def _event(row: tuple[Any, ...], names: dict[int, str], at: float | None = None) -> dict[str, Any]:
+    """The event for an entry read as ``EVENT_FIELDS``; at ``at``, else when it was logged."""
+    game_id, number, action, seat_id, notation, score, totals, created_at = row
     return {
-        "game": str(turn.game_id),
-        "entry": turn.number,
-        "action": turn.action,
-        "player": names.get(turn.seat_id, ""),
-        "notation": turn.notation,
-        "score": turn.score,
-        "totals": turn.totals,
-        "at": round(at, 3),
+        "game": str(game_id),
+        "entry": number,
+        "action": action,
+        "player": names.get(seat_id, ""),
+        "notation": notation,
+        "score": score,
+        "totals": totals,
+        "at": round(at if at is not None else created_at.timestamp(), 3),
     }
 
 
@@ -108,17 +123,14 @@ def latest_entry(game_id: UUID | str) -> int | None:
 def missed(game_id: UUID | str, after: int) -> list[dict[str, Any]] | None:
     """The events after entry ``after``, in order, from the record; None if there are more
     than ``CATCH_UP_MOST`` (the screen reloads instead)."""
-    turns = list(
-        Turn.objects.filter(game_id=game_id, number__gt=after).order_by("number")[
-            : CATCH_UP_MOST + 1
-        ]
-    )
+    entries = Turn.objects.filter(game_id=game_id, number__gt=after).order_by("number")
+    turns = list(entries.values_list(*EVENT_FIELDS)[: CATCH_UP_MOST + 1])
     if len(turns) > CATCH_UP_MOST:
         return None
     if not turns:
         return []
     names = dict(Seat.objects.filter(game_id=game_id).values_list("pk", "player__name"))
-    return [event_of(turn, names, turn.created_at.timestamp()) for turn in turns]
+    return [_event(turn, names) for turn in turns]
 
 
 def changes(
@@ -145,7 +157,7 @@ def changes(
     for pk, entry, club_id in rows:
         key = str(pk)
         if key in watched and entry > known.get(key, 0):
-            moved.append(key)
+            moved.append(pk)
         if club_id in clubbed:
             recent.add(f"club:{key}")
             if known.get(f"club:{key}") != entry:
@@ -156,14 +168,13 @@ def changes(
     for key in [k for k in known if k not in recent and k not in watched]:
         del known[key]
     if moved:
-        turns = Turn.objects.filter(game_id__in=moved, created_at__gte=after).order_by("number")
+        entries = Turn.objects.filter(game_id__in=moved, created_at__gte=after)
         names = dict(Seat.objects.filter(game_id__in=moved).values_list("pk", "player__name"))
-        for turn in turns:
-            key = str(turn.game_id)
-            if turn.number > known.get(key, 0):
-                known[key] = turn.number
-                event = event_of(turn, names, turn.created_at.timestamp())
-                found.append((game_channel(key), event))
+        for turn in entries.order_by("number").values_list(*EVENT_FIELDS):
+            key, number = str(turn[0]), turn[1]
+            if number > known.get(key, 0):
+                known[key] = number
+                found.append((game_channel(key), _event(turn, names)))
     return found
 
 
