@@ -354,13 +354,15 @@ class RenderedParts:
             from diskcache import FanoutCache
 
             # A throwaway cache: no waiting on the disk (synchronous off), 10 ms at most on
-            # another process's write (then it answers nothing, or keeps nothing).
+            # another process's write (then it answers nothing, or keeps nothing), 1 MB of
+            # SQLite's page cache a connection (each thread has one to each shard).
             self._shared = FanoutCache(
                 folder,
                 shards=SHARED_PARTS_SHARDS,
                 timeout=0.01,
                 size_limit=SHARED_PARTS_BYTES,
                 sqlite_synchronous=0,
+                sqlite_cache_size=256,
             )
             self._shared_for = (os.getpid(), folder)
         return self._shared
