@@ -55,6 +55,33 @@ class Screen:
         self.conn.close()
 
 
+def club_lexica(tmp_path: Path) -> Path:
+    """A folder with the word list the games here are checked against (CLUB)."""
+    lexica = tmp_path / "lexica"
+    lexica.mkdir()
+    (lexica / "CLUB.txt").write_text("\n".join(sorted(WORDS.split())) + "\n")
+    return lexica
+
+
+def start_game(port: int) -> dict[str, Any]:
+    """A new game of Ann's and Ben's on the server at ``port``: its id and scorer's token."""
+    status, game = request(
+        port, "POST", "/api/games/",
+        {"ruleset": "upwords-10", "lexicon": "CLUB", "players": ["Ann", "Ben"]},
+    )  # fmt: skip
+    assert status == 201, game
+    return dict(game)
+
+
+def play_mood(port: int, game: dict[str, Any]) -> None:
+    """Ann's opening, MOOD at 5D, entered through the server at ``port``."""
+    status, answer = request(
+        port, "POST", f"/api/games/{game['id']}/turns/",
+        {"action": "play", "tiles": MOOD, "expected_turn": 1}, token=game["token"],
+    )  # fmt: skip
+    assert status == 201, answer
+
+
 WITH_REDIS = pytest.param(
     {"REDIS_URL": "redis://127.0.0.1:6379/14", "WEB_CONCURRENCY": "1"},
     marks=pytest.mark.skipif(not redis_up(), reason="no Redis on 127.0.0.1:6379"),
@@ -68,9 +95,7 @@ THROUGH_THE_RECORD = pytest.param({"WEB_CONCURRENCY": "2"}, id="the-record")
 def test_a_screen_on_one_server_hears_a_turn_entered_through_another(
     tmp_path: Path, push: dict[str, str]
 ) -> None:
-    lexica = tmp_path / "lexica"
-    lexica.mkdir()
-    (lexica / "CLUB.txt").write_text("\n".join(sorted(WORDS.split())) + "\n")
+    lexica = club_lexica(tmp_path)
     env = server_env(tmp_path, lexica, **push)
     first = server(env, tmp_path / "gunicorn-1.log")
     second = server(env, tmp_path / "gunicorn-2.log")
@@ -78,20 +103,12 @@ def test_a_screen_on_one_server_hears_a_turn_entered_through_another(
     try:
         first.start()
         second.start()
-        status, game = request(
-            first.port, "POST", "/api/games/",
-            {"ruleset": "upwords-10", "lexicon": "CLUB", "players": ["Ann", "Ben"]},
-        )  # fmt: skip
-        assert status == 201, game
+        game = start_game(first.port)
         screen = Screen(first.port, f"/games/{game['id']}/events")
         screens.append(screen)
         assert screen.next_event(5)["event"] == "ready"
 
-        status, answer = request(
-            second.port, "POST", f"/api/games/{game['id']}/turns/",
-            {"action": "play", "tiles": MOOD, "expected_turn": 1}, token=game["token"],
-        )  # fmt: skip
-        assert status == 201, answer
+        play_mood(second.port, game)
         heard = screen.next_event(2)
         assert heard["event"] == "turn" and heard["id"] == "1"
         assert heard["data"]["player"] == "Ann" and heard["data"]["notation"] == "5D MOOD"
@@ -132,9 +149,7 @@ def test_workers_with_no_broker_share_the_live_part_in_a_folder_of_their_own(
 
     from scorekeeper.web.table import SHARED_PARTS_SHARDS, RenderedParts
 
-    lexica = tmp_path / "lexica"
-    lexica.mkdir()
-    (lexica / "CLUB.txt").write_text("\n".join(sorted(WORDS.split())) + "\n")
+    lexica = club_lexica(tmp_path)
     scratch = tmp_path / "tmp"
     scratch.mkdir()
     env = server_env(tmp_path, lexica, TMPDIR=str(scratch), WEB_CONCURRENCY="2")
@@ -146,18 +161,10 @@ def test_workers_with_no_broker_share_the_live_part_in_a_folder_of_their_own(
         running.start()
         folders = list(scratch.glob("live-parts-*"))
         assert len(folders) == 1 and stat.S_IMODE(folders[0].stat().st_mode) == 0o700
-        status, game = request(
-            running.port, "POST", "/api/games/",
-            {"ruleset": "upwords-10", "lexicon": "CLUB", "players": ["Ann", "Ben"]},
-        )  # fmt: skip
-        assert status == 201, game
+        game = start_game(running.port)
         screen = Screen(running.port, f"/games/{game['id']}/events?part=live")
         assert screen.next_event(5)["event"] == "ready"
-        status, answer = request(
-            running.port, "POST", f"/api/games/{game['id']}/turns/",
-            {"action": "play", "tiles": MOOD, "expected_turn": 1}, token=game["token"],
-        )  # fmt: skip
-        assert status == 201, answer
+        play_mood(running.port, game)
         part = screen.next_event(3)["data"]["part"]
         assert "Last play: Ann" in part
         with FanoutCache(str(folders[0]), shards=SHARED_PARTS_SHARDS) as shared:
