@@ -320,7 +320,7 @@ class RenderedParts:
     Kept in the process and, with ``folder`` (``LIVE_PARTS_DIR``: a server's workers with no
     broker between them, config/gunicorn.conf.py), in a disk cache they share (diskcache:
     SQLite files in that folder): each worker with a screen of the game would render the
-    same part, the first does and the others read it (a render costs some 50 times a read).
+    same part, the first does and the others read it (a render costs some ten times a read).
     Not in the database: a write for each change would compete with the turns. The shared
     cache is only a shortcut: when it is busy (10 ms) or fails, the part is rendered here."""
 
