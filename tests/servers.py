@@ -99,6 +99,9 @@ def server_env(tmp_path: Path, lexica: Path, **overrides: str) -> dict[str, str]
         LEXICON_DIR=str(lexica),
         LEXICON_USER_DIR=str(tmp_path / "user-lexica"),
         LEXICON_CACHE_DIR=str(tmp_path / "lexicon-cache"),
+        # The server's temporary files (its workers' live parts folder among them: a server
+        # killed outright leaves it behind) go with the test's own.
+        TMPDIR=str(tmp_path),
         DJANGO_SETTINGS_MODULE="config.settings",
     )
     env.update(overrides)
