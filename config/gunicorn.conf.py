@@ -8,7 +8,8 @@ worker. WORKER_CLASS=gthread serves WSGI instead (no streams: every page polls).
 
 import os
 
-_PARTS_MADE = ""  # the live parts' folder made here (below), removed on exit
+_SHARE_PARTS = False  # whether the workers share their live parts in a folder made here
+_PARTS_MADE = ""  # that folder (on_starting), removed on exit
 
 bind = os.environ.get("BIND", "127.0.0.1:8000")
 # Two workers a core: a worker runs Python one thread at a time, and each holds thousands of
@@ -25,14 +26,10 @@ if worker_class == "gthread":
 else:
     wsgi_app = "config.asgi:application"
     # Without Redis the workers hear of each other's changes through the database, and share
-    # the spectator's live part, drawn once per change, in a folder of their own (made here,
-    # readable by this user only, gone when the server stops: on_exit).
+    # the spectator's live part, drawn once per change, in a folder of their own (on_starting).
     if not os.environ.get("REDIS_URL") and workers > 1:
         os.environ.setdefault("PUSH_WATCH_SECONDS", "0.5")
-        if not os.environ.get("LIVE_PARTS_DIR"):
-            import tempfile
-
-            os.environ["LIVE_PARTS_DIR"] = _PARTS_MADE = tempfile.mkdtemp(prefix="live-parts-")
+        _SHARE_PARTS = not os.environ.get("LIVE_PARTS_DIR")
 timeout = 30
 graceful_timeout = 10
 # A worker is replaced after so many requests (its screens reconnect to another and catch up
@@ -70,6 +67,40 @@ def post_worker_init(worker: object) -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*(int(n) for n in GC_THRESHOLD.split(",")))
+
+
+def on_starting(server: object) -> None:
+    """The workers' live parts folder, when they share one: made by the master (named by its
+    process id; readable by this user only) before it starts them, which inherit its path
+    (LIVE_PARTS_DIR). The folders of this user's servers that are gone without removing
+    theirs (killed outright: on_exit never ran) are removed first."""
+    global _PARTS_MADE
+    if not _SHARE_PARTS:
+        return
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    for folder in Path(tempfile.gettempdir()).glob("live-parts-*-*"):
+        pid = folder.name.split("-")[2]
+        try:
+            mine = folder.is_dir() and folder.stat().st_uid == os.getuid()
+        except OSError:
+            continue
+        if mine and pid.isdigit() and not _running(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
+    made = tempfile.mkdtemp(prefix=f"live-parts-{os.getpid()}-")
+    os.environ["LIVE_PARTS_DIR"] = _PARTS_MADE = made
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
 
 
 def on_exit(server: object) -> None:

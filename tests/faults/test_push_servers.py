@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -152,6 +153,13 @@ def test_workers_with_no_broker_share_the_live_part_in_a_folder_of_their_own(
     lexica = club_lexica(tmp_path)
     scratch = tmp_path / "tmp"
     scratch.mkdir()
+    # A server killed outright left its folder; one still running has its own.
+    gone, running_elsewhere = (
+        scratch / f"live-parts-{dead_pid()}-x1",
+        scratch / f"live-parts-{os.getpid()}-x2",
+    )
+    gone.mkdir()
+    running_elsewhere.mkdir()
     env = server_env(tmp_path, lexica, TMPDIR=str(scratch), WEB_CONCURRENCY="2")
     env.pop("REDIS_URL", None)
     env.pop("LIVE_PARTS_DIR", None)
@@ -159,8 +167,10 @@ def test_workers_with_no_broker_share_the_live_part_in_a_folder_of_their_own(
     screen = None
     try:
         running.start()
-        folders = list(scratch.glob("live-parts-*"))
+        assert running.process is not None
+        folders = list(scratch.glob(f"live-parts-{running.process.pid}-*"))
         assert len(folders) == 1 and stat.S_IMODE(folders[0].stat().st_mode) == 0o700
+        assert not gone.exists() and running_elsewhere.exists()
         game = start_game(running.port)
         screen = Screen(running.port, f"/games/{game['id']}/events?part=live")
         assert screen.next_event(5)["event"] == "ready"
@@ -175,4 +185,17 @@ def test_workers_with_no_broker_share_the_live_part_in_a_folder_of_their_own(
         if screen is not None:
             screen.close()
         running.stop()
-    assert not list(scratch.glob("live-parts-*"))
+    assert list(scratch.glob("live-parts-*")) == [running_elsewhere]
+
+
+def dead_pid() -> int:
+    """A process id that no process has just now."""
+    pid = 4_000_000
+    while True:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return pid
+        except PermissionError:
+            pass
+        pid -= 1
