@@ -89,7 +89,11 @@ def on_starting(server: object) -> None:
             continue
         if mine and pid.isdigit() and not _running(int(pid)):
             shutil.rmtree(folder, ignore_errors=True)
-    made = tempfile.mkdtemp(prefix=f"live-parts-{os.getpid()}-")
+    try:
+        made = tempfile.mkdtemp(prefix=f"live-parts-{os.getpid()}-")
+    except OSError as error:  # no room for it: each worker draws its own parts
+        server.log.warning("No folder for the workers' live parts (%s): not shared.", error)  # type: ignore[attr-defined]
+        return
     os.environ["LIVE_PARTS_DIR"] = _PARTS_MADE = made
 
 
