@@ -97,7 +97,7 @@ MIDDLEWARE = [
     "scorekeeper.middleware.ApiJsonErrors",
     "scorekeeper.middleware.DatabaseBusy",
     "scorekeeper.middleware.GameNotFoundPage",
-    "csp.middleware.CSPMiddleware",
+    "scorekeeper.middleware.ContentSecurityPolicy",
     "scorekeeper.middleware.PermissionsPolicy",
 ]
 

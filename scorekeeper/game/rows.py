@@ -17,12 +17,19 @@ from functools import cache
 from typing import Any, Generic, TypeVar
 from uuid import UUID
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Field, Model, QuerySet
 
 from scorekeeper.models import Game, Player, Seat, Turn
 
 Converter = Callable[[Any, Any, Any], Any]
+
+
+def _db() -> Any:
+    """The default database's connection itself: ``connection`` is a proxy that finds it for
+    each use, and a turn's statements use it some fifty times (passed to the fields'
+    conversions, which use it in turn)."""
+    return connections[DEFAULT_DB_ALIAS]
 
 
 def _quote(name: str) -> str:
@@ -60,13 +67,14 @@ class _Columns:
         self.converters = converters
 
     def instance(self, row: Sequence[Any], start: int) -> Any:
+        db = _db()
         values = list(row[start : start + len(self.fields)])
         for position, found, column in self.converters:
             value = values[position]
             for convert in found:
-                value = convert(value, column, connection)
+                value = convert(value, column, db)
             values[position] = value
-        return self.model.from_db(connection.alias, self.names, values)
+        return self.model.from_db(db.alias, self.names, values)
 
 
 class _GameRead:
@@ -121,9 +129,10 @@ def read_game(pk: UUID) -> tuple[Game, list[Seat]] | None:
 def game_rows(pk: UUID, *, lock: bool) -> list[tuple[Any, ...]]:
     """The rows ``lock_game`` (or ``read_game``) reads, as the database gives them: two reads
     are of the same game, seats and players exactly when their rows are equal."""
-    read = _game_read(connection.vendor)
-    key = Game._meta.pk.get_db_prep_value(pk, connection)
-    with connection.cursor() as cursor:
+    db = _db()
+    read = _game_read(db.vendor)
+    key = Game._meta.pk.get_db_prep_value(pk, db)
+    with db.cursor() as cursor:
         cursor.execute(read.locked if lock else read.plain, [key])
         found: list[tuple[Any, ...]] = cursor.fetchall()
     return found
@@ -135,14 +144,14 @@ def version_of(rows: Sequence[Sequence[Any]]) -> tuple[Any, ...] | None:
     changed in between."""
     if not rows:
         return None
-    return tuple(rows[0][at] for at in _game_read(connection.vendor).version_at)
+    return tuple(rows[0][at] for at in _game_read(_db().vendor).version_at)
 
 
 def game_of(rows: Sequence[Sequence[Any]]) -> tuple[Game, list[Seat]] | None:
     """The game and its seats (each with its player) of ``game_rows``; None for no rows."""
     if not rows:
         return None
-    read = _game_read(connection.vendor)
+    read = _game_read(_db().vendor)
     game: Game = read.game.instance(rows[0], 0)
     seats = []
     seat_at = len(read.game.fields)
@@ -162,7 +171,8 @@ TURN_FIELDS = [f for f in Turn._meta.concrete_fields if not f.primary_key]
 def turn_values(turn: Turn) -> list[Any]:
     """A new log entry's row as the database takes it, as ``bulk_create`` prepares one
     (``pre_save`` fills the creation time; JSON is encoded)."""
-    return [field.get_db_prep_save(field.pre_save(turn, True), connection) for field in TURN_FIELDS]
+    db = _db()
+    return [field.get_db_prep_save(field.pre_save(turn, True), db) for field in TURN_FIELDS]
 
 
 @cache
@@ -185,11 +195,12 @@ def insert_turn(turn: Turn, write: Write | None = None) -> None:
     """Insert a new log entry (its row made already by ``turn_write``, or now), and give it
     its id."""
     write = turn_write(turn) if write is None else write
-    with connection.cursor() as cursor:
+    db = _db()
+    with db.cursor() as cursor:
         cursor.execute(write.sql, write.values)
-        returning = connection.features.can_return_columns_from_insert
+        returning = db.features.can_return_columns_from_insert
         turn.pk = cursor.fetchone()[0] if returning else cursor.lastrowid
-    turn._state.adding, turn._state.db = False, connection.alias
+    turn._state.adding, turn._state.db = False, db.alias
 
 
 @cache
@@ -203,8 +214,9 @@ def _update(
 
 
 def _update_values(instance: Model, fields: Sequence[Field[Any, Any]]) -> list[Any]:
-    values = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields]
-    values.append(type(instance)._meta.pk.get_db_prep_value(instance.pk, connection))
+    db = _db()
+    values = [f.get_db_prep_save(f.pre_save(instance, False), db) for f in fields]
+    values.append(type(instance)._meta.pk.get_db_prep_value(instance.pk, db))
     return values
 
 
@@ -229,34 +241,35 @@ class Write:
                 self.adding and getattr(field, "auto_now_add", False)
             ):
                 setattr(self.instance, field.attname, now)
-                self.values[at] = field.get_db_prep_save(now, connection)
+                self.values[at] = field.get_db_prep_save(now, _db())
 
 
 def turn_write(turn: Turn) -> Write:
     """The insert of a new log entry, its row made now (``turn_values``)."""
-    returning = connection.features.can_return_columns_from_insert
-    sql = _turn_insert(connection.vendor, returning)
+    db = _db()
+    returning = db.features.can_return_columns_from_insert
+    sql = _turn_insert(db.vendor, returning)
     return Write(sql, turn_values(turn), turn, TURN_FIELDS, adding=True)
 
 
 def update_of(instance: Model, names: Sequence[str]) -> Write:
     """The statement ``update`` runs, its values made now (``auto_now`` fields among them take
     the time now), to be run by ``run``."""
-    sql, fields = _update(connection.vendor, type(instance), tuple(names))
+    sql, fields = _update(_db().vendor, type(instance), tuple(names))
     return Write(sql, _update_values(instance, fields), instance, fields, adding=False)
 
 
 def game_update_of(game: Game, names: Sequence[str], version: tuple[Any, ...]) -> Write:
     """``update_of`` the game, that changes its row only if its version (``version_of``) is
     still ``version``: ``run`` then says whether it did."""
-    sql, fields = _update(connection.vendor, Game, tuple(names), VERSION)
+    sql, fields = _update(_db().vendor, Game, tuple(names), VERSION)
     return Write(sql, [*_update_values(game, fields), *version], game, fields, adding=False)
 
 
 def run(writes: Sequence[Write]) -> bool:
     """Run statements made already (``update_of``), each once; whether each changed a row."""
     changed = True
-    with connection.cursor() as cursor:
+    with _db().cursor() as cursor:
         for write in writes:
             cursor.execute(write.sql, write.values)
             changed = changed and cursor.rowcount > 0

@@ -451,6 +451,49 @@ def test_every_page_has_a_content_security_policy_and_a_permissions_policy(clien
     assert "camera=()" in response["Permissions-Policy"]
 
 
+def test_the_policy_built_once_is_django_csps_and_follows_the_settings(client, settings):
+    from csp.utils import build_policy
+
+    assert client.get("/").headers["Content-Security-Policy"] == build_policy()
+    assert "Content-Security-Policy-Report-Only" not in client.get("/").headers
+    settings.CONTENT_SECURITY_POLICY = {"DIRECTIVES": {"default-src": ["'none'"]}}
+    settings.CONTENT_SECURITY_POLICY_REPORT_ONLY = {"DIRECTIVES": {"img-src": ["'self'"]}}
+    answer = client.get("/")
+    assert answer.headers["Content-Security-Policy"] == "default-src 'none'"
+    report_only = answer.headers["Content-Security-Policy-Report-Only"]
+    assert report_only == build_policy(report_only=True) and "img-src 'self'" in report_only
+
+
+@pytest.mark.parametrize("own", ["none", "update", "nonce"])
+def test_every_answer_has_the_policy_django_csp_gives_it(rf, settings, own):
+    """Built once or not, the header is django-csp's own: for an answer with its own changes
+    to the policy, and for a page that used a nonce (in a policy that asks for one)."""
+    from csp.constants import NONCE, SELF
+    from csp.middleware import CSPMiddleware
+    from django.http import HttpResponse
+
+    from scorekeeper.middleware import ContentSecurityPolicy
+
+    settings.CONTENT_SECURITY_POLICY = {"DIRECTIVES": {"script-src": [SELF, NONCE]}}
+    headers = []
+    for middleware in (ContentSecurityPolicy, CSPMiddleware):
+        handler = middleware(lambda request: HttpResponse())
+        request, response = rf.get("/"), HttpResponse()
+        handler.process_request(request)
+        if own == "update":
+            response._csp_update = {"img-src": ["https://example.org"]}
+        if own == "nonce":
+            request._csp_nonce = "abc123"
+        headers.append(handler.process_response(request, response)["Content-Security-Policy"])
+        # As django-csp does: a nonce asked for once the header is written is refused.
+        if own != "nonce":
+            with pytest.raises(Exception, match="not available after the CSP header"):
+                str(request.csp_nonce)
+    assert headers[0] == headers[1]
+    assert ("example.org" in headers[0]) == (own == "update")
+    assert ("'nonce-abc123'" in headers[0]) == (own == "nonce")
+
+
 def test_the_api_docs_name_no_other_origin(client):
     html = client.get("/api/docs").content.decode()
     assert "swagger-ui-bundle.js" in html
