@@ -9,8 +9,8 @@ middleware, costing a page or a turn a third more CPU than under WSGI.
 
 import asyncio
 import contextvars
-import functools
 import io
+import logging
 import os
 import re
 from collections.abc import Callable
@@ -25,6 +25,7 @@ from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
+log = logging.getLogger("django.request")
 STREAMS = re.compile(r"^/(games/[^/]+|clubs/[^/]+)/events$")
 
 
@@ -70,17 +71,13 @@ class Pages:
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[tuple[dict[str, Any], bytes] | None] = loop.create_future()
         environ = build_environ(scope, io.BytesIO(first.get("body", b"")))  # type: ignore[arg-type]
-        run = functools.partial(
-            contextvars.copy_context().run, self.respond, environ, loop, answer, send
-        )
-        job = loop.run_in_executor(self.executor, run)
-        job.add_done_callback(lambda done: _settle(answer, done))
+        run = contextvars.copy_context().run
+        self.executor.submit(run, self.respond, environ, loop, answer, send)
         whole = await answer
         if whole is not None:
             start, content = whole
             await send(start)
             await send({"type": "http.response.body", "body": content})
-        await job  # the request closed (Django's request_finished), or its error raised
 
     def respond(
         self,
@@ -91,8 +88,10 @@ class Pages:
     ) -> None:
         """In a thread: the app's answer handed to the loop as soon as it is whole, then the
         request closed (what Django does when a response is closed, a turn's news sent among
-        it, comes after the answer is on its way). A streamed answer is sent from here, part
-        by part, each waiting for the loop."""
+        it, comes after the answer is on its way). The loop is woken once, for the answer (or
+        the app's error, which the server answers 500 for); an error closing the request
+        after it was answered is logged. A streamed answer is sent from here, part by part,
+        each waiting for the loop, and ``answer`` set (to None) once it is all sent."""
         started: list[dict[str, Any]] = []
 
         def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None):  # type: ignore[no-untyped-def]
@@ -113,19 +112,27 @@ class Pages:
         def sent(message: dict[str, Any]) -> None:
             asyncio.run_coroutine_threadsafe(send(message), loop).result()
 
-        iterable = self.app(environ, start_response)
+        iterable = None
         try:
+            iterable = self.app(environ, start_response)
             if not getattr(iterable, "streaming", False):
-                content = b"".join(iterable)
-                loop.call_soon_threadsafe(_answered, answer, (started[0], content))
+                whole = (started[0], b"".join(iterable))
+                loop.call_soon_threadsafe(_answered, answer, whole)
                 return
-            loop.call_soon_threadsafe(_answered, answer, None)
             sent(started[0])
             for chunk in iterable:
                 sent({"type": "http.response.body", "body": chunk, "more_body": True})
             sent({"type": "http.response.body", "body": b""})
+            loop.call_soon_threadsafe(_answered, answer, None)
+        except BaseException as error:
+            loop.call_soon_threadsafe(_failed, answer, error)
+            if not isinstance(error, Exception):
+                raise
         finally:
-            getattr(iterable, "close", lambda: None)()
+            try:
+                getattr(iterable, "close", lambda: None)()
+            except Exception:
+                log.exception("A request's close failed after it was answered.")
 
 
 def _answered(answer: asyncio.Future[Any], whole: Any) -> None:
@@ -133,14 +140,8 @@ def _answered(answer: asyncio.Future[Any], whole: Any) -> None:
         answer.set_result(whole)
 
 
-def _settle(answer: asyncio.Future[Any], job: asyncio.Future[Any]) -> None:
-    """The thread is done: if it never answered (the app raised), the answer is its error."""
-    if answer.done():
-        return
-    error = None if job.cancelled() else job.exception()
-    if error is None:
-        answer.set_result(None)
-    else:
+def _failed(answer: asyncio.Future[Any], error: BaseException) -> None:
+    if not answer.done():
         answer.set_exception(error)
 
 

@@ -70,11 +70,12 @@ def test_an_answer_is_sent_whole_and_the_request_closed_after_it():
     request_finished, where a turn's news is sent) runs after the answer is on its way, not
     before: the close here waits for the content to be sent."""
     closed: list[bool] = []
-    body_sent = threading.Event()
+    body_sent, done = threading.Event(), threading.Event()
 
     class Answer(list[bytes]):
         def close(self) -> None:
             closed.append(body_sent.wait(10))
+            done.set()
 
     def app(environ: dict[str, Any], start_response: Any) -> Answer:
         assert environ["wsgi.input"].read() == b'{"a": 1}'
@@ -92,7 +93,31 @@ def test_an_answer_is_sent_whole_and_the_request_closed_after_it():
     assert sent[0]["status"] == 201
     assert sent[0]["headers"] == [(b"content-type", b"application/json")]
     assert not sent[1].get("more_body") and json.loads(sent[1]["body"]) == {"ok": True}
-    assert closed == [True]
+    assert done.wait(10) and closed == [True]
+
+
+def test_a_close_that_fails_after_the_answer_is_logged(caplog):
+    """The answer has gone: the error is the server log's, not the client's."""
+    done = threading.Event()
+
+    class Answer(list[bytes]):
+        def close(self) -> None:
+            done.set()
+            raise RuntimeError("closing broke")
+
+    def app(environ: dict[str, Any], start_response: Any) -> Answer:
+        start_response("200 OK", [])
+        return Answer([b"fine"])
+
+    with caplog.at_level("ERROR", logger="django.request"):
+        sent = served(Pages(app, threads=2), scope())
+        assert done.wait(10)
+        for _ in range(100):  # the log line comes just after close raised, in its thread
+            if caplog.records:
+                break
+            threading.Event().wait(0.05)
+    assert sent[0]["status"] == 200 and content(sent) == b"fine"
+    assert [r.exc_info[1].args for r in caplog.records if r.exc_info] == [("closing broke",)]
 
 
 def test_a_body_in_parts_is_read_whole():

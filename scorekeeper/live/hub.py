@@ -99,8 +99,11 @@ class Listener:
     async def aget(self, timeout: float) -> dict[str, Any] | None:
         """The next message, waiting at most ``timeout`` seconds (an event loop's stream)."""
         assert self._async is not None
-        try:
-            return await asyncio.wait_for(self._async.get(), max(timeout, 0))
+        if not self._async.empty():  # no timer for a message already here
+            return self._async.get_nowait()
+        try:  # a timeout, not ``wait_for``: no task made for each wait
+            async with asyncio.timeout(max(timeout, 0)):
+                return await self._async.get()
         except TimeoutError:
             return None
 
