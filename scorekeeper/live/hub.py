@@ -9,7 +9,7 @@ each message to its listeners: a screen connected to any worker of any server se
 entered through any other. Without Redis, several processes on one database (gunicorn's
 workers) hear each other through the record: with ``PUSH_WATCH_SECONDS`` set (the gunicorn
 config sets it), each reads what changed for the games its screens follow that often, in
-three queries however many screens (``news.changes``).
+two or three queries however many screens (``news.changes``).
 
 Redis is the broker; nothing here keeps or resends messages. A screen that missed some (a
 dropped connection, a slow reader, Redis reconnecting) is told to catch up from the record,

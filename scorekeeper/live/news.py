@@ -21,8 +21,8 @@ from __future__ import annotations
 import functools
 import logging
 import time
-from collections.abc import Callable, Collection, Sequence
-from typing import Any
+from collections.abc import Collection, Sequence
+from typing import Any, Protocol
 from uuid import UUID
 
 from django.db import close_old_connections, connection, transaction
@@ -72,12 +72,20 @@ def _event(row: tuple[Any, ...], names: dict[int, str], at: float | None = None)
     }
 
 
-# What is drawn for the screens where a change commits (the spectator's live part, given the
-# game's id; None if it can't be had): set by the web layer (``ScorekeeperConfig.ready``).
-_drawing: list[Callable[[str], str | None]] = []
+class Drawer(Protocol):
+    """What draws a screen's part (the spectator's live part) as a game stands, given its id
+    and, for a change pushed, the number of the log's entry that committed; None if it
+    can't be had."""
+
+    def __call__(self, game_id: str, entry: int | None = None) -> str | None: ...
 
 
-def draw_with(draw: Callable[[str], str | None]) -> None:
+# What is drawn for the screens where a change commits: set by the web layer
+# (``ScorekeeperConfig.ready``).
+_drawing: list[Drawer] = []
+
+
+def draw_with(draw: Drawer) -> None:
     """Have ``draw`` draw each change's part where it commits, once for every screen, when a
     screen anywhere shows it (``Hub.wants_drawn``: with a broker); else each process that
     serves such a screen draws it for its own."""
@@ -95,7 +103,7 @@ def announce(game: Game, turn: Turn | None, seats: Sequence[Seat]) -> None:
             channel, event = game_channel(game_id), event_of(turn, names, at)
             if _drawing and hub.wants_drawn(channel):
                 try:
-                    part = _drawing[0](str(game_id))
+                    part = _drawing[0](str(game_id), turn.number)
                 except Exception:  # the news goes without it: the screens draw their own
                     log.exception("The part of game %s was not drawn with its news.", game_id)
                     part = None
@@ -133,16 +141,25 @@ def missed(game_id: UUID | str, after: int) -> list[dict[str, Any]] | None:
     return [_event(turn, names) for turn in turns]
 
 
+# Where ``changes`` has read the log to (``known``'s entry under this key): the last entry's id.
+READ_TO = "#read-to"
+
+
 def changes(
     games: Collection[str], clubs: Collection[int], known: dict[str, int], since: float
 ) -> list[tuple[str, dict[str, Any]]]:
     """What changed in the record, for these games and clubs, since about ``since`` (a time):
     (channel, message) pairs, each game's entries past the last ``known`` one (which it
-    updates) and a note on a club's channel for each of its games that changed. Three queries
-    however many changed, each as long as what changed (the games changed lately, by their
-    ``updated_at`` index; not the thousands followed). For processes with no broker to hear
-    each other through (``hub.Hub.watch_record``, whose thread keeps its connection, let go
-    when it grows old, as a request's is); a screen skips what it has."""
+    updates) and a note on a club's channel for each of its games that changed. For
+    processes with no broker to hear each other through (``hub.Hub.watch_record``, whose
+    thread keeps its connection, let go when it grows old, as a request's is); a screen skips
+    what it has. Each query is as long as what changed, not as the thousands followed.
+
+    A followed game's entries are found two ways. Where one transaction writes at a time
+    (SQLite), entries are numbered (their ids) in the order they commit: each call reads the
+    entries past the last it read (``READ_TO`` in ``known``), each once. Elsewhere, it reads
+    the entries of the games changed lately (by their ``updated_at`` index), with a margin for
+    commits that lag their stamp. A club's games are the games changed lately."""
     from datetime import UTC, datetime, timedelta
 
     after = datetime.fromtimestamp(since, tz=UTC) - timedelta(seconds=2)  # commits lag saves
@@ -150,27 +167,47 @@ def changes(
     found: list[tuple[str, dict[str, Any]]] = []
     if not connection.in_atomic_block:
         close_old_connections()
-    lately = Game.objects.filter(updated_at__gte=after).order_by()
-    rows = lately.values_list("pk", "turn_number", "club_id")
     moved = []
     recent = set()
-    for pk, entry, club_id in rows:
-        key = str(pk)
-        if key in watched and entry > known.get(key, 0):
-            moved.append(pk)
-        if club_id in clubbed:
-            recent.add(f"club:{key}")
-            if known.get(f"club:{key}") != entry:
-                known[f"club:{key}"] = entry
-                found.append((club_channel(club_id), {"game": key, "entry": entry, "at": since}))
+    in_order = not connection.features.has_select_for_update  # one writer at a time
+    if clubbed or not in_order:
+        lately = Game.objects.filter(updated_at__gte=after).order_by()
+        for pk, entry, club_id in lately.values_list("pk", "turn_number", "club_id"):
+            key = str(pk)
+            if key in watched and entry > known.get(key, 0):
+                moved.append(pk)
+            if club_id in clubbed:
+                recent.add(f"club:{key}")
+                if known.get(f"club:{key}") != entry:
+                    known[f"club:{key}"] = entry
+                    found.append(
+                        (club_channel(club_id), {"game": key, "entry": entry, "at": since})
+                    )
     # What is known is kept while it can come again: a followed game's last entry, a club's
     # game's while it is among the games changed lately (else its note would be sent again).
-    for key in [k for k in known if k not in recent and k not in watched]:
+    for key in [k for k in known if k not in recent and k not in watched and k != READ_TO]:
         del known[key]
-    if moved:
+    if in_order:
+        entries = Turn.objects.order_by("pk")
+        if READ_TO in known:
+            entries = entries.filter(pk__gt=known[READ_TO])
+        else:  # the first read: from the last entry, and the entries of lately up to it
+            last = Turn.objects.order_by("-pk").values_list("pk", flat=True).first()
+            known[READ_TO] = last or 0
+            entries = entries.filter(pk__lte=known[READ_TO], created_at__gte=after)
+        rows = []
+        for turn_id, *row in entries.values_list("pk", *EVENT_FIELDS):
+            known[READ_TO] = max(known[READ_TO], turn_id)
+            key = str(row[0])
+            if key in watched and row[1] > known.get(key, 0):
+                rows.append(row)
+        moved = sorted({row[0] for row in rows})
+    elif moved:
         entries = Turn.objects.filter(game_id__in=moved, created_at__gte=after)
+        rows = list(entries.order_by("number").values_list(*EVENT_FIELDS))
+    if moved:
         names = dict(Seat.objects.filter(game_id__in=moved).values_list("pk", "player__name"))
-        for turn in entries.order_by("number").values_list(*EVENT_FIELDS):
+        for turn in rows:
             key, number = str(turn[0]), turn[1]
             if number > known.get(key, 0):
                 known[key] = number
@@ -183,6 +220,7 @@ __all__ = [
     "CATCH_UP_MOST",
     "announce",
     "club_channel",
+    "Drawer",
     "draw_with",
     "event_of",
     "game_channel",

@@ -105,9 +105,7 @@ class GameStream:
     of the spectator's live part, given the game's id), each event carries the part as the
     game stands once it committed: the screen shows it at once, with no request of its own."""
 
-    def __init__(
-        self, game_id: UUID | str, last: int, part: Callable[[str], str | None] | None = None
-    ) -> None:
+    def __init__(self, game_id: UUID | str, last: int, part: news.Drawer | None = None) -> None:
         self.game_id = str(game_id)
         self.channel = news.game_channel(game_id)
         self.last = last
@@ -132,7 +130,7 @@ class GameStream:
         self.last = entry
         if self.part is not None:
             part, game_id = self.part, self.game_id
-            return Rendering(message, lambda: part(game_id), (self.channel, entry))
+            return Rendering(message, lambda: part(game_id, entry), (self.channel, entry))
         if "part" in message:  # drawn for the screens that show it, not this one
             message = {name: value for name, value in message.items() if name != "part"}
         return frame(message, event="turn", entry=entry)

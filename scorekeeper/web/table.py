@@ -399,14 +399,21 @@ class RenderedParts:
 rendered_parts = RenderedParts(LIVE_RENDERS_KEPT)
 
 
-def live_part(game_id: Any, version: str | None = None) -> str | None:
+def live_part(game_id: Any, version: str | None = None, entry: int | None = None) -> str | None:
     """The spectator screen's live part as the game stands (``version``: its ETag, if read
     already); None if there is no such game. Rendered once per change in each process, or
-    once in all a server's processes where they share it (``RenderedParts``)."""
-    version = version or _watch_etag(None, game_id)
-    if version is None:
-        return None
-    key = f"{game_id}:{version}"
+    once in all a server's processes where they share it (``RenderedParts``).
+
+    ``entry``: the part for a pushed change, the log's entry of that number committed. It is
+    kept by the entry (no read of the game's version first: there is one such read fewer
+    for each change and process), and by its version too, for a screen that fetches it."""
+    if entry is not None:
+        key = f"{game_id}:#{entry}"
+    else:
+        version = version or _watch_etag(None, game_id)
+        if version is None:
+            return None
+        key = f"{game_id}:{version}"
     html = rendered_parts.get(key)
     if html is None:
         with rendered_parts.rendering:
@@ -417,10 +424,18 @@ def live_part(game_id: Any, version: str | None = None) -> str | None:
                 html = render_to_string("table/_live.html", live_context(game, seats))
                 rendered_parts.put(key, html)
                 rendered_parts.put_shared(key, html)
+                if entry is not None:  # as a fetch of the game as read would find it
+                    rendered_parts.put(f"{game_id}:{etag_of(game)}", html)
     return html
 
 
-def pushed_part(game_id: str) -> str | None:
+def etag_of(game: Game) -> str:
+    """``_watch_etag`` of a game read already: its version as the database has it stored."""
+    stored = connection.ops.adapt_datetimefield_value(game.updated_at)
+    return f"{game.turn_number}-{stored}"
+
+
+def pushed_part(game_id: str, entry: int | None = None) -> str | None:
     """``live_part`` for a stream (``scorekeeper.live.stream``), in a thread of its own that
     outlives requests: its database connection is let go when it has grown old, as a
     request's is. None when it can't be had (the game is gone, the database is busy): the
@@ -428,7 +443,7 @@ def pushed_part(game_id: str) -> str | None:
     if not connection.in_atomic_block:
         close_old_connections()
     try:
-        return live_part(game_id)
+        return live_part(game_id, entry=entry)
     except GameNotFound:
         return None
     except DatabaseError:

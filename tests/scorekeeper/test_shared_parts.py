@@ -83,3 +83,35 @@ def test_a_shared_folder_that_fails_is_let_be_and_the_part_drawn_here(
     another_process()
     assert table.live_part(game.pk) == shown  # drawn here again, and nothing more said
     assert caplog.text == "" and renders == [LIVE, LIVE]
+
+
+def test_a_pushed_part_is_kept_by_its_entry_and_found_by_a_fetch_of_that_version(
+    settings, tmp_path, renders, django_assert_num_queries
+):
+    """A change pushed to the screens brings its entry's number: its part is kept by it, so a
+    process that heard of it reads nothing but what it draws from (no version read first),
+    and another reads nothing at all; a screen that fetches the part finds it too."""
+    settings.LIVE_PARTS_DIR = str(tmp_path / "parts")
+    game = new_game()
+    domain.act(game.pk, "play", tiles=HASBRO[0][0])
+    pushed = table.pushed_part(str(game.pk), 1)
+    assert pushed is not None and "Last play: Ann" in pushed
+    with django_assert_num_queries(0):
+        assert table.pushed_part(str(game.pk), 1) == pushed  # every other screen here
+    another_process()
+    with django_assert_num_queries(0):
+        assert table.pushed_part(str(game.pk), 1) == pushed  # read from the shared folder
+    assert renders == [LIVE]
+    settings.LIVE_PARTS_DIR = ""
+    table.rendered_parts.parts.clear()
+    assert table.pushed_part(str(game.pk), 1) == pushed
+    with django_assert_num_queries(1):  # the version only: the part is the one kept for it
+        assert table.live_part(game.pk) == pushed
+    assert renders == [LIVE, LIVE]
+
+
+def test_the_version_of_a_game_read_is_the_one_a_fetch_reads():
+    game = new_game()
+    domain.act(game.pk, "play", tiles=HASBRO[0][0])
+    game.refresh_from_db()
+    assert table.etag_of(game) == table._watch_etag(None, game.pk)
