@@ -43,28 +43,30 @@ def club_channel(club_id: int) -> str:
     return f"club:{club_id}"
 
 
-# A log entry's fields that its event says, as the record's reads take them (``values_list``:
-# no model built for each, as thousands are read a second at a club night's scale).
+# A log entry's fields that its event says, with its player's name, as the record's reads take
+# them (``values_list``, one query: no model built for each, as thousands are read a second at
+# a club night's scale).
 EVENT_FIELDS = (
     "game_id", "number", "action", "seat_id", "notation", "score", "totals", "created_at",
+    "seat__player__name",
 )  # fmt: skip
 
 
 def event_of(turn: Turn, names: dict[int, str], at: float) -> dict[str, Any]:
     """The event for one log entry; ``names`` are the players' names by their seats' ids."""
     row = (turn.game_id, turn.number, turn.action, turn.seat_id, turn.notation, turn.score,
-           turn.totals, None)  # fmt: skip
-    return _event(row, names, at)
+           turn.totals, None, names.get(turn.seat_id, ""))  # fmt: skip
+    return _event(row, at)
 
 
-def _event(row: tuple[Any, ...], names: dict[int, str], at: float | None = None) -> dict[str, Any]:
+def _event(row: tuple[Any, ...], at: float | None = None) -> dict[str, Any]:
     """The event for an entry read as ``EVENT_FIELDS``; at ``at``, else when it was logged."""
-    game_id, number, action, seat_id, notation, score, totals, created_at = row
+    game_id, number, action, _seat, notation, score, totals, created_at, name = row
     return {
         "game": str(game_id),
         "entry": number,
         "action": action,
-        "player": names.get(seat_id, ""),
+        "player": name or "",
         "notation": notation,
         "score": score,
         "totals": totals,
@@ -135,10 +137,7 @@ def missed(game_id: UUID | str, after: int) -> list[dict[str, Any]] | None:
     turns = list(entries.values_list(*EVENT_FIELDS)[: CATCH_UP_MOST + 1])
     if len(turns) > CATCH_UP_MOST:
         return None
-    if not turns:
-        return []
-    names = dict(Seat.objects.filter(game_id=game_id).values_list("pk", "player__name"))
-    return [_event(turn, names) for turn in turns]
+    return [_event(turn) for turn in turns]
 
 
 # Where ``changes`` has read the log to (``known``'s entry under this key): the last entry's id.
@@ -198,20 +197,18 @@ def changes(
         rows = []
         for turn_id, *row in entries.values_list("pk", *EVENT_FIELDS):
             known[READ_TO] = max(known[READ_TO], turn_id)
-            key = str(row[0])
-            if key in watched and row[1] > known.get(key, 0):
+            if str(row[0]) in watched:
                 rows.append(row)
-        moved = sorted({row[0] for row in rows})
     elif moved:
         entries = Turn.objects.filter(game_id__in=moved, created_at__gte=after)
         rows = list(entries.order_by("number").values_list(*EVENT_FIELDS))
-    if moved:
-        names = dict(Seat.objects.filter(game_id__in=moved).values_list("pk", "player__name"))
-        for turn in rows:
-            key, number = str(turn[0]), turn[1]
-            if number > known.get(key, 0):
-                known[key] = number
-                found.append((game_channel(key), _event(turn, names)))
+    else:
+        rows = []
+    for turn in rows:
+        key, number = str(turn[0]), turn[1]
+        if number > known.get(key, 0):
+            known[key] = number
+            found.append((game_channel(key), _event(turn)))
     return found
 
 
