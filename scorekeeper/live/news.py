@@ -168,7 +168,7 @@ def changes(
         close_old_connections()
     moved = []
     recent = set()
-    in_order = not connection.features.has_select_for_update  # one writer at a time
+    in_order = connection.vendor == "sqlite"  # one transaction writes at a time
     if clubbed or not in_order:
         lately = Game.objects.filter(updated_at__gte=after).order_by()
         for pk, entry, club_id in lately.values_list("pk", "turn_number", "club_id"):
