@@ -66,7 +66,7 @@ class ContentSecurityPolicy(CSPMiddleware):
             if not request.path_info.startswith(tuple(prefixes)):
                 response[header] = policy
         # As django-csp does: a nonce asked for after the header is written is an error.
-        request.csp_nonce = _NONCE_TOO_LATE  # type: ignore[attr-defined]
+        request.csp_nonce = CheckableLazyObject(self._csp_nonce_post_response)  # type: ignore[attr-defined]
         return response
 
 
@@ -76,7 +76,6 @@ def _forget_policies(*, setting: str, **_: Any) -> None:
 
 
 setting_changed.connect(_forget_policies)
-_NONCE_TOO_LATE = CheckableLazyObject(CSPMiddleware._csp_nonce_post_response)
 
 
 class PermissionsPolicy:
