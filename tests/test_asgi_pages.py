@@ -131,8 +131,10 @@ def test_a_body_in_parts_is_read_whole():
 
 
 def test_a_streamed_answer_goes_part_by_part_and_is_closed_in_its_thread():
+    """The close comes after the last part is sent (as for a whole answer): waited for."""
     threads: dict[str, int] = {}
     names: list[str] = []
+    closed = threading.Event()
 
     class Parts:
         streaming = True
@@ -143,6 +145,7 @@ def test_a_streamed_answer_goes_part_by_part_and_is_closed_in_its_thread():
 
         def close(self) -> None:
             threads["closed"] = threading.get_ident()
+            closed.set()
 
     def app(environ: dict[str, Any], start_response: Any) -> Parts:
         threads["called"] = threading.get_ident()
@@ -153,6 +156,7 @@ def test_a_streamed_answer_goes_part_by_part_and_is_closed_in_its_thread():
     sent = served(Pages(app, threads=2), scope())
     assert [m.get("body") for m in sent[1:]] == [b"a", b"b", b"c", b""]
     assert [m.get("more_body", False) for m in sent[1:]] == [True, True, True, False]
+    assert closed.wait(10)
     assert threads["called"] == threads["iterated"] == threads["closed"]
     assert names[0].startswith("WSGI")  # one of the pool's threads
 
