@@ -146,9 +146,7 @@ def test_workers_with_no_broker_share_the_live_part_in_a_folder_of_their_own(
     user's only) and removes when it stops."""
     import stat
 
-    from diskcache import FanoutCache
-
-    from scorekeeper.web.table import SHARED_PARTS_SHARDS, RenderedParts
+    from scorekeeper.web.table import RenderedParts
 
     lexica = club_lexica(tmp_path)
     scratch = tmp_path / "tmp"
@@ -175,12 +173,14 @@ def test_workers_with_no_broker_share_the_live_part_in_a_folder_of_their_own(
         screen = Screen(running.port, f"/games/{game['id']}/events?part=live")
         assert screen.next_event(5)["event"] == "ready"
         play_mood(running.port, game)
-        part = screen.next_event(3)["data"]["part"]
+        event = screen.next_event(3)["data"]
+        part = event["part"]
         assert "Last play: Ann" in part
-        with FanoutCache(str(folders[0]), shards=SHARED_PARTS_SHARDS) as shared:
-            kept = [key for key in shared if str(key).startswith(game["id"])]
-        assert len(kept) == 1  # as another worker reads it:
-        assert RenderedParts(1, str(folders[0])).get_shared(kept[0]) == part
+        kept = list(folders[0].iterdir())
+        assert len(kept) == 1 and stat.S_IMODE(kept[0].stat().st_mode) == 0o600
+        # As another worker reads it:
+        key = f"{game['id']}:#{event['entry']}"
+        assert RenderedParts(1, str(folders[0])).get_shared(key) == part
     finally:
         if screen is not None:
             screen.close()

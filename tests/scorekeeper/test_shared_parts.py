@@ -3,6 +3,8 @@ first that wants it, read by the others; a shortcut that, failing, changes nothi
 
 from __future__ import annotations
 
+import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -115,3 +117,35 @@ def test_the_version_of_a_game_read_is_the_one_a_fetch_reads():
     domain.act(game.pk, "play", tiles=HASBRO[0][0])
     game.refresh_from_db()
     assert table.etag_of(game) == table._watch_etag(None, game.pk)
+
+
+def test_the_shared_folder_lets_old_parts_go_and_keeps_within_its_size(tmp_path, monkeypatch):
+    """A part is wanted for seconds: each process that keeps parts removes, now and then, those
+    kept more than ``SHARED_PARTS_SECONDS`` ago, then the oldest past ``SHARED_PARTS_BYTES``."""
+    folder = tmp_path / "parts"
+    shared = table.SharedParts(str(folder))
+    now = time.time()
+    for age, key in ((30, "old"), (3, "older"), (2, "recent"), (1, "latest")):
+        shared.put(key, key * 10)
+        os.utime(shared.path(key), (now - age, now - age))
+    (folder / "half-written.123-456").write_text("a process stopped while writing it")
+    os.utime(folder / "half-written.123-456", (now - 60, now - 60))
+    shared.sweep(now)
+    assert [shared.get(key) for key in ("old", "older", "recent", "latest")] == [
+        None, "older" * 10, "recent" * 10, "latest" * 10
+    ]  # fmt: skip
+    assert len(list(folder.iterdir())) == 3
+
+    monkeypatch.setattr(table, "SHARED_PARTS_BYTES", 120)  # the two latest (60 + 60 bytes)
+    shared.sweep(now)
+    assert [shared.get(key) for key in ("older", "recent", "latest")] == [
+        None, "recent" * 10, "latest" * 10
+    ]  # fmt: skip
+
+    # Keeping a part sweeps, once SHARED_PARTS_SWEEP_SECONDS have gone by since the last.
+    os.utime(shared.path("recent"), (now - 20, now - 20))
+    shared.put("new", "new")
+    assert shared.get("recent") is not None
+    shared._swept -= table.SHARED_PARTS_SWEEP_SECONDS + 1
+    shared.put("newer", "newer")
+    assert shared.get("recent") is None and shared.get("new") == "new"
