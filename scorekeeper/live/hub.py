@@ -15,11 +15,14 @@ Redis is the broker; nothing here keeps or resends messages. A screen that misse
 dropped connection, a slow reader, Redis reconnecting) is told to catch up from the record,
 which has every change (``news.missed``).
 
-With a broker, the process that commits a change draws what the screens show with it (a
-spectator's live part: ``news.announce``) once, and the message carries it to every process,
-when any screen anywhere wants it: each process marks in Redis, for a minute at a time, the
-channels where it has such screens (``listen(..., drawn=True)``). Without one, each process
-that has such a screen draws it (once, whatever the screens there).
+The process that commits a change draws what the screens show with it (a spectator's live
+part: ``news.announce``) once, after the request has answered, when any screen anywhere wants
+it: each process marks, for a minute at a time, the channels where it has such screens
+(``listen(..., drawn=True)``). With a broker the marks are in Redis and the message carries
+the part to every process. Without one, where the processes share a folder of parts
+(``LIVE_PARTS_DIR``, gunicorn's workers) the marks are files in it, the part is kept there,
+and a process that hears of the change reads it from there; in one process, or with neither,
+each process that has such a screen draws it (once, whatever the screens there).
 
 A listener is a queue, filled from any thread: an ``asyncio.Queue`` for a stream served by
 an event loop (ASGI), a thread-safe queue for one served by a thread (WSGI). A listener that
@@ -30,6 +33,8 @@ from the record instead.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import hashlib
 import json
 import logging
 import os
@@ -124,8 +129,9 @@ class Hub:
         self._publisher: Any = None
         self._publisher_pid = 0
         self._drawn: dict[str, int] = {}  # channels with listeners that want the part drawn
-        self._marking_pid = 0  # the process whose thread marks them in Redis
+        self._marking_pid = 0  # the process whose thread marks them (``_marks``)
         self._mark_now = threading.Event()
+        self._marks_in: _Marks | None = None
 
     # Listening ---------------------------------------------------------------------------------
     def listen(
@@ -142,10 +148,10 @@ class Hub:
                 self._drawn[channel] = self._drawn.get(channel, 0) + 1
         if settings.REDIS_URL:
             self._follow_redis(settings.REDIS_URL)
-            if new_mark:
-                self._mark_drawn(settings.REDIS_URL)
         elif settings.PUSH_WATCH_SECONDS > 0:
             self._watch_record(settings.PUSH_WATCH_SECONDS)
+        if new_mark and self._marks() is not None:
+            self._mark_drawn()
         return listener
 
     def leave(self, listener: Listener) -> None:
@@ -188,31 +194,46 @@ class Hub:
 
     def wants_drawn(self, channel: str) -> bool:
         """Whether a screen of ``channel`` anywhere wants the change's part drawn where it
-        commits: with Redis, some process marked it lately; without, never (each process that
-        has such a screen draws it). False if Redis can't say: the screens draw it themselves."""
-        url = settings.REDIS_URL
-        if not url:
+        commits: some process marked it lately (in Redis, or in the shared folder of parts);
+        with neither, never (each process that has such a screen draws it). False if the marks
+        can't say: the screens' processes draw it themselves."""
+        marks = self._marks()
+        if marks is None:
             return False
+        if marks.local and self._drawn.get(channel):
+            return True
         try:
-            until = self._redis(url).zscore(DRAWN_KEY, channel)
-            return until is not None and float(until) > time.time()
-        except Exception:  # noqa: BLE001 - Redis down: the screens' processes draw it
+            return marks.marked(channel)
+        except Exception:  # noqa: BLE001 - Redis down, the folder gone: the screens draw it
             return False
 
-    def _mark_drawn(self, url: str) -> None:
-        """Have this process's marking thread mark its drawn channels in Redis now."""
+    def _marks(self) -> _Marks | None:
+        """Where the drawn channels are marked: Redis, with ``REDIS_URL``; else the folder of
+        parts that processes hearing each other through the record share; else nowhere."""
+        url = settings.REDIS_URL
+        if url:
+            if not isinstance(self._marks_in, _RedisMarks) or self._marks_in.url != url:
+                self._marks_in = _RedisMarks(self, url)
+            return self._marks_in
+        folder = settings.LIVE_PARTS_DIR
+        if folder and settings.PUSH_WATCH_SECONDS > 0:
+            if not isinstance(self._marks_in, _FolderMarks) or self._marks_in.parts != folder:
+                self._marks_in = _FolderMarks(folder)
+            return self._marks_in
+        return None
+
+    def _mark_drawn(self) -> None:
+        """Have this process's marking thread mark its drawn channels now."""
         with self._lock:
             start = self._marking_pid != os.getpid()
             self._marking_pid = os.getpid()
         if start:
-            threading.Thread(
-                target=self._marking_loop, args=(url,), name="live-marks", daemon=True
-            ).start()
+            threading.Thread(target=self._marking_loop, name="live-marks", daemon=True).start()
         self._mark_now.set()
 
-    def _marking_loop(self, url: str) -> None:
-        """Marks, in Redis, the channels where this process has screens that want the part
-        drawn: each newly wanted at once, every one again each third of ``DRAWN_FOR``."""
+    def _marking_loop(self) -> None:
+        """Marks the channels where this process has screens that want the part drawn: each
+        newly wanted at once, every one again each third of ``DRAWN_FOR``."""
         marked: set[str] = set()
         renewed = 0.0
         while True:
@@ -224,18 +245,15 @@ class Hub:
             now = time.monotonic()
             renew = now - renewed >= DRAWN_FOR / 3
             due = wanted if renew else wanted - marked
-            if not due:
+            marks = self._marks()
+            if not due or marks is None:
                 continue
             try:
-                client, until, due_list = self._redis(url), time.time() + DRAWN_FOR, list(due)
-                for start in range(0, len(due_list), MARKED_AT_ONCE):
-                    chunk = due_list[start : start + MARKED_AT_ONCE]
-                    client.zadd(DRAWN_KEY, dict.fromkeys(chunk, until))
-                    time.sleep(0.001)
+                marks.mark(list(due), time.time() + DRAWN_FOR)
                 if renew:  # and every process forgets the marks that ran out
-                    client.zremrangebyscore(DRAWN_KEY, "-inf", time.time())
+                    marks.forget(time.time())
             except Exception:  # noqa: BLE001 - Redis down: the screens draw it, and we try again
-                log.warning("channels not marked in Redis", exc_info=True)
+                log.warning("channels not marked where they are drawn", exc_info=True)
                 continue
             marked |= due
             if renew:
@@ -346,6 +364,83 @@ class Hub:
             self._redis_ready.clear()
             time.sleep(pause)
             pause = min(pause * 2, 5)
+
+
+class _Marks:
+    """Where processes mark the channels they have screens of that want the part drawn, each
+    until a moment (seconds since 1970); ``local``: whether this process's own screens count
+    without a mark read (the marks are read where the change commits, in any process)."""
+
+    local = False
+
+    def marked(self, channel: str) -> bool:
+        raise NotImplementedError
+
+    def mark(self, channels: list[str], until: float) -> None:
+        raise NotImplementedError
+
+    def forget(self, now: float) -> None:
+        """Let the marks that ran out before ``now`` go."""
+        raise NotImplementedError
+
+
+class _RedisMarks(_Marks):
+    """The marks in a sorted set of Redis (``DRAWN_KEY``), each scored by its end."""
+
+    def __init__(self, hub: Hub, url: str) -> None:
+        self.hub = hub
+        self.url = url
+
+    def marked(self, channel: str) -> bool:
+        until = self.hub._redis(self.url).zscore(DRAWN_KEY, channel)
+        return until is not None and float(until) > time.time()
+
+    def mark(self, channels: list[str], until: float) -> None:
+        client = self.hub._redis(self.url)
+        for start in range(0, len(channels), MARKED_AT_ONCE):
+            client.zadd(DRAWN_KEY, dict.fromkeys(channels[start : start + MARKED_AT_ONCE], until))
+            time.sleep(0.001)  # the process's other threads run between
+
+    def forget(self, now: float) -> None:
+        self.hub._redis(self.url).zremrangebyscore(DRAWN_KEY, "-inf", now)
+
+
+class _FolderMarks(_Marks):
+    """The marks as files in the folder of parts a server's processes share (``marks/`` in
+    ``LIVE_PARTS_DIR``), one a channel (named by a hash of it), each lasting until its
+    modification time."""
+
+    local = True
+
+    def __init__(self, parts: str) -> None:
+        self.parts = parts
+        self.folder = os.path.join(parts, "marks")
+
+    def path(self, channel: str) -> str:
+        name = hashlib.blake2b(channel.encode(), digest_size=16).hexdigest()
+        return os.path.join(self.folder, name)
+
+    def marked(self, channel: str) -> bool:
+        try:
+            return os.stat(self.path(channel)).st_mtime > time.time()
+        except FileNotFoundError:
+            return False
+
+    def mark(self, channels: list[str], until: float) -> None:
+        os.makedirs(self.folder, mode=0o700, exist_ok=True)
+        for at, channel in enumerate(channels):
+            path = self.path(channel)
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+            os.utime(path, (until, until))
+            if at % MARKED_AT_ONCE == MARKED_AT_ONCE - 1:
+                time.sleep(0.001)
+
+    def forget(self, now: float) -> None:
+        with os.scandir(self.folder) as entries:
+            for entry in entries:
+                with contextlib.suppress(FileNotFoundError):
+                    if entry.stat().st_mtime <= now:
+                        os.remove(entry.path)
 
 
 # The request this thread serves, and the news to send once it has answered (``Hub.soon``).

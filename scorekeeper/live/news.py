@@ -11,9 +11,10 @@ An event's data, as JSON::
      "score": 14, "totals": [120, 98], "at": 1767225600.123}
 
 ``at`` is when the change committed (seconds since 1970, UTC): a screen can tell how late it
-heard. With a broker, an event may also carry ``part``, the spectator's live part drawn where
-the change committed (``draw_with``), when a screen anywhere shows it; a stream sends it only
-to such screens. The club's channel carries ``{"game", "entry", "at"}`` for each of its games.
+heard. An event may also carry ``part``, the spectator's live part drawn where the change
+committed (``draw_with``), when a screen anywhere shows it (``Hub.wants_drawn``); a stream
+sends it only to such screens. The club's channel carries ``{"game", "entry", "at"}`` for each
+of its games.
 """
 
 from __future__ import annotations
@@ -89,8 +90,8 @@ _drawing: list[Drawer] = []
 
 def draw_with(draw: Drawer) -> None:
     """Have ``draw`` draw each change's part where it commits, once for every screen, when a
-    screen anywhere shows it (``Hub.wants_drawn``: with a broker); else each process that
-    serves such a screen draws it for its own."""
+    screen anywhere shows it (``Hub.wants_drawn``: with a broker, or a folder of parts the
+    processes share); else each process that serves such a screen draws it for its own."""
     _drawing[:] = [draw]
 
 

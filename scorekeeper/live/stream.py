@@ -87,11 +87,16 @@ class Rendering:
     the same one."""
 
     def __init__(
-        self, message: dict[str, Any], draw: Callable[[], str | None], key: tuple[str, int]
+        self,
+        message: dict[str, Any],
+        draw: Callable[[], str | None],
+        key: tuple[str, int],
+        kept: Callable[[], str | None] | None = None,
     ) -> None:
         self.message = message
         self.draw = draw
         self.key = key
+        self.kept = kept  # the part if it is drawn already: no database read, no drawing
         drawn = message.get("part")  # drawn where the change committed (``news.announce``)
         self.drawn: str | None = drawn if isinstance(drawn, str) else None
 
@@ -105,12 +110,19 @@ class GameStream:
     of the spectator's live part, given the game's id), each event carries the part as the
     game stands once it committed: the screen shows it at once, with no request of its own."""
 
-    def __init__(self, game_id: UUID | str, last: int, part: news.Drawer | None = None) -> None:
+    def __init__(
+        self,
+        game_id: UUID | str,
+        last: int,
+        part: news.Drawer | None = None,
+        kept: Callable[[str, int], str | None] | None = None,
+    ) -> None:
         self.game_id = str(game_id)
         self.channel = news.game_channel(game_id)
         self.last = last
         self.done = False
         self.part = part
+        self.kept = kept  # the part of an entry if it is drawn already (``Rendering.kept``)
         self.drawn = part is not None
 
     def opening(self) -> bytes:
@@ -129,8 +141,13 @@ class GameStream:
             return CATCH_UP
         self.last = entry
         if self.part is not None:
-            part, game_id = self.part, self.game_id
-            return Rendering(message, lambda: part(game_id, entry), (self.channel, entry))
+            part, kept, game_id = self.part, self.kept, self.game_id
+            return Rendering(
+                message,
+                lambda: part(game_id, entry),
+                (self.channel, entry),
+                None if kept is None else lambda: kept(game_id, entry),
+            )
         if "part" in message:  # drawn for the screens that show it, not this one
             message = {name: value for name, value in message.items() if name != "part"}
         return frame(message, event="turn", entry=entry)
@@ -282,7 +299,12 @@ async def _framed_once(sent: Rendering) -> bytes:
 
 
 async def _frame(sent: Rendering) -> bytes:
-    return sent.framed(sent.drawn if sent.drawn is not None else await _read(sent.draw))
+    """The event framed with its part: the one it brought, else one drawn already (asked in
+    the loop: a file read at most), else drawn in a reading thread."""
+    part = sent.drawn
+    if part is None and sent.kept is not None:
+        part = sent.kept()
+    return sent.framed(part if part is not None else await _read(sent.draw))
 
 
 def _forget_failed(

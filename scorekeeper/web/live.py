@@ -24,7 +24,7 @@ from scorekeeper.live.hub import hub
 from scorekeeper.live.news import latest_entry
 from scorekeeper.live.stream import ClubStream, GameStream, Stream, events_async, events_sync
 from scorekeeper.web.clubs import get_club
-from scorekeeper.web.table import pushed_part
+from scorekeeper.web.table import kept_part, pushed_part
 
 _ENTRY = re.compile(r"^[0-9]{1,7}$")
 
@@ -67,7 +67,9 @@ def game_events(request: HttpRequest, game_id: Any) -> HttpResponseBase:
     part = request.GET.get("part")
     if part not in (None, "live"):
         return _plain(400, "?part= names the part sent with each event: live, or none.")
-    return _stream(request, GameStream(game_id, last, pushed_part if part else None))
+    if part:
+        return _stream(request, GameStream(game_id, last, pushed_part, kept_part))
+    return _stream(request, GameStream(game_id, last))
 
 
 @require_GET

@@ -490,6 +490,16 @@ def live_part(game_id: Any, version: str | None = None, entry: int | None = None
     return html
 
 
+def kept_part(game_id: str, entry: int) -> str | None:
+    """The part pushed with the log's entry ``entry`` if it is drawn already, here or by
+    another process (``RenderedParts``), else None: neither the database read nor the drawing,
+    so that an event loop may ask (a file read at most) before it hands the drawing to a
+    thread. Where the change committed, its part is drawn once it is answered, for the
+    screens of every process (``news.announce``)."""
+    key = f"{game_id}:#{entry}"
+    return rendered_parts.get(key) or rendered_parts.get_shared(key)
+
+
 def etag_of(game: Game) -> str:
     """``_watch_etag`` of a game read already: its version as the database has it stored."""
     stored = connection.ops.adapt_datetimefield_value(game.updated_at)

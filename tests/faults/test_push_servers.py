@@ -176,8 +176,11 @@ def test_workers_with_no_broker_share_the_live_part_in_a_folder_of_their_own(
         event = screen.next_event(3)["data"]
         part = event["part"]
         assert "Last play: Ann" in part
-        kept = list(folders[0].iterdir())
+        kept = [path for path in folders[0].iterdir() if path.is_file()]
         assert len(kept) == 1 and stat.S_IMODE(kept[0].stat().st_mode) == 0o600
+        # The screen's worker marked its game as shown there, for a minute at most.
+        (mark,) = (folders[0] / "marks").iterdir()
+        assert time.time() < mark.stat().st_mtime <= time.time() + 60
         # As another worker reads it:
         key = f"{game['id']}:#{event['entry']}"
         assert RenderedParts(1, str(folders[0])).get_shared(key) == part

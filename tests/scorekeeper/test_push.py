@@ -197,6 +197,67 @@ def test_with_a_broker_the_part_is_drawn_where_the_turn_commits_if_a_screen_show
         broker.close()
 
 
+def test_without_a_broker_the_part_is_drawn_where_the_turn_commits_and_read_from_the_folder(
+    settings, tmp_path, monkeypatch, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    """gunicorn's workers with no Redis between them share a folder of parts: a worker with a
+    spectator screen of a game marks the game there, the worker where a turn of it commits
+    draws its part once, after answering, and keeps it there, and the screen's worker finds it
+    in its event loop, with no read of the game and no drawing. Unmarked, nothing is drawn."""
+    import asyncio
+
+    from scorekeeper.live import hub as hubs
+    from scorekeeper.web import table
+
+    settings.LIVE_PARTS_DIR = str(tmp_path / "parts")
+    settings.PUSH_WATCH_SECONDS = 0.5
+    monkeypatch.setattr(Hub, "_watch_record", lambda self, every: None)  # no reading thread
+    drawn: list[str] = []
+    render = table.render_to_string
+    monkeypatch.setattr(
+        table, "render_to_string", lambda *a, **k: drawn.append(a[0]) or render(*a, **k)
+    )
+    table.rendered_parts.parts.clear()
+    screens = Hub()  # the worker with the spectator screen; ``hub`` is the turn's
+    game = new_game()
+    channel = game_channel(game.pk)
+    heard = hub.listen(channel)  # a scorer's page where the turn commits: shows no part
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            domain.act(game.pk, "play", tiles=HASBRO[0][0])
+        assert "part" not in heard.get(1) and drawn == []  # no screen shows it: not drawn
+
+        screen = screens.listen(channel, drawn=True)
+        for _ in range(50):  # the worker's marking thread marks it at once
+            if hub.wants_drawn(channel):
+                break
+            time.sleep(0.05)
+        assert hub.wants_drawn(channel)
+        with django_capture_on_commit_callbacks(execute=True):
+            domain.act(game.pk, "pass")
+        news = heard.get(1)
+        assert news["entry"] == 2 and "Last play: Ann" in news["part"]
+        assert drawn == ["table/_live.html"]
+
+        table.rendered_parts.parts.clear()  # what the screen's worker has: only the folder
+        said = {name: value for name, value in news.items() if name != "part"}  # as it heard
+        sent = streams.GameStream(game.pk, 1, table.pushed_part, table.kept_part).take(said)
+        assert isinstance(sent, streams.Rendering)
+        with django_assert_num_queries(0):
+            framed = asyncio.run(streams._frame(sent))
+        (event,) = events(framed)
+        assert event["data"]["part"] == news["part"] and drawn == ["table/_live.html"]
+
+        screen.leave()  # and its mark runs out
+        marks = hub._marks()
+        assert marks is not None
+        marks.forget(time.time() + hubs.DRAWN_FOR + 1)
+        assert not hub.wants_drawn(channel)
+    finally:
+        heard.leave()
+        table.rendered_parts.parts.clear()
+
+
 def test_a_requests_news_is_sent_once_it_has_answered_and_outside_a_request_at_once():
     """The turn's answer waits neither for drawing its news nor for the broker: the news goes
     from the request's thread once the answer is closed (``request_finished``)."""
