@@ -230,8 +230,9 @@ PUSH_THREAD_STREAMS = envint("PUSH_THREAD_STREAMS", 32)
 # (config/gunicorn.conf.py sets 0.5 for its workers); 0: one process serves everything.
 PUSH_WATCH_SECONDS = envfloat("PUSH_WATCH_SECONDS", 0.0)
 # A folder where a server's processes share the spectator's live part, drawn once per change
-# (scorekeeper.web.table.RenderedParts; config/gunicorn.conf.py makes one for workers with no
-# REDIS_URL between them); empty: each process draws its own.
+# where it commits (scorekeeper.web.table.RenderedParts), and mark the games their screens show
+# (scorekeeper.live.hub); config/gunicorn.conf.py makes one for workers with no REDIS_URL
+# between them; empty: each process draws its own.
 LIVE_PARTS_DIR = envstr("LIVE_PARTS_DIR")
 # Pages poll for changes every so many seconds while their stream is not open; 0: never.
 LIVE_POLL_SECONDS = envint("LIVE_POLL_SECONDS", 3)
