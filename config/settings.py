@@ -230,7 +230,7 @@ PUSH_THREAD_STREAMS = envint("PUSH_THREAD_STREAMS", 32)
 # (config/gunicorn.conf.py sets 0.5 for its workers); 0: one process serves everything.
 PUSH_WATCH_SECONDS = envfloat("PUSH_WATCH_SECONDS", 0.0)
 # A folder where a server's processes share the spectator's live part, drawn once per change
-# where it commits (scorekeeper.web.table.RenderedParts), and mark the games their screens show
+# where it commits (scorekeeper.web.live_parts), and mark the games their screens show
 # (scorekeeper.live.hub); config/gunicorn.conf.py makes one for workers with no REDIS_URL
 # between them; empty: each process draws its own.
 LIVE_PARTS_DIR = envstr("LIVE_PARTS_DIR")

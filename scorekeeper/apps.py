@@ -9,6 +9,6 @@ class ScorekeeperConfig(AppConfig):
         # A change's spectator part is drawn where it commits, once for every screen (with a
         # broker; scorekeeper.live.news).
         from scorekeeper.live import news
-        from scorekeeper.web.table import pushed_part
+        from scorekeeper.web.live_parts import pushed_part
 
         news.draw_with(pushed_part)

@@ -33,8 +33,6 @@ from the record instead.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import hashlib
 import json
 import logging
 import os
@@ -47,15 +45,14 @@ from typing import Any
 from django.conf import settings
 from django.core.signals import request_finished, request_started
 
+from scorekeeper.live.marks import DRAWN_KEY, FolderMarks, Marks, RedisMarks
+
 log = logging.getLogger(__name__)
 
 REDIS_CHANNEL = "scorekeeper:live"
-# The channels where some screen wants the part drawn: a sorted set, each scored by when its
-# mark runs out (seconds since 1970). A process's mark lasts DRAWN_FOR seconds; it renews them
-# every third of that, MARKED_AT_ONCE to a command (its thread lets the others run between).
-DRAWN_KEY = "scorekeeper:live:drawn"
+# A process's mark of a channel it has screens of that want the part drawn (``marks``) lasts
+# DRAWN_FOR seconds; it renews them every third of that.
 DRAWN_FOR = 60
-MARKED_AT_ONCE = 256
 BACKLOG = 64  # messages a listener may have waiting; past that it catches up from the record
 RESYNC: dict[str, Any] = {"resync": True}  # to every listener: news may have been lost
 
@@ -131,7 +128,7 @@ class Hub:
         self._drawn: dict[str, int] = {}  # channels with listeners that want the part drawn
         self._marking_pid = 0  # the process whose thread marks them (``_marks``)
         self._mark_now = threading.Event()
-        self._marks_in: _Marks | None = None
+        self._marks_in: Marks | None = None
 
     # Listening ---------------------------------------------------------------------------------
     def listen(
@@ -207,18 +204,18 @@ class Hub:
         except Exception:  # noqa: BLE001 - Redis down, the folder gone: the screens draw it
             return False
 
-    def _marks(self) -> _Marks | None:
+    def _marks(self) -> Marks | None:
         """Where the drawn channels are marked: Redis, with ``REDIS_URL``; else the folder of
         parts that processes hearing each other through the record share; else nowhere."""
         url = settings.REDIS_URL
         if url:
-            if not isinstance(self._marks_in, _RedisMarks) or self._marks_in.url != url:
-                self._marks_in = _RedisMarks(self, url)
+            if not isinstance(self._marks_in, RedisMarks) or self._marks_in.url != url:
+                self._marks_in = RedisMarks(url, lambda: self._redis(url))
             return self._marks_in
         folder = settings.LIVE_PARTS_DIR
         if folder and settings.PUSH_WATCH_SECONDS > 0:
-            if not isinstance(self._marks_in, _FolderMarks) or self._marks_in.parts != folder:
-                self._marks_in = _FolderMarks(folder)
+            if not isinstance(self._marks_in, FolderMarks) or self._marks_in.parts != folder:
+                self._marks_in = FolderMarks(folder)
             return self._marks_in
         return None
 
@@ -366,83 +363,6 @@ class Hub:
             pause = min(pause * 2, 5)
 
 
-class _Marks:
-    """Where processes mark the channels they have screens of that want the part drawn, each
-    until a moment (seconds since 1970); ``local``: whether this process's own screens count
-    without a mark read (the marks are read where the change commits, in any process)."""
-
-    local = False
-
-    def marked(self, channel: str) -> bool:
-        raise NotImplementedError
-
-    def mark(self, channels: list[str], until: float) -> None:
-        raise NotImplementedError
-
-    def forget(self, now: float) -> None:
-        """Let the marks that ran out before ``now`` go."""
-        raise NotImplementedError
-
-
-class _RedisMarks(_Marks):
-    """The marks in a sorted set of Redis (``DRAWN_KEY``), each scored by its end."""
-
-    def __init__(self, hub: Hub, url: str) -> None:
-        self.hub = hub
-        self.url = url
-
-    def marked(self, channel: str) -> bool:
-        until = self.hub._redis(self.url).zscore(DRAWN_KEY, channel)
-        return until is not None and float(until) > time.time()
-
-    def mark(self, channels: list[str], until: float) -> None:
-        client = self.hub._redis(self.url)
-        for start in range(0, len(channels), MARKED_AT_ONCE):
-            client.zadd(DRAWN_KEY, dict.fromkeys(channels[start : start + MARKED_AT_ONCE], until))
-            time.sleep(0.001)  # the process's other threads run between
-
-    def forget(self, now: float) -> None:
-        self.hub._redis(self.url).zremrangebyscore(DRAWN_KEY, "-inf", now)
-
-
-class _FolderMarks(_Marks):
-    """The marks as files in the folder of parts a server's processes share (``marks/`` in
-    ``LIVE_PARTS_DIR``), one a channel (named by a hash of it), each lasting until its
-    modification time."""
-
-    local = True
-
-    def __init__(self, parts: str) -> None:
-        self.parts = parts
-        self.folder = os.path.join(parts, "marks")
-
-    def path(self, channel: str) -> str:
-        name = hashlib.blake2b(channel.encode(), digest_size=16).hexdigest()
-        return os.path.join(self.folder, name)
-
-    def marked(self, channel: str) -> bool:
-        try:
-            return os.stat(self.path(channel)).st_mtime > time.time()
-        except FileNotFoundError:
-            return False
-
-    def mark(self, channels: list[str], until: float) -> None:
-        os.makedirs(self.folder, mode=0o700, exist_ok=True)
-        for at, channel in enumerate(channels):
-            path = self.path(channel)
-            os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
-            os.utime(path, (until, until))
-            if at % MARKED_AT_ONCE == MARKED_AT_ONCE - 1:
-                time.sleep(0.001)
-
-    def forget(self, now: float) -> None:
-        with os.scandir(self.folder) as entries:
-            for entry in entries:
-                with contextlib.suppress(FileNotFoundError):
-                    if entry.stat().st_mtime <= now:
-                        os.remove(entry.path)
-
-
 # The request this thread serves, and the news to send once it has answered (``Hub.soon``).
 _serving = threading.local()
 
@@ -494,4 +414,4 @@ def _read_payload(data: bytes, listening: Collection[str]) -> tuple[str, dict[st
 
 hub = Hub()
 
-__all__ = ["BACKLOG", "RESYNC", "Hub", "Listener", "hub"]
+__all__ = ["BACKLOG", "DRAWN_FOR", "DRAWN_KEY", "RESYNC", "Hub", "Listener", "hub"]

@@ -3,7 +3,8 @@ turn, the spectator screen), ``managing`` (correct a turn, abandon, who starts, 
 codes), ``history`` (past games, a game's log, replay, chart and review), ``rankings``
 (rankings and players' pages), ``records`` (upload and download records), ``clubs`` and
 ``invitations``, ``director`` (a club night's live tables), ``live`` (the streams of
-changes the screens keep open); ``scorer_link`` (the scorer's secret in a cookie),
+changes the screens keep open), ``live_parts`` (the spectator's live part, drawn once a change
+and shared by a server's workers); ``scorer_link`` (the scorer's secret in a cookie),
 ``your_games`` (the games this browser keeps), ``forms``, ``presenters`` (what a page shows
 of a game), ``shortcuts`` and ``ops`` (health check).
 

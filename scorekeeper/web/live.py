@@ -24,7 +24,7 @@ from scorekeeper.live.hub import hub
 from scorekeeper.live.news import latest_entry
 from scorekeeper.live.stream import ClubStream, GameStream, Stream, events_async, events_sync
 from scorekeeper.web.clubs import get_club
-from scorekeeper.web.table import kept_part, pushed_part
+from scorekeeper.web.live_parts import kept_part, pushed_part
 
 _ENTRY = re.compile(r"^[0-9]{1,7}$")
 

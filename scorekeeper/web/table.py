@@ -7,27 +7,19 @@ operation, then redirect or render. Nothing here changes a game except through
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import logging
-import os
 import random
-import threading
-import time
-from collections import OrderedDict
 from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.db import DatabaseError, close_old_connections, connection
 from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.views.decorators.http import condition, require_GET, require_POST
 
 from referee import RULESETS, RefereeError, draw_for_first, get_ruleset
-from scorekeeper.game import domain, rows
+from scorekeeper.game import domain
 from scorekeeper.game.analysis import best_play
 from scorekeeper.game.domain import GameNotFound, StaleTurn, name_players
 from scorekeeper.game.links import scorer_url
@@ -38,6 +30,7 @@ from scorekeeper.game.turn_kinds import describe
 from scorekeeper.models import Game, Player, Seat, clubs_of
 from scorekeeper.web.forms import NewGameForm, ruleset_named
 from scorekeeper.web.invitations import waiting
+from scorekeeper.web.live_parts import game_version, live_part, read_game
 from scorekeeper.web.presenters import live_context, table_context
 from scorekeeper.web.scorer_link import hold, scorer_view
 from scorekeeper.web.shortcuts import posted_whole, private
@@ -276,18 +269,6 @@ def _refused(
 
 
 # The second screen -----------------------------------------------------------------------------
-_ETAG_SQL = f"SELECT turn_number, updated_at FROM {Game._meta.db_table} WHERE id = %s"
-
-
-def _watch_etag(request: HttpRequest | None, game_id: Any) -> str | None:
-    """One primary-key read, no ORM query building and no rendering: this answers every poll
-    from a spectator screen, and almost all of them find nothing new (304)."""
-    with connection.cursor() as cursor:
-        cursor.execute(_ETAG_SQL, [Game._meta.pk.get_db_prep_value(game_id, connection)])
-        row = cursor.fetchone()
-    return f"{row[0]}-{row[1]}" if row else None
-
-
 @require_GET
 def watch(request: HttpRequest, game_id: Any) -> HttpResponse:
     game, seats = read_game(game_id)
@@ -296,238 +277,12 @@ def watch(request: HttpRequest, game_id: Any) -> HttpResponse:
     return render(request, "table/watch.html", context)
 
 
-def read_game(game_id: Any) -> tuple[Game, list[Seat]]:
-    """The game and its seats, each with its player, in one read (``rows.read_game``)."""
-    found = rows.read_game(game_id)
-    if found is None:
-        raise GameNotFound(game_id)
-    return found
-
-
-LIVE_RENDERS_KEPT = 512  # live parts kept in each process, the latest of each game's changes
-# The parts a server's processes share (``LIVE_PARTS_DIR``): each is wanted within a second
-# of its change (the workers' watch of the record, PUSH_WATCH_SECONDS), or by a polling
-# screen within LIVE_POLL_SECONDS; at most 64 MB in all.
-SHARED_PARTS_SECONDS = 10
-SHARED_PARTS_BYTES = 64 * 2**20
-SHARED_PARTS_SWEEP_SECONDS = 2  # how often a process that keeps parts there removes old ones
-
-
-class SharedParts:
-    """Parts kept as files in a folder a server's processes share, one file a part, named by
-    a hash of its key. A part is kept under a key once and never changed (a key names one
-    change of one game), so a file is written whole beside its name and renamed onto it: a
-    reader finds the part whole or nothing, and no lock is shared between the processes.
-    Each process that keeps parts removes, every ``SHARED_PARTS_SWEEP_SECONDS``, those older
-    than ``SHARED_PARTS_SECONDS``, then the oldest past ``SHARED_PARTS_BYTES``.
-
-    Measured against diskcache's ``FanoutCache`` (SQLite files, what this was), four
-    processes keeping and reading 10 kB parts at once on two cores: 270-310 → 90-105 µs to
-    keep one, 22-39 → 15-25 µs to read one, and a quarter of the time waiting for the others.
-
-    >>> import tempfile
-    >>> shared = SharedParts(tempfile.mkdtemp())
-    >>> shared.get("game:#1") is None
-    True
-    >>> shared.put("game:#1", "<p>Ann played</p>")
-    >>> shared.get("game:#1")
-    '<p>Ann played</p>'
-    """
-
-    def __init__(self, folder: str) -> None:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-        self.folder = folder
-        self._swept = time.monotonic()
-
-    def path(self, key: str) -> str:
-        return os.path.join(self.folder, hashlib.blake2b(key.encode(), digest_size=16).hexdigest())
-
-    def get(self, key: str) -> str | None:
-        try:
-            with open(self.path(key), "rb") as kept:
-                return kept.read().decode()
-        except FileNotFoundError:
-            return None
-
-    def put(self, key: str, html: str) -> None:
-        path = self.path(key)
-        writing = f"{path}.{os.getpid()}-{threading.get_ident()}"
-        descriptor = os.open(writing, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        try:
-            os.write(descriptor, html.encode())
-        finally:
-            os.close(descriptor)
-        os.replace(writing, path)
-        if time.monotonic() - self._swept > SHARED_PARTS_SWEEP_SECONDS:
-            self._swept = time.monotonic()
-            self.sweep(time.time())
-
-    def sweep(self, now: float) -> None:
-        """Remove the parts kept before ``now - SHARED_PARTS_SECONDS`` (and what a process
-        stopped while writing left), then the oldest while they take more than
-        ``SHARED_PARTS_BYTES``. Another process may be sweeping too: what it removed first is
-        let be."""
-        kept: list[tuple[float, int, str]] = []
-        with os.scandir(self.folder) as entries:
-            for entry in entries:
-                try:
-                    if not entry.is_file(follow_symlinks=False):
-                        continue
-                    found = entry.stat()
-                except FileNotFoundError:
-                    continue
-                kept.append((found.st_mtime, found.st_size, entry.path))
-        kept.sort()
-        size = sum(bytes_ for _, bytes_, _ in kept)
-        for moment, bytes_, path in kept:
-            if moment >= now - SHARED_PARTS_SECONDS and size <= SHARED_PARTS_BYTES:
-                break
-            with contextlib.suppress(FileNotFoundError):
-                os.remove(path)
-            size -= bytes_
-
-
-class RenderedParts:
-    """The live parts rendered lately, by game and ETag. Every screen of a game is sent its
-    live part the moment a change is pushed (with the event, or fetched), and each sees the
-    same: the first renders it, the others get it from here (one render at a time in the
-    process, so two screens of a game never both render it).
-
-    Kept in the process and, with ``folder`` (``LIVE_PARTS_DIR``: a server's workers with no
-    broker between them, config/gunicorn.conf.py), in files they share (``SharedParts``):
-    each worker with a screen of the game would render the same part, the first does and the
-    others read it (a render costs some ten times a read). Not in the database: a write for
-    each change would compete with the turns. The shared folder is only a shortcut: when it
-    fails, the part is rendered here."""
-
-    def __init__(self, most: int, folder: str = "") -> None:
-        self.most = most
-        self.folder = folder
-        self.parts: OrderedDict[str, str] = OrderedDict()
-        self.lock = threading.Lock()
-        self.rendering = threading.Lock()
-        self._shared: SharedParts | None = None
-        self._off_until = 0.0  # after a failure, the shared folder is let be for a while
-
-    def get(self, key: str) -> str | None:
-        with self.lock:
-            return self.parts.get(key)
-
-    def put(self, key: str, html: str) -> None:
-        with self.lock:
-            self.parts[key] = html
-            while len(self.parts) > self.most:
-                self.parts.popitem(last=False)
-
-    def shared(self) -> SharedParts | None:
-        """The shared folder's parts; None without a folder, or for a minute after it
-        failed."""
-        folder = self.folder or settings.LIVE_PARTS_DIR
-        if not folder or time.monotonic() < self._off_until:
-            return None
-        if self._shared is None or self._shared.folder != folder:
-            self._shared = SharedParts(folder)
-        return self._shared
-
-    def _failed(self, doing: str) -> None:
-        log.warning("The shared live parts could not be %s: not used for a minute.", doing,
-                    exc_info=True)  # fmt: skip
-        self._shared, self._off_until = None, time.monotonic() + 60
-
-    def get_shared(self, key: str) -> str | None:
-        """The part another process rendered, kept here too; None if none did (or the
-        shared folder can't say)."""
-        try:
-            shared = self.shared()
-            html = shared.get(key) if shared is not None else None
-        except (OSError, UnicodeError):  # a shortcut only: rendered here instead
-            self._failed("read")
-            return None
-        if html is not None:
-            self.put(key, html)
-        return html
-
-    def put_shared(self, key: str, html: str) -> None:
-        """Keep the part for the other processes too."""
-        try:
-            shared = self.shared()
-            if shared is not None:
-                shared.put(key, html)
-        except OSError:  # a shortcut only: they render it themselves
-            self._failed("written")
-
-
-rendered_parts = RenderedParts(LIVE_RENDERS_KEPT)
-
-
-def live_part(game_id: Any, version: str | None = None, entry: int | None = None) -> str | None:
-    """The spectator screen's live part as the game stands (``version``: its ETag, if read
-    already); None if there is no such game. Rendered once per change in each process, or
-    once in all a server's processes where they share it (``RenderedParts``).
-
-    ``entry``: the part for a pushed change, the log's entry of that number committed. It is
-    kept by the entry (no read of the game's version first: there is one such read fewer
-    for each change and process), and by its version too, for a screen that fetches it."""
-    if entry is not None:
-        key = f"{game_id}:#{entry}"
-    else:
-        version = version or _watch_etag(None, game_id)
-        if version is None:
-            return None
-        key = f"{game_id}:{version}"
-    html = rendered_parts.get(key)
-    if html is None:
-        with rendered_parts.rendering:
-            # Rendered meanwhile, for another screen, or by another process.
-            html = rendered_parts.get(key) or rendered_parts.get_shared(key)
-            if html is None:
-                game, seats = read_game(game_id)
-                html = render_to_string("table/_live.html", live_context(game, seats))
-                rendered_parts.put(key, html)
-                rendered_parts.put_shared(key, html)
-                if entry is not None:  # as a fetch of the game as read would find it
-                    rendered_parts.put(f"{game_id}:{etag_of(game)}", html)
-    return html
-
-
-def kept_part(game_id: str, entry: int) -> str | None:
-    """The part pushed with the log's entry ``entry`` if it is drawn already, here or by
-    another process (``RenderedParts``), else None: neither the database read nor the drawing,
-    so that an event loop may ask (a file read at most) before it hands the drawing to a
-    thread. Where the change committed, its part is drawn once it is answered, for the
-    screens of every process (``news.announce``)."""
-    key = f"{game_id}:#{entry}"
-    return rendered_parts.get(key) or rendered_parts.get_shared(key)
-
-
-def etag_of(game: Game) -> str:
-    """``_watch_etag`` of a game read already: its version as the database has it stored."""
-    stored = connection.ops.adapt_datetimefield_value(game.updated_at)
-    return f"{game.turn_number}-{stored}"
-
-
-def pushed_part(game_id: str, entry: int | None = None) -> str | None:
-    """``live_part`` for a stream (``scorekeeper.live.stream``), in a thread of its own that
-    outlives requests: its database connection is let go when it has grown old, as a
-    request's is. None when it can't be had (the game is gone, the database is busy): the
-    event goes without it and the screen fetches the part."""
-    if not connection.in_atomic_block:
-        close_old_connections()
-    try:
-        return live_part(game_id, entry=entry)
-    except GameNotFound:
-        return None
-    except DatabaseError:
-        log.warning("The live part of game %s could not be read: sent without it.", game_id)
-        return None
-
-
 @require_GET
-@condition(etag_func=_watch_etag)
+@condition(etag_func=game_version)
 def watch_live(request: HttpRequest, game_id: Any) -> HttpResponse:
     """The spectator screen's live part (its stream sends it with each change; this is for a
     screen that missed some, or polls)."""
-    html = live_part(game_id, _watch_etag(request, game_id))
+    html = live_part(game_id, game_version(request, game_id))
     if html is None:
         raise GameNotFound(game_id)
     response = HttpResponse(html)

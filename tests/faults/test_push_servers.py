@@ -146,7 +146,7 @@ def test_workers_with_no_broker_share_the_live_part_in_a_folder_of_their_own(
     user's only) and removes when it stops."""
     import stat
 
-    from scorekeeper.web.table import RenderedParts
+    from scorekeeper.web.live_parts import RenderedParts
 
     lexica = club_lexica(tmp_path)
     scratch = tmp_path / "tmp"

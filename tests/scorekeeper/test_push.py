@@ -207,17 +207,17 @@ def test_without_a_broker_the_part_is_drawn_where_the_turn_commits_and_read_from
     import asyncio
 
     from scorekeeper.live import hub as hubs
-    from scorekeeper.web import table
+    from scorekeeper.web import live_parts
 
     settings.LIVE_PARTS_DIR = str(tmp_path / "parts")
     settings.PUSH_WATCH_SECONDS = 0.5
     monkeypatch.setattr(Hub, "_watch_record", lambda self, every: None)  # no reading thread
     drawn: list[str] = []
-    render = table.render_to_string
+    render = live_parts.render_to_string
     monkeypatch.setattr(
-        table, "render_to_string", lambda *a, **k: drawn.append(a[0]) or render(*a, **k)
+        live_parts, "render_to_string", lambda *a, **k: drawn.append(a[0]) or render(*a, **k)
     )
-    table.rendered_parts.parts.clear()
+    live_parts.rendered_parts.parts.clear()
     screens = Hub()  # the worker with the spectator screen; ``hub`` is the turn's
     game = new_game()
     channel = game_channel(game.pk)
@@ -239,9 +239,11 @@ def test_without_a_broker_the_part_is_drawn_where_the_turn_commits_and_read_from
         assert news["entry"] == 2 and "Last play: Ann" in news["part"]
         assert drawn == ["table/_live.html"]
 
-        table.rendered_parts.parts.clear()  # what the screen's worker has: only the folder
+        live_parts.rendered_parts.parts.clear()  # what the screen's worker has: only the folder
         said = {name: value for name, value in news.items() if name != "part"}  # as it heard
-        sent = streams.GameStream(game.pk, 1, table.pushed_part, table.kept_part).take(said)
+        sent = streams.GameStream(game.pk, 1, live_parts.pushed_part, live_parts.kept_part).take(
+            said
+        )
         assert isinstance(sent, streams.Rendering)
         with django_assert_num_queries(0):
             framed = asyncio.run(streams._frame(sent))
@@ -255,7 +257,7 @@ def test_without_a_broker_the_part_is_drawn_where_the_turn_commits_and_read_from
         assert not hub.wants_drawn(channel)
     finally:
         heard.leave()
-        table.rendered_parts.parts.clear()
+        live_parts.rendered_parts.parts.clear()
 
 
 def test_a_requests_news_is_sent_once_it_has_answered_and_outside_a_request_at_once():
@@ -353,7 +355,7 @@ def test_a_listener_that_falls_behind_catches_up_from_the_record(settings):
 
 
 def test_a_spectator_stream_sends_each_turn_with_the_live_part_rendered_once(client, settings):
-    from scorekeeper.web import table
+    from scorekeeper.web import live_parts
     from scorekeeper.web.live import pushed_part
 
     settings.PUSH_HEARTBEAT_SECONDS = 0.05
@@ -361,8 +363,8 @@ def test_a_spectator_stream_sends_each_turn_with_the_live_part_rendered_once(cli
     before = client.get(f"/games/{game.pk}/watch/live", HTTP_HX_REQUEST="true").content.decode()
     own = Hub()
     renders = []
-    render = table.render_to_string
-    table.render_to_string = lambda *a, **k: renders.append(a) or render(*a, **k)  # type: ignore[assignment]
+    render = live_parts.render_to_string
+    live_parts.render_to_string = lambda *a, **k: renders.append(a) or render(*a, **k)  # type: ignore[assignment]
     try:
         screens = [
             streams.events_sync(streams.GameStream(game.pk, 0, pushed_part), own) for _ in "TV"
@@ -373,7 +375,7 @@ def test_a_spectator_stream_sends_each_turn_with_the_live_part_rendered_once(cli
         own.deliver(game_channel(game.pk), {"entry": 1, "action": "play"})
         parts = [turns_from(sent, 1)[0]["data"]["part"] for sent in screens]
     finally:
-        table.render_to_string = render  # type: ignore[assignment]
+        live_parts.render_to_string = render  # type: ignore[assignment]
     shown = client.get(f"/games/{game.pk}/watch/live", HTTP_HX_REQUEST="true")
     assert parts == [shown.content.decode()] * 2  # what a fetch gives, to both screens
     assert parts[0] != before  # the game after the play

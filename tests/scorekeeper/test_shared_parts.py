@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.game import domain
-from scorekeeper.web import table
+from scorekeeper.web import live_parts
 from tests.factories import new_game
 from tests.sequences import HASBRO
 
@@ -24,50 +24,50 @@ LIVE = "table/_live.html"
 def renders(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """The templates rendered, as they are; this process's parts forgotten before and after."""
     drawn: list[str] = []
-    render = table.render_to_string
+    render = live_parts.render_to_string
 
     def counted(name: str, *args: object, **kwargs: object) -> str:
         drawn.append(name)
         return render(name, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(table, "render_to_string", counted)
-    table.rendered_parts.parts.clear()
+    monkeypatch.setattr(live_parts, "render_to_string", counted)
+    live_parts.rendered_parts.parts.clear()
     yield drawn
-    table.rendered_parts.parts.clear()
-    table.rendered_parts._off_until = 0.0
+    live_parts.rendered_parts.parts.clear()
+    live_parts.rendered_parts._off_until = 0.0
 
 
 def another_process() -> None:
     """What another worker has: none of this process's parts, the same shared folder."""
-    table.rendered_parts.parts.clear()
+    live_parts.rendered_parts.parts.clear()
 
 
 def test_a_part_drawn_by_one_process_is_read_by_the_others(settings, tmp_path, renders):
     settings.LIVE_PARTS_DIR = str(tmp_path / "parts")
     game = new_game()
     domain.act(game.pk, "play", tiles=HASBRO[0][0])
-    first = table.live_part(game.pk)
+    first = live_parts.live_part(game.pk)
     assert first is not None and "Last play: Ann" in first
     another_process()
-    assert table.live_part(game.pk) == first
+    assert live_parts.live_part(game.pk) == first
     assert renders == [LIVE]  # drawn once, for both processes
 
     domain.act(game.pk, "play", tiles=HASBRO[1][0])
     another_process()
-    second = table.live_part(game.pk)
+    second = live_parts.live_part(game.pk)
     assert second is not None and "Last play: Ben" in second  # a change: drawn again, once
     another_process()
-    assert table.live_part(game.pk) == second
+    assert live_parts.live_part(game.pk) == second
     assert renders == [LIVE, LIVE]
 
 
 def test_without_a_shared_folder_each_process_draws_its_own(settings, renders):
     settings.LIVE_PARTS_DIR = ""
     game = new_game()
-    first = table.live_part(game.pk)
-    assert table.live_part(game.pk) == first and renders == [LIVE]  # kept in the process
+    first = live_parts.live_part(game.pk)
+    assert live_parts.live_part(game.pk) == first and renders == [LIVE]  # kept in the process
     another_process()
-    assert table.live_part(game.pk) == first
+    assert live_parts.live_part(game.pk) == first
     assert renders == [LIVE, LIVE]
 
 
@@ -78,12 +78,12 @@ def test_a_shared_folder_that_fails_is_let_be_and_the_part_drawn_here(
     not_a_folder.write_text("a file where the folder should be")
     settings.LIVE_PARTS_DIR = str(not_a_folder)
     game = new_game()
-    shown = table.live_part(game.pk)
+    shown = live_parts.live_part(game.pk)
     assert shown is not None and "Ann" in shown
     assert "could not be read: not used for a minute" in caplog.text
     caplog.clear()
     another_process()
-    assert table.live_part(game.pk) == shown  # drawn here again, and nothing more said
+    assert live_parts.live_part(game.pk) == shown  # drawn here again, and nothing more said
     assert caplog.text == "" and renders == [LIVE, LIVE]
 
 
@@ -96,19 +96,19 @@ def test_a_pushed_part_is_kept_by_its_entry_and_found_by_a_fetch_of_that_version
     settings.LIVE_PARTS_DIR = str(tmp_path / "parts")
     game = new_game()
     domain.act(game.pk, "play", tiles=HASBRO[0][0])
-    pushed = table.pushed_part(str(game.pk), 1)
+    pushed = live_parts.pushed_part(str(game.pk), 1)
     assert pushed is not None and "Last play: Ann" in pushed
     with django_assert_num_queries(0):
-        assert table.pushed_part(str(game.pk), 1) == pushed  # every other screen here
+        assert live_parts.pushed_part(str(game.pk), 1) == pushed  # every other screen here
     another_process()
     with django_assert_num_queries(0):
-        assert table.pushed_part(str(game.pk), 1) == pushed  # read from the shared folder
+        assert live_parts.pushed_part(str(game.pk), 1) == pushed  # read from the shared folder
     assert renders == [LIVE]
     settings.LIVE_PARTS_DIR = ""
-    table.rendered_parts.parts.clear()
-    assert table.pushed_part(str(game.pk), 1) == pushed
+    live_parts.rendered_parts.parts.clear()
+    assert live_parts.pushed_part(str(game.pk), 1) == pushed
     with django_assert_num_queries(1):  # the version only: the part is the one kept for it
-        assert table.live_part(game.pk) == pushed
+        assert live_parts.live_part(game.pk) == pushed
     assert renders == [LIVE, LIVE]
 
 
@@ -116,14 +116,14 @@ def test_the_version_of_a_game_read_is_the_one_a_fetch_reads():
     game = new_game()
     domain.act(game.pk, "play", tiles=HASBRO[0][0])
     game.refresh_from_db()
-    assert table.etag_of(game) == table._watch_etag(None, game.pk)
+    assert live_parts.etag_of(game) == live_parts.game_version(None, game.pk)
 
 
 def test_the_shared_folder_lets_old_parts_go_and_keeps_within_its_size(tmp_path, monkeypatch):
     """A part is wanted for seconds: each process that keeps parts removes, now and then, those
     kept more than ``SHARED_PARTS_SECONDS`` ago, then the oldest past ``SHARED_PARTS_BYTES``."""
     folder = tmp_path / "parts"
-    shared = table.SharedParts(str(folder))
+    shared = live_parts.SharedParts(str(folder))
     now = time.time()
     for age, key in ((30, "old"), (3, "older"), (2, "recent"), (1, "latest")):
         shared.put(key, key * 10)
@@ -136,7 +136,7 @@ def test_the_shared_folder_lets_old_parts_go_and_keeps_within_its_size(tmp_path,
     ]  # fmt: skip
     assert len(list(folder.iterdir())) == 3
 
-    monkeypatch.setattr(table, "SHARED_PARTS_BYTES", 120)  # the two latest (60 + 60 bytes)
+    monkeypatch.setattr(live_parts, "SHARED_PARTS_BYTES", 120)  # the two latest (60 + 60 bytes)
     shared.sweep(now)
     assert [shared.get(key) for key in ("older", "recent", "latest")] == [
         None, "recent" * 10, "latest" * 10
@@ -146,6 +146,6 @@ def test_the_shared_folder_lets_old_parts_go_and_keeps_within_its_size(tmp_path,
     os.utime(shared.path("recent"), (now - 20, now - 20))
     shared.put("new", "new")
     assert shared.get("recent") is not None
-    shared._swept -= table.SHARED_PARTS_SWEEP_SECONDS + 1
+    shared._swept -= live_parts.SHARED_PARTS_SWEEP_SECONDS + 1
     shared.put("newer", "newer")
     assert shared.get("recent") is None and shared.get("new") == "new"
