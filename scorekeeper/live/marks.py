@@ -10,6 +10,7 @@ import contextlib
 import hashlib
 import os
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
 
@@ -19,22 +20,24 @@ DRAWN_KEY = "scorekeeper:live:drawn"
 MARKED_AT_ONCE = 256
 
 
-class Marks:
+class Marks(ABC):
     """Where processes mark the channels they have screens of that want the part drawn, each
     until a moment (seconds since 1970); ``local``: whether this process's own screens count
     without a mark read (the marks are read where the change commits, in any process)."""
 
     local = False
 
+    @abstractmethod
     def marked(self, channel: str) -> bool:
-        raise NotImplementedError
+        """Whether some process's mark of ``channel`` runs on."""
 
+    @abstractmethod
     def mark(self, channels: list[str], until: float) -> None:
-        raise NotImplementedError
+        """Mark ``channels`` until ``until``."""
 
+    @abstractmethod
     def forget(self, now: float) -> None:
         """Let the marks that ran out before ``now`` go."""
-        raise NotImplementedError
 
 
 class RedisMarks(Marks):
@@ -61,7 +64,17 @@ class RedisMarks(Marks):
 class FolderMarks(Marks):
     """The marks as files in the folder of parts a server's processes share (``marks/`` in
     ``LIVE_PARTS_DIR``), one a channel (named by a hash of it), each lasting until its
-    modification time."""
+    modification time.
+
+    >>> import tempfile
+    >>> marks = FolderMarks(tempfile.mkdtemp())
+    >>> marks.mark(["game:1"], time.time() + 60)
+    >>> marks.marked("game:1"), marks.marked("game:2")
+    (True, False)
+    >>> marks.forget(time.time() + 61)
+    >>> marks.marked("game:1")
+    False
+    """
 
     local = True
 
