@@ -322,7 +322,7 @@ def test_log_lines_are_json():
 def test_health_check_reaches_the_database(client):
     assert client.get("/healthz").json() == {"status": "ok", "database": "ok"}
     with mock.patch(
-        "scorekeeper.web.table.connection.cursor",
+        "django.db.connection.cursor",
         side_effect=__import__("django.db").db.DatabaseError,
     ):
         response = client.get("/healthz")
