@@ -395,7 +395,8 @@ class _Worked:
         else:  # a correction stored its entry already: later turns may name it
             turn.save()
         rows.run(seat_updates)
-        announce(game, turn, seats)  # to every screen of the game, once this commits
+        # To every screen of the game, once this commits, with the part drawn from what it stores.
+        announce(game, turn, seats, self.state)
         return Applied(turn, game, seats, self.state, self.context.changes)
 
 

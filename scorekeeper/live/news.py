@@ -23,7 +23,7 @@ import functools
 import logging
 import time
 from collections.abc import Collection, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from uuid import UUID
 
 from django.db import close_old_connections, connection, transaction
@@ -31,7 +31,13 @@ from django.db import close_old_connections, connection, transaction
 from scorekeeper.live.hub import hub
 from scorekeeper.models import Game, Seat, Turn
 
+if TYPE_CHECKING:
+    from referee import GameState
+
 log = logging.getLogger(__name__)
+
+# A game as a change stored it: its row, its seats (each with its player), the engine's state.
+Stored = tuple[Game, Sequence[Seat], "GameState"]
 
 CATCH_UP_MOST = 200  # entries a screen is sent to catch up; further behind, it reloads
 
@@ -78,9 +84,12 @@ def _event(row: tuple[Any, ...], at: float | None = None) -> dict[str, Any]:
 class Drawer(Protocol):
     """What draws a screen's part (the spectator's live part) as a game stands, given its id
     and, for a change pushed, the number of the log's entry that committed; None if it
-    can't be had."""
+    can't be had. ``stored``: the game, its seats and its state as that change stored them,
+    where they are at hand (drawn from them, the record is not read again)."""
 
-    def __call__(self, game_id: str, entry: int | None = None) -> str | None: ...
+    def __call__(
+        self, game_id: str, entry: int | None = None, stored: Stored | None = None
+    ) -> str | None: ...
 
 
 # What is drawn for the screens where a change commits: set by the web layer
@@ -95,18 +104,23 @@ def draw_with(draw: Drawer) -> None:
     _drawing[:] = [draw]
 
 
-def announce(game: Game, turn: Turn | None, seats: Sequence[Seat]) -> None:
+def announce(
+    game: Game, turn: Turn | None, seats: Sequence[Seat], state: GameState | None = None
+) -> None:
     """Tell every screen of ``game`` (and its club's director) about ``turn`` once the
-    transaction commits; a new game (``turn`` None) is news for its club only."""
+    transaction commits; a new game (``turn`` None) is news for its club only. ``state``: the
+    engine's state this change stores, given when ``game`` and ``seats`` are as it stores them
+    too; the part pushed with the news is then drawn from them (``Drawer``)."""
     names = {seat.pk: seat.player.name for seat in seats}
     game_id, club_id = game.pk, game.club_id
+    stored = None if state is None else (game, seats, state)
 
     def send(at: float) -> None:
         if turn is not None:
             channel, event = game_channel(game_id), event_of(turn, names, at)
             if _drawing and hub.wants_drawn(channel):
                 try:
-                    part = _drawing[0](str(game_id), turn.number)
+                    part = _drawing[0](str(game_id), turn.number, stored)
                 except Exception:  # the news goes without it: the screens draw their own
                     log.exception("The part of game %s was not drawn with its news.", game_id)
                     part = None

@@ -26,6 +26,7 @@ from django.template.loader import render_to_string
 
 from scorekeeper.game import rows
 from scorekeeper.game.domain import GameNotFound
+from scorekeeper.live.news import Stored
 from scorekeeper.models import Game, Seat
 from scorekeeper.web.presenters import live_context
 
@@ -208,14 +209,21 @@ class RenderedParts:
 rendered_parts = RenderedParts(LIVE_RENDERS_KEPT)
 
 
-def live_part(game_id: Any, version: str | None = None, entry: int | None = None) -> str | None:
+def live_part(
+    game_id: Any,
+    version: str | None = None,
+    entry: int | None = None,
+    stored: Stored | None = None,
+) -> str | None:
     """The spectator screen's live part as the game stands (``version``: its ETag, if read
     already); None if there is no such game. Rendered once per change in each process, or
     once in all a server's processes where they share it (``RenderedParts``).
 
     ``entry``: the part for a pushed change, the log's entry of that number committed. It is
     kept by the entry (no read of the game's version first: there is one such read fewer
-    for each change and process), and by its version too, for a screen that fetches it."""
+    for each change and process), and by its version too, for a screen that fetches it.
+    ``stored``: that change's game, seats and state as it stored them, where it committed:
+    drawn from them, with no read of the game (the log's latest entries are read still)."""
     if entry is not None:
         key = f"{game_id}:#{entry}"
     else:
@@ -229,8 +237,11 @@ def live_part(game_id: Any, version: str | None = None, entry: int | None = None
             # Rendered meanwhile, for another screen, or by another process.
             html = rendered_parts.get(key) or rendered_parts.get_shared(key)
             if html is None:
-                game, seats = read_game(game_id)
-                html = render_to_string("table/_live.html", live_context(game, seats))
+                if stored is not None:
+                    game, seats, state = stored[0], list(stored[1]), stored[2]
+                else:
+                    (game, seats), state = read_game(game_id), None
+                html = render_to_string("table/_live.html", live_context(game, seats, state))
                 rendered_parts.put(key, html)
                 rendered_parts.put_shared(key, html)
                 if entry is not None:  # as a fetch of the game as read would find it
@@ -254,7 +265,7 @@ def etag_of(game: Game) -> str:
     return f"{game.turn_number}-{stored}"
 
 
-def pushed_part(game_id: str, entry: int | None = None) -> str | None:
+def pushed_part(game_id: str, entry: int | None = None, stored: Stored | None = None) -> str | None:
     """``live_part`` for a stream (``scorekeeper.live.stream``), in a thread of its own that
     outlives requests: its database connection is let go when it has grown old, as a
     request's is. None when it can't be had (the game is gone, the database is busy): the
@@ -262,7 +273,7 @@ def pushed_part(game_id: str, entry: int | None = None) -> str | None:
     if not connection.in_atomic_block:
         close_old_connections()
     try:
-        return live_part(game_id, entry=entry)
+        return live_part(game_id, entry=entry, stored=stored)
     except GameNotFound:
         return None
     except DatabaseError:

@@ -82,11 +82,14 @@ def table_context(
     }
 
 
-def live_context(game: Game, seats: list[Seat]) -> dict[str, Any]:
+def live_context(game: Game, seats: list[Seat], state: GameState | None = None) -> dict[str, Any]:
     """The spectator screen's live part (``table/_live.html``): only what it shows. It is
     drawn for every change a screen is sent, so the scorer's tools (the tile tracker, the
-    letter pad, the exchange choices) are not worked out for it."""
-    return _table_shown(game, seats, load_state(game, seats), scorer=False)
+    letter pad, the exchange choices) are not worked out for it. ``state``: the game's, where
+    it is at hand (else read off the game and its seats)."""
+    if state is None:
+        state = load_state(game, seats)
+    return _table_shown(game, seats, state, scorer=False)
 
 
 def _table_shown(

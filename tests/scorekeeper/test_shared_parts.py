@@ -9,10 +9,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from scorekeeper.game import domain
 from scorekeeper.web import live_parts
-from tests.factories import new_game
+from tests.factories import EAR, HOUSE, L_AND_P, L_ON_D, MOOD, N_T, W_ON_M, new_game
 from tests.sequences import HASBRO
 
 pytestmark = pytest.mark.django_db
@@ -149,3 +151,71 @@ def test_the_shared_folder_lets_old_parts_go_and_keeps_within_its_size(tmp_path,
     shared._swept -= live_parts.SHARED_PARTS_SWEEP_SECONDS + 1
     shared.put("newer", "newer")
     assert shared.get("recent") is None and shared.get("new") == "new"
+
+
+def test_a_part_drawn_from_what_a_change_stored_is_the_part_drawn_from_the_record(
+    monkeypatch, django_capture_on_commit_callbacks
+):
+    """Where a change commits, its part is drawn from the game, seats and state the change
+    stored (``news.announce``), not read back from the record: for every kind of change (a
+    stacked play, challenges rejected and upheld, an undo, a correction, a penalty, passes, an
+    exchange, the end, the racks of a crossword game's end), that part is, byte for byte, the
+    one drawn from the record, and the version it is kept under is the one a fetch reads."""
+    from scorekeeper.live import news
+    from scorekeeper.live.hub import Hub
+
+    pushed: list[tuple[str, int, str | None]] = []
+
+    def draw(game_id: str, entry: int | None = None, stored: news.Stored | None = None):
+        assert stored is not None and entry is not None  # a change's own: drawn from it
+        live_parts.rendered_parts.parts.clear()
+        with CaptureQueriesContext(connection) as read:
+            part = live_parts.pushed_part(game_id, entry, stored)
+        # The log's latest entries only: not the game's rows, nor its seats.
+        assert read.captured_queries and not [
+            query["sql"]
+            for query in read.captured_queries
+            if 'FROM "scorekeeper_game"' in query["sql"] or "scorekeeper_seat" in query["sql"]
+        ]
+        pushed.append((game_id, entry, part))
+        return part
+
+    monkeypatch.setattr(news, "_drawing", [draw])
+    monkeypatch.setattr(Hub, "wants_drawn", lambda self, channel: True)
+    upwords, letterup = new_game(), new_game("letterup-classic")
+    changes = [
+        (upwords, "play", {"tiles": MOOD}),
+        (upwords, "play", {"tiles": EAR}),
+        (upwords, "challenge", {}),  # DEAR stands
+        (upwords, "play", {"tiles": N_T}),
+        (upwords, "play", {"tiles": W_ON_M}),  # a stack: WOOD
+        (upwords, "play", {"tiles": L_ON_D}),  # LEAR
+        (upwords, "challenge", {}),  # upheld: the tiles come off
+        (upwords, "exchange", {"count": 1}),
+        (upwords, "play", {"tiles": L_AND_P}),
+        (upwords, "undo", {"by": "Ann"}),
+        (upwords, "correct", {"target": 1, "notation": "5D MOOD"}),
+        (upwords, "penalty", {"seat": 1, "points": 5}),
+        (upwords, "pass", {}),
+        (upwords, "pass", {}),  # everyone passed: the end
+        (letterup, "play", {"tiles": HOUSE}),
+        *[(letterup, "pass", {}) for _ in range(4)],  # the game waits for the racks
+        (letterup, "finish", {"racks": {0: "AEGINRT", 1: "BCJKQVZ"}}),
+    ]
+    for game, action, fields in changes:
+        with django_capture_on_commit_callbacks(execute=True):
+            domain.act(game.pk, action, **fields)
+        game_id, entry, part = pushed[-1]
+        assert game_id == str(game.pk) and part is not None, action
+        with CaptureQueriesContext(connection) as fetch:  # kept by the version a fetch reads
+            assert live_parts.live_part(game.pk) == part, f"{action} (entry {entry})"
+        assert len(fetch.captured_queries) == 1
+        live_parts.rendered_parts.parts.clear()  # drawn afresh from the record
+        assert live_parts.live_part(game.pk) == part, f"{action} (entry {entry})"
+        live_parts.rendered_parts.parts.clear()
+        assert live_parts.pushed_part(game_id, entry) == part, f"{action} (entry {entry})"
+    assert len(pushed) == len(changes)
+    for game in (upwords, letterup):
+        game.refresh_from_db()
+        assert game.status == game.Status.FINISHED
+    live_parts.rendered_parts.parts.clear()
