@@ -154,7 +154,7 @@ def test_the_shared_folder_lets_old_parts_go_and_keeps_within_its_size(tmp_path,
 
 
 def test_a_part_drawn_from_what_a_change_stored_is_the_part_drawn_from_the_record(
-    monkeypatch, django_capture_on_commit_callbacks
+    settings, monkeypatch, renders, django_capture_on_commit_callbacks
 ):
     """Where a change commits, its part is drawn from the game, seats and state the change
     stored (``news.announce``), not read back from the record: for every kind of change (a
@@ -180,6 +180,7 @@ def test_a_part_drawn_from_what_a_change_stored_is_the_part_drawn_from_the_recor
         pushed.append((game_id, entry, part))
         return part
 
+    settings.LIVE_PARTS_DIR = ""  # no folder: a part not kept here is drawn again
     monkeypatch.setattr(news, "_drawing", [draw])
     monkeypatch.setattr(Hub, "wants_drawn", lambda self, channel: True)
     upwords, letterup = new_game(), new_game("letterup-classic")
@@ -214,8 +215,7 @@ def test_a_part_drawn_from_what_a_change_stored_is_the_part_drawn_from_the_recor
         assert live_parts.live_part(game.pk) == part, f"{action} (entry {entry})"
         live_parts.rendered_parts.parts.clear()
         assert live_parts.pushed_part(game_id, entry) == part, f"{action} (entry {entry})"
-    assert len(pushed) == len(changes)
+    assert len(pushed) == len(changes) and len(renders) == 3 * len(changes)
     for game in (upwords, letterup):
         game.refresh_from_db()
         assert game.status == game.Status.FINISHED
-    live_parts.rendered_parts.parts.clear()
