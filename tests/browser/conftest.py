@@ -62,6 +62,36 @@ def streams_notice_a_closed_page() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True, scope="session")
+def emptying_outlasts_a_late_request() -> Iterator[None]:
+    """After each test the live server's database is emptied (``flush``: one ``TRUNCATE`` of
+    every table). The closed page's last request, or the news its change sends after the
+    answer, may still be reading in a server thread: on PostgreSQL a read that joins two
+    tables and the ``TRUNCATE`` can each hold a lock the other waits for, and PostgreSQL
+    ends one of them as a deadlock. When it ends the emptying, the emptying is tried again:
+    the read has then finished, and the next test starts from an empty database."""
+    from django.core.management.base import CommandError
+    from django.db import OperationalError
+    from django.test import TransactionTestCase
+
+    empty = TransactionTestCase._fixture_teardown
+
+    def empty_again_after_a_deadlock(self: TransactionTestCase) -> None:
+        for attempt in range(3):
+            try:
+                return empty(self)
+            except CommandError as error:
+                cause = error.__cause__
+                if attempt == 2 or not (
+                    isinstance(cause, OperationalError) and "deadlock" in str(cause)
+                ):
+                    raise
+
+    TransactionTestCase._fixture_teardown = empty_again_after_a_deadlock  # type: ignore[method-assign]
+    yield
+    TransactionTestCase._fixture_teardown = empty  # type: ignore[method-assign]
+
+
 @pytest.fixture(autouse=True)
 def journey_lexicon(use_words):
     return use_words(WORDS)
