@@ -30,9 +30,10 @@ from scorekeeper.game.word_policy import policy_for
 from scorekeeper.models import Game, Seat, Turn
 
 # A table's reads, built once (``rows.Compiled``): every screen of a table reads them again
-# for each change. The latest entries; the last play in effect (when the latest entry isn't).
+# for each change. The latest entries, and the one before them (most often what a challenge
+# or an undo among them is about); the last play in effect (when the latest entry isn't).
 _LATEST = rows.Compiled(
-    lambda game_id: Turn.objects.filter(game_id=game_id).order_by("-number")[:RECENT_TURNS]
+    lambda game_id: Turn.objects.filter(game_id=game_id).order_by("-number")[: RECENT_TURNS + 1]
 )
 _LAST_PLAY = rows.Compiled(
     lambda game_id: stood(
@@ -41,12 +42,18 @@ _LAST_PLAY = rows.Compiled(
 )
 
 
-def _with_seats(turns: list[Turn], game: Game, seats: list[Seat]) -> list[Turn]:
+def _with_seats(
+    turns: list[Turn], game: Game, seats: list[Seat], read: list[Turn] | None = None
+) -> list[Turn]:
     """The turns with their game, seats (and players) and targets, as ``select_related`` gives
-    them: the seats are at hand, the targets (a challenge's play, an undo's turn) read once."""
+    them: the seats are at hand; the targets (a challenge's play, an undo's turn) are most
+    often among the entries ``read`` with them (the entry before), and the others are read
+    at once."""
     by_id = {seat.pk: seat for seat in seats}
     wanted = {turn.target_id for turn in turns if turn.target_id is not None}
-    targets = Turn.objects.in_bulk(wanted) if wanted else {}
+    targets = {turn.pk: turn for turn in read or turns if turn.pk in wanted}
+    if missing := wanted - targets.keys():
+        targets.update(Turn.objects.in_bulk(missing))
     for turn in [*turns, *targets.values()]:
         turn.game = game
         turn.seat = by_id[turn.seat_id]
@@ -99,7 +106,8 @@ def _table_shown(
     whose turn, the last play and turns, the rules."""
     ruleset = state.ruleset
     # The latest entries, read once: the last turn, and the spectator's recent ones.
-    latest = _with_seats(_LATEST(game.pk)[: 1 if scorer else RECENT_TURNS], game, seats)
+    read = _LATEST(game.pk)
+    latest = _with_seats(read[: 1 if scorer else RECENT_TURNS], game, seats, read)
     last_turn = latest[0] if latest else None
     # One turn number everywhere, as players count it (scorekeeper.game.replay.turn_numbers); the
     # log's entries, undos included, are numbered apart and called log entries where shown.

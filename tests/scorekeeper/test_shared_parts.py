@@ -219,3 +219,42 @@ def test_a_part_drawn_from_what_a_change_stored_is_the_part_drawn_from_the_recor
     for game in (upwords, letterup):
         game.refresh_from_db()
         assert game.status == game.Status.FINISHED
+
+
+def test_a_challenge_among_the_recent_turns_is_drawn_with_the_play_it_is_about_in_one_read(
+    settings, monkeypatch, renders, django_capture_on_commit_callbacks
+):
+    """The spectator's part tells the recent turns, a challenge among them by the play it was
+    about: that play, the entry before the last few shown, comes with them in one read of the
+    log, not in a read of its own."""
+    from scorekeeper.live import news
+    from scorekeeper.live.hub import Hub
+
+    reads: list[list[str]] = []
+    parts: list[str | None] = []
+
+    def draw(game_id: str, entry: int | None = None, stored: news.Stored | None = None):
+        live_parts.rendered_parts.parts.clear()
+        with CaptureQueriesContext(connection) as read:
+            parts.append(live_parts.pushed_part(game_id, entry, stored))
+        reads.append([query["sql"] for query in read.captured_queries])
+        return parts[-1]
+
+    settings.LIVE_PARTS_DIR = ""
+    monkeypatch.setattr(news, "_drawing", [draw])
+    monkeypatch.setattr(Hub, "wants_drawn", lambda self, channel: True)
+    game = new_game()
+    for action, fields in [
+        ("play", {"tiles": MOOD}),
+        ("play", {"tiles": EAR}),
+        ("challenge", {}),  # Ann challenges Ben's DEAR: it stands
+        ("play", {"tiles": N_T}),
+        ("play", {"tiles": W_ON_M}),  # the challenge is the third turn shown, DEAR a fourth
+    ]:
+        with django_capture_on_commit_callbacks(execute=True):
+            domain.act(game.pk, action, **fields)
+    assert len(reads[-1]) == 1 and "scorekeeper_turn" in reads[-1][0]
+    recent = (parts[-1] or "").split('class="recent-turns"')[1].split("</ol>")[0]
+    assert recent.count("<li>") == 3 and "Ben’s play G5 .EAR stands" in recent, recent
+    live_parts.rendered_parts.parts.clear()  # the same part drawn afresh from the record
+    assert live_parts.live_part(game.pk) == parts[-1]
