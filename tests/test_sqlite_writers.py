@@ -193,27 +193,6 @@ def test_a_process_that_writes_checkpoints_in_a_thread_of_its_own(bulk, monkeypa
     assert "sqlite-checkpoints" in calls
 
 
-def test_the_processes_take_turns_at_checkpoints(tmp_path):
-    """One process checkpoints at a time, and none within ``CHECKPOINT_SECONDS`` of the last
-    one's (the turns' file is each process's own open file: two here, as two workers)."""
-    path = tmp_path / "db.sqlite3-checkpoints"
-    first, second = (os.open(path, os.O_RDWR | os.O_CREAT, 0o600) for _ in range(2))
-    try:
-        long_ago = time.time() - 60
-        os.utime(path, (long_ago, long_ago))
-        assert sqlite_base._our_turn(first)
-        assert not sqlite_base._our_turn(second)  # the first is checkpointing
-        sqlite_base._turn_done(first)
-        assert not sqlite_base._our_turn(second)  # the first has just checkpointed
-        assert not sqlite_base._our_turn(first)
-        os.utime(path, (long_ago, long_ago))  # ... and a while has passed
-        assert sqlite_base._our_turn(second)
-        sqlite_base._turn_done(second)
-    finally:
-        os.close(first)
-        os.close(second)
-
-
 def test_past_restart_pages_the_log_is_checkpointed_whole_and_starts_over(tmp_path, monkeypatch):
     """A checkpoint without the writers' queue leaves behind what was written while it ran, and
     the next commit appends to the log, which so never starts over under steady writes; past

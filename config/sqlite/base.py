@@ -18,8 +18,7 @@ every ``CHECKPOINT_SECONDS``: first without the lock (PASSIVE: it waits for no o
 and the syncing done while turns are written), then, once the log has grown past
 ``RESTART_PAGES``, again with the writers' queue held for the few pages written meanwhile, so
 that the next writer starts the log over (a log restarts only after a checkpoint that left
-nothing behind; else it grows without end). The processes take turns at it: one at a time,
-at most one every ``CHECKPOINT_SECONDS`` among them all (``_our_turn``).
+nothing behind; else it grows without end).
 """
 
 from __future__ import annotations
@@ -112,19 +111,10 @@ class _Checkpoints:
 
     def _loop(self) -> None:
         connection: sqlite3.Connection | None = None
-        turns: int | None = None
         while True:
             self.wrote.wait()
             time.sleep(CHECKPOINT_SECONDS)
             self.wrote.clear()
-            try:
-                if turns is None:
-                    turns = os.open(f"{self.database}-checkpoints", os.O_RDWR | os.O_CREAT, 0o600)
-                if not _our_turn(turns):
-                    continue
-            except OSError:  # the folder is gone: next time
-                log.warning("SQLite checkpoint skipped", exc_info=True)
-                continue
             try:
                 if connection is None:
                     # Read-write, never made: a database file that is gone stays gone.
@@ -141,8 +131,6 @@ class _Checkpoints:
                 if connection is not None:
                     connection.close()
                 connection = None
-            finally:
-                _turn_done(turns)
 
     def checkpoint(self, connection: sqlite3.Connection) -> tuple[int, int]:
         """Checkpoint without the lock, then, past ``RESTART_PAGES``, with the writers' queue
@@ -155,31 +143,6 @@ class _Checkpoints:
             finally:
                 self.writers.release()
         return pages, done
-
-
-def _our_turn(turns: int) -> bool:
-    """Whether this process checkpoints now: the processes take turns on ``turns`` (a file
-    beside the database; ``flock`` on it, its time the last checkpoint's), so that one
-    checkpoints at a time, and not again within ``CHECKPOINT_SECONDS`` of another's. Each
-    process that writes looked every half second, each on its own: with four workers, the
-    four checkpoints came together, and so did their waits for the writers' queue (each
-    takes it past ``RESTART_PAGES``), 40-70 ms for every turn queued behind them."""
-    try:
-        fcntl.flock(turns, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return False  # another process is checkpointing
-    if time.time() - os.fstat(turns).st_mtime < CHECKPOINT_SECONDS * 0.9:
-        fcntl.flock(turns, fcntl.LOCK_UN)
-        return False
-    return True
-
-
-def _turn_done(turns: int) -> None:
-    """This process's checkpoint done: its time noted, the turn let go."""
-    try:
-        os.utime(turns)
-    finally:
-        fcntl.flock(turns, fcntl.LOCK_UN)
 
 
 def _passive(connection: sqlite3.Connection) -> tuple[int, int, int]:
