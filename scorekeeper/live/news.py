@@ -135,14 +135,21 @@ def announce(
     transaction.on_commit(lambda: hub.soon(functools.partial(send, time.time())), robust=True)
 
 
-def latest_entry(game_id: UUID | str) -> int | None:
-    """The number of the game's latest log entry; None if there is no such game. Closes the
-    connection as ``missed`` does."""
-    try:
-        return Game.objects.filter(pk=game_id).values_list("turn_number", flat=True).first()
-    finally:
-        if not connection.in_atomic_block:
-            connection.close()
+def latest_entry(game_id: UUID) -> int | None:
+    """The number of the game's latest log entry; None if there is no such game. Read as
+    written (each screen's stream opens with it: when a server restarts, thousands at once),
+    not built by the ORM for each."""
+    key = Game._meta.pk.get_db_prep_value(game_id, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(_LATEST_ENTRY, [key])
+        row = cursor.fetchone()
+    return None if row is None else int(row[0])
+
+
+_LATEST_ENTRY = (
+    f"SELECT {Game._meta.get_field('turn_number').column} FROM {Game._meta.db_table} "
+    f"WHERE {Game._meta.pk.column} = %s"
+)
 
 
 def missed(game_id: UUID | str, after: int) -> list[dict[str, Any]] | None:

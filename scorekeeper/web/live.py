@@ -16,6 +16,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
+from django.db import connection
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.views.decorators.http import require_GET
@@ -43,6 +44,11 @@ def _stream(request: HttpRequest, stream: Stream) -> HttpResponseBase:
         return _plain(503, "No room for another live stream here: the page polls instead.",
                       **{"Retry-After": "60"})  # fmt: skip
     content: Any = events_async(stream, hub) if served_by_loop else events_sync(stream, hub)
+    if not served_by_loop and not connection.in_atomic_block:
+        # The thread that serves the stream waits in it long: it lets its connection go.
+        # (Under ASGI the view ran on the thread the streams' openings share, which keeps
+        # its connection as a request's thread does: not one opened for each stream.)
+        connection.close()
     response = StreamingHttpResponse(content, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a proxy in front must pass each event on at once
@@ -54,7 +60,7 @@ def game_events(request: HttpRequest, game_id: Any) -> HttpResponseBase:
     """A game's entries as they commit, after ``Last-Event-ID`` (the browser's, on a
     reconnect) or ``?after=`` (the entry the page showed), else from now; with ``?part=live``
     (the spectator screen), each with the screen's live part."""
-    latest = latest_entry(game_id)  # and the database connection is let go: a stream waits long
+    latest = latest_entry(game_id)
     if latest is None:
         return _plain(404, "There is no such game.")
     seen = request.headers.get("Last-Event-ID") or request.GET.get("after")

@@ -505,12 +505,15 @@ def test_streams_served_by_the_loop_share_a_few_database_connections():
 @pytest.mark.django_db(transaction=True)
 def test_open_streams_served_by_the_asgi_application_hold_no_thread_each():
     """Django's ASGI handler would give each request a thread of its own for its life; a
-    stream lasts minutes, so each open screen held a thread (and its memory)."""
+    stream lasts minutes, so each open screen held a thread (and its memory). Nor does each
+    opening open a database connection of its own (when a server restarts, thousands of
+    screens open their streams again at once)."""
     import asyncio
     import threading
 
     from asgiref.sync import SyncToAsync
     from django.db import connections
+    from django.db.backends.signals import connection_created
 
     from config.asgi import application
 
@@ -555,17 +558,26 @@ def test_open_streams_served_by_the_asgi_application_hold_no_thread_each():
         gone.set()
         await asyncio.wait_for(asyncio.gather(*served), 30)
 
+    opened: list[str] = []
+
+    def count(sender: object, **kwargs: object) -> None:
+        opened.append(threading.current_thread().name)
+
+    connection_created.connect(count)
     # A loop of its own in a thread of its own (the browser tests leave one in this thread).
     done = threading.Thread(target=lambda: asyncio.run(screens(20)))
     try:
         done.start()
         done.join(60)
     finally:  # the threads' connections closed, or PostgreSQL's test database can't be dropped
+        connection_created.disconnect(count)
         SyncToAsync.single_thread_executor.submit(connections.close_all).result(10)
         streams.stop_reading()
     assert sum(b"event: ready" in body for body in heard) == 20  # every stream opened
     # asgiref's one shared thread (and a2wsgi's, the readers') at most: not one a screen.
     assert counted["open"] - counted["before"] <= 3, counted
+    # The shared thread's connection, and the readers': not one a screen.
+    assert len(opened) <= 1 + streams.READ_THREADS, opened
 
 
 def test_where_one_writer_commits_at_a_time_each_entry_is_read_once_however_late_its_stamp():
