@@ -146,11 +146,11 @@ def server_rss_kb(pgid: int | None) -> int:
 
 def settle(pgid: int | None, marker: str | None) -> float:
     """Seconds from the screens' opening to the server's rest, waited for before the window: a
-    screen is open once its stream said ``ready``, and the server still reads, for each one,
-    what it may have missed (``GameStream.catch_up``), thousands queued at the end of the
-    opening. Rest: a second in which the server used less than ``SETTLED_CORES`` (at rest
-    with every screen open, 5,000 tables cost it about a tenth of a core: keep-alives, the
-    workers' watch of the record). At most ``SETTLE_LIMIT`` seconds."""
+    screen is open once its stream said ``ready``, and the server may still be reading, for
+    the last ones, what they missed (``GameStream.catch_up``). Rest: a second in which the
+    server used less than ``SETTLED_CORES`` (at rest with every screen open, 4,000 tables
+    cost it 0.08 of a core: keep-alives, the workers' watch of the record). At most
+    ``SETTLE_LIMIT`` seconds."""
     hz = os.sysconf("SC_CLK_TCK")
     began = time.monotonic()
     before = sum(server_ticks(pgid, marker))
