@@ -124,6 +124,24 @@ def turn_cpu_ms(
     return round(sorted(rounds)[1], 2)
 
 
+def replace_a_worker(pgid: int) -> None:
+    """Stop one of the server's workers as gunicorn does to replace it (``max_requests``, a
+    restart): SIGTERM, its requests finished, its screens' streams cut when it goes; the
+    master starts another. Its screens open their streams again, elsewhere."""
+    import signal
+
+    workers = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                with open(f"/proc/{entry.name}/stat", "rb") as stat:
+                    fields = stat.read().rpartition(b")")[2].split()
+                if int(fields[1]) == pgid:  # a child of the master
+                    workers.append(int(entry.name))
+    if workers:
+        os.kill(min(workers), signal.SIGTERM)
+
+
 def server_rss_kb(pgid: int | None) -> int:
     """The resident memory of the server's processes (its workers and master), in kB."""
     total = 0
@@ -170,6 +188,7 @@ def step(
     pgid: int | None,
     marker: str | None,
     seed: int,
+    restart: float | None = None,
 ) -> dict[str, Any]:
     """One step: the tables' screens open in two generator processes, each holding one screen
     of every table, and the turns are sent from a third (a table's scorer is a phone of its
@@ -190,6 +209,7 @@ def step(
             "turns": sends,
             "seconds": seconds,
             "seed": seed,
+            "reconnect": restart is not None,
         }
         proc = subprocess.Popen(
             [sys.executable, str(HERE / "capacity_load.py")],
@@ -219,6 +239,9 @@ def step(
         assert proc.stdin is not None
         proc.stdin.write("start\n")
         proc.stdin.flush()
+    if restart is not None and pgid:
+        time.sleep(restart)
+        replace_a_worker(pgid)
     results = []
     for proc, outcome in zip(procs, outcomes, strict=True):
         # Each result comes in a file: through the pipe, one past 64 kB came cut short.
@@ -267,6 +290,9 @@ def step(
         "generator_cpu_s": round(sum(r.get("cpu_s", 0) for r in results), 2),
         "screens_open_s": max(o["open_s"] for o in opened),
         "settle_s": settle_s,
+        "reconnects": sum(r.get("reconnects", 0) for r in results),
+        "turns_over_50_ms": sum(1 for t in turns if t > TURN_P99_MS),
+        "turn_max_ms": round(max(turns), 1) if turns else None,
         "rss_per_screen_kb": round((rss_open - rss_before) / screens, 1) if screens else None,
     }
     figures["passed"] = bool(
@@ -287,8 +313,11 @@ def run(
     database_url: str | None = None,
     redis_url: str | None = None,
     say: Any = print,
+    restart: float | None = None,
 ) -> dict[str, Any]:
-    """Step up the tables until a step fails; the figures of every step, and the capacity."""
+    """Step up the tables until a step fails; the figures of every step, and the capacity.
+    With ``restart``: that many seconds into each window, one worker is replaced
+    (``replace_a_worker``) and its screens reconnect."""
     import resource
 
     from http_load import READY_TIMEOUT, STEADY, Database, manage, server_env
@@ -330,7 +359,9 @@ def run(
                     break
                 games += create_games(port, tables - len(games))
                 speed = machine_ms()
-                figures = step(port, games[:tables], seconds, pgid, marker, seed=number + 1)
+                figures = step(
+                    port, games[:tables], seconds, pgid, marker, seed=number + 1, restart=restart
+                )
                 figures["machine_ms"] = speed
                 results.append(figures)
                 say(
@@ -379,9 +410,14 @@ def main() -> None:
     parser.add_argument("--steps", default=",".join(map(str, STEPS)))
     parser.add_argument("--seconds", type=float, default=WINDOW)
     parser.add_argument("--redis", default=None, help="a Redis URL for the fan-out")
+    parser.add_argument(
+        "--restart", type=float, default=None, help="seconds into each window to replace a worker"
+    )
     args = parser.parse_args()
     steps = tuple(int(s) for s in args.steps.split(","))
-    result = run(steps, args.seconds, os.environ.get("DATABASE_URL"), args.redis)
+    result = run(
+        steps, args.seconds, os.environ.get("DATABASE_URL"), args.redis, restart=args.restart
+    )
     print(json.dumps(result))
 
 

@@ -70,7 +70,7 @@ class Stream(asyncio.Protocol):
             self.text += self.buffer[line_end + 2 : line_end + 2 + size]
             del self.buffer[: line_end + 2 + size + 2]
             if size == 0:
-                self.screen.fail("the stream ended")
+                self.screen.ended()
         while (end := self.text.find(b"\n\n")) >= 0:
             block = bytes(self.text[:end])
             del self.text[: end + 2]
@@ -85,6 +85,8 @@ class Screen:
         self.run, self.table = run, table
         self.ready = asyncio.get_running_loop().create_future()
         self.heard: set[int] = set()
+        self.last_id: int | None = None  # the last event's id (its entry)
+        self.retry_ms = 2000  # what the stream said (``retry:``)
         self.etag = ""
         self.closing = False
         self.transport: asyncio.Transport | None = None
@@ -95,17 +97,34 @@ class Screen:
             lambda: Stream(self), "127.0.0.1", self.run.port
         )
         self.transport = transport  # type: ignore[assignment]
+        since = f"Last-Event-ID: {self.last_id}\r\n" if self.last_id is not None else ""
         transport.write(  # type: ignore[attr-defined]
             f"GET /games/{self.table.id}/events?part=live HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-            "Accept: text/event-stream\r\n\r\n".encode()
+            f"Accept: text/event-stream\r\n{since}\r\n".encode()
         )
         await asyncio.wait_for(self.ready, 30)
+
+    async def reopen(self) -> None:
+        """As a browser's EventSource does when its stream is lost: again after the stream's
+        ``retry``, with the last event's id."""
+        while not self.closing:
+            await asyncio.sleep(self.retry_ms / 1000)
+            try:
+                await self.open()
+            except (TimeoutError, OSError):
+                continue
+            self.run.reconnects += 1
+            return
 
     def event(self, block: bytes, arrived: float) -> None:
         kind = data = None
         for line in block.split(b"\n"):
             if line.startswith(b"event: "):
                 kind = line[7:]
+            elif line.startswith(b"id: "):
+                self.last_id = int(line[4:])
+            elif line.startswith(b"retry: "):
+                self.retry_ms = int(line[7:])
             elif line.startswith(b"data: "):
                 data = line[6:]
         if kind == b"ready":
@@ -150,8 +169,17 @@ class Screen:
             self.ready.set_exception(RuntimeError(text))
 
     def lost(self) -> None:
-        if not self.closing:
+        if self.closing:
+            return
+        if self.run.reconnect and self.ready.done():
+            asyncio.ensure_future(self.reopen())
+        else:
             self.fail("connection lost")
+
+    def ended(self) -> None:
+        """The server ended the stream: with ``reconnect``, the connection's loss reopens it."""
+        if not self.run.reconnect:
+            self.fail("the stream ended")
 
     def close(self) -> None:
         self.closing = True
@@ -201,6 +229,8 @@ class Generator:
     def __init__(self, config: dict[str, Any]) -> None:
         self.port = config["port"]
         self.fetch = config.get("fetch", True)
+        self.reconnect = config.get("reconnect", False)  # screens reopen lost streams
+        self.reconnects = 0
         self.pool = Pool(self.port)
         self.errors: list[str] = []
         self.deliveries: list[float] = []
@@ -295,6 +325,7 @@ async def generate(config: dict[str, Any]) -> dict[str, Any]:
         "errors": run.errors[:20],
         "error_count": len(run.errors),
         "cpu_s": round(cpu, 2),
+        "reconnects": run.reconnects,
         "entries": {t.id: t.entry for t in tables} if config["turns"] else {},
     }
 
