@@ -1,6 +1,6 @@
 """Capacity, open loop: how many live tables one server serves within the goals.
 
-    .venv/bin/python bench/capacity.py [--steps 250,500,1000,...] [--seconds 20]
+    .venv/bin/python bench/capacity.py [--steps 250,500,1000,...] [--seconds 20] [--restart S]
 
 (``make bench`` runs it from bench/run.py, on SQLite, and on PostgreSQL with Redis when
 DATABASE_URL is a PostgreSQL URL and Redis answers on REDIS_URL or 127.0.0.1:6379.) The server
@@ -25,6 +25,14 @@ Stepping up the table count, a step passes when, over its measured window:
   turn p99 <= 50 ms, update delivery p99 <= 1 s (from the commit, the event's ``at``, to the
   event arriving at the screen), every screen heard every turn of its table, and no request
   failed. ``capacity_tables`` is the largest passing step.
+
+With ``--restart S``, S seconds into each window one worker is replaced as gunicorn replaces
+it (SIGTERM: after ``max_requests``, or in a restart): its screens lose their streams and open
+them again as a browser's EventSource does, after the stream's ``retry:`` and with their
+``Last-Event-ID`` (``reconnects``; ``lost_s`` and ``reopened_s``: the least, median and most
+moment, in seconds into the window; ``reopening``: still waiting at the end). The turns'
+figures then show what the other tables feel while they do (``turns_over_50_ms``,
+``turn_max_ms``).
 
 Reported besides: the server's CPU per turn at each step (gunicorn's processes, and
 PostgreSQL's backends, all in: the turn, the fan-out, the screens' fetches), the generator's own
@@ -122,6 +130,14 @@ def turn_cpu_ms(
         rounds.append((sum(ticks1) - sum(ticks0)) / os.sysconf("SC_CLK_TCK") * 1000 / len(measured))
     conn.close()
     return round(sorted(rounds)[1], 2)
+
+
+def _spread_of(values: list[float]) -> list[float] | None:
+    """The least, the median and the most of ``values`` (None if none)."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    return [ordered[0], ordered[len(ordered) // 2], ordered[-1]]
 
 
 def replace_a_worker(pgid: int) -> None:
@@ -291,6 +307,10 @@ def step(
         "screens_open_s": max(o["open_s"] for o in opened),
         "settle_s": settle_s,
         "reconnects": sum(r.get("reconnects", 0) for r in results),
+        "reopening": sum(r.get("reopening", 0) for r in results),
+        "lost_s": _spread_of([t for r in results for t in r.get("lost_s", [])]),
+        "reopened_s": _spread_of([t for r in results for t in r.get("reopened_s", [])]),
+        "waiting_retry_ms": _spread_of([t for r in results for t in r.get("waiting_retry_ms", [])]),
         "turns_over_50_ms": sum(1 for t in turns if t > TURN_P99_MS),
         "turn_max_ms": round(max(turns), 1) if turns else None,
         "rss_per_screen_kb": round((rss_open - rss_before) / screens, 1) if screens else None,

@@ -87,6 +87,7 @@ class Screen:
         self.heard: set[int] = set()
         self.last_id: int | None = None  # the last event's id (its entry)
         self.retry_ms = 2000  # what the stream said (``retry:``)
+        self.reopening = False  # its stream lost, not open again yet
         self.etag = ""
         self.closing = False
         self.transport: asyncio.Transport | None = None
@@ -114,6 +115,8 @@ class Screen:
             except (TimeoutError, OSError):
                 continue
             self.run.reconnects += 1
+            self.reopening = False
+            self.run.reopened.append(time.monotonic())
             return
 
     def event(self, block: bytes, arrived: float) -> None:
@@ -172,6 +175,8 @@ class Screen:
         if self.closing:
             return
         if self.run.reconnect and self.ready.done():
+            self.reopening = True
+            self.run.lost.append(time.monotonic())
             asyncio.ensure_future(self.reopen())
         else:
             self.fail("connection lost")
@@ -231,6 +236,8 @@ class Generator:
         self.fetch = config.get("fetch", True)
         self.reconnect = config.get("reconnect", False)  # screens reopen lost streams
         self.reconnects = 0
+        self.lost: list[float] = []  # when streams were lost (time.monotonic)
+        self.reopened: list[float] = []
         self.pool = Pool(self.port)
         self.errors: list[str] = []
         self.deliveries: list[float] = []
@@ -295,6 +302,7 @@ async def generate(config: dict[str, Any]) -> dict[str, Any]:
     await loop.run_in_executor(None, sys.stdin.readline)  # the start
     cpu0 = cpu_seconds()
     start = loop.time()
+    began = time.monotonic()
     window = config["seconds"]
     rng = random.Random(config.get("seed", 1))
     tasks = []
@@ -326,6 +334,10 @@ async def generate(config: dict[str, Any]) -> dict[str, Any]:
         "error_count": len(run.errors),
         "cpu_s": round(cpu, 2),
         "reconnects": run.reconnects,
+        "reopening": sum(1 for s in screens if s.reopening),  # at the end, still waiting
+        "lost_s": [round(t - began, 1) for t in run.lost],
+        "reopened_s": [round(t - began, 1) for t in run.reopened],
+        "waiting_retry_ms": [s.retry_ms for s in screens if s.reopening],
         "entries": {t.id: t.entry for t in tables} if config["turns"] else {},
     }
 
