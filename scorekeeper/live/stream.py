@@ -12,7 +12,9 @@ sends ``event: table`` (a game of the club changed) and ``event: refresh`` when 
 been lost; the director's screen then reloads its tables.
 
 A stream lasts at most ``PUSH_STREAM_SECONDS`` (the browser reconnects at once, with its
-``Last-Event-ID``), sends a comment at least every ``PUSH_HEARTBEAT_SECONDS`` so proxies keep
+``Last-Event-ID``: ``RETRY_MS``), and a stream lost without that end (its server's worker
+replaced or restarted, the network gone) is opened again after a moment each draws
+(``retry_ms``); it sends a comment at least every ``PUSH_HEARTBEAT_SECONDS`` so proxies keep
 it open (each stream its own moments, ``lifetime`` and ``keep_alive_in``),
 and is served by the event loop (``events_async``, ASGI: thousands per process) or by a
 thread (``events_sync``, WSGI: ``make run``, the tests' live server).
@@ -37,8 +39,15 @@ from django.db import close_old_connections, connection
 from scorekeeper.live import news
 from scorekeeper.live.hub import Hub
 
-RETRY_MS = 2000  # how soon a browser reconnects after a stream ends
+RETRY_MS = 2000  # how soon a browser reconnects after a stream ended in its time
+# A stream lost otherwise waits RETRY_MS and up to RETRY_SPREAD_MS more: a worker replaced (its
+# max_requests) or a server restarted loses thousands of streams at once, and each opening
+# costs some milliseconds of CPU; opened again within the same two seconds, they held up every
+# table's turns (bench/capacity.py --restart). Meanwhile the spectator's and the director's
+# screens poll (static/js/live.js); the scorer's page hears of other phones' turns once back.
+RETRY_SPREAD_MS = 15000
 KEEP_ALIVE = b":\n\n"
+IN_ITS_TIME = f"retry: {RETRY_MS}\n\n".encode()  # a stream's last words when its time is up
 CATCH_UP = object()  # ``take``'s answer when the record must be read
 T = TypeVar("T")
 
@@ -55,6 +64,12 @@ _spread = random.Random()  # noqa: S311 - spreading moments, not a secret
 def lifetime() -> float:
     """How long a stream lasts: 80-100% of ``PUSH_STREAM_SECONDS``."""
     return settings.PUSH_STREAM_SECONDS * _spread.uniform(0.8, 1.0)
+
+
+def retry_ms() -> int:
+    """How long a browser waits to open a stream it lost: ``RETRY_MS`` and up to
+    ``RETRY_SPREAD_MS`` more, drawn for each stream."""
+    return RETRY_MS + round(_spread.uniform(0, RETRY_SPREAD_MS))
 
 
 def keep_alive_in() -> float:
@@ -127,7 +142,7 @@ class GameStream:
 
     def opening(self) -> bytes:
         ready = frame({"game": self.game_id, "entry": self.last}, event="ready", entry=self.last)
-        return f"retry: {RETRY_MS}\n".encode() + ready
+        return f"retry: {retry_ms()}\n".encode() + ready
 
     def take(self, message: dict[str, Any]) -> bytes | object:
         """What to send for ``message``: the event, nothing (already sent), or ``CATCH_UP``
@@ -178,7 +193,7 @@ class ClubStream:
         self.drawn = False
 
     def opening(self) -> bytes:
-        return f"retry: {RETRY_MS}\n".encode() + frame({}, event="ready")
+        return f"retry: {retry_ms()}\n".encode() + frame({}, event="ready")
 
     def take(self, message: dict[str, Any]) -> bytes | object:
         if message.get("resync"):
@@ -226,6 +241,8 @@ def events_sync(stream: Stream, hub: Hub) -> Iterator[bytes]:
             elif sent:
                 assert isinstance(sent, bytes)
                 yield sent
+        if not stream.done:  # its time is up: open it again at once
+            yield IN_ITS_TIME
     finally:
         listener.leave()
 
@@ -346,6 +363,8 @@ async def events_async(stream: Stream, hub: Hub) -> AsyncIterator[bytes]:
             elif sent:
                 assert isinstance(sent, bytes)
                 yield sent
+        if not stream.done:  # its time is up: open it again at once
+            yield IN_ITS_TIME
     finally:
         listener.leave()
 
@@ -355,6 +374,7 @@ __all__ = [
     "ClubStream",
     "GameStream",
     "RETRY_MS",
+    "RETRY_SPREAD_MS",
     "Rendering",
     "Stream",
     "events_async",
@@ -362,5 +382,6 @@ __all__ = [
     "frame",
     "keep_alive_in",
     "lifetime",
+    "retry_ms",
     "stop_reading",
 ]

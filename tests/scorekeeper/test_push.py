@@ -405,6 +405,33 @@ def test_streams_opened_together_keep_alive_and_end_at_moments_of_their_own(sett
     assert streams.lifetime() == 0
 
 
+def test_a_lost_stream_is_opened_again_at_a_moment_of_its_own_and_one_ended_in_its_time_at_once(
+    client, settings, monkeypatch
+):
+    """A worker replaced, a server restarted: thousands of screens lose their streams at once
+    and must not all open them again in the same two seconds. Each stream tells its browser
+    its own wait (``retry:``, 2-17 s); a stream that ends because its time is up says, last,
+    to come back at once (2 s), as it was meant to end."""
+    import random
+    import re
+
+    monkeypatch.setattr(streams, "_spread", random.Random(19))
+    settings.PUSH_STREAM_SECONDS = 0  # each stream ends in its time, after what was missed
+    game = new_game()
+    waits = []
+    for _ in range(40):
+        sent = b"".join(client.get(f"/games/{game.pk}/events").streaming_content).decode()
+        said = [int(ms) for ms in re.findall(r"^retry: (\d+)$", sent, flags=re.M)]
+        assert len(said) == 2 and said[-1] == streams.RETRY_MS  # the first, and the last words
+        assert sent.endswith(f"retry: {streams.RETRY_MS}\n\n")
+        waits.append(said[0])
+    lowest, highest = streams.RETRY_MS, streams.RETRY_MS + streams.RETRY_SPREAD_MS
+    assert all(lowest <= wait <= highest for wait in waits)
+    assert max(waits) - min(waits) > streams.RETRY_SPREAD_MS / 2  # spread out
+    director = streams.ClubStream(1).opening().decode()
+    assert lowest <= int(re.match(r"retry: (\d+)\n", director).group(1)) <= highest
+
+
 def test_the_screens_a_loop_serves_are_sent_one_event_drawn_once_even_if_one_closes(settings):
     """Every screen of a game in a process gets the same bytes for a change: its part drawn
     once, the event encoded once; a screen closing while the part is drawn takes nothing from
