@@ -16,7 +16,7 @@ bind = os.environ.get("BIND", "127.0.0.1:8000")
 # open streams beside its requests; on two cores four workers served half as many tables
 # again as two within the goals (bench/capacity.py), at about 100 MB each.
 workers = int(os.environ.get("WEB_CONCURRENCY") or 2 * (os.cpu_count() or 1))
-worker_class = os.environ.get("WORKER_CLASS", "uvicorn_worker.UvicornWorker")
+worker_class = os.environ.get("WORKER_CLASS", "config.workers.Worker")  # uvicorn's (ASGI)
 if worker_class == "gthread":
     wsgi_app = "config.wsgi:application"
     # Threads overlap the database round trips of one worker's requests.

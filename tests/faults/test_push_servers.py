@@ -208,3 +208,86 @@ def dead_pid() -> int:
         except PermissionError:
             pass
         pid -= 1
+
+
+def test_a_worker_stopped_with_screens_open_lets_them_go_and_exits_in_its_graceful_time(
+    tmp_path: Path,
+) -> None:
+    """A worker replaced (``max_requests``) or stopped with the server: its screens' streams
+    never end by themselves, and uvicorn's own worker waited for them until the master killed
+    it (30 s, a worker timeout). This one ends them within gunicorn's ``graceful_timeout`` and
+    exits by itself; the master starts another, where the screen comes back for what it
+    missed."""
+    import signal
+    import socket
+
+    lexica = club_lexica(tmp_path)
+    env = server_env(
+        tmp_path, lexica, WEB_CONCURRENCY="1", GUNICORN_CMD_ARGS="--graceful-timeout 2"
+    )
+    env.pop("REDIS_URL", None)
+    running = server(env, tmp_path / "gunicorn.log")
+    screens: list[Screen] = []
+    try:
+        running.start()
+        assert running.process is not None
+        game = start_game(running.port)
+        stream = socket.create_connection(("127.0.0.1", running.port), timeout=5)
+        stream.sendall(
+            f"GET /games/{game['id']}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            "Accept: text/event-stream\r\n\r\n".encode()
+        )
+        said = b""
+        while b"event: ready" not in said:
+            said += stream.recv(65536)
+        (worker,) = children(running.process.pid)
+        stopped = time.monotonic()
+        os.kill(worker, signal.SIGTERM)
+        ended = None
+        stream.settimeout(0.5)
+        while time.monotonic() - stopped < 15:
+            try:
+                if stream.recv(65536):
+                    continue
+            except TimeoutError:  # nothing yet: the stream is still open
+                continue
+            except OSError:
+                pass
+            ended = time.monotonic() - stopped  # the stream is over
+            break
+        stream.close()
+        assert ended is not None and ended < 6, ended  # 2 s of grace; not the 30 s timeout
+        for _ in range(100):  # the worker is gone, by itself
+            if worker not in children(running.process.pid):
+                break
+            time.sleep(0.05)
+        assert worker not in children(running.process.pid)
+        # Its replacement serves the screen again, with what it missed.
+        for _ in range(100):
+            if children(running.process.pid):
+                break
+            time.sleep(0.1)
+        play_mood(running.port, game)
+        back = Screen(running.port, f"/games/{game['id']}/events", last=0)
+        screens.append(back)
+        assert [back.next_event(5).get("id") for _ in range(2)] == ["0", "1"]
+    finally:
+        for screen in screens:
+            screen.close()
+        running.stop()
+    assert "WORKER TIMEOUT" not in (tmp_path / "gunicorn.log").read_text()
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (a gunicorn master's workers)."""
+    found = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as stat:
+                if int(stat.read().rpartition(b")")[2].split()[1]) == pid:
+                    found.append(int(entry.name))
+        except (OSError, IndexError, ValueError):
+            continue
+    return found
