@@ -31,10 +31,14 @@ else:
         os.environ.setdefault("PUSH_WATCH_SECONDS", "0.5")
         _SHARE_PARTS = not os.environ.get("LIVE_PARTS_DIR")
 timeout = 30
+# A worker told to stop finishes its requests and ends its screens' streams within this many
+# seconds (config.workers.Worker), then exits.
 graceful_timeout = 10
 # A worker is replaced after so many requests (its screens reconnect to another and catch up
 # from their Last-Event-ID): rarely, as each replacement sends its thousands of screens
-# reconnecting at once (at 3,000 tables a worker serves 5,000 requests in two minutes).
+# reconnecting, each after a wait of its own (2-17 s: scorekeeper.live.stream.retry_ms), and
+# each opening costs some milliseconds (at 3,000 tables a worker serves 5,000 requests in two
+# minutes).
 max_requests = int(os.environ.get("MAX_REQUESTS", "100000"))
 max_requests_jitter = max_requests // 10
 accesslog = os.environ.get("ACCESS_LOG") or None
