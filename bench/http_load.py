@@ -134,6 +134,9 @@ def server_env(database_url: str, folder: Path, port: int) -> dict[str, str]:
         RATE_LIMIT_TURNS="0",
         RATE_LIMIT_JUDGE="0",
         RATE_LIMIT_GAMES="0",
+        # The load generator is one client (127.0.0.1) with thousands of tables' connections.
+        CLIENT_MAX_CONNECTIONS="0",
+        CLIENT_MAX_STREAMS="0",
         LEXICON_USER_DIR=str(folder / "lexica"),
         LEXICON_CACHE_DIR=str(folder / "lexicon-cache"),
         DJANGO_SETTINGS_MODULE="config.settings",

@@ -10,6 +10,7 @@ middleware, costing a page or a turn a third more CPU than under WSGI.
 import asyncio
 import contextvars
 import io
+import json
 import logging
 import os
 import re
@@ -18,10 +19,12 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import django
-from a2wsgi import WSGIMiddleware
 from a2wsgi.wsgi import build_environ
+from django.conf import settings
 from django.core.handlers.asgi import ASGIHandler
 from django.core.wsgi import get_wsgi_application
+
+from config import clients
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -46,31 +49,27 @@ class StreamsHandler(ASGIHandler):
 
 class Pages:
     """The WSGI application under ASGI, each request run whole in one of ``threads`` threads:
-    its body handed over with it, its answer handed back whole, one crossing each way between
-    the loop and the thread. a2wsgi's ``WSGIMiddleware``, which this was before, crosses four
-    times a request (the body read, the status, the content, its end), each a wait for the
-    loop: under load, with the loop busy sending to thousands of screens, those waits were a
-    turn's slowest part. What must go by parts still does: a body that comes in several (an
-    upload) goes to a2wsgi, which reads it as the app asks; a streamed answer (an export, a
-    static file) is sent from its thread part by part."""
+    its body read first, in the event loop, within its bounds (``read_body``), then handed over
+    with it, and its answer handed back whole, one crossing each way between the loop and the
+    thread. a2wsgi's ``WSGIMiddleware`` crossed four times a request (the body read, the
+    status, the content, its end), each a wait for the loop: under load, with the loop busy
+    sending to thousands of screens, those waits were a turn's slowest part; and it read a
+    body that came in parts from the thread, which a client sending a byte at a time held.
+    A streamed answer (an export, a static file) is sent from its thread part by part."""
 
     def __init__(self, app: Any, threads: int) -> None:
         self.app = app
         self.executor = ThreadPoolExecutor(threads, thread_name_prefix="WSGI")
-        self.by_parts = WSGIMiddleware(app, workers=threads)
-        self.by_parts.executor = self.executor  # one pool of threads for both
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            return await self.by_parts(scope, receive, send)
-        first = await receive()
-        if first["type"] != "http.request":
-            return  # the client left before its request came
-        if first.get("more_body"):
-            return await self.by_parts(scope, _replayed(first, receive), send)
+        body = await read_body(scope, receive, send)
+        if body is not None:
+            await self.answer(scope, body, send)
+
+    async def answer(self, scope: Any, body: bytes, send: Any) -> None:
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[tuple[dict[str, Any], bytes] | None] = loop.create_future()
-        environ = build_environ(scope, io.BytesIO(first.get("body", b"")))  # type: ignore[arg-type]
+        environ = build_environ(scope, io.BytesIO(body))  # type: ignore[arg-type]
         run = contextvars.copy_context().run
         self.executor.submit(run, self.respond, environ, loop, answer, send)
         whole = await answer
@@ -145,14 +144,90 @@ def _failed(answer: asyncio.Future[Any], error: BaseException) -> None:
         answer.set_exception(error)
 
 
-def _replayed(first: dict[str, Any], receive: Any) -> Any:
-    """``receive`` with the message already read given back first."""
-    pending = [first]
+def _replayed(body: bytes, receive: Any) -> Any:
+    """``receive`` with the body already read given back first, whole."""
+    pending = [{"type": "http.request", "body": body, "more_body": False}]
 
     async def replay() -> dict[str, Any]:
         return pending.pop() if pending else await receive()
 
     return replay
+
+
+# A request's body and a client's streams --------------------------------------------------------
+async def read_body(scope: Any, receive: Any, send: Any) -> bytes | None:
+    """The request's body, read in the event loop: at most ``DATA_UPLOAD_MAX_MEMORY_SIZE``
+    bytes (413, refused before a byte is read when Content-Length says more), and whole within
+    ``REQUEST_BODY_SECONDS`` (408). So a client sending its body a byte at a time holds no
+    thread, and nothing it sends is written to disk. None when the request was answered here
+    (refused) or the client left."""
+    from scorekeeper.middleware import too_large_message
+
+    cap = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    for name, value in scope["headers"]:
+        if name == b"content-length" and value.strip().isdigit() and int(value) > cap:
+            await _refuse(scope, send, 413, "too_large", too_large_message())
+            return None
+    parts: list[bytes] = []
+    size = 0
+    try:
+        async with asyncio.timeout(settings.REQUEST_BODY_SECONDS):
+            while True:
+                message = await receive()
+                if message["type"] != "http.request":
+                    return None  # the client left
+                part = message.get("body", b"")
+                size += len(part)
+                if size > cap:
+                    await _refuse(scope, send, 413, "too_large", too_large_message())
+                    return None
+                parts.append(part)
+                if not message.get("more_body"):
+                    return parts[0] if len(parts) == 1 else b"".join(parts)
+    except TimeoutError:
+        await _refuse(
+            scope, send, 408, "body_too_slow", "The request's body did not arrive in time."
+        )
+        return None
+
+
+async def _refuse(scope: Any, send: Any, status: int, code: str, message: str) -> None:
+    """A refusal from the loop, before the application has the request: JSON under /api/, a
+    sentence elsewhere; the connection closed after it, its descriptor freed at once (what
+    the client still sends is not read)."""
+    if scope.get("path", "").startswith("/api/"):
+        body = json.dumps({"error": {"code": code, "message": message}}).encode()
+        kind = b"application/json"
+    else:
+        body, kind = (message + "\n").encode(), b"text/plain; charset=utf-8"
+    headers = [(b"content-type", kind), (b"content-length", b"%d" % len(body)),
+               (b"x-error-code", code.encode()), (b"connection", b"close")]  # fmt: skip
+    if status == 429:
+        headers.append((b"retry-after", b"60"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+async def live(scope: Any, body: bytes, receive: Any, send: Any) -> None:
+    """A screen's stream, if its client holds fewer than ``CLIENT_MAX_STREAMS`` (counted
+    across the server's workers, by the client the proxies name: ``config.clients``)."""
+    cap = settings.CLIENT_MAX_STREAMS
+    if not cap:
+        await streams(scope, _replayed(body, receive), send)
+        return
+    peer = (scope.get("client") or ("unknown",))[0]
+    client = clients.forwarded_client(scope["headers"], peer, settings.TRUSTED_PROXIES)
+    table = clients.counts()
+    cells = table.cells_of("streams", client)
+    if table.count(cells) >= cap:
+        message = f"At most {cap} live streams a client: this page polls instead."
+        await _refuse(scope, send, 429, "too_many_streams", message)
+        return
+    table.add(cells, 1)
+    try:
+        await streams(scope, _replayed(body, receive), send)
+    finally:
+        table.add(cells, -1)
 
 
 django.setup(set_prefix=False)
@@ -161,7 +236,12 @@ pages = Pages(get_wsgi_application(), threads=int(os.environ.get("THREADS", "4")
 
 
 async def application(scope, receive, send):  # type: ignore[no-untyped-def]
-    if scope["type"] == "http" and not STREAMS.match(scope.get("path", "")):
-        await pages(scope, receive, send)
+    if scope["type"] != "http":
+        return await streams(scope, receive, send)
+    body = await read_body(scope, receive, send)
+    if body is None:
+        return
+    if STREAMS.match(scope.get("path", "")):
+        await live(scope, body, receive, send)
     else:
-        await streams(scope, receive, send)
+        await pages.answer(scope, body, send)

@@ -73,12 +73,50 @@ def post_worker_init(worker: object) -> None:
     gc.set_threshold(*(int(n) for n in GC_THRESHOLD.split(",")))
 
 
+# The rows of the workers' shared counts of open connections by client (config.clients):
+# one a worker, with room for a restart's new workers beside the old.
+_CLIENT_ROWS = 2 * workers + 2
+_rows_free = list(range(_CLIENT_ROWS))
+
+
+def pre_fork(server: object, worker: object) -> None:
+    """The worker about to be forked gets a row of the shared counts of its own."""
+    from config import clients
+
+    clients.shared(_CLIENT_ROWS)
+    worker.client_row = _rows_free.pop(0) if _rows_free else 0  # type: ignore[attr-defined]
+
+
+def child_exit(server: object, worker: object) -> None:
+    """What an exited worker counted goes with it (its connections are closed)."""
+    from config import clients
+
+    row = getattr(worker, "client_row", None)
+    if row is not None and clients.table is not None:
+        clients.table.clear(row)
+        if row not in _rows_free:
+            _rows_free.append(row)
+
+
+def _more_descriptors() -> None:
+    """The workers may hold as many files as the system lets this user (the soft limit raised
+    to the hard one): each open screen is a connection, and so a descriptor."""
+    import contextlib
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
 def on_starting(server: object) -> None:
     """The workers' live parts folder, when they share one: made by the master (named by its
     process id; readable by this user only) before it starts them, which inherit its path
     (LIVE_PARTS_DIR). The folders of this user's servers that are gone without removing
     theirs (killed outright: on_exit never ran) are removed first."""
     global _PARTS_MADE
+    _more_descriptors()
     if not _SHARE_PARTS:
         return
     import shutil

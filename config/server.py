@@ -52,9 +52,11 @@ class Gunicorn:
         log: Path,
         extra: Sequence[str] = (),
         ready_timeout: float = 60,
+        descriptors: int | None = None,
     ) -> None:
         self.env = {**env, "BIND": f"127.0.0.1:{port}"}
         self.port, self.log, self.extra, self.ready_timeout = port, log, extra, ready_timeout
+        self.descriptors = descriptors  # the files each of its processes may hold open
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
@@ -68,6 +70,7 @@ class Gunicorn:
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,  # its own process group: stopped or killed as one
+                preexec_fn=self._limit_descriptors if self.descriptors else None,
             )
         deadline = time.monotonic() + self.ready_timeout
         while True:
@@ -84,6 +87,12 @@ class Gunicorn:
             if time.monotonic() > deadline:
                 raise ServerFailed(f"gunicorn not ready in {self.ready_timeout} s:\n{self.tail()}")
             time.sleep(0.1)
+
+    def _limit_descriptors(self) -> None:
+        import resource
+
+        assert self.descriptors is not None
+        resource.setrlimit(resource.RLIMIT_NOFILE, (self.descriptors, self.descriptors))
 
     def signal_group(self, signum: int) -> None:
         if self.process is not None:

@@ -203,6 +203,21 @@ else:
         f"CACHE_URL must be redis://…, rediss://…, unix://…, db or memory; got {CACHE_URL!r}"
     )
 
+# What one client may hold open on the server (gunicorn's ASGI workers, config.workers): its
+# connections, and among them live streams; one more is answered 429. 0: no bound. Behind
+# TRUSTED_PROXIES the connections are the proxies' and are not counted; streams still are, by
+# the client the proxies name. A club whose tables all share one address (a venue's Wi-Fi)
+# needs about two connections a table.
+CLIENT_MAX_CONNECTIONS = envint("CLIENT_MAX_CONNECTIONS", 96)
+CLIENT_MAX_STREAMS = envint("CLIENT_MAX_STREAMS", 48)
+# A request's line and headers arrive within so many seconds, bytes and headers (408, 431), and
+# its body (at most DATA_UPLOAD_MAX_MEMORY_SIZE, else 413) within REQUEST_BODY_SECONDS (408):
+# read in the event loop, so a slow client holds no thread.
+REQUEST_HEAD_SECONDS = envfloat("REQUEST_HEAD_SECONDS", 10.0)
+REQUEST_HEAD_BYTES = envint("REQUEST_HEAD_BYTES", 32 * 1024)
+REQUEST_HEADERS = envint("REQUEST_HEADERS", 100)
+REQUEST_BODY_SECONDS = envfloat("REQUEST_BODY_SECONDS", 20.0)
+
 # Requests per client per minute; 0 turns a limit off.
 RATE_LIMIT_TURNS = envint("RATE_LIMIT_TURNS", 120)
 RATE_LIMIT_JUDGE = envint("RATE_LIMIT_JUDGE", 60)
@@ -223,7 +238,9 @@ PUSH_STREAM_SECONDS = envint("PUSH_STREAM_SECONDS", 300)
 # limit is usually 60 s; each stream waits 50-100% of it); each costs a write per screen (at
 # 15 s: 6.6 ms a turn all in, at 30 s 6.0).
 PUSH_HEARTBEAT_SECONDS = envint("PUSH_HEARTBEAT_SECONDS", 30)
-PUSH_MAX_STREAMS = envint("PUSH_MAX_STREAMS", 20_000)  # open streams per ASGI process
+# Open streams per ASGI process, at most: fewer where its descriptors are fewer, with room left
+# for turns (config.clients.stream_room); one more is answered 503 and its page polls.
+PUSH_MAX_STREAMS = envint("PUSH_MAX_STREAMS", 20_000)
 # Open streams per WSGI process, each holding a thread (make run); 0 under gunicorn's gthread.
 PUSH_THREAD_STREAMS = envint("PUSH_THREAD_STREAMS", 32)
 # Without REDIS_URL, processes sharing a database read it this often for each other's changes

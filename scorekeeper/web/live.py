@@ -21,6 +21,7 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.views.decorators.http import require_GET
 
+from config.clients import stream_room
 from scorekeeper.live.hub import hub
 from scorekeeper.live.news import latest_entry
 from scorekeeper.live.stream import ClubStream, GameStream, Stream, events_async, events_sync
@@ -39,10 +40,16 @@ def _plain(status: int, text: str, **headers: str) -> HttpResponse:
 
 def _stream(request: HttpRequest, stream: Stream) -> HttpResponseBase:
     served_by_loop = isinstance(request, ASGIRequest)
-    room = settings.PUSH_MAX_STREAMS if served_by_loop else settings.PUSH_THREAD_STREAMS
+    if served_by_loop:
+        room = stream_room(settings.PUSH_MAX_STREAMS)
+    else:
+        room = settings.PUSH_THREAD_STREAMS
     if hub.count() >= room:
-        return _plain(503, "No room for another live stream here: the page polls instead.",
-                      **{"Retry-After": "60"})  # fmt: skip
+        refused = _plain(503, "No room for another live stream here: the page polls instead.",
+                         **{"Retry-After": "60"})  # fmt: skip
+        if served_by_loop:  # its descriptor freed at once (WSGI can't say so: hop-by-hop)
+            refused["Connection"] = "close"
+        return refused
     content: Any = events_async(stream, hub) if served_by_loop else events_sync(stream, hub)
     if not served_by_loop and not connection.in_atomic_block:
         # The thread that serves the stream waits in it long: it lets its connection go.

@@ -1,0 +1,133 @@
+"""How many connections and live streams each client holds open, counted across the workers
+of one server, so that one client can't take the descriptors and threads every table needs.
+
+The counts sit in memory the workers share: gunicorn's master makes the table before it forks
+them (config/gunicorn.conf.py), gives each worker a row of its own, and clears a row when its
+worker exits, so counts never outlive the connections they count, a killed worker's included.
+A worker writes only its own row, from its event loop, so no lock is needed; a client's count
+is the sum over the rows. Served any other way (one uvicorn, a test), the table is the
+process's own, with one row.
+
+Clients are counted in buckets by two hashes of their address, and a client's count is the
+smaller of its two buckets' (a count-min sketch): another client adds to it only if the two
+collide in both. An IPv6 client is counted by its /64, which one host usually holds whole.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+import mmap
+import resource
+
+BUCKETS = 1 << 14  # per hash, per kind of count
+KINDS = {"connections": 0, "streams": 1}
+_HASHES = 2
+_CELL = 4  # bytes: an unsigned 32-bit count
+
+
+class Counts:
+    """Counts of open connections and streams by client, in ``rows`` rows of shared memory."""
+
+    def __init__(self, rows: int) -> None:
+        self.rows = rows
+        self.row_cells = len(KINDS) * _HASHES * BUCKETS
+        # Anonymous and shared (mmap's default on POSIX): a process forked after this sees
+        # and changes the same memory.
+        self.memory = mmap.mmap(-1, rows * self.row_cells * _CELL)
+        self.cells = memoryview(self.memory).cast("I")
+        self.row = 0  # this process's row
+
+    def cells_of(self, kind: str, client: str) -> tuple[int, ...]:
+        digest = hashlib.blake2b(client_key(client).encode(), digest_size=8).digest()
+        base = KINDS[kind] * _HASHES * BUCKETS
+        return tuple(
+            base + h * BUCKETS + int.from_bytes(digest[4 * h : 4 * h + 4], "little") % BUCKETS
+            for h in range(_HASHES)
+        )
+
+    def count(self, cells: tuple[int, ...]) -> int:
+        """The client's open count across every row (at least its own, perhaps a little more)."""
+        width, rows, view = self.row_cells, self.rows, self.cells
+        return min(sum(view[r * width + cell] for r in range(rows)) for cell in cells)
+
+    def add(self, cells: tuple[int, ...], n: int) -> None:
+        at = self.row * self.row_cells
+        for cell in cells:
+            self.cells[at + cell] = max(0, self.cells[at + cell] + n)
+
+    def clear(self, row: int) -> None:
+        """Forget what the process of ``row`` counted (it exited)."""
+        start = row * self.row_cells * _CELL
+        self.memory[start : start + self.row_cells * _CELL] = bytes(self.row_cells * _CELL)
+
+
+def client_key(address: str) -> str:
+    """What a client is counted by: its IPv4 address, or its IPv6 /64 network."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 6:
+        mapped = ip.ipv4_mapped
+        if mapped is not None:
+            return str(mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+# Descriptors a process keeps for what is not a connection: its database, logs, word lists,
+# the broker, the event loop's own.
+SPARE_DESCRIPTORS = 128
+
+
+def descriptors() -> int:
+    """How many files this process may hold open (its soft limit)."""
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    return soft if soft != resource.RLIM_INFINITY else 1 << 20
+
+
+def connection_room() -> int:
+    """The open connections a process takes before it refuses one (503): its descriptors
+    less what it needs beside them."""
+    return max(16, descriptors() - SPARE_DESCRIPTORS)
+
+
+def stream_room(configured: int) -> int:
+    """The live streams a process holds before it refuses one (503, the page polls): at most
+    ``configured`` (``PUSH_MAX_STREAMS``), leaving an eighth of its connections (at least 64)
+    for turns and pages."""
+    room = connection_room()
+    return max(0, min(configured, room - max(64, room // 8)))
+
+
+table: Counts | None = None  # made by gunicorn's master, or by the process on first use
+
+
+def shared(rows: int) -> Counts:
+    """The table for a server of forked workers: made once, before they are forked."""
+    global table
+    if table is None or table.rows != rows:
+        table = Counts(rows)
+    return table
+
+
+def counts() -> Counts:
+    global table
+    if table is None:
+        table = Counts(1)
+    return table
+
+
+def forwarded_client(headers: list[tuple[bytes, bytes]], peer: str, proxies: int) -> str:
+    """The client of an ASGI request as ``scorekeeper.limits.client_address`` reads it: behind
+    ``proxies`` proxies, that many entries from the right of X-Forwarded-For."""
+    if proxies:
+        hops: list[str] = []
+        for name, value in headers:
+            if name == b"x-forwarded-for":
+                hops += [h.strip() for h in value.decode("latin-1").split(",")]
+        hops = [h for h in hops if h]
+        if len(hops) >= proxies:
+            return hops[-proxies]
+    return peer
