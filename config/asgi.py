@@ -179,6 +179,11 @@ async def read_body(scope: Any, receive: Any, send: Any) -> bytes | None:
                 part = message.get("body", b"")
                 size += len(part)
                 if size > cap:
+                    # The rest is read and dropped (as much again at most), so a client still
+                    # sending reads the refusal rather than a reset connection.
+                    while message.get("more_body") and size <= 2 * cap:
+                        message = await receive()
+                        size += len(message.get("body", b""))
                     await _refuse(scope, send, 413, "too_large", too_large_message())
                     return None
                 parts.append(part)
