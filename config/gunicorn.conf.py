@@ -114,9 +114,26 @@ def on_starting(server: object) -> None:
     """The workers' live parts folder, when they share one: made by the master (named by its
     process id; readable by this user only) before it starts them, which inherit its path
     (LIVE_PARTS_DIR). The folders of this user's servers that are gone without removing
-    theirs (killed outright: on_exit never ran) are removed first."""
+    theirs (killed outright: on_exit never ran) are removed first.
+
+    A LIVE_PARTS_DIR given that others could put files in (config.private_folder) is refused,
+    and said so: the workers then share no parts (each draws its own) rather than read what
+    another user planted there into spectators' pages."""
     global _PARTS_MADE
     _more_descriptors()
+    given = os.environ.get("LIVE_PARTS_DIR")
+    if given:
+        from config.private_folder import refusal
+
+        reason = refusal(given)
+        if reason is not None:
+            server.log.error(  # type: ignore[attr-defined]
+                "LIVE_PARTS_DIR %s is refused: %s. The workers share no live parts (each "
+                "draws its own) until it is fixed.",
+                given,
+                reason,
+            )
+            del os.environ["LIVE_PARTS_DIR"]
     if not _SHARE_PARTS:
         return
     import shutil

@@ -249,7 +249,8 @@ PUSH_WATCH_SECONDS = envfloat("PUSH_WATCH_SECONDS", 0.0)
 # A folder where a server's processes share the spectator's live part, drawn once per change
 # where it commits (scorekeeper.web.live_parts), and mark the games their screens show
 # (scorekeeper.live.hub); config/gunicorn.conf.py makes one for workers with no REDIS_URL
-# between them; empty: each process draws its own.
+# between them; empty: each process draws its own. One that another user owns or could write
+# in is refused at start and where it is used (config.private_folder), and none is shared.
 LIVE_PARTS_DIR = envstr("LIVE_PARTS_DIR")
 # Pages poll for changes every so many seconds while their stream is not open; 0: never.
 LIVE_POLL_SECONDS = envint("LIVE_POLL_SECONDS", 3)

@@ -19,6 +19,7 @@ lexicon object per id. This module is plain Python: no Django.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import importlib.metadata
 import json
@@ -26,7 +27,7 @@ import os
 import re
 import tempfile
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -233,7 +234,8 @@ class CompiledLexicon:
     def _automaton(self, kind: str, build: Callable[[Iterable[str]], Dawg]) -> Dawg:
         """Compiled on first use from the trie's own words into a ``.dawg`` or ``.gaddag``
         file beside the ``.marisa`` one, named by the same checksum, then memory-mapped like
-        the trie. The largest lists take about a second (DAWG) and 40 seconds (GADDAG), once.
+        the trie. The largest lists take about a second (DAWG) and 40 seconds (GADDAG), once
+        per machine: one process builds while the others wait on the file's ``.lock``.
         """
         automaton = self._automata.get(kind)
         if automaton is not None:
@@ -250,7 +252,12 @@ class CompiledLexicon:
         path = self.path.with_suffix(f".{kind}")
         with contextlib.suppress(OSError, ValueError):
             return Dawg.open(path)
-        _write_atomically(path, build(self._trie.keys()).save)
+        # One process of the machine builds it (the GADDAG of the largest lists costs 20-40 s
+        # of CPU and 300 MB); any other waits here for its file, then maps it.
+        with _machine_lock(path.with_name(f"{path.name}.lock")):
+            with contextlib.suppress(OSError, ValueError):
+                return Dawg.open(path)
+            _write_atomically(path, build(self._trie.keys()).save)
         return Dawg.open(path)
 
     def __repr__(self) -> str:
@@ -353,6 +360,20 @@ def _write_atomically(target: Path, write: Callable[[str], object]) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp)
         raise
+
+
+@contextlib.contextmanager
+def _machine_lock(path: Path) -> Iterator[None]:
+    """Hold an exclusive ``flock`` on ``path`` (made if missing, and kept: removing a lock file
+    another process has open would let a third take a lock of its own). Every process on the
+    machine waits for it, threads of one process too (each opens the file anew); the kernel
+    lets it go when its holder exits, killed or not."""
+    descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)
 
 
 def _read_sidecar(path: Path) -> dict[str, Any] | None:

@@ -74,3 +74,26 @@ def test_with_no_room_for_the_folder_the_server_starts_and_says_so(monkeypatch, 
     assert "LIVE_PARTS_DIR" not in conf.os.environ
     assert "No folder for the workers' live parts" in caplog.text
     conf.on_exit(master())
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_parts_folder_others_can_write_in_is_refused_at_start_and_none_shared(
+    monkeypatch, tmp_path, caplog, workers
+):
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    folder.chmod(0o777)
+    conf = loaded(monkeypatch, WEB_CONCURRENCY=workers, LIVE_PARTS_DIR=str(folder))
+    conf.on_starting(master())
+    assert "LIVE_PARTS_DIR" not in conf.os.environ  # the workers draw their own parts
+    assert f"LIVE_PARTS_DIR {folder} is refused: others can write in it" in caplog.text
+    conf.on_exit(master())
+    assert folder.is_dir()  # the operator's folder is let be
+
+
+def test_a_parts_folder_of_this_users_own_is_given_to_the_workers(monkeypatch, tmp_path, caplog):
+    folder = tmp_path / "parts"
+    folder.mkdir(mode=0o700)
+    conf = loaded(monkeypatch, WEB_CONCURRENCY="2", LIVE_PARTS_DIR=str(folder))
+    conf.on_starting(master())
+    assert conf.os.environ["LIVE_PARTS_DIR"] == str(folder) and caplog.text == ""

@@ -3,10 +3,11 @@ played?"), for the API and the review on a game's page. The engine's move genera
 (``referee/movegen.py``) does the work; this module reads and checks the input, and keeps
 requests from waiting on a word list's first build.
 
-A list's structures (a DAWG and a GADDAG) are built once and cached on disk; ``manage.py
-lexicons --analysis`` builds them at deploy time. A request that finds them missing starts the
-build in the background and is answered 503 with Retry-After, instead of holding a worker for
-the half minute the largest lists take.
+A list's structures (a DAWG and a GADDAG) are built once per machine and cached on disk;
+``manage.py lexicons --analysis`` builds them at deploy time. A request that finds them missing
+starts the build in the background and is answered 503 with Retry-After, instead of holding a
+worker for the half minute the largest lists take; when another process is building them
+already, that background thread waits for its file and maps it (``referee.lexicon``).
 
 Every search has a bounded cost, whoever asks: it stops after ``ANALYSIS_MAX_PLAYS`` legal
 plays or ``ANALYSIS_MAX_MS`` milliseconds (two blanks on a board of scattered tiles have
@@ -49,7 +50,7 @@ MAX_LIMIT = 1000  # plays in one answer; ``count`` says how many there are
 RETRY_SECONDS = 60
 BUSY_RETRY_SECONDS = 2
 PLAYS_PER_UNIT = 25_000  # a search is one request of the rate limit per so many plays looked at
-_building: set[str] = set()
+_building: set[str] = set()  # lists this process builds; one process of the machine at a time
 _building_lock = threading.Lock()
 _slots = threading.BoundedSemaphore(max(1, settings.ANALYSIS_CONCURRENCY))
 

@@ -14,6 +14,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
 
+from config.private_folder import make_private_folder
+
 # The channels marked in Redis: a sorted set, each scored by when its mark runs out (seconds
 # since 1970), MARKED_AT_ONCE to a command (the marking thread lets the others run between).
 DRAWN_KEY = "scorekeeper:live:drawn"
@@ -88,24 +90,37 @@ class FolderMarks(Marks):
 
     def marked(self, channel: str) -> bool:
         try:
-            return os.stat(self.path(channel)).st_mtime > time.time()
+            return os.lstat(self.path(channel)).st_mtime > time.time()
         except FileNotFoundError:
             return False
 
+    def checked(self) -> None:
+        """Raise ``FolderRefused`` unless the parts' folder and its ``marks/`` are this user's
+        own (``config.private_folder``): marks are made and removed in it."""
+        make_private_folder(self.parts)
+        make_private_folder(self.folder)
+
     def mark(self, channels: list[str], until: float) -> None:
-        os.makedirs(self.folder, mode=0o700, exist_ok=True)
+        self.checked()
+        flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
         for at, channel in enumerate(channels):
-            path = self.path(channel)
-            os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
-            os.utime(path, (until, until))
+            descriptor = os.open(self.path(channel), flags, 0o600)
+            try:
+                os.utime(descriptor, (until, until))
+            finally:
+                os.close(descriptor)
             if at % MARKED_AT_ONCE == MARKED_AT_ONCE - 1:
                 time.sleep(0.001)
 
     def forget(self, now: float) -> None:
+        self.checked()
         with os.scandir(self.folder) as entries:
             for entry in entries:
                 with contextlib.suppress(FileNotFoundError):
-                    if entry.stat().st_mtime <= now:
+                    if (
+                        entry.is_file(follow_symlinks=False)
+                        and entry.stat(follow_symlinks=False).st_mtime <= now
+                    ):
                         os.remove(entry.path)
 
 

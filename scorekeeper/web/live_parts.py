@@ -24,6 +24,7 @@ from django.db import DatabaseError, close_old_connections, connection
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 
+from config.private_folder import FolderRefused, make_private_folder, read_file, write_file
 from scorekeeper.game import rows
 from scorekeeper.game.domain import GameNotFound
 from scorekeeper.live.news import Stored
@@ -84,7 +85,9 @@ class SharedParts:
     """
 
     def __init__(self, folder: str) -> None:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
+        # Refused (FolderRefused) unless nobody but this user can put a file in it: a part read
+        # from it goes into spectators' pages as HTML.
+        make_private_folder(folder)
         self.folder = folder
         self._swept = time.monotonic()
 
@@ -92,21 +95,13 @@ class SharedParts:
         return os.path.join(self.folder, hashlib.blake2b(key.encode(), digest_size=16).hexdigest())
 
     def get(self, key: str) -> str | None:
-        try:
-            with open(self.path(key), "rb") as kept:
-                return kept.read().decode()
-        except FileNotFoundError:
-            return None
+        """The part kept under ``key``; None if none is, or what is there is not a regular file
+        (a link, a FIFO, a folder: not followed, not read)."""
+        kept = read_file(self.path(key))
+        return kept.decode() if kept is not None else None
 
     def put(self, key: str, html: str) -> None:
-        path = self.path(key)
-        writing = f"{path}.{os.getpid()}-{threading.get_ident()}"
-        descriptor = os.open(writing, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        try:
-            os.write(descriptor, html.encode())
-        finally:
-            os.close(descriptor)
-        os.replace(writing, path)
+        write_file(self.path(key), html.encode())
         if time.monotonic() - self._swept > SHARED_PARTS_SWEEP_SECONDS:
             self._swept = time.monotonic()
             self.sweep(time.time())
@@ -157,6 +152,7 @@ class RenderedParts:
         self.rendering = threading.Lock()
         self._shared: SharedParts | None = None
         self._off_until = 0.0  # after a failure, the shared folder is let be for a while
+        self._refused = ""  # the folder last refused, once said so
 
     def get(self, key: str) -> str | None:
         with self.lock:
@@ -170,12 +166,19 @@ class RenderedParts:
 
     def shared(self) -> SharedParts | None:
         """The shared folder's parts; None without a folder, or for a minute after it
-        failed."""
+        failed or was refused (``config.private_folder``: others could write in it)."""
         folder = self.folder or settings.LIVE_PARTS_DIR
         if not folder or time.monotonic() < self._off_until:
             return None
         if self._shared is None or self._shared.folder != folder:
-            self._shared = SharedParts(folder)
+            try:
+                self._shared = SharedParts(folder)
+            except FolderRefused as refused:
+                if self._refused != folder:  # said once; looked at again every minute
+                    log.error("LIVE_PARTS_DIR %s: this process shares no live parts.",
+                              refused.strerror)  # fmt: skip
+                self._refused, self._off_until = folder, time.monotonic() + 60
+                return None
         return self._shared
 
     def _failed(self, doing: str) -> None:

@@ -62,7 +62,9 @@ def status_of(sock: socket.socket, timeout: float = 10) -> int | None:
 
 
 def health(port: int, source: str = OTHER, timeout: float = 5) -> int:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout, source_address=(source, 0))
+    conn = http.client.HTTPConnection(
+        "127.0.0.1", port, timeout=timeout, source_address=(source, 0)
+    )
     try:
         conn.request("GET", "/healthz")
         return conn.getresponse().status

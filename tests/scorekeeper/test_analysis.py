@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import fcntl
+import os
 import threading
 import time
 from unittest import mock
@@ -9,8 +11,10 @@ from unittest import mock
 import pytest
 
 from referee import get_library
+from referee.dawg import Dawg
 from scorekeeper.game import domain
 from scorekeeper.models import Game
+from tests.builds import builds, count_builds, waiting_for_a_build
 
 pytestmark = pytest.mark.django_db
 
@@ -109,6 +113,38 @@ def test_a_list_not_yet_prepared_is_built_in_the_background_meanwhile_a_503(clie
         deadline = time.monotonic() + 30
         while not lexicon.analysis_ready() and time.monotonic() < deadline:
             time.sleep(0.05)
+    assert analyse(client, **body).status_code == 200
+
+
+def test_a_worker_that_finds_another_process_building_a_list_waits_for_it_and_builds_nothing(
+    client, settings, tmp_path, monkeypatch
+):
+    """Another process is building CLUB's GADDAG (it holds the build's lock): this worker answers
+    503, and its own build waits for the other's file and maps it instead of building."""
+    cache = tmp_path / "cache"
+    settings.LEXICON_CACHE_DIR = cache
+    lexicon = get_library().get("CLUB")
+    gaddag = lexicon.path.with_suffix(".gaddag")
+    theirs = Dawg.gaddag_from_words(lexicon.dawg().words())
+    monkeypatch.setattr(Dawg, "gaddag_from_words", Dawg.__dict__["gaddag_from_words"])
+    count_builds(cache)
+    building = os.open(f"{gaddag}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    fcntl.flock(building, fcntl.LOCK_EX)
+    try:
+        body = {"ruleset": "upwords-10", "lexicon": "CLUB", "board": empty(10), "rack": "MOOD"}
+        first = analyse(client, **body)
+        assert first.status_code == 503 and first.json()["error"]["code"] == "analysis_preparing"
+        deadline = time.monotonic() + 30
+        while not (builds(cache) or waiting_for_a_build(cache)) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        theirs.save(f"{gaddag}.theirs")
+        os.replace(f"{gaddag}.theirs", gaddag)
+    finally:
+        os.close(building)
+    for thread in threading.enumerate():
+        if thread.name == "analysis-CLUB":
+            thread.join(30)
+    assert builds(cache) == 0
     assert analyse(client, **body).status_code == 200
 
 
