@@ -228,6 +228,12 @@ class Seat(models.Model):
     def __str__(self) -> str:
         return f"{self.player.name} (seat {self.order + 1})"
 
+    @property
+    def shown_score(self) -> int:
+        """The score a list of games shows: the final one once the game has one (the end's
+        penalties in it), the running total until then."""
+        return self.final_score if self.final_score is not None else self.score
+
 
 class TurnQuerySet(models.QuerySet["Turn"]):
     def effective(self) -> TurnQuerySet:

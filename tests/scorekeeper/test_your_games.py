@@ -94,3 +94,18 @@ def test_a_list_written_before_the_tiers_keeps_its_games():
     browser.cookies[YOURS_COOKIE] = signer.sign(old.id)
     plant(browser)
     assert f'href="/games/{old.id}/score/"' in listed(browser)
+
+
+def test_a_finished_game_is_listed_with_its_final_scores():
+    """The end's penalties are in the listed scores (before, the running totals: 102-96 for
+    a game that ended 86-71)."""
+    from tests.factories import RACK_PENALTY, finished_game
+
+    game = finished_game(["Ann", "Ben"], club=None)
+    ann, ben = game.seats.order_by("order")
+    assert ann.final_score == ann.score + RACK_PENALTY
+    browser = Client()
+    signer = signing.get_cookie_signer(salt=YOURS_COOKIE + YOURS_SALT)
+    browser.cookies[YOURS_COOKIE] = signer.sign(str(game.pk))
+    home = browser.get("/").content.decode()
+    assert f"Ann {ann.final_score}, Ben {ben.final_score}" in home
