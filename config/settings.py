@@ -84,6 +84,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "scorekeeper.middleware.Compression",
     "scorekeeper.middleware.RefusedRequestLog",
     "scorekeeper.middleware.RateLimit",
     "scorekeeper.middleware.Idempotency",
