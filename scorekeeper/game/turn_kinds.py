@@ -159,8 +159,17 @@ def _replay_play(state: GameState, turn: Turn) -> Outcome:
     return state.play(Play(tuple(Placement(r, c, t) for r, c, t in turn.tiles)))
 
 
+_COUNTS = {5: "five", 6: "six", 7: "seven", 8: "eight"}
+
+
 def _words(turn: Turn) -> str:
-    return ", ".join(f"{w.get('word')} {w.get('score')}" for w in turn.words or [])
+    """The words a play scored, and its all-tiles bonus (what the words leave of its score)."""
+    words = turn.words or []
+    said = ", ".join(f"{w.get('word')} {w.get('score')}" for w in words)
+    bonus = (turn.score or 0) - sum(int(w.get("score") or 0) for w in words)
+    if words and bonus > 0 and turn.tiles:
+        said += f" + {bonus} for all {_COUNTS.get(len(turn.tiles), str(len(turn.tiles)))}"
+    return said
 
 
 def _describe_play(turn: Turn) -> str:

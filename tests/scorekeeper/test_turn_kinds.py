@@ -176,3 +176,13 @@ def test_a_full_log_refuses_a_time_penalty_too(monkeypatch):
         domain.act(game.pk, "penalty", seat=1, points=-1)
     assert caught.value.code == "log_full"
     assert Game.objects.get(pk=game.pk).turn_number == 3
+
+
+def test_a_play_of_every_tile_on_the_rack_says_its_bonus(use_words):
+    use_words("RETAINS")
+    game = domain.do_create_game(
+        ruleset="crossword-classic", lexicon="CLUB", players=["Ann", "Ben"]
+    )
+    domain.act(game.pk, "play", tiles=[(7, 3 + i, letter) for i, letter in enumerate("RETAINS")])
+    turn = Turn.objects.get(game=game, number=1)
+    assert describe(turn) == "Ann played 8D RETAINS for 66 (RETAINS 16 + 50 for all seven)."
