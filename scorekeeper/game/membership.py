@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
 from scorekeeper.models import Club, Game, Invitation, Player
@@ -137,23 +137,28 @@ def link_own_account(club: Club, player: Player, user: AbstractBaseUser) -> Play
     director's own, so no invitation is asked for; raise ``NotLinked``, naming why, when the
     player has an account, plays for another club, or the account is already another player.
 
-    Under the player's row lock, like ``accept``, so an answer to an invitation and this can't
-    both link the player. The caller has checked that ``user`` directs ``club``."""
-    with transaction.atomic():
-        player = Player.objects.select_for_update().get(pk=player.pk)
-        if player.user_id == user.pk:
-            raise NotLinked(f"You are {player.name} already.")
-        if player.user_id is not None:
-            raise NotLinked(f"{player.name} is linked to another account.")
-        if home_clubs([player]).get(player.pk) != club.pk:
-            raise NotLinked(f"{player.name} doesn't play for {club.name}.")
-        other = own_player(user)
-        if other is not None:
-            raise NotLinked(f"Your account is already {other.name}, and an account is one player.")
-        player.user_id = user.pk
-        player.save(update_fields=["user"])
-        Invitation.objects.filter(player=player).delete()
-        return player
+    Under the player's row lock, then the account's, like ``accept``, so neither an answer to
+    an invitation nor another "This is me" can link the player, or the account, a second time.
+    The caller has checked that ``user`` directs ``club``."""
+    try:
+        with transaction.atomic():
+            player = Player.objects.select_for_update().get(pk=player.pk)
+            if player.user_id == user.pk:
+                raise NotLinked(f"You are {player.name} already.")
+            if player.user_id is not None:
+                raise NotLinked(f"{player.name} is linked to another account.")
+            if home_clubs([player]).get(player.pk) != club.pk:
+                raise NotLinked(f"{player.name} doesn't play for {club.name}.")
+            _lock_account(user)
+            other = own_player(user)
+            if other is not None:
+                raise NotLinked(_one_player(other, own=True))
+            player.user_id = user.pk
+            player.save(update_fields=["user"])
+            Invitation.objects.filter(player=player).delete()
+            return player
+    except IntegrityError:
+        raise NotLinked(_one_player(own_player(user), own=True)) from None
 
 
 def own_player(user: AbstractBaseUser) -> Player | None:
@@ -174,25 +179,43 @@ def accept(invitation: Invitation, user: AbstractBaseUser) -> Player:
     naming why, when the account is already another player, or when the invitation no longer
     holds (then it is gone).
 
-    Under the player's row lock, so two answers for one player can't both link it."""
-    with transaction.atomic():
-        player = Player.objects.select_for_update().get(pk=invitation.player_id)
-        if not Invitation.objects.filter(pk=invitation.pk).exists():
-            raise NotAccepted("That invitation was withdrawn.")
-        stale = _no_longer_holds(invitation, player, user)
-        if stale is None:
-            other = Player.objects.filter(user_id=user.pk).exclude(pk=player.pk).first()
-            if other is not None:
-                raise NotAccepted(
-                    f"Your account is already {other.name}, and an account is one player. "
-                    "Decline this invitation, or ask the site's administrator to join the two."
-                )
-            player.user_id = user.pk
-            player.save(update_fields=["user"])
-            Invitation.objects.filter(player=player).delete()
-            return player
+    Under the player's row lock, so two answers for one player can't both link it, then the
+    account's, so two answers from one account can't both be taken (the database's
+    ``one_player_per_account`` stands behind it)."""
+    try:
+        with transaction.atomic():
+            player = Player.objects.select_for_update().get(pk=invitation.player_id)
+            if not Invitation.objects.filter(pk=invitation.pk).exists():
+                raise NotAccepted("That invitation was withdrawn.")
+            stale = _no_longer_holds(invitation, player, user)
+            if stale is None:
+                _lock_account(user)
+                other = Player.objects.filter(user_id=user.pk).exclude(pk=player.pk).first()
+                if other is not None:
+                    raise NotAccepted(_one_player(other))
+                player.user_id = user.pk
+                player.save(update_fields=["user"])
+                Invitation.objects.filter(player=player).delete()
+                return player
+    except IntegrityError:
+        raise NotAccepted(_one_player(own_player(user))) from None
     Invitation.objects.filter(pk=invitation.pk).delete()
     raise NotAccepted(f"That invitation no longer holds: {stale}")
+
+
+def _lock_account(user: AbstractBaseUser) -> None:
+    """Hold ``user``'s row until the transaction ends: whoever links it next waits, then sees
+    the player it is now."""
+    list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk"))
+
+
+def _one_player(other: Player | None, own: bool = False) -> str:
+    """The refusal of an account that is another player already (``own``: to "This is me")."""
+    who = other.name if other is not None else "another player"
+    said = f"Your account is already {who}, and an account is one player."
+    if own:
+        return said
+    return f"{said} Decline this invitation, or ask the site's administrator to join the two."
 
 
 def _no_longer_holds(invitation: Invitation, player: Player, user: AbstractBaseUser) -> str | None:
