@@ -11,7 +11,7 @@ from django.db import IntegrityError, connection, transaction
 from django.test import Client
 
 from scorekeeper.models import Club, Invitation, Player
-from tests.factories import account, answer, make_club, messages_of
+from tests.factories import CLUB_WORDS, account, answer, finished_game, make_club, messages_of
 
 pytestmark = pytest.mark.django_db
 
@@ -481,6 +481,51 @@ def test_every_club_page_works_at_a_glance(client):
         for field_id in re.findall(r'<(?:input|select)[^>]* id="([^"]+)"', page):
             assert f'for="{field_id}"' in page, (url, field_id)
     assert 'for="id_club"' in client.get("/games/new").content.decode()
+
+
+# A player with a past outside the club -------------------------------------------------------
+def test_a_director_claims_a_player_whose_games_are_all_the_clubs(client, use_words):
+    use_words(CLUB_WORDS)
+    ann_account = account("ann")
+    club = make_club(directors=[ann_account], roster=["Ann", "Ben"])
+    finished_game(["Ann", "Ben"], club=club)
+    ann, ben = Player.objects.get(name="Ann"), Player.objects.get(name="Ben")
+    client.force_login(ann_account)
+    page = client.get("/clubs/riverside/").content.decode()
+    assert page.count(">This is me<") == 2 and page.count(">Make an account<") == 2
+    response = client.post(
+        "/clubs/riverside/roster", {"change": "me", "player": ann.pk}, follow=True
+    )
+    assert messages_of(response) == ["You are Ann now: your account is linked to them."]
+    client.post("/clubs/riverside/roster", {"change": "account", "player": ben.pk})
+    ben.refresh_from_db()
+    assert ben.user is not None
+
+
+def test_a_fellow_director_invites_a_director_to_be_a_player_who_has_played_elsewhere(
+    client, use_words
+):
+    use_words(CLUB_WORDS)
+    rita, ann_account = account("rita"), account("ann")
+    make_club(directors=[rita, ann_account], roster=["Ann"])
+    finished_game(["Ann", "Ben"], club=None)  # a casual game: a past outside the club
+    ann = Player.objects.get(name="Ann")
+    client.force_login(ann_account)
+    response = client.post(
+        "/clubs/riverside/roster", {"change": "invite", "player": ann.pk, "username": "ann"},
+        follow=True,
+    )  # fmt: skip
+    assert messages_of(response)[0].startswith("Not invited. Ann has played outside Riverside")
+    fellow = Client()
+    fellow.force_login(rita)
+    response = fellow.post(
+        "/clubs/riverside/roster", {"change": "invite", "player": ann.pk, "username": "ann"},
+        follow=True,
+    )  # fmt: skip
+    assert messages_of(response)[0].startswith("If an account called ann exists")
+    answer(client, "ann", "accept")
+    ann.refresh_from_db()
+    assert ann.user == ann_account
 
 
 # Two answers at the same moment ----------------------------------------------------------------
