@@ -146,6 +146,9 @@ DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=envint("CONN_MAX_AGE", 60),
+        # A kept connection is tried before a request uses it (one round trip), so a request
+        # after the server dropped it (a restart, a terminated backend) gets a new one.
+        conn_health_checks=True,
     )
 }
 # Seconds a write waits for SQLite's write lock before it gives up (answered 503, "try again").

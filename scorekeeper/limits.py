@@ -7,7 +7,8 @@ increment in an engine every process shares: Redis (``INCR``) when the cache is 
 (``CACHE_URL=redis://…``), otherwise the database, one row per client, limit and window, added
 to by a single upsert (``INSERT … ON CONFLICT DO UPDATE … RETURNING``, which SQLite and
 PostgreSQL both run atomically). If that engine is down the request goes through: a lost limit
-is better than a lost turn.
+is better than a lost turn. Each process deletes the database's counts of ended windows at most
+once a minute (``sweep``), so the table holds the current windows' rows and a minute's more.
 
 A request counts one, unless its cost varies: an import counts by the size of its body
 (``units_for``), and a search for plays counts one when it arrives and then what it cost
@@ -17,15 +18,15 @@ beyond that (``analysis.cost_units``), through ``spend``.
 from __future__ import annotations
 
 import logging
-import random
 import re
+import threading
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import DatabaseError, connection, transaction
+from django.db import connection, transaction
 from django.http import HttpRequest
 
 from referee import GCG_MAX_SIZE as MAX_SIZE
@@ -38,7 +39,7 @@ _TURN_PATHS = re.compile(r"^/(api/games/[^/]+/turns/|games/[^/]+/score/(?:[^/]+/
 _GAME_PATHS = ("/api/games/", "/games/new")
 _IMPORT_PATHS = ("/api/games/import", "/games/import")
 _ROSTER_PATH = re.compile(r"^/clubs/[^/]+/roster$")
-_SWEEP_CHANCE = 0.01  # a new window's first count sometimes deletes the expired ones
+SWEEP_SECONDS = 60  # each process deletes the counts of ended windows once in so many seconds
 
 
 @dataclass(frozen=True)
@@ -154,22 +155,41 @@ def _add(name: str, units: int, expires: float) -> int:
             [name, units, until],
         )
         (count,) = cursor.fetchone()
-    if count == units and random.random() < _SWEEP_CHANCE:
+    if _sweep_due():
         sweep()
     return int(count)
 
 
+_swept = {"slot": -1}  # the last SWEEP_SECONDS slot of the clock in which this process swept
+_sweeping = threading.Lock()
+
+
+def _sweep_due() -> bool:
+    """Whether this count also sweeps: the first of each ``SWEEP_SECONDS`` slot of the clock in
+    this process (a clock set back starts a new slot too), whichever thread comes first."""
+    slot = int(time.time() // SWEEP_SECONDS)
+    with _sweeping:
+        if slot == _swept["slot"]:
+            return False
+        _swept["slot"] = slot
+        return True
+
+
 def sweep() -> int:
-    """Delete the counters of windows that have ended; how many."""
+    """Delete the counters of windows that have ended, in one statement; how many."""
+    ended = datetime.fromtimestamp(time.time(), tz=UTC)
     try:
-        deleted, _ = RateCount.objects.filter(expires__lt=datetime.now(tz=UTC)).delete()
-    except DatabaseError:
+        # In a transaction: on SQLite the delete queues for the write lock like the counts.
+        with transaction.atomic():
+            deleted, _ = RateCount.objects.filter(expires__lt=ended).delete()
+    except Exception:  # noqa: BLE001 - a sweep missed is made at the next one; the count stands
         log.warning("rate limit counters not swept", exc_info=True)
         return 0
     return deleted
 
 
 __all__ = [
+    "SWEEP_SECONDS",
     "Limit",
     "analysis_limit",
     "client_address",

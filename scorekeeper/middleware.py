@@ -17,7 +17,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import RequestDataTooBig
 from django.core.signals import setting_changed
-from django.db import OperationalError
+from django.db import OperationalError, connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.http.response import HttpResponseBase
 from django.middleware.gzip import GZipMiddleware
@@ -328,16 +328,39 @@ class RefusedRequestLog:
 # A busy database -----------------------------------------------------------------------------
 BUSY_RETRY_SECONDS = 2
 BUSY_MESSAGE = "The database is busy: nothing was entered. Try again in a moment."
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")  # reads: run again whole on a new connection
+
+
+# PostgreSQL's codes for a connection it ended: an administrator's or a crash's shutdown, or
+# not yet taking connections (the 08 class is every other connection failure).
+_LOST_STATES = ("57P01", "57P02", "57P03")
+_LOST = "scorekeeper.connection_lost"  # in request.META: the request's connection was lost
 
 
 def database_busy(error: BaseException) -> bool:
-    """SQLite's write lock was still held when the busy timeout ran out."""
-    return isinstance(error, OperationalError) and "database is locked" in str(error)
+    """The database can't serve the request now, and nothing was entered: SQLite's write lock
+    was still held when the busy timeout ran out, or the connection was lost (PostgreSQL ends
+    the transaction of a connection it loses)."""
+    if isinstance(error, OperationalError) and "database is locked" in str(error):
+        return True
+    return connection_lost(error)
 
 
-def busy_response(request: HttpRequest) -> HttpResponse:
+def connection_lost(error: BaseException) -> bool:
+    """Whether ``error`` is psycopg's for a connection gone (a backend terminated, a restart,
+    a cut network): by its code, or by having none, as psycopg's own connection errors do."""
+    if not isinstance(error, OperationalError) or not hasattr(error.__cause__, "sqlstate"):
+        return False  # SQLite's errors carry no sqlstate
+    state = getattr(error.__cause__, "sqlstate", "")
+    return state is None or str(state).startswith("08") or state in _LOST_STATES
+
+
+def busy_response(request: HttpRequest, error: BaseException | None = None) -> HttpResponse:
     """503 with Retry-After: JSON under /api/, a page elsewhere. Nothing was changed (the
-    write never began)."""
+    write never began, or its transaction ended with the connection)."""
+    if error is not None and connection_lost(error):
+        request.META[_LOST] = True
+        connection.close()  # what comes next (this page, the session) opens a new one
     if request.path.startswith("/api/"):
         response: HttpResponse = _api_error(503, "database_busy", BUSY_MESSAGE)
     else:
@@ -348,17 +371,21 @@ def busy_response(request: HttpRequest) -> HttpResponse:
 
 
 class DatabaseBusy:
-    """A page whose write waited out SQLite's busy timeout answers 503, not 500 (the API's
-    views answer the same through their own exception handler)."""
+    """A page whose write waited out SQLite's busy timeout, or whose connection was lost,
+    answers 503, not 500 (the API's views answer the same through their own exception
+    handler); a read that lost its connection is run once more, on a new one."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        return self.get_response(request)
+        response = self.get_response(request)
+        if request.META.pop(_LOST, False) and request.method in SAFE_METHODS:
+            response = self.get_response(request)
+        return response
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        return busy_response(request) if database_busy(exception) else None
+        return busy_response(request, exception) if database_busy(exception) else None
 
 
 class GameNotFoundPage:

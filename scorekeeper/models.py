@@ -76,6 +76,15 @@ class Player(models.Model):
 
     class Meta:
         ordering = ["name"]
+        constraints = [
+            # An account is one player: two answers at the same moment can't both link it.
+            models.UniqueConstraint(
+                fields=["user"],
+                condition=models.Q(user__isnull=False),
+                name="one_player_per_account",
+                violation_error_message="This account is another player already.",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name

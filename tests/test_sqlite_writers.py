@@ -96,9 +96,9 @@ def test_the_rate_counts_and_the_cache_in_the_database_write_in_the_queue(monkey
         acquire(self, timeout)
 
     monkeypatch.setattr(sqlite_base._Writers, "acquire", counted)
-    # A new window's first count sometimes (1%) sweeps the old ones too, a write of its own in
-    # the queue: not drawn here, so that the count of writes is the test's, not chance's.
-    monkeypatch.setattr(limits, "_SWEEP_CHANCE", 0)
+    # A process's first count of each minute sweeps the ended windows too, a write of its own
+    # in the queue: not here, so that the count of writes is the test's, not the clock's.
+    monkeypatch.setattr(limits, "_sweep_due", lambda: False)
     assert limits._add("rate:turns:203.0.113.9:1", 1, time.time() + 60) == 1
     assert limits._add("rate:turns:203.0.113.9:1", 2, time.time() + 60) == 3
     assert len(queued) == 2

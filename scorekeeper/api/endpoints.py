@@ -159,12 +159,13 @@ class TurnIn(Schema):
     by: Text | None = Field(None, max_length=80, description="who is entering the turn")
 
 
-# What any route may answer: a wrong method (405) or an error of ours (500); any route with
-# input, malformed input (400). Any POST: too large (413), too many (429), busy (503), and an
+# What any route may answer: a wrong method (405), an error of ours (500) or a database out of
+# reach (503, a read only when it is still so on a new connection); any route with input,
+# malformed input (400). Any POST: too large (413), too many (429), busy (503), and an
 # Idempotency-Key still in use (409) or used for another body (422).
-ANY = (405, 500)
+ANY = (405, 500, 503)
 READ = (400, *ANY)
-WRITE = (400, 409, 413, 422, 429, 503, *ANY)
+WRITE = (400, 409, 413, 422, 429, *ANY)
 
 
 def answers(status: int, body: Any, *refused: int) -> dict[str, Any]:
@@ -294,7 +295,7 @@ def _suspicious(request: HttpRequest, exc: SuspiciousOperation) -> HttpResponse:
 
 @api.exception_handler(OperationalError)
 def _database(request: HttpRequest, exc: OperationalError) -> HttpResponse:
-    return busy_response(request) if database_busy(exc) else _unexpected(request, exc)
+    return busy_response(request, exc) if database_busy(exc) else _unexpected(request, exc)
 
 
 @api.exception_handler(Exception)

@@ -9,8 +9,11 @@ A player *plays for* the club whose roster they have been on longest (the first 
 that have them now, to put them on its roster): only its directors invite an account for them
 or make one, so putting a player on another roster never takes them from their own club.
 A director links *their own* account to a player of their club who has none ("This is me"):
-no invitation, since the consent asked for is their own. Staff link anyone directly in the
-admin.
+no invitation, since the consent asked for is their own. A player who has played outside the
+club (a casual game, another club's) has a past no one club's director may take alone, so a
+director neither says "This is me" for them, nor makes them an account, nor invites their own
+account to be them: the player is linked when the holder of an account someone else chose,
+or a fellow director invited, accepts. Staff link anyone directly in the admin.
 """
 
 from __future__ import annotations
@@ -21,10 +24,10 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
-from scorekeeper.models import Club, Game, Invitation, Player
+from scorekeeper.models import Club, Game, Invitation, Player, Seat
 
 # A made account's username: a stem from the player's name and a random tail that never
 # depends on which usernames are taken (a director learns nothing from the name they get).
@@ -82,9 +85,31 @@ def home_club(player: Player) -> Club | None:
     return Club.objects.filter(pk=club_id).first() if club_id is not None else None
 
 
+def played_elsewhere(players: Iterable[Player], club: Club) -> set[int]:
+    """The ids of ``players`` who have played a game that is not ``club``'s: a casual game, or
+    another club's."""
+    seats = Seat.objects.filter(player_id__in=[p.pk for p in players]).exclude(game__club=club)
+    return set(seats.values_list("player_id", flat=True).distinct())
+
+
+def _own_claim_refused(club: Club, player: Player) -> None:
+    """Raise ``NotLinked`` when ``player`` has a past outside ``club``, which its director may
+    not take alone ("This is me", a made account, an invitation to their own account)."""
+    if played_elsewhere([player], club):
+        raise NotLinked(
+            f"{player.name} has played outside {club.name}, so no director links them alone: "
+            f"{player.name} accepts an invitation to their own account (another director of "
+            f"{club.name} may invite yours), or the site's administrator links them."
+        )
+
+
 def invite(club: Club, player: Player, username: str, by: AbstractBaseUser) -> Invitation:
     """Invite the account called ``username`` to be ``player`` (replacing the club's last
-    invitation for them). The caller has checked that ``club`` is the player's home club."""
+    invitation for them); raise ``NotLinked`` when it is the inviting director's own and the
+    player has played outside the club. The caller has checked that ``club`` is the player's
+    home club."""
+    if username == by.get_username():
+        _own_claim_refused(club, player)
     invitation, _ = Invitation.objects.update_or_create(
         club=club, player=player, defaults={"username": username, "invited_by": by}
     )
@@ -119,10 +144,12 @@ def new_username(name: str) -> str:
         attempt += 1
 
 
-def make_account(player: Player) -> NewAccount:
-    """Make an account for ``player`` (who has none) and link it: a director hands its
-    one-time password to the player. The caller has checked that the player plays for the
-    director's club."""
+def make_account(club: Club, player: Player) -> NewAccount:
+    """Make an account for ``player`` (who has none) and link it: a director of ``club`` hands
+    its one-time password to the player. Raise ``NotLinked`` when the player has played outside
+    the club: the director would hold the account of someone else's past. The caller has
+    checked that the player plays for ``club``."""
+    _own_claim_refused(club, player)
     User = get_user_model()
     with transaction.atomic():
         username, password = new_username(player.name), random_password()
@@ -135,25 +162,32 @@ def make_account(player: Player) -> NewAccount:
 def link_own_account(club: Club, player: Player, user: AbstractBaseUser) -> Player:
     """Link ``user``, a director of ``club``, to ``player``: "This is me". The account is the
     director's own, so no invitation is asked for; raise ``NotLinked``, naming why, when the
-    player has an account, plays for another club, or the account is already another player.
+    player has an account, plays for another club or has played outside this one, or the
+    account is already another player.
 
-    Under the player's row lock, like ``accept``, so an answer to an invitation and this can't
-    both link the player. The caller has checked that ``user`` directs ``club``."""
-    with transaction.atomic():
-        player = Player.objects.select_for_update().get(pk=player.pk)
-        if player.user_id == user.pk:
-            raise NotLinked(f"You are {player.name} already.")
-        if player.user_id is not None:
-            raise NotLinked(f"{player.name} is linked to another account.")
-        if home_clubs([player]).get(player.pk) != club.pk:
-            raise NotLinked(f"{player.name} doesn't play for {club.name}.")
-        other = own_player(user)
-        if other is not None:
-            raise NotLinked(f"Your account is already {other.name}, and an account is one player.")
-        player.user_id = user.pk
-        player.save(update_fields=["user"])
-        Invitation.objects.filter(player=player).delete()
-        return player
+    Under the player's row lock, then the account's, like ``accept``, so neither an answer to
+    an invitation nor another "This is me" can link the player, or the account, a second time.
+    The caller has checked that ``user`` directs ``club``."""
+    try:
+        with transaction.atomic():
+            player = Player.objects.select_for_update().get(pk=player.pk)
+            if player.user_id == user.pk:
+                raise NotLinked(f"You are {player.name} already.")
+            if player.user_id is not None:
+                raise NotLinked(f"{player.name} is linked to another account.")
+            if home_clubs([player]).get(player.pk) != club.pk:
+                raise NotLinked(f"{player.name} doesn't play for {club.name}.")
+            _own_claim_refused(club, player)
+            _lock_account(user)
+            other = own_player(user)
+            if other is not None:
+                raise NotLinked(_one_player(other, own=True))
+            player.user_id = user.pk
+            player.save(update_fields=["user"])
+            Invitation.objects.filter(player=player).delete()
+            return player
+    except IntegrityError:
+        raise NotLinked(_one_player(own_player(user), own=True)) from None
 
 
 def own_player(user: AbstractBaseUser) -> Player | None:
@@ -174,25 +208,43 @@ def accept(invitation: Invitation, user: AbstractBaseUser) -> Player:
     naming why, when the account is already another player, or when the invitation no longer
     holds (then it is gone).
 
-    Under the player's row lock, so two answers for one player can't both link it."""
-    with transaction.atomic():
-        player = Player.objects.select_for_update().get(pk=invitation.player_id)
-        if not Invitation.objects.filter(pk=invitation.pk).exists():
-            raise NotAccepted("That invitation was withdrawn.")
-        stale = _no_longer_holds(invitation, player, user)
-        if stale is None:
-            other = Player.objects.filter(user_id=user.pk).exclude(pk=player.pk).first()
-            if other is not None:
-                raise NotAccepted(
-                    f"Your account is already {other.name}, and an account is one player. "
-                    "Decline this invitation, or ask the site's administrator to join the two."
-                )
-            player.user_id = user.pk
-            player.save(update_fields=["user"])
-            Invitation.objects.filter(player=player).delete()
-            return player
+    Under the player's row lock, so two answers for one player can't both link it, then the
+    account's, so two answers from one account can't both be taken (the database's
+    ``one_player_per_account`` stands behind it)."""
+    try:
+        with transaction.atomic():
+            player = Player.objects.select_for_update().get(pk=invitation.player_id)
+            if not Invitation.objects.filter(pk=invitation.pk).exists():
+                raise NotAccepted("That invitation was withdrawn.")
+            stale = _no_longer_holds(invitation, player, user)
+            if stale is None:
+                _lock_account(user)
+                other = Player.objects.filter(user_id=user.pk).exclude(pk=player.pk).first()
+                if other is not None:
+                    raise NotAccepted(_one_player(other))
+                player.user_id = user.pk
+                player.save(update_fields=["user"])
+                Invitation.objects.filter(player=player).delete()
+                return player
+    except IntegrityError:
+        raise NotAccepted(_one_player(own_player(user))) from None
     Invitation.objects.filter(pk=invitation.pk).delete()
     raise NotAccepted(f"That invitation no longer holds: {stale}")
+
+
+def _lock_account(user: AbstractBaseUser) -> None:
+    """Hold ``user``'s row until the transaction ends: whoever links it next waits, then sees
+    the player it is now."""
+    list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk"))
+
+
+def _one_player(other: Player | None, own: bool = False) -> str:
+    """The refusal of an account that is another player already (``own``: to "This is me")."""
+    who = other.name if other is not None else "another player"
+    said = f"Your account is already {who}, and an account is one player."
+    if own:
+        return said
+    return f"{said} Decline this invitation, or ask the site's administrator to join the two."
 
 
 def _no_longer_holds(invitation: Invitation, player: Player, user: AbstractBaseUser) -> str | None:

@@ -120,7 +120,8 @@ class RosterLine:
 
     player: Player
     state: str  # "account ann-k3x9", "invited ann, no answer yet", "plays for Hilltop" ...
-    can_invite: bool  # this club plays them and they have no account: invite or make one
+    can_invite: bool  # this club plays them and they have no account: invite one
+    can_make: bool  # ... and have played nowhere else: make one for them
     can_unlink: bool  # this club plays them, and they have an account or an invitation
     invited: bool
     can_be_me: bool  # the director asking is no player yet and could link their account here
@@ -132,12 +133,12 @@ def roster_lines(club: Club, viewer: AbstractBaseUser | AnonymousUser) -> list[R
 
     A player's account is named only to the directors of the club they play for."""
     players = list(club.roster.select_related("user").order_by("name"))
+    director = isinstance(viewer, AbstractBaseUser) and directs(viewer, club)
     me_free = (
-        isinstance(viewer, AbstractBaseUser)
-        and directs(viewer, club)
-        and membership.own_player(viewer) is None
+        isinstance(viewer, AbstractBaseUser) and director and not membership.own_player(viewer)
     )
     homes = membership.home_clubs(players)
+    elsewhere = membership.played_elsewhere(players, club) if director else set()
     names = dict(Club.objects.filter(pk__in=set(homes.values())).values_list("pk", "name"))
     invited = dict(club.invitations.values_list("player_id", "username"))
     lines = []
@@ -159,9 +160,13 @@ def roster_lines(club: Club, viewer: AbstractBaseUser | AnonymousUser) -> list[R
                 player=player,
                 state=state,
                 can_invite=plays_here and player.user is None,
+                can_make=plays_here and player.user is None and player.pk not in elsewhere,
                 can_unlink=plays_here and (player.user is not None or bool(username)),
                 invited=bool(username),
-                can_be_me=me_free and plays_here and player.user is None,
+                can_be_me=me_free
+                and plays_here
+                and player.user is None
+                and player.pk not in elsewhere,
             )
         )
     return lines
@@ -290,7 +295,11 @@ def _invite(
             f"Not invited: {player.name} is already linked to an account; unlink it first.",
         )
         return
-    membership.invite(club, player, username, by)
+    try:
+        membership.invite(club, player, username, by)
+    except membership.NotLinked as refused:
+        messages.error(request, f"Not invited. {refused.message}")
+        return
     messages.success(
         request,
         f"If an account called {username} exists, it has been invited to be {player.name}; "
@@ -325,7 +334,11 @@ def _make_account(request: HttpRequest, club: Club, player: Player) -> None:
     if player.user is not None:
         messages.error(request, f"Not made: {player.name} already has an account.")
         return
-    made = membership.make_account(player)
+    try:
+        made = membership.make_account(club, player)
+    except membership.NotLinked as refused:
+        messages.error(request, f"Not made. {refused.message}")
+        return
     request.session[NEW_ACCOUNT] = {
         "club": club.pk, "player": player.name, "username": made.username,
         "password": made.password,

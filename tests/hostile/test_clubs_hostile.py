@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client
 
 from scorekeeper.game import domain
@@ -369,3 +370,45 @@ def test_a_throwaway_club_cant_lock_a_club_out_of_its_own_player(hostile, change
     page = hostile.get("/clubs/throwaway/").content.decode()
     assert "plays for Riverside, has an account" in page
     assert f"account {ann.user.username}" not in page
+
+
+# A throwaway club and a casual player with a past --------------------------------------------
+def test_a_throwaway_club_cant_claim_a_casual_player_who_has_played(hostile):
+    """The attack: Mallory makes a club, puts Ann (who has played casual games) on its roster
+    first, and says "This is me", makes Ann an account, or invites her own account to be Ann;
+    then Riverside could no more add Ann (linked through a club it doesn't direct). Each is
+    refused, and Riverside adds Ann."""
+    finished_game(["Ann", "Ben"], club=None)
+    rita, mallory = account("rita"), account("mallory")
+    riverside = make_club(directors=[rita], roster=[])
+    hostile.force_login(mallory)
+    hostile.post("/clubs/new", {"name": "Throwaway"})
+    hostile.post("/clubs/throwaway/roster", {"change": "add", "name": "Ann"})
+    ann = Player.objects.get(name="Ann")
+    page = hostile.get("/clubs/throwaway/").content.decode()
+    assert ">This is me<" not in page and ">Make an account<" not in page
+    assert "Ann has played outside Throwaway: their own account, invited, links them" in page
+    refusal = (
+        "Ann has played outside Throwaway, so no director links them alone: Ann accepts an "
+        "invitation to their own account (another director of Throwaway may invite yours), or "
+        "the site's administrator links them."
+    )
+    for body, done in (
+        ({"change": "me"}, "Not linked."),
+        ({"change": "account"}, "Not made."),
+        ({"change": "invite", "username": "mallory"}, "Not invited."),
+    ):
+        response = hostile.post("/clubs/throwaway/roster", {**body, "player": ann.pk}, follow=True)
+        assert messages_of(response) == [f"{done} {refusal}"]
+    ann.refresh_from_db()
+    assert ann.user is None and not Invitation.objects.exists()
+    assert [u.username for u in get_user_model().objects.order_by("username")] == [
+        "mallory", "rita"
+    ]  # fmt: skip
+    director = Client()
+    director.force_login(rita)
+    response = director.post(
+        "/clubs/riverside/roster", {"change": "add", "name": "Ann"}, follow=True
+    )
+    assert messages_of(response) == ["Ann is on Riverside's roster."]
+    assert riverside.roster.filter(pk=ann.pk).exists()

@@ -4,12 +4,14 @@ else)."""
 from __future__ import annotations
 
 import re
+import threading
 
 import pytest
+from django.db import IntegrityError, connection, transaction
 from django.test import Client
 
 from scorekeeper.models import Club, Invitation, Player
-from tests.factories import account, answer, make_club, messages_of
+from tests.factories import CLUB_WORDS, account, answer, finished_game, make_club, messages_of
 
 pytestmark = pytest.mark.django_db
 
@@ -479,3 +481,122 @@ def test_every_club_page_works_at_a_glance(client):
         for field_id in re.findall(r'<(?:input|select)[^>]* id="([^"]+)"', page):
             assert f'for="{field_id}"' in page, (url, field_id)
     assert 'for="id_club"' in client.get("/games/new").content.decode()
+
+
+# A player with a past outside the club -------------------------------------------------------
+def test_a_director_claims_a_player_whose_games_are_all_the_clubs(client, use_words):
+    use_words(CLUB_WORDS)
+    ann_account = account("ann")
+    club = make_club(directors=[ann_account], roster=["Ann", "Ben"])
+    finished_game(["Ann", "Ben"], club=club)
+    ann, ben = Player.objects.get(name="Ann"), Player.objects.get(name="Ben")
+    client.force_login(ann_account)
+    page = client.get("/clubs/riverside/").content.decode()
+    assert page.count(">This is me<") == 2 and page.count(">Make an account<") == 2
+    response = client.post(
+        "/clubs/riverside/roster", {"change": "me", "player": ann.pk}, follow=True
+    )
+    assert messages_of(response) == ["You are Ann now: your account is linked to them."]
+    client.post("/clubs/riverside/roster", {"change": "account", "player": ben.pk})
+    ben.refresh_from_db()
+    assert ben.user is not None
+
+
+def test_a_fellow_director_invites_a_director_to_be_a_player_who_has_played_elsewhere(
+    client, use_words
+):
+    use_words(CLUB_WORDS)
+    rita, ann_account = account("rita"), account("ann")
+    make_club(directors=[rita, ann_account], roster=["Ann"])
+    finished_game(["Ann", "Ben"], club=None)  # a casual game: a past outside the club
+    ann = Player.objects.get(name="Ann")
+    client.force_login(ann_account)
+    response = client.post(
+        "/clubs/riverside/roster", {"change": "invite", "player": ann.pk, "username": "ann"},
+        follow=True,
+    )  # fmt: skip
+    assert messages_of(response)[0].startswith("Not invited. Ann has played outside Riverside")
+    fellow = Client()
+    fellow.force_login(rita)
+    response = fellow.post(
+        "/clubs/riverside/roster", {"change": "invite", "player": ann.pk, "username": "ann"},
+        follow=True,
+    )  # fmt: skip
+    assert messages_of(response)[0].startswith("If an account called ann exists")
+    answer(client, "ann", "accept")
+    ann.refresh_from_db()
+    assert ann.user == ann_account
+
+
+# Two answers at the same moment ----------------------------------------------------------------
+def test_the_database_keeps_an_account_to_one_player():
+    ann = account("ann")
+    make_club(roster=["Ann", "Ben"])
+    Player.objects.filter(name="Ann").update(user=ann)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Player.objects.filter(name="Ben").update(user=ann)
+    Player.objects.filter(name="Ann").update(user=None)
+    Player.objects.filter(name="Ben").update(user=ann)  # the legal twin: one player at a time
+    assert Player.objects.get(user=ann).name == "Ben"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's concurrent writers")
+def test_two_invitations_accepted_at_the_same_moment_link_one_player(monkeypatch):
+    """Riverside invites ann to be Ann, Hilltop to be Annie; ann accepts both in two tabs at
+    once. The first answer is held between its link and its commit while the second comes in:
+    the second waits for it, then is refused in a sentence."""
+    holder = account("ann")
+    make_club(roster=["Ann"])
+    make_club("Hilltop", roster=["Annie"])
+    for club in Club.objects.order_by("pk"):
+        Invitation.objects.create(club=club, player=club.roster.get(), username="ann")
+    first, second = Invitation.objects.order_by("pk")
+    linked, release = threading.Event(), threading.Event()
+    save = Player.save
+
+    def held_save(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        save(self, *args, **kwargs)
+        if threading.current_thread().name == "first":
+            linked.set()
+            release.wait(30)
+
+    monkeypatch.setattr(Player, "save", held_save)
+    said: dict[str, list[str]] = {}
+
+    def accept(invitation: Invitation) -> None:
+        tab = Client()
+        tab.force_login(holder)
+        try:
+            response = tab.post(f"/clubs/invitations/{invitation.pk}", {"answer": "accept"})
+            said[threading.current_thread().name] = messages_of(tab.get("/clubs/invitations"))
+            assert response.status_code == 302
+        finally:
+            connection.close()
+
+    tabs = [
+        threading.Thread(target=accept, args=(invitation,), name=name)
+        for invitation, name in ((first, "first"), (second, "second"))
+    ]
+    tabs[0].start()
+    assert linked.wait(30)
+    tabs[1].start()
+    # The second answer either waits on a lock the first holds or has already finished.
+    with connection.cursor() as cursor:
+        for _ in range(300):
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            )
+            if cursor.fetchone()[0] or not tabs[1].is_alive():
+                break
+            tabs[1].join(0.1)
+    release.set()
+    for tab in tabs:
+        tab.join(30)
+    assert said["first"] == ["You are Ann now, a member of Riverside."]
+    assert said["second"] == [
+        "Not accepted. Your account is already Ann, and an account is one player. Decline this "
+        "invitation, or ask the site's administrator to join the two."
+    ]
+    assert list(Player.objects.filter(user=holder).values_list("name", flat=True)) == ["Ann"]

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from datetime import timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from unittest import mock
 
 import pytest
@@ -17,7 +18,8 @@ from django.db import DatabaseError
 from django.test import Client, override_settings
 from django.utils import timezone
 
-from scorekeeper.limits import sweep
+from scorekeeper import limits
+from scorekeeper.limits import Limit, sweep
 from scorekeeper.models import Club, Game, Player, RateCount, Turn
 from scorekeeper.web.scorer_link import cookie_name
 from tests.factories import CLUB_WORDS, ApiGame
@@ -238,6 +240,47 @@ def test_expired_counters_are_swept(client, settings):
     ended = RateCount.objects.update(expires=timezone.now() - timedelta(seconds=1))
     assert ended >= 2  # the new game's counter and the turns'
     assert sweep() == ended and not RateCount.objects.exists()
+
+
+A_DAY_ON = 1_800_086_430.0  # half a minute into a window of a day no other test counts in
+
+
+def test_ended_windows_leave_the_table_as_new_addresses_come(monkeypatch, rf):
+    """3,000 addresses once kept 3,000 rows: a minute on, the first count sweeps them."""
+    clock = [A_DAY_ON]
+    monkeypatch.setattr(limits, "time", SimpleNamespace(time=lambda: clock[0]))
+    turns = Limit("turns", "turns", 5, 60)
+
+    def count_from(address: str) -> None:
+        assert limits.spend(rf.post("/api/games/1/turns/", REMOTE_ADDR=address), turns) is None
+
+    for n in range(300):
+        count_from(f"2001:db8::{n:x}")
+    assert RateCount.objects.count() == 300
+    clock[0] += 60  # the next window: all 300 have ended
+    count_from("2001:db8::beef")
+    window = int(clock[0] // 60)
+    assert list(RateCount.objects.values_list("name", flat=True)) == [
+        f"rate:turns:2001:db8::beef:{window}"
+    ]
+
+
+def test_a_process_sweeps_at_most_once_a_minute(monkeypatch, rf):
+    clock = [A_DAY_ON + 3600]
+    monkeypatch.setattr(limits, "time", SimpleNamespace(time=lambda: clock[0]))
+    turns = Limit("turns", "turns", 5, 60)
+    ended = timezone.now() - timedelta(days=1)
+
+    def count_from(address: str) -> None:
+        limits.spend(rf.post("/api/games/1/turns/", REMOTE_ADDR=address), turns)
+
+    count_from("198.51.100.1")  # this minute's sweep
+    RateCount.objects.create(name="rate:turns:198.51.100.9:1", count=1, expires=ended)
+    count_from("198.51.100.2")  # the same minute: one write, the count
+    assert RateCount.objects.filter(expires=ended).exists()
+    clock[0] += limits.SWEEP_SECONDS
+    count_from("198.51.100.2")
+    assert not RateCount.objects.filter(expires=ended).exists()
 
 
 @pytest.mark.skipif(not redis_up(), reason="no Redis on 127.0.0.1:6379")
