@@ -160,6 +160,9 @@ def scorer(request: HttpRequest, game: Game) -> HttpResponse:
                 "preview": shown,
             }
         )
+        if kept.get("racks") and "rack_prefill" in context:  # a refused finish's, as typed
+            typed_racks = {int(seat): letters for seat, letters in kept["racks"].items()}
+            context["rack_prefill"] = {**context["rack_prefill"], **typed_racks}
     return remember(request, render(request, "table/board.html", context), game)
 
 
@@ -210,7 +213,10 @@ def turn(request: HttpRequest, game: Game) -> HttpResponse:
         stale = "Another turn was entered first, perhaps on another device: here is the game now."
         return _refused(request, game, stale, text=typed, direction=direction)
     except REFUSALS as error:
-        return _refused(request, game, message_of(error), text=typed, direction=direction)
+        racks = _racks_from(request, game) if action == "finish" else None
+        return _refused(
+            request, game, message_of(error), text=typed, direction=direction, racks=racks
+        )
     said = describe(applied.turn)
     if applied.turn.action != "challenge":  # a verdict is shown by the board, in full
         messages.success(request, said)
@@ -250,11 +256,16 @@ def _racks_from(request: HttpRequest, game: Game) -> dict[int, str] | None:
 
 
 def _refused(
-    request: HttpRequest, game: Game, message: str, text: str = "", direction: str = ACROSS
+    request: HttpRequest,
+    game: Game,
+    message: str,
+    text: str = "",
+    direction: str = ACROSS,
+    racks: dict[int, str] | None = None,
 ) -> HttpResponse:
     """Back to the scorer page's board (303, so a reload never resends), with the reason and
-    the play as typed, in the direction it was tapped, kept for it; players are named, not
-    numbered."""
+    the play as typed, in the direction it was tapped, or the racks as typed for a refused
+    finish, kept for it; players are named, not numbered."""
     game.refresh_from_db(fields=["turn_number"])
     names = list(game.seats.order_by("order").values_list("player__name", flat=True))
     said = name_players(message, names)
@@ -264,6 +275,7 @@ def _refused(
         "message": said,
         "typed": text[:500],
         "direction": direction,
+        "racks": {str(seat): letters[:40] for seat, letters in (racks or {}).items()},
     }
     return _answer(request, game, said, entered=False)
 

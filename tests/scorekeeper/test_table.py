@@ -225,6 +225,20 @@ def test_refusals_name_the_players(client):
     assert "Player 1" not in html
 
 
+def test_a_refused_finish_keeps_the_racks_as_typed(client):
+    game = start(client, ruleset="letterup-rush")
+    for _ in range(4):
+        turn(client, game, action="pass")
+    turn(client, game, action="finish", rack_0="QZ", rack_1="AAAAAEE")
+    html = client.get(scorer(game)).content.decode()
+    assert "Ann has 7 tiles on the rack, not 2." in html
+    assert 'name="rack_0"' in html
+    assert re.search(r'name="rack_0"[^>]*value="QZ"', html)
+    assert re.search(r'name="rack_1"[^>]*value="AAAAAEE"', html)
+    # Shown once: the page opened again starts afresh.
+    assert 'value="QZ"' not in client.get(scorer(game)).content.decode()
+
+
 def test_a_pass_that_ends_the_game_asks_first(client):
     game = start(client)
     html = client.get(scorer(game)).content.decode()
