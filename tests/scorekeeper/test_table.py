@@ -239,6 +239,19 @@ def test_a_refused_finish_keeps_the_racks_as_typed(client):
     assert 'value="QZ"' not in client.get(scorer(game)).content.decode()
 
 
+def test_the_refused_here_legend_comes_only_with_a_square_marked(client):
+    game = start(client, ruleset="letterup-rush")
+    turn(client, game, action="play", play="8D HOUSD")  # not a word: its squares are marked
+    html = client.get(scorer(game)).content.decode()
+    assert 'class="mark refused"' in html and re.search(r'data-squares="[A-O][0-9]', html)
+    for _ in range(4):
+        turn(client, game, action="pass")
+    turn(client, game, action="finish", rack_0="QZ", rack_1="AAAAAEE")  # no square to mark
+    html = client.get(scorer(game)).content.decode()
+    assert "Ann has 7 tiles on the rack, not 2." in html
+    assert 'class="mark refused"' not in html
+
+
 def test_a_pass_that_ends_the_game_asks_first(client):
     game = start(client)
     html = client.get(scorer(game)).content.decode()
