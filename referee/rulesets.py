@@ -235,6 +235,8 @@ class Ruleset:
     plural_s: bool = False
     # Games of this ruleset can be written as GCG (the crossword games' record format).
     gcg: bool = False
+    # The seconds its rules give a turn (Letter UP: 1:15); 0 where they set none.
+    turn_seconds: int = 0
     # Rule options where this ruleset's own rules differ from RULES.md's defaults.
     default_options: Mapping[str, Any] = field(default_factory=dict)
 
@@ -412,6 +414,7 @@ LETTERUP_CLASSIC = Ruleset(
     penalty="letter_values",
     passes_each_to_end=2,
     gcg=True,
+    turn_seconds=75,
 )
 
 LETTERUP_RUSH = replace(

@@ -61,6 +61,15 @@ def option_field(name: str) -> forms.TypedChoiceField:
     )
 
 
+def turn_clock_help(ruleset: Ruleset) -> str:
+    """What the turn clock's field says of the ruleset's own rule, if its rules give a turn
+    a time (Letter UP: 75 seconds)."""
+    seconds = ruleset.turn_seconds
+    if not seconds:
+        return ""
+    return f"{ruleset.name}'s rule is {seconds} seconds ({seconds // 60}:{seconds % 60:02d})."
+
+
 def choice_label(name: str, value: object, text: str) -> str:
     """A choice as the form offers it: a failed challenge's cost also says the name clubs
     give that rule ("no penalty (single challenge)")."""
@@ -121,7 +130,6 @@ class NewGameForm(forms.Form):
         min_value=TURN_CLOCK[0],
         max_value=TURN_CLOCK[1],
         required=False,
-        help_text="Letter UP's rule is 75 seconds (1:15).",
     )
 
     def __init__(
@@ -159,6 +167,7 @@ class NewGameForm(forms.Form):
             self.fields[f"player_{n}"] = forms.CharField(
                 label=f"Player {n}", max_length=NAME_MAX, required=n == 1
             )
+        self.fields["turn_clock"].help_text = turn_clock_help(self.shown)
         defaults = RuleOptions.defaults(self.shown)
         concerns = RuleOptions.applies_to(self.shown)
         for name in RuleOptions.CHOICES:
@@ -197,6 +206,7 @@ class NewGameForm(forms.Form):
         return {
             r.id: {
                 "name": r.name,
+                "clock_help": turn_clock_help(r),
                 "defaults": {
                     name: str(getattr(RuleOptions.defaults(r), name))
                     for name in RuleOptions.applies_to(r)

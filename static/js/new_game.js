@@ -39,6 +39,8 @@
     });
     shownFor.value = id;
     document.querySelectorAll(".options-for").forEach(function (el) { el.textContent = ruleset.name; });
+    var clockHelp = document.getElementById("turn-clock-help");
+    if (clockHelp) clockHelp.textContent = ruleset.clock_help;
   }
 
   var radios = document.querySelectorAll("input[name=ruleset]");

@@ -39,6 +39,11 @@ def test_choosing_a_ruleset_sets_its_own_rules_and_the_game_keeps_those_chosen(p
     expect(plural_s).to_be_hidden()
     expect(out_bonus).to_be_visible()
     expect(page.locator(".options-for")).to_have_text("Crossword (classic, 15×15)")
+    expect(page.locator("#turn-clock-help")).to_have_text("")
+    page.check("input[name=ruleset][value=letterup-classic]")
+    expect(page.locator("#turn-clock-help")).to_have_text(
+        "Letter UP Classic's rule is 75 seconds (1:15)."
+    )
     # Back to Upwords and to the crossword game again: each time the ruleset's own defaults.
     page.check("input[name=ruleset][value=upwords-8]")
     expect(page.locator("#id_upheld_challenge")).to_have_value("retry")

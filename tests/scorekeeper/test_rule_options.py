@@ -262,3 +262,15 @@ def test_the_scorer_page_the_spectator_screen_and_the_game_page_say_the_rules(cl
     for url in (f"/games/{game.pk}/score/", f"/games/{game.pk}/watch", f"/games/{game.pk}/"):
         assert line in page(client, url), url
     assert line in page(Client(), f"/games/{game.pk}/watch/live")
+
+
+def test_letter_up_s_turn_clock_rule_is_told_for_letter_up_only(client):
+    def told(ruleset: str) -> str:
+        found = re.search(
+            r'id="turn-clock-help">([^<]*)<', page(client, f"/games/new?ruleset={ruleset}")
+        )
+        assert found, ruleset
+        return found.group(1)
+
+    assert told("upwords-10") == told("crossword-classic") == ""
+    assert told("letterup-rush") == "Letter UP Rush's rule is 75 seconds (1:15)."
