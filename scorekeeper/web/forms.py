@@ -58,6 +58,8 @@ def option_field(name: str) -> forms.TypedChoiceField:
         coerce=values.__getitem__,
         required=False,
         empty_value=None,
+        # Choices a phone shows whole, wrapped, and taken with one tap (a select cut them off).
+        widget=forms.RadioSelect,
     )
 
 
@@ -191,11 +193,15 @@ class NewGameForm(forms.Form):
         """The rule options the form offers: those of the ruleset it shows."""
         return [self[name] for name in RuleOptions.applies_to(self.shown)]
 
-    def option_rows(self) -> list[tuple[forms.BoundField, bool]]:
-        """Every rule option's field, and whether it is offered for the ruleset shown (the
-        others are hidden until the page's script offers them for another ruleset)."""
+    def option_rows(self) -> list[tuple[forms.BoundField, bool, bool]]:
+        """Every rule option's field; whether it is offered for the ruleset shown (the
+        others are hidden until the page's script offers them for another ruleset); and
+        whether its choices are sentences, one to a line (else short, side by side)."""
         offered = RuleOptions.applies_to(self.shown)
-        return [(self[name], name in offered) for name in RuleOptions.CHOICES]
+        return [
+            (self[name], name in offered, any(len(text) > 12 for _, text in choices))
+            for name, choices in RuleOptions.CHOICES.items()
+        ]
 
     def other_rulesets(self) -> list[Ruleset]:
         return [r for r in RULESETS.values() if r != self.shown]

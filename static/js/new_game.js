@@ -31,11 +31,12 @@
     var ruleset = rulesets[id];
     if (!ruleset) return;
     document.querySelectorAll("[data-option]").forEach(function (row) {
-      var field = row.querySelector("select, input");
       var offered = Object.prototype.hasOwnProperty.call(ruleset.defaults, row.dataset.option);
       row.hidden = !offered;
-      field.disabled = !offered;
-      if (offered) field.value = ruleset.defaults[row.dataset.option];
+      row.querySelectorAll("input").forEach(function (choice) {
+        choice.disabled = !offered;
+        if (offered) choice.checked = choice.value === ruleset.defaults[row.dataset.option];
+      });
     });
     shownFor.value = id;
     document.querySelectorAll(".options-for").forEach(function (el) { el.textContent = ruleset.name; });

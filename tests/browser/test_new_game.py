@@ -34,8 +34,8 @@ def test_choosing_a_ruleset_sets_its_own_rules_and_the_game_keeps_those_chosen(p
     expect(page.locator(".no-js")).to_be_hidden()  # the script follows the choice itself
     # The crossword game: its own challenge rules (a double challenge), its own options.
     page.check("input[name=ruleset][value=crossword-classic]")
-    expect(page.locator("#id_upheld_challenge")).to_have_value("lose_turn")
-    expect(page.locator("#id_rejected_challenge")).to_have_value("lose_turn")
+    expect(page.locator("input[name=upheld_challenge]:checked")).to_have_value("lose_turn")
+    expect(page.locator("input[name=rejected_challenge]:checked")).to_have_value("lose_turn")
     expect(plural_s).to_be_hidden()
     expect(out_bonus).to_be_visible()
     expect(page.locator(".options-for")).to_have_text("Crossword (classic, 15×15)")
@@ -46,7 +46,7 @@ def test_choosing_a_ruleset_sets_its_own_rules_and_the_game_keeps_those_chosen(p
     )
     # Back to Upwords and to the crossword game again: each time the ruleset's own defaults.
     page.check("input[name=ruleset][value=upwords-8]")
-    expect(page.locator("#id_upheld_challenge")).to_have_value("retry")
+    expect(page.locator("input[name=upheld_challenge]:checked")).to_have_value("retry")
     expect(plural_s).to_be_visible()
     page.check("input[name=ruleset][value=crossword-classic]")
     # The club's evening: tournament checking, a single challenge, a phony may be replaced.
@@ -54,8 +54,8 @@ def test_choosing_a_ruleset_sets_its_own_rules_and_the_game_keeps_those_chosen(p
     page.fill("#id_player_1", "Ann")
     page.fill("#id_player_2", "Ben")
     page.check("input[name=challenge_mode][value=manual]")
-    page.select_option("#id_upheld_challenge", "retry")
-    page.select_option("#id_rejected_challenge", "none")
+    page.check("input[name=upheld_challenge][value=retry]")
+    page.check("input[name=rejected_challenge][value=none]")
     shoot(page, "form-crossword")
     page.click("text=Start the game")
     expect(page.locator("h1.status")).to_contain_text("Ann to play")
@@ -89,7 +89,7 @@ def test_without_its_script_the_form_still_follows_the_ruleset(browser, live_ser
     page.click("text=Rule options")
     expect(page.locator("[data-option=out_bonus]")).to_be_hidden()
     page.click(".no-js a:has-text('Crossword')")
-    expect(page.locator("#id_rejected_challenge")).to_have_value("lose_turn")
+    expect(page.locator("input[name=rejected_challenge]:checked")).to_have_value("lose_turn")
     expect(page.locator("[data-option=out_bonus]")).to_be_visible()
     expect(page.locator("[data-option=plural_s_rule]")).to_be_hidden()
     shoot(page, "form-no-script")

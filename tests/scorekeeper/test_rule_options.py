@@ -73,12 +73,12 @@ def page(client: Client, url: str) -> str:
 
 
 def selected(page_html: str, name: str) -> str:
-    """The value a select of the form shows as chosen."""
-    select = re.search(rf'<select name="{name}"[^>]*>(.*?)</select>', page_html, re.S)
-    assert select, name
-    chosen = re.search(r'<option value="([^"]*)" selected>', select.group(1))
-    assert chosen, name
-    return chosen.group(1)
+    """The value of the option's choice the form shows as chosen."""
+    choices = re.findall(rf'<input type="radio" name="{name}"[^>]*>', page_html)
+    assert choices, name
+    chosen = [c for c in choices if re.search(r"\schecked[\s>]", c)]
+    assert len(chosen) == 1, (name, choices)
+    return re.search(r'value="([^"]*)"', chosen[0]).group(1)  # type: ignore[union-attr]
 
 
 # Kept as chosen --------------------------------------------------------------------------------
@@ -153,10 +153,16 @@ def test_single_challenge_and_the_other_club_rules_are_offered_by_name(client):
 
 
 def offered(page_html: str, name: str) -> bool:
-    row = re.search(rf'<p class="option" data-option="{name}"( hidden)?>(.*?)</p>', page_html, re.S)
+    row = re.search(
+        rf'<fieldset class="option" data-option="{name}"( hidden)?>(.*?)</fieldset>',
+        page_html,
+        re.S,
+    )
     assert row, name
-    hidden, field = row.group(1), row.group(2)
-    assert bool(hidden) == (" disabled" in field)  # a hidden option is never sent
+    hidden, choices = row.group(1), re.findall(r"<input [^>]*>", row.group(2))
+    assert choices, name
+    for choice in choices:  # a hidden option is never sent
+        assert bool(hidden) == (" disabled" in choice), choice
     return not hidden
 
 
