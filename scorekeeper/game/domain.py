@@ -314,7 +314,7 @@ def act(
             turn,
             entry,
             policy_for(game),
-            StoredInPlay(game, len(seats), lambda: new_state(game, len(seats))),
+            StoredInPlay(game, seats, lambda: new_state(game, len(seats))),
         )
         return _Worked(read, kind, context, _enter(kind, context))
 

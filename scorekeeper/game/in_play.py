@@ -16,7 +16,7 @@ from scorekeeper.game import checkpoints
 from scorekeeper.game.checkpoints import Kept, in_effect
 from scorekeeper.game.replay import COUNTED
 from scorekeeper.game.turn_kinds import kind_of
-from scorekeeper.models import Game, Turn
+from scorekeeper.models import Game, Seat, Turn
 
 PLAYS = ("play", "correct")  # the entries that may have put tiles on the board
 
@@ -70,10 +70,11 @@ class InPlay:
 class StoredInPlay(InPlay):
     """``InPlay`` read from the database: a few rows near a place, whatever the log's length."""
 
-    def __init__(self, game: Game, players: int, fresh: Callable[[], GameState]):
+    def __init__(self, game: Game, seats: Sequence[Seat], fresh: Callable[[], GameState]):
         super().__init__(lambda: list(in_effect(game)), fresh)
         self.game = game
-        self.players = players
+        self.seats = {seat.pk: seat for seat in seats}  # with their players, read already
+        self.players = len(seats)
 
     def last(self) -> Turn | None:
         found: Turn | None = (
@@ -100,7 +101,10 @@ class StoredInPlay(InPlay):
         return found
 
     def after(self, place: int) -> list[Turn]:
-        return list(in_effect(self.game).filter(place__gt=place).select_related("seat__player"))
+        turns = list(in_effect(self.game).filter(place__gt=place))
+        for turn in turns:
+            turn.seat = self.seats[turn.seat_id]
+        return turns
 
     def state_before(self, place: int) -> GameState:
         return checkpoints.state_before(self.game, place, self.players)

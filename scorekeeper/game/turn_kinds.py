@@ -533,17 +533,20 @@ def _enter_correct(ctx: Context) -> None:
         if was[seat.order] != now[seat.order]:
             ctx.changes.append(Change(seat.player.name, was[seat.order], now[seat.order]))
 
+    rescored = rows.each_of(later, RESCORED)  # made now: the lock is held for the writes only
+
     def write() -> None:
         target.save(update_fields=["corrected_at", "corrected_by"])
+        rescored.run()
         for turn in judging:  # a challenge of the corrected play judges the correction
             turn.target = new
-        rows.update_each(later, RESCORED)
+        rows.update_each(judging, ["target"])
 
     ctx.writes.append(write)
 
 
 # What scoring a later turn again may change in its log entry (``_rescore``).
-RESCORED = ["score", "words", "notation", "target", "totals"]
+RESCORED = ["score", "words", "notation", "totals"]
 
 
 def _rescore(

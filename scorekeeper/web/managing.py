@@ -101,8 +101,10 @@ def correct_preview(request: HttpRequest, game: Game) -> HttpResponse:
     """The words and score of the tiles placed so far on the board as it was before the turn
     being corrected, or why the play is not legal there."""
     chosen = request.POST.get("target", "").strip()
-    target = next(
-        (t for t in effective_turns(game) if t.action in MOVES and str(t.number) == chosen), None
+    target = (
+        game.turns.effective().filter(action__in=MOVES, number=int(chosen)).first()
+        if chosen.isascii() and chosen.isdigit() and len(chosen) < 10
+        else None
     )
     if target is None:
         return render(
