@@ -689,21 +689,24 @@ class Preview:
         return sorted({sq for v in self.violations for sq in v.squares})
 
 
-def preview(game: Game, text: str, *, before: Turn | None = None) -> Preview:
+def preview(
+    game: Game, text: str, *, before: Turn | None = None, on: GameState | None = None
+) -> Preview:
     """Check and score ``text`` (a play in notation) for the player to move; changes nothing.
     With ``before`` (a turn in effect), on the board that turn was played on, for its player:
-    what a correction of it would be."""
+    what a correction of it would be; ``on`` is that state, where the caller has it."""
     text = text.strip()
     if not text:
         return Preview(text)
     policy = policy_for(game)
     seats = list(game.seats.order_by("order"))
     try:
-        state = (
-            load_state(game, seats)
-            if before is None
-            else checkpoints.state_before(game, before.place, len(seats))
-        )
+        if on is not None:
+            state = on
+        elif before is None:
+            state = load_state(game, seats)
+        else:
+            state = checkpoints.state_before(game, before.place, len(seats))
         play = Play.parse(text, state.ruleset, state.board)
         lexicon = lexicon_for(game) if policy.checks_as_played else None
         evaluation = state.evaluate(play, lexicon)

@@ -63,7 +63,7 @@ def correct(request: HttpRequest, game: Game) -> HttpResponse:
                 "ruleset": before.ruleset,
                 "rows": board_rows(before, set()),
                 "direction": request.POST.get("direction", _direction_of(target)),
-                "typed_preview": domain.preview(game, context["typed"], before=target),
+                "typed_preview": domain.preview(game, context["typed"], before=target, on=before),
                 **pad(before.ruleset),
             }
         )
