@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
@@ -70,13 +71,22 @@ UNCOUNTED = ("undo", *(name for name, kind in KINDS.items() if not kind.counted)
 COUNTED = Q(undone_at__isnull=True, corrected_at__isnull=True) & ~Q(action__in=UNCOUNTED)
 
 
-def number_turns(in_play: Sequence[Turn]) -> dict[int, int]:
+class Entry(Protocol):
+    """What counting a turn reads of a log entry (a ``Turn``, or a row of one)."""
+
+    @property
+    def pk(self) -> Any: ...
+    @property
+    def action(self) -> str: ...
+
+
+def number_turns(in_play: Sequence[Entry]) -> dict[int, int]:
     """The one count of turns: each turn's number as players count it, by log entry (pk),
     from the turns in effect in the order of play (``play_order``). Entries that are not a
     turn (the end of the game, abandoning, voiding) have none."""
     numbers: dict[int, int] = {}
     for turn in in_play:
-        if kind_of(turn).counted:
+        if turn.action not in UNCOUNTED:
             numbers[turn.pk] = len(numbers) + 1
     return numbers
 

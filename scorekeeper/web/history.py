@@ -11,7 +11,7 @@ earlier turn the nearest checkpoint's and the few turns after it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.core.paginator import Paginator
 from django.db.models import Exists, OuterRef, Prefetch
@@ -114,13 +114,22 @@ def _game_row(game: Game) -> dict[str, Any]:
 
 
 # A game's page ---------------------------------------------------------------------------------
-Index = list[Turn]  # the turns in effect in the order of play (the replay's steps)
+class Indexed(NamedTuple):
+    """A turn in effect as the index reads it: a row, not a model (a long log has 2,000)."""
+
+    pk: int
+    number: int
+    action: str
+    totals: Any
+
+
+Index = list[Indexed]  # the turns in effect in the order of play (the replay's steps)
 
 
 def _index(game: Game) -> Index:
     # A correction stands where the turn it corrected stood: its place.
     turns = game.turns.effective().order_by("place")
-    return list(turns.only("pk", "game", "number", "place", "action", "totals"))
+    return [Indexed(*row) for row in turns.values_list("pk", "number", "action", "totals")]
 
 
 @dataclass(frozen=True)
