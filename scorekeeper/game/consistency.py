@@ -73,9 +73,14 @@ def checkpoint_problems(game: Game, players: int) -> list[str]:
     """Every stored checkpoint that is not the state a replay of the log from the start reaches
     after the turn in effect at its place, as its step."""
     stored = {found.place: found for found in game.checkpoints.all()}
-    if not stored:
-        return []
     problems = []
+    latest = max(stored, default=0)
+    if game.checkpoint_place != latest:  # the next checkpoint is kept from there on
+        problems.append(
+            f"checkpoint_place: stored {game.checkpoint_place}, the last is at {latest}"
+        )
+    if not stored:
+        return problems
     for turn, step, state in checkpoints.replayed(game, players):
         found = stored.pop(turn.place, None)
         if found is None:

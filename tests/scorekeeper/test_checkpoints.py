@@ -136,3 +136,40 @@ def test_check_games_rebuilds_the_checkpoints_of_a_game_stored_without_them(use_
     assert list(Checkpoint.objects.filter(game=game).values_list("place", flat=True)) == [3, 6]
     stored = agrees(game.pk)
     assert replay(stored).to_dict() == checkpoints.state_at(stored, 8, 2).to_dict()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_places_the_entries_of_games_already_stored():
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+    from django.utils import timezone
+
+    before = [("scorekeeper", "0010_game_updated_at_index")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    try:
+        apps = executor.loader.project_state(before).apps
+        Game_, Seat_, Player_, Turn_ = (
+            apps.get_model("scorekeeper", name) for name in ("Game", "Seat", "Player", "Turn")
+        )
+        game = Game_.objects.create(ruleset="upwords-10", lexicon="CLUB", challenge_mode="auto")
+        seat = Seat_.objects.create(
+            game=game, order=0, player=Player_.objects.create(name="Ann", name_key="ann")
+        )
+        # 1 play, corrected by 3, itself corrected by 4; 2 a pass undone by 5; 6 a pass.
+        log = [("play", None, "corrected"), ("pass", None, "undone"), ("correct", 1, "corrected")]
+        log += [("correct", 3, None), ("undo", 2, None), ("pass", None, None)]
+        made = {}
+        for number, (action, target, out) in enumerate(log, 1):
+            made[number] = Turn_.objects.create(
+                game=game, seat=seat, number=number, action=action,
+                target=made.get(target) if target else None,
+                undone_at=timezone.now() if out == "undone" else None,
+                corrected_at=timezone.now() if out == "corrected" else None,
+            )  # fmt: skip
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())
+    places = dict(Game.objects.get(pk=game.pk).turns.values_list("number", "place"))
+    assert places == {1: 1, 2: 2, 3: 1, 4: 1, 5: 5, 6: 6}
+    assert Game.objects.get(pk=game.pk).checkpoint_place == 0  # none kept: replayed as before
