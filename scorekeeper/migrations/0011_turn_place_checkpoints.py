@@ -45,7 +45,6 @@ class Migration(migrations.Migration):
             field=models.PositiveIntegerField(default=0),
             preserve_default=False,
         ),
-        migrations.RunPython(place_turns, migrations.RunPython.noop),
         migrations.AddField(
             model_name='game',
             name='checkpoint_place',
@@ -64,4 +63,7 @@ class Migration(migrations.Migration):
             model_name='checkpoint',
             constraint=models.UniqueConstraint(fields=('game', 'place'), name='unique_checkpoint_place'),
         ),
+        # Last: on PostgreSQL no table may change its schema after its rows changed in the
+        # same transaction ("pending trigger events").
+        migrations.RunPython(place_turns, migrations.RunPython.noop),
     ]
