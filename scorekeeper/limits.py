@@ -12,7 +12,8 @@ is better than a lost turn.
 
 A request counts one, unless its cost varies: an import counts by the size of its body
 (``units_for``), and a search for plays counts one when it arrives and then what it cost
-beyond that (``analysis.cost_units``), through ``spend``.
+beyond that (``analysis.cost_units``), through ``spend``; so does a correction, by the later
+turns it scored again (``spend_beyond``).
 """
 
 from __future__ import annotations
@@ -141,6 +142,18 @@ def spend(request: HttpRequest, limit: Limit, units: int = 1) -> int | None:
     return None
 
 
+RESCORED_PER_UNIT = 50  # a correction counts one more for every so many later turns rescored
+
+
+def spend_beyond(request: HttpRequest, rescored: int) -> None:
+    """Count against the limit a correction counted against as it arrived (the turns') one
+    more for every ``RESCORED_PER_UNIT`` later turns it scored again: its cost grows with
+    them, and the next request pays."""
+    limit = limit_for(request)
+    if limit is not None:
+        spend(request, limit, rescored // RESCORED_PER_UNIT)
+
+
 def refusal(limit: Limit, retry: int) -> str:
     """The sentence for a client over ``limit``."""
     span = "a minute" if limit.window == 60 else "an hour"
@@ -188,6 +201,7 @@ __all__ = [
     "limit_for",
     "refusal",
     "spend",
+    "spend_beyond",
     "sweep",
     "units_for",
 ]

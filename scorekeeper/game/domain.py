@@ -104,6 +104,7 @@ class Applied:
     seats: list[Seat]
     state: GameState
     changes: list[Change] = field(default_factory=list)  # the scores a correction changed
+    rescored: int = 0  # the later turns a correction scored again: what it cost
 
 
 # Creating a game -------------------------------------------------------------------------------
@@ -411,7 +412,8 @@ class _Worked:
         rows.run(seat_updates)
         # To every screen of the game, once this commits, with the part drawn from what it stores.
         announce(game, turn, seats, self.state)
-        return Applied(turn, game, seats, self.state, self.context.changes)
+        context = self.context
+        return Applied(turn, game, seats, self.state, context.changes, context.rescored)
 
 
 def _due(game: Game, turn: Turn, state: GameState) -> Kept | None:

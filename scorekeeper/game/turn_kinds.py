@@ -93,6 +93,7 @@ class Context:
     writes: list[Callable[[], None]] = field(default_factory=list)
     uncounted: int = 0  # turns players count that the entry took out of effect
     kept: Kept | None = None  # the checkpoints a correction made again as it replayed
+    rescored: int = 0  # the later turns a correction scored again
 
 
 @dataclass(frozen=True)
@@ -520,6 +521,7 @@ def _enter_correct(ctx: Context) -> None:
     kept.after(ctx.game, new.place, step, state)
     lexicon = lexicon_for(ctx.game) if ctx.policy.checks_as_played else None
     later = ctx.log.after(target.place)
+    ctx.rescored = len(later)
     judging = [turn for turn in later if turn.target_id == target.pk]
     for turn in later:
         step += 1

@@ -25,6 +25,7 @@ from scorekeeper.game.links import link_url, scorer_url
 from scorekeeper.game.refusals import REFUSALS, message_of, status_of
 from scorekeeper.game.replay import effective_turns, number_turns, state_before
 from scorekeeper.game.turn_kinds import MOVES, Change, describe, move_of
+from scorekeeper.limits import spend_beyond
 from scorekeeper.models import Game, Turn
 from scorekeeper.web.presenters import board_rows, pad
 from scorekeeper.web.scorer_link import hold, scorer_view
@@ -90,6 +91,7 @@ def correct(request: HttpRequest, game: Game) -> HttpResponse:
     except REFUSALS as error:
         context["refusal"] = message_of(error)
         return render(request, "table/correct.html", context, status=status_of(error))
+    spend_beyond(request, applied.rescored)
     messages.success(request, describe(applied.turn))
     messages.info(request, changes_sentence(applied.changes))
     return redirect(scorer_url(game))

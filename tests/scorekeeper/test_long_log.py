@@ -160,3 +160,23 @@ def test_earlier_boards_and_the_correction_page_have_a_limit_of_their_own(client
     # Nor is the turn limit spent by them.
     turn = {"action": "pass", "expected_turn": SHORT + 1}
     assert client.post(f"/games/{game.pk}/score/turn", turn).status_code == 302
+
+
+def test_a_correction_counts_one_more_turn_for_every_50_later_turns_it_scored_again(settings):
+    settings.RATE_LIMIT_TURNS = 5
+    statuses = {}
+    for entries, address in ((SHORT, "10.0.0.1"), (120, "10.0.0.2")):  # a device for each
+        game = long_game(entries)
+        client = Client(REMOTE_ADDR=address)
+        client.cookies[cookie_name(game.pk)] = game.token
+        score = f"/games/{game.pk}/score/"
+        fix = {"target": "1", "move": "play", "play": "8D HOUSES", "expected_turn": entries + 1}
+        assert client.post(f"{score}correct", fix).status_code == 302
+        statuses[entries] = [
+            client.post(
+                f"{score}turn", {"action": "pass", "expected_turn": entries + n}
+            ).status_code
+            for n in (2, 3, 4, 5)
+        ]
+    # 19 later turns scored again count nothing more; 119 count two more.
+    assert statuses == {SHORT: [302, 302, 302, 302], 120: [302, 302, 429, 429]}
