@@ -12,19 +12,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 from referee import GameState, RefereeError
 from scorekeeper.game.state import new_state
 from scorekeeper.game.turn_kinds import kind_of
-from scorekeeper.models import Checkpoint, Game, Turn
+from scorekeeper.models import Checkpoint, Game, Turn, TurnQuerySet
 
 # Places in the order of play between two checkpoints: a state is never more than this many
 # turns from one (the replay of 50 turns takes about a millisecond; a checkpoint is 1-3 kB).
 EVERY = 50
 
 
-def in_effect(game: Game | Any) -> Any:
+def in_effect(game: Game) -> TurnQuerySet:
     """The game's turns in effect, in the order of play (``Turn.place``)."""
     return Turn.objects.filter(game=game).effective().order_by("place")
 
