@@ -1,6 +1,7 @@
 """Per-client rate limits, shared by every worker process and every app server.
 
-Counted in fixed windows: turns, word-judge lookups, analyses and imports a minute; new games,
+Counted in fixed windows: turns (corrections and their previews among them), word-judge
+lookups, analyses, earlier boards and imports a minute; new games,
 sign-in attempts, and new clubs and accounts an hour. The count must hold across processes
 (gunicorn runs several workers) and be exact under concurrent requests, so it is one atomic
 increment in an engine every process shares: Redis (``INCR``) when the cache is Redis
@@ -12,7 +13,8 @@ once a minute (``sweep``), so the table holds the current windows' rows and a mi
 
 A request counts one, unless its cost varies: an import counts by the size of its body
 (``units_for``), and a search for plays counts one when it arrives and then what it cost
-beyond that (``analysis.cost_units``), through ``spend``.
+beyond that (``analysis.cost_units``), through ``spend``; so does a correction, by the later
+turns it scored again (``spend_beyond``).
 """
 
 from __future__ import annotations
@@ -36,6 +38,13 @@ log = logging.getLogger("scorekeeper.requests")
 
 # A turn from the scorer's page: /games/<id>/score/turn, or at the link's older address.
 _TURN_PATHS = re.compile(r"^/(api/games/[^/]+/turns/|games/[^/]+/score/(?:[^/]+/)?turn)$")
+# A correction from the scorer's page and its preview, which replay the log from the turn
+# corrected: they count as turns (the API's corrections are turns already).
+_CORRECTION_PATHS = re.compile(r"^/games/[^/]+/score/(?:[^/]+/)?correct(?:-preview)?$")
+# The pages that show a game as it stood before an earlier turn: the correction page, and a
+# game's page at an earlier turn (``?turn=``).
+_CORRECT_PAGE = re.compile(r"^/games/[^/]+/score/(?:[^/]+/)?correct$")
+_GAME_PAGE = re.compile(r"^/games/[^/]+/$")
 _GAME_PATHS = ("/api/games/", "/games/new")
 _IMPORT_PATHS = ("/api/games/import", "/games/import")
 _ROSTER_PATH = re.compile(r"^/clubs/[^/]+/roster$")
@@ -71,12 +80,16 @@ def analysis_limit() -> Limit:
 
 def limit_for(request: HttpRequest) -> Limit | None:
     """The limit a request counts against as it arrives, if any."""
-    if request.method != "POST":
-        if request.method == "GET" and request.path == "/judge/" and "words" in request.GET:
-            return Limit("judge", "word-judge lookups", settings.RATE_LIMIT_JUDGE, 60)
-        return None
     path = request.path
-    if _TURN_PATHS.match(path):
+    if request.method != "POST":
+        if request.method == "GET" and path == "/judge/" and "words" in request.GET:
+            return Limit("judge", "word-judge lookups", settings.RATE_LIMIT_JUDGE, 60)
+        if request.method == "GET" and (
+            _CORRECT_PAGE.match(path) or (_GAME_PAGE.match(path) and "turn" in request.GET)
+        ):
+            return Limit("replays", "earlier boards", settings.RATE_LIMIT_REPLAYS, 60)
+        return None
+    if _TURN_PATHS.match(path) or _CORRECTION_PATHS.match(path):
         return Limit("turns", "turns", settings.RATE_LIMIT_TURNS, 60)
     if path == "/api/analysis/":
         return analysis_limit()
@@ -128,6 +141,18 @@ def spend(request: HttpRequest, limit: Limit, units: int = 1) -> int | None:
     if count > limit.per:
         return int(expires - now) + 1
     return None
+
+
+RESCORED_PER_UNIT = 50  # a correction counts one more for every so many later turns rescored
+
+
+def spend_beyond(request: HttpRequest, rescored: int) -> None:
+    """Count against the limit a correction counted against as it arrived (the turns') one
+    more for every ``RESCORED_PER_UNIT`` later turns it scored again: its cost grows with
+    them, and the next request pays."""
+    limit = limit_for(request)
+    if limit is not None:
+        spend(request, limit, rescored // RESCORED_PER_UNIT)
 
 
 def refusal(limit: Limit, retry: int) -> str:
@@ -196,6 +221,7 @@ __all__ = [
     "limit_for",
     "refusal",
     "spend",
+    "spend_beyond",
     "sweep",
     "units_for",
 ]

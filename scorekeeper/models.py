@@ -187,6 +187,9 @@ class Game(models.Model):
     passes = models.PositiveSmallIntegerField(default=0)  # consecutive passes
     exchanges = models.PositiveSmallIntegerField(default=0)
     last_play = models.JSONField(null=True, blank=True)  # what a challenge would take back
+    # The place of its latest checkpoint (``Checkpoint``; 0: none), read with the game: a new
+    # entry knows whether one is due without another read.
+    checkpoint_place = models.PositiveIntegerField(default=0)
 
     # A club game counts in the club's standings; None: a casual game.
     club = models.ForeignKey(
@@ -265,6 +268,9 @@ class Turn(models.Model):
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="turns")
     number = models.PositiveIntegerField()
+    # Its place in the order of play: its own number, or for a correction the place of the turn
+    # it replaced; the turns in effect, ordered by it, are the game (``replay.play_order``).
+    place = models.PositiveIntegerField()
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="turns")
     # A kind from scorekeeper.game.turn_kinds.KINDS: the table, not DB choices, says which exist.
     action = models.CharField(max_length=10)
@@ -301,6 +307,9 @@ class Turn(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="unique_turn_number"),
         ]
+        # The turns in effect near a place (the last one, those after a corrected one) are
+        # read by it, however long the log.
+        indexes = [models.Index(fields=["game", "place"], name="turn_place")]
 
     def __str__(self) -> str:
         return f"#{self.number} {self.action} {self.notation}".strip()
@@ -312,6 +321,27 @@ class Turn(models.Model):
     @property
     def corrected(self) -> bool:
         return self.corrected_at is not None
+
+
+class Checkpoint(models.Model):
+    """The engine's state after a turn in effect (``place``), every few turns of a game: a
+    cache of the replay, so that a correction, an undo or an earlier board replays a few turns
+    from here rather than the whole log. Derived from the log, checked against it by
+    ``check_games`` and rebuilt from it (``scorekeeper.game.checkpoints``); never the record."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="checkpoints")
+    place = models.PositiveIntegerField()  # after the turn in effect at this place...
+    step = models.PositiveIntegerField()  # ...which is the step-th turn in effect
+    state = models.JSONField()  # ``GameState.to_dict()``
+
+    class Meta:
+        ordering = ["game", "place"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "place"], name="unique_checkpoint_place"),
+        ]
+
+    def __str__(self) -> str:
+        return f"after step {self.step} (place {self.place})"
 
 
 class RateCount(models.Model):

@@ -58,7 +58,7 @@ from scorekeeper.game.analysis import (
 from scorekeeper.game.links import link_url
 from scorekeeper.game.refusals import REFUSALS, code_of, message_of, retry_after, status_of
 from scorekeeper.game.turn_kinds import KINDS
-from scorekeeper.limits import analysis_limit, spend
+from scorekeeper.limits import analysis_limit, spend, spend_beyond
 from scorekeeper.middleware import busy_response, database_busy, too_large_message
 from scorekeeper.models import NAME_MAX, Game, name_key
 from scorekeeper.records.gcg_import import import_gcg
@@ -495,6 +495,7 @@ def post_turn(request: HttpRequest, game_id: str, payload: TurnIn) -> HttpRespon
         # The token is checked on the row the turn locks: the game is read once.
         allowed=lambda game: _authorize(request, game),
     )
+    spend_beyond(request, applied.rescored)
     # The state just stored is the state to show: no second trip to the database for it.
     answer: TurnAnswer = turn_answer(
         applied.game, applied.seats, applied.state, applied.turn, applied.changes

@@ -28,7 +28,7 @@ from scorekeeper.api.schemas import (
     TurnAnswer,
     TurnOut,
 )
-from scorekeeper.game.replay import UNCOUNTED, turn_numbers
+from scorekeeper.game.replay import UNCOUNTED, number_of, turn_numbers
 from scorekeeper.game.state import load_state
 from scorekeeper.game.turn_kinds import Change
 from scorekeeper.game.word_policy import policy_for
@@ -50,7 +50,7 @@ def game_state(
         state = load_state(game, seats)
     if last_turn is None and game.turn_number:
         last_turn = game.turns.select_related("seat__player", "target").order_by("-number").first()
-    last = turn_data(last_turn, turn_numbers(game).get(last_turn.pk)) if last_turn else None
+    last = turn_data(last_turn, number_of(last_turn)) if last_turn else None
     return _game(game, seats, state, last)
 
 
@@ -69,9 +69,9 @@ def turn_answer(
 def _number_of_new(game: Game, turn: Turn, played: int) -> int | None:
     """The turn just entered, as players count it, without reading the log: an entry that is
     a turn comes last in the order of play, so it is the ``played``-th; only a correction
-    stands where the turn it replaced stood, which the log says (``turn_numbers``)."""
+    stands where the turn it replaced stood, which the log says (``number_of``)."""
     if turn.action == "correct":
-        return turn_numbers(game).get(turn.pk)
+        return number_of(turn)
     return None if turn.action in UNCOUNTED else played
 
 

@@ -1,8 +1,9 @@
 """The consistency check: replay a game's log and list every way the stored record disagrees.
 
 ``check_game`` (used by ``manage.py check_games`` and the tests) compares the stored state
-with a replay of the log; ``turn_problems`` checks each log entry's own fields;
-``log_problems`` does both for a game not stored yet (an import's ``Draft``).
+with a replay of the log from the start; ``turn_problems`` checks each log entry's own fields;
+``checkpoint_problems`` the stored checkpoints (a cache of the replay) against the replay;
+``log_problems`` does the first two for a game not stored yet (an import's ``Draft``).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from referee import GameState, RefereeError, square_name
+from scorekeeper.game import checkpoints
 from scorekeeper.game.replay import count_turns_played, replay, steps
 from scorekeeper.game.results import results, totals
 from scorekeeper.game.state import load_state, new_state
@@ -64,7 +66,34 @@ def check_game(game: Game) -> list[str]:
     played = count_turns_played(game)
     if game.turns_played != played:
         problems.append(f"turns_played: stored {game.turns_played}, the log counts {played}")
-    return problems or turn_problems(game, seats)
+    return problems or turn_problems(game, seats) or checkpoint_problems(game, len(seats))
+
+
+def checkpoint_problems(game: Game, players: int) -> list[str]:
+    """Every stored checkpoint that is not the state a replay of the log from the start reaches
+    after the turn in effect at its place, as its step."""
+    stored = {found.place: found for found in game.checkpoints.all()}
+    problems = []
+    latest = max(stored, default=0)
+    if game.checkpoint_place != latest:  # the next checkpoint is kept from there on
+        problems.append(
+            f"checkpoint_place: stored {game.checkpoint_place}, the last is at {latest}"
+        )
+    if not stored:
+        return problems
+    for turn, step, state in checkpoints.replayed(game, players):
+        found = stored.pop(turn.place, None)
+        if found is None:
+            continue
+        where = f"the checkpoint after turn {turn.number}"
+        if found.step != step:
+            problems.append(f"{where} says step {found.step}; it is step {step} of the replay")
+        elif GameState.from_dict(found.state).to_dict() != state.to_dict():
+            problems.append(f"{where} is not the state the log's replay reaches there")
+    problems += [
+        f"a checkpoint at place {place} follows no turn in effect" for place in sorted(stored)
+    ]
+    return problems
 
 
 def turn_problems(game: Game, seats: Sequence[Seat] | None = None) -> list[str]:

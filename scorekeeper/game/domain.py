@@ -38,8 +38,10 @@ from referee import (
     Violation,
     get_ruleset,
 )
-from scorekeeper.game import replay, rows
+from scorekeeper.game import checkpoints, rows
+from scorekeeper.game.checkpoints import Kept
 from scorekeeper.game.consistency import log_problems
+from scorekeeper.game.in_play import InPlay, StoredInPlay
 from scorekeeper.game.results import totals
 from scorekeeper.game.state import GAME_STATE, load_state, new_state, set_state, store_state
 from scorekeeper.game.turn_kinds import KINDS, ActionKind, Change, Context, Entry
@@ -102,6 +104,7 @@ class Applied:
     seats: list[Seat]
     state: GameState
     changes: list[Change] = field(default_factory=list)  # the scores a correction changed
+    rescored: int = 0  # the later turns a correction scored again: what it cost
 
 
 # Creating a game -------------------------------------------------------------------------------
@@ -299,7 +302,8 @@ def act(
                 f"#{game.turn_number}, perhaps from another device. Reload to see it.",
             )
         check_room(game.turn_number, kind)
-        turn = Turn(game=game, number=game.turn_number + 1, action=action, entered_by=by[:80])
+        number = game.turn_number + 1
+        turn = Turn(game=game, number=number, place=number, action=action, entered_by=by[:80])
         entry = Entry(
             by, notation, tiles, count, racks, verdict, seat, points, rack, note, target, best,
             director,
@@ -311,8 +315,7 @@ def act(
             turn,
             entry,
             policy_for(game),
-            lambda: replay.effective_turns(game),
-            lambda: new_state(game, len(seats)),
+            StoredInPlay(game, seats, lambda: new_state(game, len(seats))),
         )
         return _Worked(read, kind, context, _enter(kind, context))
 
@@ -339,9 +342,13 @@ def act(
         return applied
 
 
-# The kinds whose handlers read nothing but the game's own rows (no log, no club) and write
-# nothing: worked out ahead of the lock where it is the whole database's (``act``).
-WORKED_OUT_AHEAD = frozenset({"play", "pass", "exchange", "penalty", "finish", "abandon"})
+# The kinds whose handlers read nothing but the game's own rows and its log (no club: the log
+# changes only with the game's version) and write only with the entry (``Context.writes``):
+# worked out ahead of the lock where it is the whole database's (``act``). A correction's
+# replay of the turns after the one it replaces is the longest of them.
+WORKED_OUT_AHEAD = frozenset(
+    {"play", "pass", "exchange", "penalty", "finish", "abandon", "challenge", "correct"}
+)
 
 
 @dataclass
@@ -353,8 +360,9 @@ class _Worked:
     kind: ActionKind
     context: Context
     state: GameState
-    entry_write: rows.Write | None = None  # the log entry's insert (None: stored already)
+    entry_write: rows.Write | None = None  # the log entry's insert
     updates: list[rows.Write] = field(default_factory=list)  # the game's, the seats'
+    kept: Kept | None = None  # the checkpoints to write with it
 
     def settle(self, *, if_unchanged: bool = False) -> None:
         """Put the turn's number and the state after it on the game and its seats, and make
@@ -363,13 +371,17 @@ class _Worked:
         kind, turn = self.kind, self.context.turn
         game, seats = self.context.game, self.context.seats
         game.turn_number = turn.number
-        if kind.retakes:  # it took an earlier entry out of effect: count the log again
-            game.turns_played = replay.count_turns_played(game)
-        elif kind.counted:
-            game.turns_played += 1
+        if kind.retakes:  # it took an earlier entry out of effect
+            game.turns_played -= self.context.uncounted
+            self.kept = self.context.kept
+        else:
+            if kind.counted:
+                game.turns_played += 1
+            self.kept = _due(game, turn, self.state)
+        if self.kept is not None:
+            game.checkpoint_place = self.kept.place
         changed = set_state(game, seats, self.state)
-        if turn.pk is None:
-            self.entry_write = rows.turn_write(turn)
+        self.entry_write = rows.turn_write(turn)
         if if_unchanged:
             version = rows.version_of(self.read)
             assert version is not None
@@ -390,14 +402,36 @@ class _Worked:
         game_update, *seat_updates = self.updates
         if not rows.run([game_update]):
             return None
-        if self.entry_write is not None:
-            rows.insert_turn(turn, self.entry_write)
-        else:  # a correction stored its entry already: later turns may name it
-            turn.save()
+        rows.insert_turn(turn, self.entry_write)
+        for change in self.context.writes:
+            change()
+        if self.kind.retakes:  # the states from the entry it took out of effect on are gone
+            checkpoints.forget_from(game, _taken(turn).place)
+        if self.kept is not None:
+            self.kept.write()
         rows.run(seat_updates)
         # To every screen of the game, once this commits, with the part drawn from what it stores.
         announce(game, turn, seats, self.state)
-        return Applied(turn, game, seats, self.state, self.context.changes)
+        context = self.context
+        return Applied(turn, game, seats, self.state, context.changes, context.rescored)
+
+
+def _due(game: Game, turn: Turn, state: GameState) -> Kept | None:
+    """The checkpoint to keep after a new entry at the end of the order of play, if the last
+    one is ``checkpoints.EVERY`` places behind it (then the turns in effect before it are
+    counted, for its step)."""
+    if turn.place - game.checkpoint_place < checkpoints.EVERY:
+        return None
+    step = checkpoints.in_effect(game).filter(place__lt=turn.place).count() + 1
+    kept = Kept(game.checkpoint_place)
+    kept.after(game, turn.place, step, state)
+    return kept
+
+
+def _taken(turn: Turn) -> Turn:
+    """The entry an undo or a correction took out of effect."""
+    assert turn.target is not None, "an undo or a correction names its turn"
+    return turn.target
 
 
 def check_room(entries: int, kind: ActionKind) -> None:
@@ -425,9 +459,9 @@ def _enter(kind: ActionKind, context: Context) -> GameState:
     best = entry.best
     if kind.name == "play" and isinstance(best, int) and not isinstance(best, bool):
         turn.best = best
-    # A correction replays the log itself and leaves the state it reached in the context.
-    players = len(context.seats)
-    state = replay.replay(context.game, players=players) if kind.rebuilds else context.state
+    # An undo leaves the state before the entry it took back; a correction replays the log
+    # itself and leaves the state it reached in the context.
+    state = context.log.state_before(_taken(turn).place) if kind.rebuilds else context.state
     if turn.totals is None:  # a correction records the totals where it stands in play
         turn.totals = totals(state)
     return state
@@ -479,6 +513,8 @@ class Draft:
         self.turns: list[Turn] = []
         self.by = by
         self.policy = policy_for(game)
+        self.in_play = InPlay(self.effective, lambda: new_state(game, len(self.seats)))
+        self.kept = Kept()  # the checkpoints of its log, stored with it
 
     def enter(
         self,
@@ -504,15 +540,16 @@ class Draft:
                     "not_recorded", f"A game's record holds {recorded}; not {action!r}."
                 )
             check_room(len(self.turns), kind)
+            number = len(self.turns) + 1
             turn = Turn(
-                game=self.game, number=len(self.turns) + 1, action=action, entered_by=self.by[:80]
+                game=self.game, number=number, place=number, action=action, entered_by=self.by[:80]
             )
             entry = Entry(
                 by=self.by, tiles=None if tiles is None else list(tiles), count=count,
                 racks=racks, verdict=verdict, seat=seat, points=points, rack=rack, note=note,
             )  # fmt: skip
             context = Context(
-                self.game, self.seats, self.state, turn, entry, self.policy, self.effective
+                self.game, self.seats, self.state, turn, entry, self.policy, self.in_play
             )
             self.state = _enter(kind, context)
         except RefereeError as error:
@@ -520,6 +557,7 @@ class Draft:
                 error.message = f"{source}: {error.message}"
             raise
         self.turns.append(turn)
+        self.kept.after(self.game, turn.place, number, self.state)
         return turn
 
     def effective(self) -> list[Turn]:
@@ -540,6 +578,7 @@ class Draft:
         if problems:  # the handlers and the replay disagree: never store such a game
             raise InputError("inconsistent_log", "; ".join(problems))
         set_state(game, seats, self.state)
+        game.checkpoint_place = self.kept.place
         game.turn_number = len(turns)
         game.turns_played = sum(1 for turn in turns if KINDS[turn.action].counted)
         values = [rows.turn_values(turn) for turn in turns]
@@ -549,6 +588,7 @@ class Draft:
                 seat.player = player_named(seat.player.name)
                 seat.save(force_insert=True)
             _insert_log(game, turns, values)
+            self.kept.write()
         return game
 
 
@@ -651,17 +691,24 @@ class Preview:
         return sorted({sq for v in self.violations for sq in v.squares})
 
 
-def preview(game: Game, text: str, *, before: Turn | None = None) -> Preview:
+def preview(
+    game: Game, text: str, *, before: Turn | None = None, on: GameState | None = None
+) -> Preview:
     """Check and score ``text`` (a play in notation) for the player to move; changes nothing.
     With ``before`` (a turn in effect), on the board that turn was played on, for its player:
-    what a correction of it would be."""
+    what a correction of it would be; ``on`` is that state, where the caller has it."""
     text = text.strip()
     if not text:
         return Preview(text)
     policy = policy_for(game)
     seats = list(game.seats.order_by("order"))
     try:
-        state = load_state(game, seats) if before is None else replay.state_before(game, before)
+        if on is not None:
+            state = on
+        elif before is None:
+            state = load_state(game, seats)
+        else:
+            state = checkpoints.state_before(game, before.place, len(seats))
         play = Play.parse(text, state.ruleset, state.board)
         lexicon = lexicon_for(game) if policy.checks_as_played else None
         evaluation = state.evaluate(play, lexicon)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any, NamedTuple, Protocol
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
@@ -18,6 +19,7 @@ from referee import (
     Outcome,
     RefereeError,
 )
+from scorekeeper.game import checkpoints
 from scorekeeper.game.state import new_state
 from scorekeeper.game.turn_kinds import KINDS, Before, kind_of
 from scorekeeper.models import Game, Turn
@@ -44,12 +46,20 @@ def effective_turns(game: Game) -> list[Turn]:
 def play_order(turns: Sequence[Turn]) -> list[Turn]:
     """The turns in effect among a game's log entries (all of them, by number), in the order
     of play: a correction stands where the turn it corrected stood, not at its own number."""
-    position: dict[int, int] = {}
-    for turn in turns:  # by number: a correction comes after the turn it corrects
-        root = position.get(turn.target_id or 0) if turn.action == "correct" else None
-        position[turn.pk] = root if root is not None else turn.number
+    places = places_of(turns)
     alive = [t for t in turns if not t.undone and not t.corrected and t.action != "undo"]
-    return sorted(alive, key=lambda t: position[t.pk])
+    return sorted(alive, key=lambda t: places[t.pk])
+
+
+def places_of(turns: Sequence[Turn]) -> dict[int, int]:
+    """Each entry's place in the order of play (what ``Turn.place`` stores), by entry (pk),
+    from all of a game's log entries by number: a correction comes after the turn it
+    corrects, and stands in its place."""
+    places: dict[int, int] = {}
+    for turn in turns:
+        root = places.get(turn.target_id or 0) if turn.action == "correct" else None
+        places[turn.pk] = root if root is not None else turn.number
+    return places
 
 
 # Turn numbers as players count them ------------------------------------------------------------
@@ -61,21 +71,46 @@ UNCOUNTED = ("undo", *(name for name, kind in KINDS.items() if not kind.counted)
 COUNTED = Q(undone_at__isnull=True, corrected_at__isnull=True) & ~Q(action__in=UNCOUNTED)
 
 
-def number_turns(in_play: Sequence[Turn]) -> dict[int, int]:
+class Entry(Protocol):
+    """What counting a turn reads of a log entry (a ``Turn``, or a row of one)."""
+
+    @property
+    def pk(self) -> Any: ...
+    @property
+    def action(self) -> str: ...
+
+
+def number_turns(in_play: Sequence[Entry]) -> dict[int, int]:
     """The one count of turns: each turn's number as players count it, by log entry (pk),
     from the turns in effect in the order of play (``play_order``). Entries that are not a
     turn (the end of the game, abandoning, voiding) have none."""
     numbers: dict[int, int] = {}
     for turn in in_play:
-        if kind_of(turn).counted:
+        if turn.action not in UNCOUNTED:
             numbers[turn.pk] = len(numbers) + 1
     return numbers
 
 
+class Logged(NamedTuple):
+    """A log entry as counting reads it: a row, not a model (a long log has 2,000)."""
+
+    pk: int
+    action: str
+
+
 def turn_numbers(game: Game) -> dict[int, int]:
     """Every turn in effect of ``game``, by log entry (pk): its number as players count it."""
-    fields = ("pk", "game", "number", "action", "target", "undone_at", "corrected_at")
-    return number_turns(play_order(list(game.turns.only(*fields).order_by("number"))))
+    in_play = game.turns.effective().order_by("place").values_list("pk", "action")
+    return number_turns([Logged(*row) for row in in_play])
+
+
+def number_of(turn: Turn) -> int | None:
+    """One turn's number as players count it (``turn_numbers``), counted in the database up
+    to its place in the order of play; None for an entry that has none."""
+    if turn.undone or turn.corrected or turn.action in UNCOUNTED:
+        return None
+    count: int = Turn.objects.filter(COUNTED, game_id=turn.game_id, place__lte=turn.place).count()
+    return count
 
 
 def count_turns_played(game: Game) -> int:
@@ -109,13 +144,8 @@ def steps(
 
 def state_before(game: Game, target: Turn) -> GameState:
     """The state just before ``target`` (a turn in effect) was played: the board it was played
-    on, for correcting it."""
-    in_play = effective_turns(game)
-    earlier = in_play[: next(i for i, t in enumerate(in_play) if t.pk == target.pk)]
-    state = new_state(game, game.seats.count())
-    for step in steps(game, turns=earlier):
-        state = step.state
-    return state
+    on, for correcting it. From the checkpoint nearest before it (``checkpoints``)."""
+    return checkpoints.state_before(game, target.place, game.seats.count())
 
 
 def replay(game: Game, *, players: int | None = None) -> GameState:

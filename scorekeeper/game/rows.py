@@ -285,11 +285,28 @@ def update(instance: Model, names: Sequence[str]) -> None:
 def update_each(instances: Sequence[Model], names: Sequence[str]) -> None:
     """``update`` of the same fields of several rows of one model, by one statement run for
     each (``executemany``)."""
+    each_of(instances, names).run()
+
+
+@dataclass
+class WriteEach:
+    """``update_each`` made ready to run: its statement and each row's values."""
+
+    sql: str
+    rows: list[list[Any]]
+
+    def run(self) -> None:
+        if self.rows:
+            with _db().cursor() as cursor:
+                cursor.executemany(self.sql, self.rows)
+
+
+def each_of(instances: Sequence[Model], names: Sequence[str]) -> WriteEach:
+    """The statement ``update_each`` runs and its values, made now (to be run later)."""
     if not instances:
-        return
-    sql, fields = _update(connection.vendor, type(instances[0]), tuple(names))
-    with connection.cursor() as cursor:
-        cursor.executemany(sql, [_update_values(instance, fields) for instance in instances])
+        return WriteEach("", [])
+    sql, fields = _update(_db().vendor, type(instances[0]), tuple(names))
+    return WriteEach(sql, [_update_values(instance, fields) for instance in instances])
 
 
 # Reads built by the ORM once ------------------------------------------------------------------

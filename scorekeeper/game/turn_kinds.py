@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.utils import timezone
@@ -42,9 +43,14 @@ from referee import (
     parse_position,
     tile_in_set,
 )
+from scorekeeper.game import rows
 from scorekeeper.game.results import totals
 from scorekeeper.game.word_policy import WordPolicy, lexicon_for
 from scorekeeper.models import Game, Seat, Turn
+
+if TYPE_CHECKING:
+    from scorekeeper.game.checkpoints import Kept
+    from scorekeeper.game.in_play import InPlay
 
 
 @dataclass
@@ -80,9 +86,14 @@ class Context:
     turn: Turn
     entry: Entry
     policy: WordPolicy
-    effective: Callable[[], list[Turn]] = field(default=list)  # the log's turns in effect
-    fresh: Callable[[], GameState] | None = None  # the game as it was before its first turn
+    log: InPlay  # the log's turns in effect
     changes: list[Change] = field(default_factory=list)  # scores a correction changed
+    # What the entry changes in the log besides adding itself (an undo's mark on the turn it
+    # took back, a correction's later turns scored again): written with it, under the lock.
+    writes: list[Callable[[], None]] = field(default_factory=list)
+    uncounted: int = 0  # turns players count that the entry took out of effect
+    kept: Kept | None = None  # the checkpoints a correction made again as it replayed
+    rescored: int = 0  # the later turns a correction scored again
 
 
 @dataclass(frozen=True)
@@ -271,9 +282,8 @@ def _enter_challenge(ctx: Context) -> None:
     else:
         raise InputError("bad_verdict", "A recorded verdict is upheld or rejected.")
     # The play it judges: the last in the order of play, which may be a correction of one.
-    plays = [t for t in ctx.effective() if t.tiles and t.action in ("play", "correct")]
     ctx.turn.seat = ctx.seats[challenger]
-    ctx.turn.target = plays[-1] if plays else None
+    ctx.turn.target = ctx.log.last_play()
     ctx.turn.result = outcome.result or ""
     # Which word failed is not stored: a tournament verdict names none, and the log's words
     # with the game's exact lexicon tell it once the game is over.
@@ -378,15 +388,16 @@ def _gcg_penalty(
 
 # Undo ------------------------------------------------------------------------------------------
 def _enter_undo(ctx: Context) -> None:
-    effective = ctx.effective()
-    if not effective:
+    target = ctx.log.last()
+    if target is None:
         raise IllegalAction("nothing_to_undo", "There is no turn to undo.")
-    target = effective[-1]
     if target.action == "void":
         _require_director(ctx, "undo a void")
     target.undone_at = timezone.now()
     target.undone_by = ctx.entry.by[:80]
-    target.save(update_fields=["undone_at", "undone_by"])
+    ctx.writes.append(lambda: target.save(update_fields=["undone_at", "undone_by"]))
+    ctx.uncounted = 1 if kind_of(target).counted else 0
+    ctx.kept = ctx.log.kept_before(target.place)  # the checkpoints before it stay
     ctx.turn.seat = target.seat
     ctx.turn.target = target
     ctx.turn.notation = target.notation
@@ -409,12 +420,6 @@ def _turns_before(turn: Turn) -> int:
     from scorekeeper.game.replay import COUNTED
 
     return turn.game.turns.filter(COUNTED, number__lt=turn.number).count()
-
-
-def _numbers(in_play: Sequence[Turn]) -> dict[int, int]:
-    from scorekeeper.game.replay import number_turns
-
-    return number_turns(in_play)
 
 
 def _no_gcg(turn: Turn, before: Before, after: GameState, nicks: Sequence[str]) -> list[GcgEntry]:
@@ -480,18 +485,20 @@ def _enter_correct(ctx: Context) -> None:
 
     Later turns keep their tiles (or verdicts, or racks) and are scored again; their words are
     checked again where the game checks words as played. If one of them is no longer legal,
-    the correction is refused naming it, and nothing changes (the transaction rolls back).
+    the correction is refused naming it, and nothing changes. The replay starts from the
+    checkpoint nearest before the turn, and everything it changes in the log is written with
+    the entry (``ctx.writes``), so it can be worked out before the game's lock is taken.
     """
     if ctx.state.status == ABANDONED:
         raise GameOver("abandoned", "This game was abandoned: undo that before correcting a turn.")
     if ctx.state.status == VOID:
         raise GameOver("void", "This game is void: a director must undo that before a correction.")
-    wanted, turns, entry = ctx.entry.target, ctx.effective(), ctx.entry
+    wanted, entry = ctx.entry.target, ctx.entry
     if wanted is None or wanted == "":
         raise InputError("no_target", "Say which turn to correct, by its number in the log.")
     if isinstance(wanted, bool) or not isinstance(wanted, int):
         raise InputError("bad_target", "The turn to correct is given by its number in the log.")
-    target = next((t for t in turns if t.number == wanted), None)
+    target = ctx.log.find(wanted)
     if target is None:
         raise IllegalAction(
             "not_in_effect",
@@ -504,52 +511,64 @@ def _enter_correct(ctx: Context) -> None:
             f"Log entry #{wanted} is not a play, a pass or an exchange "
             f"({KINDS[target.action].label(target)}): only those can be corrected.",
         )
-    assert ctx.fresh is not None
-    index, numbers = turns.index(target), _numbers(turns)
-    state = ctx.fresh()
-    for turn in turns[:index]:
-        _replay_any(state, turn)
+    state = ctx.log.state_before(target.place)
     was = totals(ctx.state)
     new = ctx.turn
-    new.target = target
+    new.target, new.place = target, target.place
     move = "play" if entry.notation is not None or entry.tiles is not None else None
     move = move or ("exchange" if entry.count is not None else "pass")
-    KINDS[move].enter(
-        Context(ctx.game, ctx.seats, state, new, entry, ctx.policy, ctx.effective, ctx.fresh)
-    )
+    KINDS[move].enter(Context(ctx.game, ctx.seats, state, new, entry, ctx.policy, ctx.log))
     new.totals = totals(state)
     name = target.seat.player.name
+    number = ctx.log.number_of(target)
     if new.score != target.score:
-        ctx.changes.append(Change(name, target.score, new.score, turn=numbers[target.pk]))
+        ctx.changes.append(Change(name, target.score, new.score, turn=number))
     target.corrected_at = timezone.now()
     target.corrected_by = entry.by[:80]
-    target.save(update_fields=["corrected_at", "corrected_by"])
-    new.save()  # later turns may name it (a challenge of the corrected play)
+    kept = ctx.log.kept_before(target.place)
+    step = ctx.log.step_of(target)
+    kept.after(ctx.game, new.place, step, state)
     lexicon = lexicon_for(ctx.game) if ctx.policy.checks_as_played else None
-    for later in turns[index + 1 :]:
-        judged = new if later.target_id == target.pk else None
-        _rescore(state, later, numbers.get(later.pk), judged, lexicon, ctx)
-    ctx.state = state
+    later = ctx.log.after(target.place)
+    ctx.rescored = len(later)
+    judging = [turn for turn in later if turn.target_id == target.pk]
+    for turn in later:
+        step += 1
+        if kind_of(turn).counted:
+            number += 1
+        _rescore(state, turn, number if kind_of(turn).counted else None, lexicon, ctx)
+        kept.after(ctx.game, turn.place, step, state)
+    ctx.state, ctx.kept = state, kept
     now = totals(state)
     for seat in ctx.seats:
         if was[seat.order] != now[seat.order]:
             ctx.changes.append(Change(seat.player.name, was[seat.order], now[seat.order]))
 
+    rescored = rows.each_of(later, RESCORED)  # made now: the lock is held for the writes only
+
+    def write() -> None:
+        target.save(update_fields=["corrected_at", "corrected_by"])
+        rescored.run()
+        for turn in judging:  # a challenge of the corrected play judges the correction
+            turn.target = new
+        rows.update_each(judging, ["target"])
+
+    ctx.writes.append(write)
+
+
+# What scoring a later turn again may change in its log entry (``_rescore``).
+RESCORED = ["score", "words", "notation", "totals"]
+
 
 def _rescore(
-    state: GameState,
-    turn: Turn,
-    number: int | None,
-    judged: Turn | None,
-    lexicon: Lexicon | None,
-    ctx: Context,
+    state: GameState, turn: Turn, number: int | None, lexicon: Lexicon | None, ctx: Context
 ) -> None:
     """Apply a later turn (``number`` as players count it) again after a correction, and
-    rewrite what it recorded."""
+    change what it recorded (written by the correction's ``writes``)."""
     name = turn.seat.player.name
     label = KINDS[turn.action].label(turn)
     what = f"turn {number} ({name}’s {label})" if number else f"the {label} (#{turn.number})"
-    if turn.seat.order != state.to_move:
+    if turn.seat.order != state.to_move and not kind_of(turn).any_seat:
         mover = ctx.seats[state.to_move].player.name
         raise IllegalAction(
             "correction_breaks_turn",
@@ -575,21 +594,14 @@ def _rescore(
             "correction_breaks_turn",
             f"After this correction, {what} could no longer be entered: {error.message}",
         ) from None
-    fields = ["totals"]
     if turn.tiles or turn.action == "challenge":
         if turn.score != outcome.score:
             ctx.changes.append(Change(name, turn.score, outcome.score, turn=number))
         turn.score = outcome.score
         turn.words = [w.to_dict() for w in outcome.words]
-        fields += ["score", "words"]
     if turn.tiles:
         turn.notation = outcome.notation
-        fields.append("notation")
-    if judged is not None:
-        turn.target = judged
-        fields.append("target")
     turn.totals = totals(state)
-    turn.save(update_fields=fields)
 
 
 def _replay_any(state: GameState, turn: Turn) -> Outcome:
@@ -605,9 +617,9 @@ def _replay_correct(state: GameState, turn: Turn) -> Outcome:
 
 
 def _describe_correct(turn: Turn) -> str:
-    from scorekeeper.game.replay import turn_numbers
+    from scorekeeper.game.replay import number_of
 
-    target, number = turn.target, turn_numbers(turn.game).get(turn.pk)
+    target, number = turn.target, number_of(turn)
     where = f"Turn {number}" if number else f"Log entry #{target.number}" if target else "A turn"
     return f"{where} was corrected: {_as_move(turn).describe(turn)}"
 

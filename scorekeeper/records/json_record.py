@@ -15,9 +15,10 @@ from django.db import DatabaseError, models, transaction
 from django.utils.dateparse import parse_datetime
 
 from referee import InputError, RefereeError
+from scorekeeper.game import checkpoints
 from scorekeeper.game.consistency import check_game
 from scorekeeper.game.domain import LOG_MAX, check_player_names, player_named
-from scorekeeper.game.replay import count_turns_played
+from scorekeeper.game.replay import count_turns_played, places_of
 from scorekeeper.game.results import results
 from scorekeeper.models import Game, Seat, Turn
 
@@ -36,9 +37,12 @@ def _columns(model: type[models.Model], *written_apart: str) -> list[str]:
 
 # The token is the game's secret and the times are written as ISO text; relations by number.
 # The turns played are the log's to say: counted from it when a record is read.
-GAME_FIELDS = _columns(Game, "token", "created_at", "updated_at", "finished_at", "turns_played")
+GAME_FIELDS = _columns(
+    Game, "token", "created_at", "updated_at", "finished_at", "turns_played", "checkpoint_place"
+)
 SEAT_FIELDS = _columns(Seat)
-TURN_FIELDS = _columns(Turn, "undone_at", "corrected_at", "created_at")
+# A turn's place in the order of play is the log's to say, as the checkpoints are: made again.
+TURN_FIELDS = _columns(Turn, "undone_at", "corrected_at", "created_at", "place")
 # Fields added after records were first written: a record without them still reads. A seat's
 # result follows from the final scores; a turn without totals is read like the log's own
 # older entries (the chart replays them).
@@ -111,6 +115,7 @@ def import_record(record: Any, *, new_id: bool = False) -> Game:
                     "inconsistent_record",
                     "The record's state disagrees with its turn log: " + "; ".join(problems),
                 )
+            checkpoints.rebuild(game, game.seats.count())
             return game
     # A field of the wrong type or out of range surfaces as any of these, from Python, from
     # model validation or from the database's own constraints.
@@ -161,6 +166,7 @@ def _create(record: dict[str, Any], new_id: bool) -> Game:
     for turn_data in record["turns"]:
         turn = Turn.objects.create(
             game=game,
+            place=0,  # known once every turn's target is (below)
             seat=seats[turn_data["seat"]],
             undone_at=_parse(turn_data["undone_at"]),
             corrected_at=_parse(turn_data.get("corrected_at")),
@@ -170,7 +176,11 @@ def _create(record: dict[str, Any], new_id: bool) -> Game:
         turns[turn.number] = (turn, turn_data["target"])
     for turn, target in turns.values():
         turn.target = turns[target][0] if target is not None else None
-    Turn.objects.bulk_update([t for t, _ in turns.values()], ["target", "created_at"])
+    log = sorted((t for t, _ in turns.values()), key=lambda t: t.number)
+    places = places_of(log)
+    for turn in log:
+        turn.place = places[turn.pk]
+    Turn.objects.bulk_update(log, ["target", "created_at", "place"])
     # auto_now fields are set on save: put the record's own times back.
     Game.objects.filter(pk=game.pk).update(
         turns_played=count_turns_played(game),

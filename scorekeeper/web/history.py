@@ -4,14 +4,14 @@ Everything here reads; nothing changes a game. These pages are public, so they n
 or link a game's token (the scorer's secret): the spectator screen is the only live link.
 
 A game's page costs the same however long the game: the log is shown a page at a time, the
-chart reads the totals each entry recorded, and the board is the stored one unless an
-earlier turn is asked for.
+chart reads the totals each entry recorded, and the board is the stored one, or for an
+earlier turn the nearest checkpoint's and the few turns after it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.core.paginator import Paginator
 from django.db.models import Exists, OuterRef, Prefetch
@@ -30,17 +30,13 @@ from referee import (
     Ruleset,
     get_ruleset,
 )
+from scorekeeper.game import checkpoints
 from scorekeeper.game.analysis import analyse, cost_units, incomplete_note
 from scorekeeper.game.domain import access_game
 from scorekeeper.game.membership import voidable
-from scorekeeper.game.replay import (
-    effective_turns,
-    number_turns,
-    steps,
-    turn_phrase,
-)
+from scorekeeper.game.replay import number_turns, steps, turn_phrase
 from scorekeeper.game.results import totals
-from scorekeeper.game.state import load_state, new_state
+from scorekeeper.game.state import load_state
 from scorekeeper.game.turn_kinds import challenge_verdict, describe, kind_of
 from scorekeeper.limits import analysis_limit, refusal, spend
 from scorekeeper.models import Game, Seat, Turn
@@ -118,13 +114,22 @@ def _game_row(game: Game) -> dict[str, Any]:
 
 
 # A game's page ---------------------------------------------------------------------------------
-Index = list[Turn]  # the turns in effect in the order of play (the replay's steps)
+class Indexed(NamedTuple):
+    """A turn in effect as the index reads it: a row, not a model (a long log has 2,000)."""
+
+    pk: int
+    number: int
+    action: str
+    totals: Any
+
+
+Index = list[Indexed]  # the turns in effect in the order of play (the replay's steps)
 
 
 def _index(game: Game) -> Index:
-    if game.turns.filter(action="correct").exists():  # corrections stand where they corrected
-        return effective_turns(game)
-    return list(game.turns.effective().only("pk", "game", "number", "action", "totals"))
+    # A correction stands where the turn it corrected stood: its place.
+    turns = game.turns.effective().order_by("place")
+    return [Indexed(*row) for row in turns.values_list("pk", "number", "action", "totals")]
 
 
 @dataclass(frozen=True)
@@ -170,17 +175,11 @@ def _points(game: Game, index: Index, players: int) -> list[list[int]]:
 
 
 def _replay_at(game: Game, seats: list[Seat], index: Index, at: int) -> GameState:
-    """The state after ``at`` turns in effect: the stored one at the end, else a replay."""
+    """The state after ``at`` turns in effect: the stored one at the end, else the nearest
+    checkpoint's and the few turns after it."""
     if at == len(index):
         return load_state(game, seats)
-    if game.turns.filter(action="correct").exists():
-        turns = effective_turns(game)[:at]
-    else:
-        turns = list(game.turns.effective().select_related("seat", "target")[:at])
-    state = new_state(game, len(seats))
-    for step in steps(game, players=len(seats), turns=turns):
-        state = step.state
-    return state
+    return checkpoints.state_at(game, at, len(seats))
 
 
 def _log_rows(

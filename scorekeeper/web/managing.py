@@ -25,6 +25,7 @@ from scorekeeper.game.links import link_url, scorer_url
 from scorekeeper.game.refusals import REFUSALS, message_of, status_of
 from scorekeeper.game.replay import effective_turns, number_turns, state_before
 from scorekeeper.game.turn_kinds import MOVES, Change, describe, move_of
+from scorekeeper.limits import spend_beyond
 from scorekeeper.models import Game, Turn
 from scorekeeper.web.presenters import board_rows, pad
 from scorekeeper.web.scorer_link import hold, scorer_view
@@ -63,7 +64,7 @@ def correct(request: HttpRequest, game: Game) -> HttpResponse:
                 "ruleset": before.ruleset,
                 "rows": board_rows(before, set()),
                 "direction": request.POST.get("direction", _direction_of(target)),
-                "typed_preview": domain.preview(game, context["typed"], before=target),
+                "typed_preview": domain.preview(game, context["typed"], before=target, on=before),
                 **pad(before.ruleset),
             }
         )
@@ -90,6 +91,7 @@ def correct(request: HttpRequest, game: Game) -> HttpResponse:
     except REFUSALS as error:
         context["refusal"] = message_of(error)
         return render(request, "table/correct.html", context, status=status_of(error))
+    spend_beyond(request, applied.rescored)
     messages.success(request, describe(applied.turn))
     messages.info(request, changes_sentence(applied.changes))
     return redirect(scorer_url(game))
@@ -101,8 +103,10 @@ def correct_preview(request: HttpRequest, game: Game) -> HttpResponse:
     """The words and score of the tiles placed so far on the board as it was before the turn
     being corrected, or why the play is not legal there."""
     chosen = request.POST.get("target", "").strip()
-    target = next(
-        (t for t in effective_turns(game) if t.action in MOVES and str(t.number) == chosen), None
+    target = (
+        game.turns.effective().filter(action__in=MOVES, number=int(chosen)).first()
+        if chosen.isascii() and chosen.isdigit() and len(chosen) < 10
+        else None
     )
     if target is None:
         return render(

@@ -93,8 +93,10 @@ def test_the_record_holds_every_field_but_the_token_and_the_log_s_count():
     }
     for model, keys in written.items():
         columns = {f.name for f in model._meta.concrete_fields if not f.primary_key}
-        # The turns played are counted from the log when a record is read, as they were written.
-        columns -= {"token", "game", "seat", "player", "target", "turns_played"}
+        # The turns played, each turn's place in the order of play and the checkpoints are the
+        # log's to say: found from it when a record is read, as they were written.
+        derived = {"turns_played", "place", "checkpoint_place"}
+        columns -= {"token", "game", "seat", "player", "target", *derived}
         assert keys == columns, model.__name__
 
 

@@ -72,13 +72,35 @@ def test_a_play_is_worked_out_before_the_lock_and_stored_under_it(engine_calls):
 
 
 @WHOLE_DATABASE
-def test_a_turn_that_reads_the_log_is_worked_out_under_the_lock(engine_calls):
+def test_a_challenge_and_a_correction_read_the_log_ahead_and_an_undo_under_the_lock(
+    engine_calls,
+):
+    # The log changes only with the game's version, which the store checks; an undo may read
+    # a club's directors (undoing a void), which it doesn't.
     game = new_game()
     domain.act(game.pk, "play", tiles=MOOD)
     domain.act(game.pk, "challenge")  # judges the last play, read from the log
+    domain.act(game.pk, "correct", target=1, tiles=[(4, 4, "M"), (4, 5, "O"), (4, 6, "D")])
     domain.act(game.pk, "undo", by="Ben")
-    assert engine_calls == [False, True, True]
+    assert engine_calls == [False, False, False, True]
     assert check_game(Game.objects.get(pk=game.pk)) == []
+
+
+@WHOLE_DATABASE
+def test_a_turn_entered_meanwhile_makes_a_correction_worked_out_again(monkeypatch, engine_calls):
+    game = new_game()
+    domain.act(game.pk, "play", tiles=MOOD)
+    domain.act(game.pk, "pass")
+    engine_calls.clear()
+    reads = game_rows_then(monkeypatch, lambda: domain.act(game.pk, "undo"))  # the pass goes
+    domain.act(game.pk, "correct", target=1, tiles=[(4, 4, "M"), (4, 5, "O"), (4, 6, "D")])
+    assert reads == [False, True, True]  # ahead, the undo's, the lock's
+    assert engine_calls == [True, False, True]  # the undo, the correction, the correction again
+    stored = Game.objects.get(pk=game.pk)
+    assert check_game(stored) == []
+    correction = Turn.objects.get(game=stored, action="correct")
+    # Worked out again on the log as the undo left it: the correction is the last turn.
+    assert (correction.notation, stored.turns_played, stored.to_move) == ("5E MOD", 1, 1)
 
 
 @WHOLE_DATABASE

@@ -5,9 +5,12 @@ from __future__ import annotations
 import uuid
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 
 from referee import RefereeError
+from scorekeeper.game import checkpoints
 from scorekeeper.game.consistency import check_game
+from scorekeeper.game.domain import access_game
 from scorekeeper.models import Game
 
 
@@ -16,6 +19,12 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):  # type: ignore[no-untyped-def]
         parser.add_argument("game_ids", nargs="*", help="only these games (default: all)")
+        parser.add_argument(
+            "--rebuild-checkpoints",
+            action="store_true",
+            help="make each game's checkpoints again from its log once it agrees with it "
+            "(games stored before checkpoints were kept have none)",
+        )
 
     def handle(self, *args, **options):  # type: ignore[no-untyped-def]
         games = Game.objects.order_by("created_at")
@@ -32,6 +41,11 @@ class Command(BaseCommand):
         for game in games.iterator():
             checked += 1
             problems = _problems(game)
+            if not problems and options["rebuild_checkpoints"]:
+                with transaction.atomic():  # under the game's lock: no turn in between
+                    locked = access_game(game.pk, lock=True)
+                    made = checkpoints.rebuild(locked, locked.seats.count())
+                self.stdout.write(f"{game.pk}: {made} checkpoint(s) made from its log")
             if problems:
                 failures.append(f"{game.pk}: " + "; ".join(problems))
                 self.stdout.write(self.style.ERROR(f"{game.pk}: {len(problems)} problem(s)"))

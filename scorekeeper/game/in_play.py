@@ -1,0 +1,122 @@
+"""The turns in effect of a game being entered, as the turn kinds read them.
+
+An undo reads the last turn in effect, a challenge the last play, a correction the turn it
+replaces, the state before it and the turns after it. ``InPlay`` answers from a list of turns
+in memory (an import's draft); ``StoredInPlay`` from the database, each answer read near its
+place in the order of play (``Turn.place``) and from the nearest checkpoint, so that what a
+turn costs does not grow with the log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from referee import GameState
+from scorekeeper.game import checkpoints
+from scorekeeper.game.checkpoints import Kept, in_effect
+from scorekeeper.game.replay import COUNTED
+from scorekeeper.game.turn_kinds import kind_of
+from scorekeeper.models import Game, Seat, Turn
+
+PLAYS = ("play", "correct")  # the entries that may have put tiles on the board
+
+
+class InPlay:
+    """The turns in effect, in the order of play, from ``turns`` (a list made on demand);
+    ``fresh`` is the game as it was before its first turn."""
+
+    def __init__(self, turns: Callable[[], Sequence[Turn]], fresh: Callable[[], GameState]):
+        self.turns = turns
+        self.fresh = fresh
+
+    def last(self) -> Turn | None:
+        turns = self.turns()
+        return turns[-1] if turns else None
+
+    def last_play(self) -> Turn | None:
+        plays = [t for t in self.turns() if t.tiles and t.action in PLAYS]
+        return plays[-1] if plays else None
+
+    def find(self, number: int) -> Turn | None:
+        """The turn in effect that is log entry ``number``, if it is one."""
+        return next((t for t in self.turns() if t.number == number), None)
+
+    def after(self, place: int) -> list[Turn]:
+        return [t for t in self.turns() if t.place > place]
+
+    def state_before(self, place: int) -> GameState:
+        state = self.fresh()
+        for turn in self.turns():
+            if turn.place >= place:
+                break
+            apply = kind_of(turn).replay
+            assert apply is not None  # the turns in effect are all moves
+            apply(state, turn)
+        return state
+
+    def number_of(self, turn: Turn) -> int:
+        """A turn in effect's number as players count it (``replay.number_turns``)."""
+        return sum(1 for t in self.turns() if t.place <= turn.place and kind_of(t).counted)
+
+    def step_of(self, turn: Turn) -> int:
+        """A turn in effect's step in the replay: how many turns in effect go up to it."""
+        return sum(1 for t in self.turns() if t.place <= turn.place)
+
+    def kept_before(self, place: int) -> Kept:
+        """The checkpoints to write from ``place`` on, after the last one before it."""
+        return Kept()
+
+
+class StoredInPlay(InPlay):
+    """``InPlay`` read from the database: a few rows near a place, whatever the log's length."""
+
+    def __init__(self, game: Game, seats: Sequence[Seat], fresh: Callable[[], GameState]):
+        super().__init__(lambda: list(in_effect(game)), fresh)
+        self.game = game
+        self.seats = {seat.pk: seat for seat in seats}  # with their players, read already
+        self.players = len(seats)
+
+    def last(self) -> Turn | None:
+        found: Turn | None = (
+            in_effect(self.game)
+            .select_related("seat__player", "target__seat__player")
+            .order_by("-place")
+            .first()
+        )
+        return found
+
+    def last_play(self) -> Turn | None:
+        # A play has its notation; a correction to a pass or an exchange has none.
+        plays = in_effect(self.game).filter(action__in=PLAYS).exclude(notation="")
+        found: Turn | None = plays.select_related("seat__player").order_by("-place").first()
+        return found
+
+    def find(self, number: int) -> Turn | None:
+        found: Turn | None = (
+            in_effect(self.game)
+            .filter(number=number)
+            .select_related("seat__player", "target__seat__player")
+            .first()
+        )
+        return found
+
+    def after(self, place: int) -> list[Turn]:
+        turns = list(in_effect(self.game).filter(place__gt=place))
+        for turn in turns:
+            turn.seat = self.seats[turn.seat_id]
+        return turns
+
+    def state_before(self, place: int) -> GameState:
+        return checkpoints.state_before(self.game, place, self.players)
+
+    def number_of(self, turn: Turn) -> int:
+        count: int = self.game.turns.filter(COUNTED, place__lte=turn.place).count()
+        return count
+
+    def step_of(self, turn: Turn) -> int:
+        count: int = in_effect(self.game).filter(place__lte=turn.place).count()
+        return count
+
+    def kept_before(self, place: int) -> Kept:
+        found = self.game.checkpoints.filter(place__lt=place).order_by("-place").first()
+        return Kept(found.place, found.step) if found is not None else Kept()
