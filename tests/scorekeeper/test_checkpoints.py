@@ -144,7 +144,7 @@ def test_the_migration_places_the_entries_of_games_already_stored():
     from django.db.migrations.executor import MigrationExecutor
     from django.utils import timezone
 
-    before = [("scorekeeper", "0010_game_updated_at_index")]
+    before = [("scorekeeper", "0011_one_player_per_account")]
     executor = MigrationExecutor(connection)
     executor.migrate(before)
     try:

@@ -23,7 +23,7 @@ def place_turns(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scorekeeper', '0010_game_updated_at_index'),
+        ('scorekeeper', '0011_one_player_per_account'),
     ]
 
     operations = [
