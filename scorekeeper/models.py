@@ -278,6 +278,9 @@ class Turn(models.Model):
     corrected_by = models.CharField(max_length=80, blank=True)
     entered_by = models.CharField(max_length=80, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The retry slot (``scorekeeper.retries``) of the request that entered it, so that the same
+    # request sent again after its first answer was lost is answered, never entered twice.
+    retry_slot = models.CharField(max_length=64, null=True, blank=True, unique=True)
 
     objects = TurnQuerySet.as_manager()
 
@@ -309,3 +312,25 @@ class RateCount(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} = {self.count}"
+
+
+class KeptAnswer(models.Model):
+    """The answer to a request sent with an Idempotency-Key, kept for its retries for a day
+    (``scorekeeper.retries``); ``status`` is null while the request is being answered. Not
+    game state."""
+
+    slot = models.CharField(max_length=64, primary_key=True)  # key, path and caller, digested
+    caller = models.CharField(max_length=64)  # the caller, digested: what its bounds count
+    body = models.CharField(max_length=64)  # the request body's digest
+    status = models.PositiveSmallIntegerField(null=True)
+    content = models.BinaryField(default=b"")
+    headers = models.JSONField(default=dict)  # the replayed headers, and cookies by name
+    size = models.PositiveIntegerField(default=0)  # bytes the answer takes, counted per caller
+    started = models.DateTimeField()  # when the request holding the slot began
+    expires = models.DateTimeField(db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["caller", "expires"], name="kept_answer_caller")]
+
+    def __str__(self) -> str:
+        return f"{self.slot[:12]} {self.status or 'in progress'}"

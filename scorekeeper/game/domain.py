@@ -254,6 +254,7 @@ def act(
     best: int | None = None,
     director: AbstractBaseUser | None = None,
     allowed: Callable[[Game], None] | None = None,
+    retry_slot: str | None = None,
 ) -> Applied:
     """Apply one action to a game for the player whose turn it is, and log it.
 
@@ -271,6 +272,9 @@ def act(
     account acting as a club's director: only it can void a club game, or undo a void.
     ``allowed`` is the caller's own check of who may change the game (the API's token), run
     on the game's row as read, before anything else, so the game is read once.
+    ``retry_slot`` is the slot of the request's Idempotency-Key (``scorekeeper.retries``),
+    recorded with the log entry: if an entry was committed under it already (the request is
+    sent again after its first answer was lost), that entry is answered and nothing changes.
     """
     kind = KINDS.get(action)
     if kind is None and allowed is None:
@@ -281,13 +285,17 @@ def act(
         raise GameNotFound(game_id) from None
     tiles = None if tiles is None else list(tiles)
 
-    def worked_out(read: list[tuple[Any, ...]]) -> _Worked:
+    def worked_out(read: list[tuple[Any, ...]]) -> _Worked | Applied:
         found = rows.game_of(read)
         if found is None:
             raise GameNotFound(game_id)
         game, seats = found
         if allowed is not None:
             allowed(game)
+        # Read after the game's rows: an entry committed since they were read changed the
+        # game's version, so what is worked out here will not be stored.
+        if retry_slot is not None and (entered := _entered_under(game, retry_slot)) is not None:
+            return Applied(entered, game, seats, load_state(game, seats))
         if kind is None:
             raise InputError(
                 "unknown_action", f"Unknown action {action!r}; use one of {tuple(KINDS)}."
@@ -299,7 +307,13 @@ def act(
                 f"#{game.turn_number}, perhaps from another device. Reload to see it.",
             )
         check_room(game.turn_number, kind)
-        turn = Turn(game=game, number=game.turn_number + 1, action=action, entered_by=by[:80])
+        turn = Turn(
+            game=game,
+            number=game.turn_number + 1,
+            action=action,
+            entered_by=by[:80],
+            retry_slot=retry_slot,
+        )
         entry = Entry(
             by, notation, tiles, count, racks, verdict, seat, points, rack, note, target, best,
             director,
@@ -320,23 +334,36 @@ def act(
     # one holds it: a turn that reads nothing but the game's rows is worked out before the
     # lock, and stored under it if the game is unchanged since (its version, ``rows``, checked
     # by the update of its row: else it is worked out again there).
-    ahead = None
+    ahead: _Worked | None = None
     if (
         kind is not None
         and kind.name in WORKED_OUT_AHEAD
         and not connection.features.has_select_for_update
         and not connection.in_atomic_block
     ):
-        ahead = worked_out(rows.game_rows(pk, lock=False))
+        early = worked_out(rows.game_rows(pk, lock=False))
+        if isinstance(early, Applied):
+            return early
+        ahead = early
         ahead.settle(if_unchanged=True)
     with transaction.atomic():
         if ahead is not None and (applied := ahead.store()) is not None:
             return applied
         worked = worked_out(rows.game_rows(pk, lock=True))  # the game, seats, players, locked
+        if isinstance(worked, Applied):
+            return worked
         worked.settle()
         applied = worked.store()
         assert applied is not None, "a game changed under its own lock"
         return applied
+
+
+def _entered_under(game: Game, retry_slot: str) -> Turn | None:
+    """The log entry of ``game`` committed under ``retry_slot``, if any."""
+    entered = Turn.objects.filter(game_id=game.pk, retry_slot=retry_slot).first()
+    if entered is not None:
+        entered.game = game
+    return entered
 
 
 # The kinds whose handlers read nothing but the game's own rows (no log, no club) and write

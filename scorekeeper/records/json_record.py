@@ -38,7 +38,8 @@ def _columns(model: type[models.Model], *written_apart: str) -> list[str]:
 # The turns played are the log's to say: counted from it when a record is read.
 GAME_FIELDS = _columns(Game, "token", "created_at", "updated_at", "finished_at", "turns_played")
 SEAT_FIELDS = _columns(Seat)
-TURN_FIELDS = _columns(Turn, "undone_at", "corrected_at", "created_at")
+# A turn's retry slot belongs to the request that entered it, not to the game's record.
+TURN_FIELDS = _columns(Turn, "undone_at", "corrected_at", "created_at", "retry_slot")
 # Fields added after records were first written: a record without them still reads. A seat's
 # result follows from the final scores; a turn without totals is read like the log's own
 # older entries (the chart replays them).
