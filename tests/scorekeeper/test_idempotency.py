@@ -370,9 +370,9 @@ def test_a_csrf_refusal_is_not_replayed_once_the_token_is_sent():
     game = scorer_game(browser)
     refused = send(browser, game, "turn-1")
     assert refused.status_code == 403
+    # The page's script sends the same form again, now with its token in X-CSRFToken.
     csrf = browser.get(f"/games/{game.pk}/score/").cookies["csrftoken"].value
-    data = {"action": "play", "play": "5D MOOD", "expected_turn": "1", "csrfmiddlewaretoken": csrf}
-    entered = send(browser, game, "turn-1", data)
+    entered = send(browser, game, "turn-1", HTTP_X_CSRFTOKEN=csrf)
     assert entered.status_code == 302 and "Idempotent-Replayed" not in entered
     assert Turn.objects.filter(game_id=game.pk).count() == 1
 
