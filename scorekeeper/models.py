@@ -187,6 +187,9 @@ class Game(models.Model):
     # What a record imported from a file (GCG) says of the game beyond its turns.
     title = models.CharField(max_length=200, blank=True)
     description = models.TextField(blank=True)
+    # The retry slot (``scorekeeper.retries``) of the request that made it, so that the same
+    # request sent again after its first answer was lost gets this game, not a second one.
+    retry_slot = models.CharField(max_length=64, null=True, blank=True, unique=True)
 
     class Meta:
         ordering = ["-created_at"]

@@ -375,6 +375,7 @@ def create_game(request: HttpRequest, payload: GameIn) -> Status[NewGameOut]:
         options=payload.options,
         first=payload.first,
         turn_clock=payload.turn_clock,
+        retry_slot=retry_slot(request),
     )
     state = game_state(game)
     return Status(201, NewGameOut(**state, token=game.token, scorer_url=link_url(game)))
@@ -433,7 +434,9 @@ class ImportIn(Schema):
     summary="Import a game from a GCG record: every scored line recomputed by the referee",
 )
 def import_game(request: HttpRequest, payload: ImportIn) -> Status[dict[str, object]]:
-    imported = import_gcg(payload.gcg, ruleset=payload.ruleset, strict=payload.strict)
+    imported = import_gcg(
+        payload.gcg, ruleset=payload.ruleset, strict=payload.strict, retry_slot=retry_slot(request)
+    )
     return Status(201, {**imported.to_dict(), "token": imported.game.token})
 
 

@@ -115,12 +115,17 @@ def do_create_game(
     first: str | None = None,
     turn_clock: int | None = None,
     club: Club | None = None,
+    retry_slot: str | None = None,
 ) -> Game:
     """Start a game: every player has drawn a full rack and ``first`` (a player's name; by
     default the first named) is to move. ``lexicon`` defaults to ``settings.DEFAULT_LEXICON``.
 
     A game for a ``club`` counts in its standings: every player must be on its roster (checked
-    under the club's row lock, so a player taken off the roster meanwhile is refused)."""
+    under the club's row lock, so a player taken off the roster meanwhile is refused).
+    ``retry_slot`` (``act``'s) is stored with the game: a game made under it already is
+    returned, and no other made."""
+    if retry_slot is not None and (made := _made_under(retry_slot)) is not None:
+        return made
     game, names, state = _new_game(
         ruleset=ruleset,
         players=players,
@@ -130,6 +135,7 @@ def do_create_game(
         first=first,
         turn_clock=turn_clock,
     )
+    game.retry_slot = retry_slot
     with transaction.atomic():
         if club is not None:
             game.club = check_roster(club, names)
@@ -142,6 +148,11 @@ def do_create_game(
         if game.club_id is not None:
             announce(game, None, seats)  # the director's screen shows the new table
     return game
+
+
+def _made_under(retry_slot: str) -> Game | None:
+    """The game made under ``retry_slot``, if any (the slot is unique: never two)."""
+    return Game.objects.filter(retry_slot=retry_slot).first()
 
 
 def _new_game(
@@ -553,8 +564,9 @@ class Draft:
         """The turns in effect: all of them, as a record has no undo or correction."""
         return list(self.turns)
 
-    def save(self) -> Game:
-        """Store the game, its players, seats and whole log in one short transaction.
+    def save(self, retry_slot: str | None = None) -> Game:
+        """Store the game, its players, seats and whole log in one short transaction; with a
+        ``retry_slot`` (``do_create_game``'s) under which a game was made already, that game.
 
         Everything slow happens before it: the check that the log replays to the state reached
         and that every entry agrees with the engine (``check_game``'s checks, in memory), and
@@ -562,7 +574,10 @@ class Draft:
         database's write lock) holds only the inserts: the log's rows by one statement run
         for each (``executemany``), then the plays each challenge judged linked by id.
         """
+        if retry_slot is not None and (made := _made_under(retry_slot)) is not None:
+            return made
         game, seats, turns = self.game, self.seats, self.turns
+        game.retry_slot = retry_slot
         problems = log_problems(game, seats, turns, self.state)
         if problems:  # the handlers and the replay disagree: never store such a game
             raise InputError("inconsistent_log", "; ".join(problems))

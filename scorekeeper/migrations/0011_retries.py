@@ -11,6 +11,11 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.AddField(
+            model_name='game',
+            name='retry_slot',
+            field=models.CharField(blank=True, max_length=64, null=True, unique=True),
+        ),
+        migrations.AddField(
             model_name='turn',
             name='retry_slot',
             field=models.CharField(blank=True, max_length=64, null=True, unique=True),

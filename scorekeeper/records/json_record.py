@@ -36,9 +36,11 @@ def _columns(model: type[models.Model], *written_apart: str) -> list[str]:
 
 # The token is the game's secret and the times are written as ISO text; relations by number.
 # The turns played are the log's to say: counted from it when a record is read.
-GAME_FIELDS = _columns(Game, "token", "created_at", "updated_at", "finished_at", "turns_played")
+# A retry slot belongs to the request that made the game or entered the turn, not to the record.
+GAME_FIELDS = _columns(
+    Game, "token", "created_at", "updated_at", "finished_at", "turns_played", "retry_slot"
+)
 SEAT_FIELDS = _columns(Seat)
-# A turn's retry slot belongs to the request that entered it, not to the game's record.
 TURN_FIELDS = _columns(Turn, "undone_at", "corrected_at", "created_at", "retry_slot")
 # Fields added after records were first written: a record without them still reads. A seat's
 # result follows from the final scores; a turn without totals is read like the log's own

@@ -435,6 +435,16 @@ def test_a_scorer_turn_whose_first_request_died_is_answered_not_entered_again(cl
     assert Turn.objects.filter(game_id=game.pk).count() == 1
 
 
+@pytest.mark.parametrize(("path", "body"), POSTS, ids=["create", "import"])
+def test_a_game_whose_first_request_died_is_answered_not_made_again(path, body):
+    first = post(path, body, key="new-1", REMOTE_ADDR="192.0.2.1")
+    assert first.status_code == 201
+    died_after_its_commit()
+    again = post(path, body, key="new-1", REMOTE_ADDR="192.0.2.1")
+    assert again.status_code == 201 and again.json() == first.json()
+    assert Game.objects.count() == 1
+
+
 def test_a_slot_held_by_a_request_still_running_is_409_and_enters_nothing(client):
     game = ApiGame(client)
     assert exchange(game, "k").status_code == 201
