@@ -138,6 +138,15 @@ def clubs_of(user: Any) -> models.QuerySet[Club]:
     return Club.objects.filter(pk__in=Club.objects.filter(member).values("pk"))
 
 
+def _unique_slot(name: str) -> models.UniqueConstraint:
+    """A retry slot names one game or log entry at most: a partial unique index, which holds
+    none of the rows made without one (NULL, not "": a nullable column is added on SQLite
+    without copying the table)."""
+    return models.UniqueConstraint(
+        fields=["retry_slot"], condition=models.Q(retry_slot__isnull=False), name=name
+    )
+
+
 class Game(models.Model):
     class Status(models.TextChoices):
         IN_PROGRESS = "in_progress", "In progress"
@@ -189,13 +198,14 @@ class Game(models.Model):
     description = models.TextField(blank=True)
     # The retry slot (``scorekeeper.retries``) of the request that made it, so that the same
     # request sent again after its first answer was lost gets this game, not a second one.
-    retry_slot = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    retry_slot = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001 - see _unique_slot
 
     class Meta:
         ordering = ["-created_at"]
         # The games changed lately: what a process without a broker reads for its screens
         # (scorekeeper.live.news.changes), twice a second.
         indexes = [models.Index(fields=["updated_at"], name="game_updated_at")]
+        constraints = [_unique_slot("game_retry_slot")]
 
     def __str__(self) -> str:
         names = " v ".join(s.player.name for s in self.seats.all())
@@ -283,7 +293,7 @@ class Turn(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     # The retry slot (``scorekeeper.retries``) of the request that entered it, so that the same
     # request sent again after its first answer was lost is answered, never entered twice.
-    retry_slot = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    retry_slot = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001 - see _unique_slot
 
     objects = TurnQuerySet.as_manager()
 
@@ -291,6 +301,7 @@ class Turn(models.Model):
         ordering = ["game", "number"]
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="unique_turn_number"),
+            _unique_slot("turn_retry_slot"),
         ]
 
     def __str__(self) -> str:

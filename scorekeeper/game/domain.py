@@ -152,7 +152,7 @@ def do_create_game(
 
 def _made_under(retry_slot: str) -> Game | None:
     """The game made under ``retry_slot``, if any (the slot is unique: never two)."""
-    return Game.objects.filter(retry_slot=retry_slot).first()
+    return Game.objects.filter(retry_slot=retry_slot).order_by("pk").first()
 
 
 def _new_game(
@@ -371,7 +371,7 @@ def act(
 
 def _entered_under(game: Game, retry_slot: str) -> Turn | None:
     """The log entry of ``game`` committed under ``retry_slot``, if any."""
-    entered = Turn.objects.filter(game_id=game.pk, retry_slot=retry_slot).first()
+    entered = Turn.objects.filter(game_id=game.pk, retry_slot=retry_slot).order_by("pk").first()
     if entered is not None:
         entered.game = game
     return entered
