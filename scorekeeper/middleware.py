@@ -219,14 +219,15 @@ class Idempotency:
                     409, "idempotency_in_progress",
                     "A request with this Idempotency-Key is still being answered: retry shortly.",
                 )  # fmt: skip
-            if answer is None and retries.caller_is_full(slot):
+            full_for = None if answer is not None else retries.caller_full_for(slot)
+            if full_for is not None:
                 response = _api_error(
                     429, "idempotency_keys_full",
                     f"This caller has {retries.CALLER_MAX_ANSWERS:,} answers, or "
                     f"{retries.CALLER_MAX_BYTES // 2**20} MB, kept for retries, the most kept: "
                     "send the request without an Idempotency-Key, or later.",
                 )  # fmt: skip
-                response["Retry-After"] = str(retries.HOLD_SECONDS)
+                response["Retry-After"] = str(full_for)
                 return response
             if retries.claim(slot):
                 return None

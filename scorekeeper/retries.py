@@ -20,6 +20,7 @@ applied again.
 from __future__ import annotations
 
 import json
+import math
 import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -27,7 +28,7 @@ from http.cookies import SimpleCookie
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count, Sum
+from django.db.models import Count, Min, Sum
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
@@ -76,11 +77,16 @@ def held(answer: KeptAnswer) -> bool:
     return answer.started > timezone.now() - timedelta(seconds=HOLD_SECONDS)
 
 
-def caller_is_full(slot: Slot) -> bool:
-    """Whether the caller keeps as many answers, or bytes, as a caller may."""
-    mine = KeptAnswer.objects.filter(caller=slot.caller, expires__gt=timezone.now())
-    held = mine.aggregate(answers=Count("slot"), size=Sum("size"))
-    return held["answers"] >= CALLER_MAX_ANSWERS or (held["size"] or 0) >= CALLER_MAX_BYTES
+def caller_full_for(slot: Slot) -> int | None:
+    """None while the caller keeps fewer answers, and bytes, than a caller may; else the
+    seconds until the first of them expires."""
+    now = timezone.now()
+    mine = KeptAnswer.objects.filter(caller=slot.caller, expires__gt=now)
+    held = mine.aggregate(answers=Count("slot"), size=Sum("size"), first=Min("expires"))
+    if held["answers"] < CALLER_MAX_ANSWERS and (held["size"] or 0) < CALLER_MAX_BYTES:
+        return None
+    first: datetime = held["first"]
+    return max(1, math.ceil((first - now).total_seconds()))
 
 
 def claim(slot: Slot) -> bool:
@@ -195,7 +201,7 @@ def _sweep(now: datetime, batch: int) -> None:
 __all__ = [
     "KEEP_SECONDS",
     "Slot",
-    "caller_is_full",
+    "caller_full_for",
     "claim",
     "find",
     "held",

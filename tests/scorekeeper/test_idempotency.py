@@ -489,6 +489,7 @@ def test_a_caller_keeps_a_bounded_number_of_answers(client, monkeypatch):
         assert exchange(game, f"k{n}").status_code == 201
     full = exchange(game, "k3")
     assert full.status_code == 429 and full.json()["error"]["code"] == "idempotency_keys_full"
+    assert 24 * 3600 - 60 < int(full["Retry-After"]) <= 24 * 3600  # when the first expires
     assert exchange(game, "k0")["Idempotent-Replayed"] == "true"  # kept ones are still replayed
     assert game.turn({"action": "pass"}).status_code == 201  # and without a key, served
     assert exchange(other, "k3").status_code == 201  # another caller has bounds of its own
