@@ -166,8 +166,9 @@ class Idempotency:
     request whose twin is still being answered gets 409: retry in a moment. Only answers of
     routes that exist, to callers they accept, are kept (``retries.kept``).
 
-    The slot goes to the view (``retries.retry_slot``), which hands it to the domain: a request run
-    again after its first died (``retries.HOLD_SECONDS``) finds what that one committed.
+    The slot goes to the view (``retries.retry_slot``), which hands it to the domain: a
+    request run again after its first died (``retries.HOLD_SECONDS``) finds what that one
+    committed.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -215,10 +216,7 @@ class Idempotency:
             if answer is not None and answer.status is not None:
                 return retries.replay(answer)
             if answer is not None and retries.held(answer):
-                return _api_error(
-                    409, "idempotency_in_progress",
-                    "A request with this Idempotency-Key is still being answered: retry shortly.",
-                )  # fmt: skip
+                return _in_progress()
             full_for = None if answer is not None else retries.caller_full_for(slot)
             if full_for is not None:
                 response = _api_error(
@@ -231,10 +229,14 @@ class Idempotency:
                 return response
             if retries.claim(slot):
                 return None
-        return _api_error(
-            409, "idempotency_in_progress",
-            "A request with this Idempotency-Key is still being answered: retry shortly.",
-        )  # fmt: skip
+        return _in_progress()
+
+
+def _in_progress() -> JsonResponse:
+    return _api_error(
+        409, "idempotency_in_progress",
+        "A request with this Idempotency-Key is still being answered: retry shortly.",
+    )  # fmt: skip
 
 
 def settle(slot: retries.Slot, response: HttpResponse | None) -> None:

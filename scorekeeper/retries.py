@@ -37,8 +37,9 @@ from scorekeeper.models import KeptAnswer
 KEEP_SECONDS = 24 * 3600
 # A request runs at most gunicorn's timeout (30 s); a slot held longer was left by one that died.
 HOLD_SECONDS = 60
-ANSWER_MAX_BYTES = 256 * 1024  # a game import's answer with every line disputed fits
-CALLER_MAX_ANSWERS = 5_000  # a game's whole log of turns, twice over
+# A turn's or a new game's answer is a few kB; a search listing thousands of plays is not kept.
+ANSWER_MAX_BYTES = 256 * 1024
+CALLER_MAX_ANSWERS = 5_000  # a game's whole log (2,000 entries), twice over, in a day
 CALLER_MAX_BYTES = 32 * 1024 * 1024
 SWEEP_CHANCE = 0.01  # a slot taken sometimes deletes some expired answers ...
 SWEEP_BATCH = 500  # ... this many at most, in the same transaction
@@ -82,10 +83,10 @@ def caller_full_for(slot: Slot) -> int | None:
     seconds until the first of them expires."""
     now = timezone.now()
     mine = KeptAnswer.objects.filter(caller=slot.caller, expires__gt=now)
-    held = mine.aggregate(answers=Count("slot"), size=Sum("size"), first=Min("expires"))
-    if held["answers"] < CALLER_MAX_ANSWERS and (held["size"] or 0) < CALLER_MAX_BYTES:
+    counted = mine.aggregate(answers=Count("slot"), size=Sum("size"), first=Min("expires"))
+    if counted["answers"] < CALLER_MAX_ANSWERS and (counted["size"] or 0) < CALLER_MAX_BYTES:
         return None
-    first: datetime = held["first"]
+    first: datetime = counted["first"]
     return max(1, math.ceil((first - now).total_seconds()))
 
 
