@@ -371,7 +371,12 @@ def act(
 
 def _entered_under(game: Game, retry_slot: str) -> Turn | None:
     """The log entry of ``game`` committed under ``retry_slot``, if any."""
-    entered = Turn.objects.filter(game_id=game.pk, retry_slot=retry_slot).order_by("pk").first()
+    entered = (
+        Turn.objects.filter(game_id=game.pk, retry_slot=retry_slot)
+        .select_related("seat__player", "target")
+        .order_by("pk")
+        .first()
+    )
     if entered is not None:
         entered.game = game
     return entered

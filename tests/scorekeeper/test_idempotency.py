@@ -503,18 +503,21 @@ def test_a_caller_keeps_a_bounded_number_of_bytes(client, monkeypatch):
     assert exchange(game, "k1").status_code == 429
 
 
-def test_expired_answers_are_swept_and_forgotten(client):
+def test_expired_answers_are_swept_and_their_entries_still_answer_a_late_retry(client):
     game = ApiGame(client)
-    assert exchange(game, "old").status_code == 201
-    assert exchange(game, "new").status_code == 201
+    old = exchange(game, "old")
+    assert old.status_code == 201 and exchange(game, "new").status_code == 201
     KeptAnswer.objects.filter(pk=KeptAnswer.objects.order_by("started")[0].pk).update(
         expires=timezone.now() - timedelta(seconds=1)
     )
     out = io.StringIO()
     call_command("sweep", stdout=out)
     assert "1 kept answers" in out.getvalue() and KeptAnswer.objects.count() == 1
-    assert "Idempotent-Replayed" not in exchange(game, "old")  # a day on: a new request
+    late = exchange(game, "old")  # a day on: run again, and answered with the entry it made
+    assert late.status_code == 201 and "Idempotent-Replayed" not in late
+    assert late.json()["turn"] == old.json()["turn"]
     assert exchange(game, "new")["Idempotent-Replayed"] == "true"
+    assert Turn.objects.filter(game_id=game.id).count() == 2
 
 
 def test_a_turns_slot_is_not_in_the_games_record(client):
