@@ -215,7 +215,7 @@ class Idempotency:
                 )  # fmt: skip
             if answer is not None and answer.status is not None:
                 return retries.replay(answer)
-            if answer is not None and retries.held(answer):
+            if answer is not None and answer.held:
                 return _in_progress()
             full_for = None if answer is not None else retries.caller_full_for(slot)
             if full_for is not None:

@@ -338,7 +338,7 @@ class KeptAnswer(models.Model):
     body = models.CharField(max_length=64)  # the request body's digest
     status = models.PositiveSmallIntegerField(null=True)
     content = models.BinaryField(default=b"")
-    headers = models.JSONField(default=dict)  # the replayed headers, and cookies by name
+    headers = models.TextField(default="{}")  # JSON: the replayed headers, and cookies by name
     size = models.PositiveIntegerField(default=0)  # bytes the answer takes, counted per caller
     started = models.DateTimeField()  # when the request holding the slot began
     expires = models.DateTimeField(db_index=True)

@@ -24,11 +24,12 @@ import math
 import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import cache
 from http.cookies import SimpleCookie
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count, Min, Sum
+from django.db.models import Min
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
@@ -68,25 +69,44 @@ def kept(status: int) -> bool:
     return status < 400 or status in KEPT_REFUSALS
 
 
-def find(slot: Slot) -> KeptAnswer | None:
+@dataclass(frozen=True)
+class Kept:
+    """What a slot holds: the body's digest, and the answer, or (``status`` None) a claim,
+    ``held`` while its holder may still be answering."""
+
+    body: str
+    status: int | None
+    content: bytes
+    headers: dict[str, Any]
+    held: bool
+
+
+def find(slot: Slot) -> Kept | None:
     """The slot's answer or claim, unless expired."""
-    return KeptAnswer.objects.filter(slot=slot.slot, expires__gt=timezone.now()).first()
-
-
-def held(answer: KeptAnswer) -> bool:
-    """Whether an unanswered slot is still held by a live request (else its holder died)."""
-    return answer.started > timezone.now() - timedelta(seconds=HOLD_SECONDS)
+    now = timezone.now()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _statements(connection.vendor).find,
+            [_time(now - timedelta(seconds=HOLD_SECONDS)), slot.slot, _time(now)],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    body, status, content, headers, held = row
+    return Kept(body, status, bytes(content), json.loads(headers), bool(held))
 
 
 def caller_full_for(slot: Slot) -> int | None:
     """None while the caller keeps fewer answers, and bytes, than a caller may; else the
     seconds until the first of them expires."""
     now = timezone.now()
-    mine = KeptAnswer.objects.filter(caller=slot.caller, expires__gt=now)
-    counted = mine.aggregate(answers=Count("slot"), size=Sum("size"), first=Min("expires"))
-    if counted["answers"] < CALLER_MAX_ANSWERS and (counted["size"] or 0) < CALLER_MAX_BYTES:
+    with connection.cursor() as cursor:
+        cursor.execute(_statements(connection.vendor).counted, [slot.caller, _time(now)])
+        answers, size = cursor.fetchone()
+    if answers < CALLER_MAX_ANSWERS and size < CALLER_MAX_BYTES:
         return None
-    first: datetime = counted["first"]
+    mine = KeptAnswer.objects.filter(caller=slot.caller, expires__gt=now)
+    first: datetime = mine.aggregate(first=Min("expires"))["first"]
     return max(1, math.ceil((first - now).total_seconds()))
 
 
@@ -94,35 +114,14 @@ def claim(slot: Slot) -> bool:
     """Take the slot for this request: True if it was free, expired, or left by a request
     that died with the same body; False if another request holds it or answered it."""
     now = timezone.now()
-    table = connection.ops.quote_name(KeptAnswer._meta.db_table)
-    fields = {f.attname: f for f in KeptAnswer._meta.concrete_fields}
-    values = {
-        "slot": slot.slot,
-        "caller": slot.caller,
-        "body": slot.body,
-        "content": b"",
-        "headers": {},
-        "size": 0,
-        "started": now,
-        "expires": now + timedelta(seconds=KEEP_SECONDS),
-    }
-    names = list(values)
-    prepared = [fields[n].get_db_prep_save(values[n], connection) for n in names]
-    stale = fields["started"].get_db_prep_save(now - timedelta(seconds=HOLD_SECONDS), connection)
-    expired = fields["expires"].get_db_prep_save(now, connection)
-    taken_over = ", ".join(f"{n} = excluded.{n}" for n in names if n != "slot")
-    # One statement: two requests for one slot never both take it.
-    sql = (
-        f"INSERT INTO {table} ({', '.join(names)}, status) "
-        f"VALUES ({', '.join(['%s'] * len(names))}, NULL) "
-        f"ON CONFLICT (slot) DO UPDATE SET {taken_over}, status = NULL "
-        f"WHERE {table}.expires <= %s "
-        f"OR ({table}.status IS NULL AND {table}.started <= %s AND {table}.body = excluded.body) "
-        "RETURNING slot"
-    )
+    values = [
+        slot.slot, slot.caller, slot.body, _FIELDS["content"].get_db_prep_save(b"", connection),
+        "{}", 0, _time(now), _time(now + timedelta(seconds=KEEP_SECONDS)),
+    ]  # fmt: skip
+    stale = _time(now - timedelta(seconds=HOLD_SECONDS))
     # In a transaction: on SQLite a write queues for the lock as its transaction begins.
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute(sql, [*prepared, expired, stale])
+        cursor.execute(_statements(connection.vendor).claim, [*values, _time(now), stale])
         taken = cursor.fetchone() is not None
         if taken and random.random() < SWEEP_CHANCE:
             _sweep(now, SWEEP_BATCH)
@@ -146,13 +145,12 @@ def keep(slot: Slot, response: HttpResponse) -> None:
             {"error": {"code": "answer_not_kept", "message": TOO_LARGE.format(size=size)}}
         ).encode()
         size = len(content)
-    with transaction.atomic():
-        KeptAnswer.objects.filter(slot=slot.slot).update(
-            status=status,
-            content=content,
-            headers=headers,
-            size=size,
-            expires=timezone.now() + timedelta(seconds=KEEP_SECONDS),
+    expires = _time(timezone.now() + timedelta(seconds=KEEP_SECONDS))
+    stored = _FIELDS["content"].get_db_prep_save(content, connection)
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(
+            _statements(connection.vendor).keep,
+            [status, stored, json.dumps(headers), size, expires, slot.slot],
         )
 
 
@@ -164,11 +162,11 @@ TOO_LARGE = (
 
 def release(slot: Slot) -> None:
     """Let the slot go unanswered: the request's answer is not kept."""
-    with transaction.atomic():
-        KeptAnswer.objects.filter(slot=slot.slot, status__isnull=True).delete()
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(_statements(connection.vendor).release, [slot.slot])
 
 
-def replay(answer: KeptAnswer) -> HttpResponse:
+def replay(answer: Kept) -> HttpResponse:
     """The kept answer, as it was first given."""
     headers = dict(answer.headers)
     cookies = headers.pop("cookies", {})
@@ -194,6 +192,46 @@ def sweep() -> int:
     return deleted
 
 
+# Statements built once: every keyed request runs three or four of them.
+_FIELDS = {f.attname: f for f in KeptAnswer._meta.concrete_fields}
+_CLAIMED = ("slot", "caller", "body", "content", "headers", "size", "started", "expires")
+
+
+def _time(moment: datetime) -> Any:
+    return _FIELDS["started"].get_db_prep_save(moment, connection)
+
+
+@dataclass(frozen=True)
+class _Statements:
+    find: str
+    counted: str
+    claim: str
+    keep: str
+    release: str
+
+
+@cache
+def _statements(vendor: str) -> _Statements:
+    table = connection.ops.quote_name(KeptAnswer._meta.db_table)
+    marks = ", ".join(["%s"] * len(_CLAIMED))
+    taken_over = ", ".join(f"{name} = excluded.{name}" for name in _CLAIMED[1:])
+    return _Statements(
+        find=f"SELECT body, status, content, headers, started > %s FROM {table} "
+        "WHERE slot = %s AND expires > %s",
+        counted=f"SELECT COUNT(*), COALESCE(SUM(size), 0) FROM {table} "
+        "WHERE caller = %s AND expires > %s",
+        # One statement: two requests for one slot never both take it.
+        claim=f"INSERT INTO {table} ({', '.join(_CLAIMED)}, status) VALUES ({marks}, NULL) "
+        f"ON CONFLICT (slot) DO UPDATE SET {taken_over}, status = NULL "
+        f"WHERE {table}.expires <= %s "
+        f"OR ({table}.status IS NULL AND {table}.started <= %s AND {table}.body = excluded.body) "
+        "RETURNING slot",
+        keep=f"UPDATE {table} SET status = %s, content = %s, headers = %s, size = %s, "
+        "expires = %s WHERE slot = %s",
+        release=f"DELETE FROM {table} WHERE slot = %s AND status IS NULL",
+    )
+
+
 def _sweep(now: datetime, batch: int) -> None:
     expired = KeptAnswer.objects.filter(expires__lte=now).values_list("slot", flat=True)
     KeptAnswer.objects.filter(slot__in=list(expired[:batch])).delete()
@@ -201,11 +239,11 @@ def _sweep(now: datetime, batch: int) -> None:
 
 __all__ = [
     "KEEP_SECONDS",
+    "Kept",
     "Slot",
     "caller_full_for",
     "claim",
     "find",
-    "held",
     "keep",
     "kept",
     "release",

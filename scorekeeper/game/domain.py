@@ -371,14 +371,11 @@ def act(
 
 def _entered_under(game: Game, retry_slot: str) -> Turn | None:
     """The log entry of ``game`` committed under ``retry_slot``, if any."""
-    entered = (
-        Turn.objects.filter(game_id=game.pk, retry_slot=retry_slot)
-        .select_related("seat__player", "target")
-        .order_by("pk")
-        .first()
-    )
-    if entered is not None:
-        entered.game = game
+    found = rows.turn_under(game.pk, retry_slot)  # a statement built once: every keyed turn
+    if found is None:
+        return None
+    entered = Turn.objects.select_related("seat__player", "target").get(pk=found)
+    entered.game = game
     return entered
 
 

@@ -18,7 +18,7 @@ class Migration(migrations.Migration):
                 ('body', models.CharField(max_length=64)),
                 ('status', models.PositiveSmallIntegerField(null=True)),
                 ('content', models.BinaryField(default=b'')),
-                ('headers', models.JSONField(default=dict)),
+                ('headers', models.TextField(default='{}')),
                 ('size', models.PositiveIntegerField(default=0)),
                 ('started', models.DateTimeField()),
                 ('expires', models.DateTimeField(db_index=True)),

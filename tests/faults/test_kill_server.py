@@ -332,7 +332,7 @@ def test_a_turn_whose_worker_died_after_its_commit_is_answered_not_entered_again
         status, undo = request(one.port, "POST", path, {"action": "undo"}, token, headers=key)
         assert status == 201, undo
         # As if its worker was killed once the undo committed: no answer kept, the slot held.
-        KeptAnswer.objects.update(status=None, content=b"", headers={})
+        KeptAnswer.objects.update(status=None, content=b"", headers="{}")
         held_by_the_dead()
         status, again = request(one.port, "POST", path, {"action": "undo"}, token, headers=key)
         assert status == 201, again

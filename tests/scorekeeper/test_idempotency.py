@@ -405,7 +405,7 @@ def died_after_its_commit() -> None:
     """As if the worker answering the one keyed request so far was killed after its change
     committed and before its answer was kept: its slot held, by nobody alive."""
     KeptAnswer.objects.filter(pk=KeptAnswer.objects.get().pk).update(
-        status=None, content=b"", headers={}, started=timezone.now() - timedelta(minutes=2)
+        status=None, content=b"", headers="{}", started=timezone.now() - timedelta(minutes=2)
     )
 
 
