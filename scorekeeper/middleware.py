@@ -253,14 +253,17 @@ def settle(slot: retries.Slot, response: HttpResponse | None) -> None:
 
 
 def slot_of(request: HttpRequest, key: str, body: str) -> retries.Slot:
-    """The request's slot: its key, path and caller, digested (and the body's digest)."""
+    """The request's slot: its key, path and caller, digested (and the body's digest), and
+    whose bounds it counts against: the caller's, or without credentials its address's (a
+    client can make up cookies, not addresses)."""
     caller = caller_of(request)
     # A page's answer depends on what was asked for: a redirect, or JSON for its script.
     asked = "" if request.path.startswith("/api/") else request.headers.get("Accept", "")
+    bounded = caller[:2] if caller[0] == "client" else caller
     # JSON keeps the parts apart: no key, path and caller run together into another's.
     return retries.Slot(
         slot=hashlib.sha256(json.dumps([key, request.path, asked, *caller]).encode()).hexdigest(),
-        caller=hashlib.sha256(json.dumps(caller).encode()).hexdigest(),
+        caller=hashlib.sha256(json.dumps(bounded).encode()).hexdigest(),
         body=body,
     )
 

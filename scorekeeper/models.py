@@ -334,7 +334,7 @@ class KeptAnswer(models.Model):
     game state."""
 
     slot = models.CharField(max_length=64, primary_key=True)  # key, path and caller, digested
-    caller = models.CharField(max_length=64)  # the caller, digested: what its bounds count
+    caller = models.CharField(max_length=64)  # whose bounds it counts against, digested
     body = models.CharField(max_length=64)  # the request body's digest
     status = models.PositiveSmallIntegerField(null=True)
     content = models.BinaryField(default=b"")

@@ -496,6 +496,25 @@ def test_a_caller_keeps_a_bounded_number_of_answers(client, monkeypatch):
     assert Turn.objects.filter(game_id=game.id).count() == 4
 
 
+def test_browsers_behind_one_address_share_its_bounds(monkeypatch):
+    # Cookies are the client's to make up: a new one each time must not make a new caller.
+    monkeypatch.setattr(retries, "CALLER_MAX_ANSWERS", 2)
+    browsers = [Client() for _ in range(3)]
+    for n, browser in enumerate(browsers):
+        browser.cookies["csrftoken"] = str(n) * 32
+    assert (
+        post("/api/games/", CREATE, "k0", browsers[0], REMOTE_ADDR="192.0.2.1").status_code == 201
+    )
+    assert (
+        post("/api/games/", CREATE, "k1", browsers[1], REMOTE_ADDR="192.0.2.1").status_code == 201
+    )
+    full = post("/api/games/", CREATE, "k2", browsers[2], REMOTE_ADDR="192.0.2.1")
+    assert full.status_code == 429
+    assert (
+        post("/api/games/", CREATE, "k2", browsers[2], REMOTE_ADDR="192.0.2.2").status_code == 201
+    )
+
+
 def test_a_caller_keeps_a_bounded_number_of_bytes(client, monkeypatch):
     monkeypatch.setattr(retries, "CALLER_MAX_BYTES", 1)
     game = ApiGame(client)
