@@ -184,10 +184,10 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# The cache holds the Idempotency-Key answers (and, with Redis, the rate-limit counters), so
-# every worker and app server must share it: Redis via CACHE_URL (e.g.
-# redis://127.0.0.1:6379/0), else, by default, the database's table `scorekeeper_cache` (made
-# by `migrate`). CACHE_URL=memory keeps it in each process (one process only; the tests).
+# The cache every worker and app server shares: with Redis (CACHE_URL, e.g.
+# redis://127.0.0.1:6379/0) it holds the rate-limit counters; by default it is the database's
+# table `scorekeeper_cache` (made by `migrate`). CACHE_URL=memory keeps it in each process (one
+# process only; the tests). Idempotency-Key answers have a table of their own (scorekeeper.retries).
 CACHE_URL = envstr("CACHE_URL") or ("memory" if TESTING else "db")
 if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
     CACHES = {

@@ -9,5 +9,6 @@ One app (the models are one connected graph), in packages by job:
 
 Beside them, Django's fixed places (``models``, ``admin``, ``apps``, ``urls``,
 ``migrations``, ``management``) and what every request passes through: ``middleware``,
-``limits`` (rate limits) and ``invisible`` (what a name may not hold).
+``limits`` (rate limits), ``retries`` (answers kept for an Idempotency-Key's retries) and
+``invisible`` (what a name may not hold).
 """

@@ -14,10 +14,9 @@ from csp.constants import HEADER, HEADER_REPORT_ONLY
 from csp.middleware import CheckableLazyObject, CSPMiddleware
 from csp.utils import build_policy
 from django.conf import settings
-from django.core.cache import cache
 from django.core.exceptions import RequestDataTooBig
 from django.core.signals import setting_changed
-from django.db import OperationalError, connection
+from django.db import DatabaseError, OperationalError, connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.http.response import HttpResponseBase
 from django.middleware.gzip import GZipMiddleware
@@ -25,6 +24,7 @@ from django.shortcuts import render
 from django.urls import Resolver404, ResolverMatch, resolve
 
 from config.logs import mask
+from scorekeeper import retries
 from scorekeeper.game.domain import GameNotFound
 from scorekeeper.game.refusals import message_of
 from scorekeeper.limits import Limit, client_address, limit_for, refusal, spend, units_for
@@ -162,7 +162,6 @@ class RateLimit:
 
 
 # Idempotency ---------------------------------------------------------------------------------
-IDEMPOTENCY_SECONDS = 24 * 3600
 _KEY = re.compile(r"^[\x21-\x7e]{1,255}$")  # printable ASCII, no spaces
 
 
@@ -172,13 +171,18 @@ class Idempotency:
     after a lost answer, a double send, the scorer page sending a turn it kept offline).
 
     A key belongs to its caller (``caller_of``): the game's token when the request carries
-    one, else the client's address and this browser's cookies. Answers are kept for a day in
-    the shared cache under the key, the path and the caller, with a digest of the body, and
-    with the answer's redirect and cookies (the scorer page's messages travel in a cookie). The
-    same caller with the same key and body gets the stored answer; with another body, a 422.
-    Anyone else using the same key makes a request of their own, answered as if the key were
-    new and told nothing of the other's. A request whose twin is still being answered gets
-    409: retry in a moment.
+    one, else the client's address and this browser's cookies. The key, the path and the
+    caller make the request's slot, in which its answer is kept for a day with a digest of the
+    body, the answer's redirect and cookies (the scorer page's messages travel in a cookie),
+    in a store of its own (``scorekeeper.retries``). The same caller with the same key and body
+    gets the kept answer; with another body, a 422. Anyone else using the same key makes a
+    request of their own, answered as if the key were new and told nothing of the other's. A
+    request whose twin is still being answered gets 409: retry in a moment. Only answers of
+    routes that exist, to callers they accept, are kept (``retries.kept``).
+
+    The slot goes to the view (``retries.retry_slot``), which hands it to the domain: a
+    request run again after its first died (``retries.HOLD_SECONDS``) finds what that one
+    committed.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -196,65 +200,100 @@ class Idempotency:
             body = hashlib.sha256(request.body).hexdigest()
         except RequestDataTooBig:
             return _api_error(413, "too_large", too_large_message())
-        # JSON keeps the parts apart: no key, path and caller run together into another's.
-        # A page's answer depends on what was asked for: a redirect, or JSON for its script.
-        asked = "" if request.path.startswith("/api/") else request.headers.get("Accept", "")
-        slot = hashlib.sha256(
-            json.dumps([key, request.path, asked, *caller_of(request)]).encode()
-        ).hexdigest()
-        stored_key, lock_key = f"idem:{slot}", f"idem-lock:{slot}"
+        slot = slot_of(request, key, body)
         try:
-            stored = cache.get(stored_key)
-            if stored is None and not cache.add(lock_key, 1, timeout=60):
-                return _api_error(
-                    409, "idempotency_in_progress",
-                    "A request with this Idempotency-Key is still being answered: retry shortly.",
-                )  # fmt: skip
-        except Exception:  # noqa: BLE001 - without the cache, answer as if there were no key
-            log.warning("idempotency cache unavailable", exc_info=True)
-            return self.get_response(request)
-        if stored is not None:
-            if stored["body"] != body:
+            refusal = self.take(slot)
+        except OperationalError as error:
+            if database_busy(error):
+                return busy_response(request)
+            raise
+        if refusal is not None:
+            return refusal
+        request.retry_slot = slot.slot  # type: ignore[attr-defined]
+        response: HttpResponse | None = None
+        try:
+            response = self.get_response(request)
+            return response
+        finally:
+            settle(slot, response)
+
+    @staticmethod
+    def take(slot: retries.Slot) -> HttpResponse | None:
+        """Take the request's slot (None), or the answer instead: the kept one, or why not."""
+        for _ in range(2):  # once more if another request took the slot first
+            answer = retries.find(slot)
+            if answer is not None and answer.body != slot.body:
                 return _api_error(
                     422, "idempotency_key_reused",
                     "This Idempotency-Key was used for a different request.",
                 )  # fmt: skip
-            response = HttpResponse(
-                stored["content"], status=stored["status"], content_type=stored["type"]
-            )
-            for name, value in stored.get("headers", {}).items():
-                response[name] = value
-            response.cookies = stored.get("cookies") or response.cookies
-            response["Idempotent-Replayed"] = "true"
-            return response
-        try:
-            response = self.get_response(request)
-            if response.status_code < 500 and not response.streaming:
-                cache.set(
-                    stored_key,
-                    {
-                        "body": body,
-                        "status": response.status_code,
-                        "type": response.get("Content-Type", "application/json"),
-                        "content": response.content,
-                        "headers": {h: response[h] for h in _REPLAYED if response.has_header(h)},
-                        "cookies": response.cookies,
-                    },
-                    timeout=IDEMPOTENCY_SECONDS,
-                )
-            return response
-        finally:
-            cache.delete(lock_key)
+            if answer is not None and answer.status is not None:
+                return retries.replay(answer)
+            if answer is not None and answer.held:
+                return _in_progress()
+            full_for = None if answer is not None else retries.caller_full_for(slot)
+            if full_for is not None:
+                response = _api_error(
+                    429, "idempotency_keys_full",
+                    f"This caller has {retries.CALLER_MAX_ANSWERS:,} answers, or "
+                    f"{retries.CALLER_MAX_BYTES // 2**20} MB, kept for retries, the most kept: "
+                    "send the request without an Idempotency-Key, or later.",
+                )  # fmt: skip
+                response["Retry-After"] = str(full_for)
+                return response
+            if retries.claim(slot):
+                return None
+        return _in_progress()
 
 
-_REPLAYED = ("Location", "Cache-Control", "Vary")
+def _in_progress() -> JsonResponse:
+    return _api_error(
+        409, "idempotency_in_progress",
+        "A request with this Idempotency-Key is still being answered: retry shortly.",
+    )  # fmt: skip
+
+
+def settle(slot: retries.Slot, response: HttpResponse | None) -> None:
+    """Keep the answer in its slot, or let the slot go: the answer is not kept (``kept``), or
+    the request never answered. A store that fails here loses the answer, not the request's
+    change: a retry finds the change (``retry_slot``)."""
+    try:
+        if response is not None and retries.kept(response.status_code) and not response.streaming:
+            retries.keep(slot, response)
+        else:
+            retries.release(slot)
+    except DatabaseError:
+        log.warning("retry answer not kept", exc_info=True)
+
+
+def slot_of(request: HttpRequest, key: str, body: str) -> retries.Slot:
+    """The request's slot: its key, path and caller, digested (and the body's digest), and
+    whose bounds it counts against: the caller's, or without credentials its address's (a
+    client can make up cookies, not addresses)."""
+    caller = caller_of(request)
+    # A page's answer depends on what was asked for: a redirect, or JSON for its script.
+    asked = "" if request.path.startswith("/api/") else request.headers.get("Accept", "")
+    bounded = caller[:2] if caller[0] == "client" else caller
+    # JSON keeps the parts apart: no key, path and caller run together into another's.
+    return retries.Slot(
+        slot=hashlib.sha256(json.dumps([key, request.path, asked, *caller]).encode()).hexdigest(),
+        caller=hashlib.sha256(json.dumps(bounded).encode()).hexdigest(),
+        body=body,
+    )
 
 
 def honours_keys(request: HttpRequest) -> bool:
-    """Where an Idempotency-Key counts: the API, and the scorer page's turn, which its script
-    sends with a key (``static/js/offline.js``), so a turn retried after a lost answer, or
-    kept while offline and sent later, is entered once."""
-    return request.path.startswith("/api/") or _scorer_turn(request) is not None
+    """Where an Idempotency-Key counts: the API's routes, and the scorer page's turn, which its
+    script sends with a key (``static/js/offline.js``), so a turn retried after a lost answer,
+    or kept while offline and sent later, is entered once. A path that is no route takes no
+    slot."""
+    if request.path.startswith("/api/"):
+        try:
+            resolve(request.path_info)
+        except Resolver404:
+            return False
+        return True
+    return _scorer_turn(request) is not None
 
 
 def _scorer_turn(request: HttpRequest) -> ResolverMatch | None:
@@ -265,6 +304,15 @@ def _scorer_turn(request: HttpRequest) -> ResolverMatch | None:
     return match if match.url_name in ("turn", "turn_link") else None
 
 
+def bearer_token(request: HttpRequest) -> str | None:
+    """The token of ``Authorization: Bearer <token>``, read in one form whatever its spelling
+    (the scheme in any case, any whitespace around and between); None without one."""
+    parts = request.headers.get("Authorization", "").split()
+    if len(parts) == 2 and parts[0].lower() == "bearer":
+        return parts[1]
+    return None
+
+
 def caller_of(request: HttpRequest) -> tuple[str, ...]:
     """Who an Idempotency-Key belongs to: the credentials the request carries (a game's
     token, or on the scorer page the game's secret, in its cookie or its address), else where
@@ -273,7 +321,8 @@ def caller_of(request: HttpRequest) -> tuple[str, ...]:
     answer, or plant one, by guessing the key they will use."""
     authorization = request.headers.get("Authorization", "")
     if authorization:
-        return ("authorization", authorization)
+        token = bearer_token(request)
+        return ("bearer", token) if token else ("authorization", " ".join(authorization.split()))
     turn = None if request.path.startswith("/api/") else _scorer_turn(request)
     if turn is not None:
         game_id = turn.kwargs["game_id"]

@@ -147,6 +147,15 @@ def clubs_of(user: Any) -> models.QuerySet[Club]:
     return Club.objects.filter(pk__in=Club.objects.filter(member).values("pk"))
 
 
+def _unique_slot(name: str) -> models.UniqueConstraint:
+    """A retry slot names one game or log entry at most: a partial unique index, which holds
+    none of the rows made without one (NULL, not "": a nullable column is added on SQLite
+    without copying the table)."""
+    return models.UniqueConstraint(
+        fields=["retry_slot"], condition=models.Q(retry_slot__isnull=False), name=name
+    )
+
+
 class Game(models.Model):
     class Status(models.TextChoices):
         IN_PROGRESS = "in_progress", "In progress"
@@ -199,12 +208,16 @@ class Game(models.Model):
     # What a record imported from a file (GCG) says of the game beyond its turns.
     title = models.CharField(max_length=200, blank=True)
     description = models.TextField(blank=True)
+    # The retry slot (``scorekeeper.retries``) of the request that made it, so that the same
+    # request sent again after its first answer was lost gets this game, not a second one.
+    retry_slot = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001 - see _unique_slot
 
     class Meta:
         ordering = ["-created_at"]
         # The games changed lately: what a process without a broker reads for its screens
         # (scorekeeper.live.news.changes), twice a second.
         indexes = [models.Index(fields=["updated_at"], name="game_updated_at")]
+        constraints = [_unique_slot("game_retry_slot")]
 
     def __str__(self) -> str:
         names = " v ".join(s.player.name for s in self.seats.all())
@@ -299,6 +312,9 @@ class Turn(models.Model):
     corrected_by = models.CharField(max_length=80, blank=True)
     entered_by = models.CharField(max_length=80, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The retry slot (``scorekeeper.retries``) of the request that entered it, so that the same
+    # request sent again after its first answer was lost is answered, never entered twice.
+    retry_slot = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001 - see _unique_slot
 
     objects = TurnQuerySet.as_manager()
 
@@ -306,6 +322,7 @@ class Turn(models.Model):
         ordering = ["game", "number"]
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="unique_turn_number"),
+            _unique_slot("turn_retry_slot"),
         ]
         # The turns in effect near a place (the last one, those after a corrected one) are
         # read by it, however long the log.
@@ -354,3 +371,25 @@ class RateCount(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} = {self.count}"
+
+
+class KeptAnswer(models.Model):
+    """The answer to a request sent with an Idempotency-Key, kept for its retries for a day
+    (``scorekeeper.retries``); ``status`` is null while the request is being answered. Not
+    game state."""
+
+    slot = models.CharField(max_length=64, primary_key=True)  # key, path and caller, digested
+    caller = models.CharField(max_length=64)  # whose bounds it counts against, digested
+    body = models.CharField(max_length=64)  # the request body's digest
+    status = models.PositiveSmallIntegerField(null=True)
+    content = models.BinaryField(default=b"")
+    headers = models.TextField(default="{}")  # JSON: the replayed headers, and cookies by name
+    size = models.PositiveIntegerField(default=0)  # bytes the answer takes, counted per caller
+    started = models.DateTimeField()  # when the request holding the slot began
+    expires = models.DateTimeField(db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["caller", "expires"], name="kept_answer_caller")]
+
+    def __str__(self) -> str:
+        return f"{self.slot[:12]} {self.status or 'in progress'}"

@@ -56,11 +56,13 @@ def request(
     body: dict[str, Any] | None = None,
     token: str | None = None,
     timeout: float = REQUEST_TIMEOUT,
+    headers: dict[str, str] | None = None,
 ) -> tuple[int, Any]:
     """One request on a fresh connection: (status, JSON body or None)."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
-        conn.request(method, path, *encode(body, token))
+        data, sent = encode(body, token)
+        conn.request(method, path, data, {**sent, **(headers or {})})
         response = conn.getresponse()
         return response.status, decode(response.read())
     finally:

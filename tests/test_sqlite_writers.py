@@ -13,12 +13,14 @@ import time
 
 import pytest
 from django.db import OperationalError, connection, transaction
+from django.test import Client
 
 from config.cache import DatabaseCache
 from config.sqlite import base as sqlite_base
-from scorekeeper import limits
+from scorekeeper import limits, retries
 from scorekeeper.game import domain
 from scorekeeper.models import Player
+from tests.factories import ApiGame
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -243,3 +245,23 @@ def test_past_restart_pages_the_log_is_checkpointed_whole_and_starts_over(tmp_pa
     finally:
         writer.close()
         checker.close()
+
+
+def test_a_keyed_turn_queues_three_times_and_its_replay_never(monkeypatch, settings):
+    # The slot's claim, the turn, the answer kept; a replay only reads.
+    settings.RATE_LIMIT_TURNS = settings.RATE_LIMIT_GAMES = 0
+    monkeypatch.setattr(retries, "SWEEP_CHANCE", 0)
+    game = ApiGame(Client(), lexicon="honour")
+    queued: list[bool] = []
+    acquire, here = sqlite_base._Writers.acquire, threading.current_thread()
+
+    def counted(self, timeout):  # type: ignore[no-untyped-def]
+        if threading.current_thread() is here:  # not the checkpoint thread's
+            queued.append(True)
+        acquire(self, timeout)
+
+    monkeypatch.setattr(sqlite_base._Writers, "acquire", counted)
+    assert game.turn({"action": "pass"}, HTTP_IDEMPOTENCY_KEY="k").status_code == 201
+    assert len(queued) == 3
+    assert game.turn({"action": "pass"}, HTTP_IDEMPOTENCY_KEY="k")["Idempotent-Replayed"]
+    assert len(queued) == 3

@@ -3,6 +3,6 @@
 ``serialize`` builds those answers from a game.
 
 May import: ``referee``, ``scorekeeper.models``, ``scorekeeper.game``, ``scorekeeper.records``,
-``scorekeeper.limits`` and ``scorekeeper.middleware``. Never imports ``scorekeeper.web``: a
-piece both need belongs in ``game``.
+``scorekeeper.limits``, ``scorekeeper.retries`` and ``scorekeeper.middleware``. Never imports
+``scorekeeper.web``: a piece both need belongs in ``game``.
 """

@@ -59,9 +59,15 @@ from scorekeeper.game.links import link_url
 from scorekeeper.game.refusals import REFUSALS, code_of, message_of, retry_after, status_of
 from scorekeeper.game.turn_kinds import KINDS
 from scorekeeper.limits import analysis_limit, spend, spend_beyond
-from scorekeeper.middleware import busy_response, database_busy, too_large_message
+from scorekeeper.middleware import (
+    bearer_token,
+    busy_response,
+    database_busy,
+    too_large_message,
+)
 from scorekeeper.models import NAME_MAX, Game, name_key
 from scorekeeper.records.gcg_import import import_gcg
+from scorekeeper.retries import retry_slot
 
 log = logging.getLogger("scorekeeper.api")
 
@@ -313,16 +319,16 @@ def _describe(errors: list[dict[str, Any]]) -> str:
 
 
 def _authorize(request: HttpRequest, game: Game) -> None:
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
-    if not header:
+    if not request.headers.get("Authorization", "").strip():
         raise ApiError(
             401, "unauthorized", "Changing a game needs its token: Authorization: Bearer <token>."
         )
-    if scheme.lower() != "bearer" or not token.strip():
+    # Read as retries key it (``bearer_token``): each spelling it takes is one caller.
+    token = bearer_token(request)
+    if token is None:
         raise ApiError(401, "unauthorized", "Send the token as Authorization: Bearer <token>.")
     # Compared in constant time, so the token can't be guessed a character at a time.
-    if not hmac.compare_digest(token.strip().encode(), game.token.encode()):
+    if not hmac.compare_digest(token.encode(), game.token.encode()):
         raise ApiError(403, "forbidden", "That token does not open this game.")
 
 
@@ -370,6 +376,7 @@ def create_game(request: HttpRequest, payload: GameIn) -> Status[NewGameOut]:
         options=payload.options,
         first=payload.first,
         turn_clock=payload.turn_clock,
+        retry_slot=retry_slot(request),
     )
     state = game_state(game)
     return Status(201, NewGameOut(**state, token=game.token, scorer_url=link_url(game)))
@@ -428,7 +435,9 @@ class ImportIn(Schema):
     summary="Import a game from a GCG record: every scored line recomputed by the referee",
 )
 def import_game(request: HttpRequest, payload: ImportIn) -> Status[dict[str, object]]:
-    imported = import_gcg(payload.gcg, ruleset=payload.ruleset, strict=payload.strict)
+    imported = import_gcg(
+        payload.gcg, ruleset=payload.ruleset, strict=payload.strict, retry_slot=retry_slot(request)
+    )
     return Status(201, {**imported.to_dict(), "token": imported.game.token})
 
 
@@ -494,6 +503,7 @@ def post_turn(request: HttpRequest, game_id: str, payload: TurnIn) -> HttpRespon
         target=payload.target,
         # The token is checked on the row the turn locks: the game is read once.
         allowed=lambda game: _authorize(request, game),
+        retry_slot=retry_slot(request),
     )
     spend_beyond(request, applied.rescored)
     # The state just stored is the state to show: no second trip to the database for it.

@@ -58,7 +58,12 @@ def turn_answer(
     game: Game, seats: list[Seat], state: GameState, turn: Turn, changes: Sequence[Change] = ()
 ) -> TurnAnswer:
     """The answer to a turn just entered: its log entry and the game's state after it (which
-    is at hand: nothing is read again), with every score a correction changed."""
+    is at hand: nothing is read again), with every score a correction changed. An entry
+    answered again after later ones (a retry whose first answer was lost) is counted as the
+    log says, beside the game as it stands."""
+    if turn.number != game.turn_number:
+        entry = turn_data(turn, turn_numbers(game).get(turn.pk))
+        return {"turn": entry, "game": game_state(game, seats=seats, state=state)}
     entry = turn_data(turn, _number_of_new(game, turn, game.turns_played))
     answer: TurnAnswer = {"turn": entry, "game": _game(game, seats, state, entry)}
     if changes:

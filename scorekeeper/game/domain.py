@@ -118,12 +118,17 @@ def do_create_game(
     first: str | None = None,
     turn_clock: int | None = None,
     club: Club | None = None,
+    retry_slot: str | None = None,
 ) -> Game:
     """Start a game: every player has drawn a full rack and ``first`` (a player's name; by
     default the first named) is to move. ``lexicon`` defaults to ``settings.DEFAULT_LEXICON``.
 
     A game for a ``club`` counts in its standings: every player must be on its roster (checked
-    under the club's row lock, so a player taken off the roster meanwhile is refused)."""
+    under the club's row lock, so a player taken off the roster meanwhile is refused).
+    ``retry_slot`` (``act``'s) is stored with the game: a game made under it already is
+    returned, and no other made."""
+    if retry_slot is not None and (made := _made_under(retry_slot)) is not None:
+        return made
     game, names, state = _new_game(
         ruleset=ruleset,
         players=players,
@@ -133,6 +138,7 @@ def do_create_game(
         first=first,
         turn_clock=turn_clock,
     )
+    game.retry_slot = retry_slot
     with transaction.atomic():
         if club is not None:
             game.club = check_roster(club, names)
@@ -145,6 +151,11 @@ def do_create_game(
         if game.club_id is not None:
             announce(game, None, seats)  # the director's screen shows the new table
     return game
+
+
+def _made_under(retry_slot: str) -> Game | None:
+    """The game made under ``retry_slot``, if any (the slot is unique: never two)."""
+    return Game.objects.filter(retry_slot=retry_slot).order_by("pk").first()
 
 
 def _new_game(
@@ -257,6 +268,7 @@ def act(
     best: int | None = None,
     director: AbstractBaseUser | None = None,
     allowed: Callable[[Game], None] | None = None,
+    retry_slot: str | None = None,
 ) -> Applied:
     """Apply one action to a game for the player whose turn it is, and log it.
 
@@ -274,6 +286,9 @@ def act(
     account acting as a club's director: only it can void a club game, or undo a void.
     ``allowed`` is the caller's own check of who may change the game (the API's token), run
     on the game's row as read, before anything else, so the game is read once.
+    ``retry_slot`` is the slot of the request's Idempotency-Key (``scorekeeper.retries``),
+    recorded with the log entry: if an entry was committed under it already (the request is
+    sent again after its first answer was lost), that entry is answered and nothing changes.
     """
     kind = KINDS.get(action)
     if kind is None and allowed is None:
@@ -284,13 +299,17 @@ def act(
         raise GameNotFound(game_id) from None
     tiles = None if tiles is None else list(tiles)
 
-    def worked_out(read: list[tuple[Any, ...]]) -> _Worked:
+    def worked_out(read: list[tuple[Any, ...]]) -> _Worked | Applied:
         found = rows.game_of(read)
         if found is None:
             raise GameNotFound(game_id)
         game, seats = found
         if allowed is not None:
             allowed(game)
+        # Read after the game's rows: an entry committed since they were read changed the
+        # game's version, so what is worked out here will not be stored.
+        if retry_slot is not None and (entered := _entered_under(game, retry_slot)) is not None:
+            return Applied(entered, game, seats, load_state(game, seats))
         if kind is None:
             raise InputError(
                 "unknown_action", f"Unknown action {action!r}; use one of {tuple(KINDS)}."
@@ -303,7 +322,14 @@ def act(
             )
         check_room(game.turn_number, kind)
         number = game.turn_number + 1
-        turn = Turn(game=game, number=number, place=number, action=action, entered_by=by[:80])
+        turn = Turn(
+            game=game,
+            number=number,
+            place=number,
+            action=action,
+            entered_by=by[:80],
+            retry_slot=retry_slot,
+        )
         entry = Entry(
             by, notation, tiles, count, racks, verdict, seat, points, rack, note, target, best,
             director,
@@ -323,23 +349,38 @@ def act(
     # one holds it: a turn that reads nothing but the game's rows is worked out before the
     # lock, and stored under it if the game is unchanged since (its version, ``rows``, checked
     # by the update of its row: else it is worked out again there).
-    ahead = None
+    ahead: _Worked | None = None
     if (
         kind is not None
         and kind.name in WORKED_OUT_AHEAD
         and not connection.features.has_select_for_update
         and not connection.in_atomic_block
     ):
-        ahead = worked_out(rows.game_rows(pk, lock=False))
+        early = worked_out(rows.game_rows(pk, lock=False))
+        if isinstance(early, Applied):
+            return early
+        ahead = early
         ahead.settle(if_unchanged=True)
     with transaction.atomic():
         if ahead is not None and (applied := ahead.store()) is not None:
             return applied
         worked = worked_out(rows.game_rows(pk, lock=True))  # the game, seats, players, locked
+        if isinstance(worked, Applied):
+            return worked
         worked.settle()
         applied = worked.store()
         assert applied is not None, "a game changed under its own lock"
         return applied
+
+
+def _entered_under(game: Game, retry_slot: str) -> Turn | None:
+    """The log entry of ``game`` committed under ``retry_slot``, if any."""
+    found = rows.turn_under(game.pk, retry_slot)  # a statement built once: every keyed turn
+    if found is None:
+        return None
+    entered = Turn.objects.select_related("seat__player", "target").get(pk=found)
+    entered.game = game
+    return entered
 
 
 # The kinds whose handlers read nothing but the game's own rows and its log (no club: the log
@@ -564,8 +605,9 @@ class Draft:
         """The turns in effect: all of them, as a record has no undo or correction."""
         return list(self.turns)
 
-    def save(self) -> Game:
-        """Store the game, its players, seats and whole log in one short transaction.
+    def save(self, retry_slot: str | None = None) -> Game:
+        """Store the game, its players, seats and whole log in one short transaction; with a
+        ``retry_slot`` (``do_create_game``'s) under which a game was made already, that game.
 
         Everything slow happens before it: the check that the log replays to the state reached
         and that every entry agrees with the engine (``check_game``'s checks, in memory), and
@@ -573,7 +615,10 @@ class Draft:
         database's write lock) holds only the inserts: the log's rows by one statement run
         for each (``executemany``), then the plays each challenge judged linked by id.
         """
+        if retry_slot is not None and (made := _made_under(retry_slot)) is not None:
+            return made
         game, seats, turns = self.game, self.seats, self.turns
+        game.retry_slot = retry_slot
         problems = log_problems(game, seats, turns, self.state)
         if problems:  # the handlers and the replay disagree: never store such a game
             raise InputError("inconsistent_log", "; ".join(problems))

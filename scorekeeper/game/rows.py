@@ -309,6 +309,25 @@ def each_of(instances: Sequence[Model], names: Sequence[str]) -> WriteEach:
     return WriteEach(sql, [_update_values(instance, fields) for instance in instances])
 
 
+@cache
+def _turn_under(vendor: str) -> str:
+    return (
+        f"SELECT {_key(Turn)} FROM {_quote(Turn._meta.db_table)} "
+        f"WHERE {_column(Turn, 'retry_slot')} = %s AND {_column(Turn, 'game')} = %s"
+    )
+
+
+def turn_under(game_pk: UUID, retry_slot: str) -> int | None:
+    """The id of the game's log entry stored under ``retry_slot``, if any (by its index)."""
+    db = _db()
+    with db.cursor() as cursor:
+        cursor.execute(
+            _turn_under(db.vendor), [retry_slot, Game._meta.pk.get_db_prep_value(game_pk, db)]
+        )
+        found = cursor.fetchone()
+    return None if found is None else int(found[0])
+
+
 # Reads built by the ORM once ------------------------------------------------------------------
 M = TypeVar("M", bound=Model)
 STAND_IN = UUID("5c0e0000-0000-4000-8000-00000000c0de")  # a game id no game has

@@ -121,9 +121,15 @@ def entries_of(record: GcgRecord) -> int:
 
 
 def import_gcg(
-    source: str | bytes, *, ruleset: str | None = None, strict: bool = False, by: str = "import"
+    source: str | bytes,
+    *,
+    ruleset: str | None = None,
+    strict: bool = False,
+    by: str = "import",
+    retry_slot: str | None = None,
 ) -> Imported:
-    """Read, check and store a GCG record; ``InputError`` (naming the line) if it can't be."""
+    """Read, check and store a GCG record; ``InputError`` (naming the line) if it can't be.
+    ``retry_slot``: ``Draft.save``'s."""
     record = read_gcg(source)
     if not record.events:
         raise InputError("bad_gcg", "This record has no turns.")
@@ -171,7 +177,7 @@ def import_gcg(
         if isinstance(error, InputError):
             raise
         raise InputError("gcg_unplayable", error.message) from None
-    return Imported(draft.save(), mismatches)
+    return Imported(draft.save(retry_slot), mismatches)
 
 
 def _description(record: GcgRecord) -> str:

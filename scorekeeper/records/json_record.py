@@ -37,12 +37,14 @@ def _columns(model: type[models.Model], *written_apart: str) -> list[str]:
 
 # The token is the game's secret and the times are written as ISO text; relations by number.
 # The turns played are the log's to say: counted from it when a record is read.
+# A retry slot belongs to the request that made the game or entered the turn, not to the record.
 GAME_FIELDS = _columns(
-    Game, "token", "created_at", "updated_at", "finished_at", "turns_played", "checkpoint_place"
-)
+    Game, "token", "created_at", "updated_at", "finished_at", "turns_played", "checkpoint_place",
+    "retry_slot",
+)  # fmt: skip
 SEAT_FIELDS = _columns(Seat)
 # A turn's place in the order of play is the log's to say, as the checkpoints are: made again.
-TURN_FIELDS = _columns(Turn, "undone_at", "corrected_at", "created_at", "place")
+TURN_FIELDS = _columns(Turn, "undone_at", "corrected_at", "created_at", "place", "retry_slot")
 # Fields added after records were first written: a record without them still reads. A seat's
 # result follows from the final scores; a turn without totals is read like the log's own
 # older entries (the chart replays them).

@@ -10,5 +10,6 @@ of a game), ``shortcuts`` and ``ops`` (health check).
 
 Every change goes through ``scorekeeper.game.domain``. May import: ``referee``,
 ``scorekeeper.models``, ``scorekeeper.game``, ``scorekeeper.records``, ``scorekeeper.stats``,
-``scorekeeper.live``, ``scorekeeper.limits``. Never imports ``scorekeeper.api``.
+``scorekeeper.live``, ``scorekeeper.limits``, ``scorekeeper.retries``. Never imports
+``scorekeeper.api``.
 """

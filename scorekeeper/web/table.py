@@ -28,6 +28,7 @@ from scorekeeper.game.replay import turn_phrase
 from scorekeeper.game.resubmit import same_turn
 from scorekeeper.game.turn_kinds import describe
 from scorekeeper.models import Game, Player, Seat, clubs_of
+from scorekeeper.retries import retry_slot
 from scorekeeper.web.forms import NewGameForm, ruleset_named
 from scorekeeper.web.invitations import waiting
 from scorekeeper.web.live_parts import game_version, live_part, read_game
@@ -203,6 +204,7 @@ def turn(request: HttpRequest, game: Game) -> HttpResponse:
             racks=_racks_from(request, game) if action == "finish" else None,
             rack=rack,
             best=best.score if best else None,
+            retry_slot=retry_slot(request),
         )
     except StaleTurn:
         earlier = same_turn(game, expected, action, typed, count)

@@ -16,8 +16,10 @@ flight. Then:
   state change without its turn;
 - a game is at most one turn past its last acknowledgement, and only when a request for that
   turn was unanswered when the server died;
-- on the restarted server the unanswered request, sent again, is 201 or 409 (it had landed),
-  the next ``expected_turn`` is accepted, a repeat of it is refused, and nothing is doubled.
+- on the restarted server the unanswered request, sent again with its Idempotency-Key once the
+  slot its dead worker held is past its hold, is 201 with its entry, whether it had landed (then
+  answered, not entered again) or not; the next ``expected_turn`` is accepted, a repeat of it
+  is refused, and nothing is doubled.
 """
 
 from __future__ import annotations
@@ -30,15 +32,18 @@ import random
 import threading
 import time
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.core.management import call_command
 from django.db import connection
+from django.utils import timezone
 
+from scorekeeper import retries
 from scorekeeper.game.consistency import check_game
-from scorekeeper.models import Game, Turn
+from scorekeeper.models import Game, KeptAnswer, Turn
 from tests.sequences import HASBRO, tiles
 from tests.servers import REQUEST_TIMEOUT, encode, request, server, server_env
 
@@ -57,6 +62,11 @@ def scripted(number: int) -> dict[str, Any]:
     if number <= len(HASBRO):
         return {"action": "play", "tiles": tiles(HASBRO[number - 1][0]), "expected_turn": number}
     return {"action": "exchange", "count": 1, "expected_turn": number}
+
+
+def key_of(game: str, number: int) -> str:
+    """The Idempotency-Key the client sends turn ``number`` of ``game`` with."""
+    return f"{game}-{number}"
 
 
 def scripted_score(number: int) -> int:
@@ -112,7 +122,9 @@ class Turns:
             while not self.killed.is_set():
                 body = scripted(stream.next)
                 try:
-                    conn.request("POST", path, *encode(body, stream.token))
+                    data, headers = encode(body, stream.token)
+                    headers["Idempotency-Key"] = key_of(stream.game, stream.next)
+                    conn.request("POST", path, data, headers)
                     with self.changed:
                         self.in_flight.add(stream.game)
                     response = conn.getresponse()
@@ -194,6 +206,13 @@ def check_stored(streams: list[Stream], acks: list[Ack]) -> dict[str, int]:
     return stored
 
 
+def held_by_the_dead() -> None:
+    """The slots the killed server's requests held, past their hold: as a minute later."""
+    KeptAnswer.objects.filter(status__isnull=True).update(
+        started=timezone.now() - timedelta(seconds=retries.HOLD_SECONDS + 1)
+    )
+
+
 # The test --------------------------------------------------------------------------------------
 def test_killing_the_server_mid_stream_loses_no_acknowledged_turn_and_half_applies_none(
     tmp_path: Path,
@@ -246,23 +265,25 @@ def test_killing_the_server_mid_stream_loses_no_acknowledged_turn_and_half_appli
                 assert stream.unanswered is not None, (stream, stored[stream.game])
                 assert stored[stream.game] == last_acked + 1 == stream.unanswered["expected_turn"]
 
-        # The stream goes on. A request whose fate was unknown, sent again: 201, or 409 if it
-        # had landed. Then the next turn is accepted and a repeat of it is refused.
+        # The stream goes on. A request whose fate was unknown, sent again with its key once
+        # its slot's hold has passed (the worker holding it is dead): 201 with its entry,
+        # whether it had landed (answered, not entered again) or not (entered now). Then the
+        # next turn is accepted and a repeat of it is refused.
+        held_by_the_dead()
         for stream in streams:
             if stream.unanswered is not None:
+                number = stream.unanswered["expected_turn"]
                 status, answer = request(
                     second.port,
                     "POST",
                     f"/api/games/{stream.game}/turns/",
                     stream.unanswered,
                     stream.token,
+                    headers={"Idempotency-Key": key_of(stream.game, number)},
                 )
-                number = stream.unanswered["expected_turn"]
-                if stored[stream.game] >= number:
-                    assert status == 409, (status, answer)
-                else:
-                    assert status == 201, (status, answer)
-                    assert answer["turn"]["number"] == number
+                assert status == 201, (status, answer)
+                assert answer["turn"]["number"] == number
+                assert answer["turn"]["action"] == stream.unanswered["action"]
                 stream.next = number + 1
             assert stream.next == Game.objects.get(pk=stream.game).turn_number + 1
             for _ in range(3):
@@ -290,3 +311,33 @@ def test_killing_the_server_mid_stream_loses_no_acknowledged_turn_and_half_appli
     finally:
         first.stop()
         second.stop()
+
+
+def test_a_turn_whose_worker_died_after_its_commit_is_answered_not_entered_again(
+    tmp_path: Path,
+) -> None:
+    lexica = tmp_path / "lexica"
+    lexica.mkdir()
+    (lexica / "CLUB.txt").write_text("\n".join(sorted(set(WORDS.split()))) + "\n")
+    one = server(server_env(tmp_path, lexica), tmp_path / "gunicorn.log")
+    try:
+        one.start()
+        new = {"ruleset": "upwords-10", "lexicon": "CLUB", "players": ["Ann", "Ben"]}
+        status, created = request(one.port, "POST", "/api/games/", new)
+        assert status == 201, created
+        path, token = f"/api/games/{created['id']}/turns/", created["token"]
+        swap = request(one.port, "POST", path, {"action": "exchange", "count": 1}, token)
+        assert swap[0] == 201, swap
+        key = {"Idempotency-Key": "undo-1"}
+        status, undo = request(one.port, "POST", path, {"action": "undo"}, token, headers=key)
+        assert status == 201, undo
+        # As if its worker was killed once the undo committed: no answer kept, the slot held.
+        KeptAnswer.objects.update(status=None, content=b"", headers="{}")
+        held_by_the_dead()
+        status, again = request(one.port, "POST", path, {"action": "undo"}, token, headers=key)
+        assert status == 201, again
+        assert again["turn"] == undo["turn"]
+        entries = Turn.objects.filter(game_id=created["id"]).order_by("number")
+        assert list(entries.values_list("action", flat=True)) == ["exchange", "undo"]
+    finally:
+        one.stop()

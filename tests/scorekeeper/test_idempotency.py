@@ -3,15 +3,22 @@ the first answer."""
 
 from __future__ import annotations
 
+import hashlib
+import io
 import logging
 import threading
+from datetime import timedelta
 
 import pytest
+from django.core.management import call_command
 from django.db import connection
-from django.test import Client
+from django.test import Client, RequestFactory
+from django.utils import timezone
 
+from scorekeeper import retries
 from scorekeeper.game import domain
-from scorekeeper.models import Game, Turn
+from scorekeeper.middleware import slot_of
+from scorekeeper.models import Game, KeptAnswer, Turn
 from scorekeeper.web.scorer_link import cookie_name
 from tests.factories import ApiGame
 
@@ -303,3 +310,237 @@ def test_only_the_turn_honours_keys_among_the_scorer_pages(client):
         shown = client.post(f"/games/{game.pk}/score/preview", {"play": "5D MOOD"},
                             HTTP_IDEMPOTENCY_KEY="p")  # fmt: skip
         assert shown.status_code == 200 and "Idempotent-Replayed" not in shown
+
+
+# Kept for the day: nothing else pushes an answer out -----------------------------------------
+def test_keyed_posts_to_a_path_that_is_no_route_push_no_answer_out(client):
+    game = ApiGame(client)
+    first = game.turn({"action": "pass"}, HTTP_IDEMPOTENCY_KEY="victim-pass")
+    assert first.status_code == 201
+    attacker = Client()
+    for n in range(400):
+        missing = attacker.post("/api/no-such-route/", {}, content_type="application/json",
+                                HTTP_IDEMPOTENCY_KEY=f"junk-{n}")  # fmt: skip
+        assert missing.status_code == 404
+    again = game.turn({"action": "pass"}, HTTP_IDEMPOTENCY_KEY="victim-pass")
+    assert again["Idempotent-Replayed"] == "true" and again.content == first.content
+    assert Turn.objects.filter(game_id=game.id).count() == 1
+    assert not KeptAnswer.objects.exclude(status=201).exists()  # the 404s kept nothing
+
+
+def test_other_callers_kept_answers_push_no_answer_out(client, settings):
+    settings.RATE_LIMIT_TURNS = 0
+    game, theirs = ApiGame(client), ApiGame(Client())
+    first = game.turn({"action": "pass"}, HTTP_IDEMPOTENCY_KEY="mine")
+    for n in range(400):  # refusals by the rules: each kept for its own retries
+        refused = theirs.turn({"action": "challenge"}, HTTP_IDEMPOTENCY_KEY=f"theirs-{n}")
+        assert refused.status_code == 422
+    again = game.turn({"action": "pass"}, HTTP_IDEMPOTENCY_KEY="mine")
+    assert again["Idempotent-Replayed"] == "true" and again.content == first.content
+    assert Turn.objects.filter(game_id=game.id).count() == 1
+
+
+@pytest.mark.parametrize(
+    ("path", "token", "status"),
+    [
+        ("/api/games/{game}/turns/", "not-the-token", 403),
+        ("/api/games/{game}/turns/", "", 401),
+        ("/api/games/00000000-0000-4000-8000-000000000000/turns/", "{token}", 404),
+        ("/api/games/{game}/", "{token}", 405),
+        ("/api/no-such-route/", "{token}", 404),
+    ],
+    ids=["wrong token", "no token", "unknown game", "not a POST route", "no route"],
+)
+def test_answers_to_callers_or_routes_refused_are_not_kept(client, path, token, status):
+    game = ApiGame(client)
+    auth = token.format(token=game.token)
+    headers = {"HTTP_AUTHORIZATION": f"Bearer {auth}"} if auth else {}
+    for _ in range(2):
+        response = client.post(path.format(game=game.id), {"action": "pass"},
+                               content_type="application/json", HTTP_IDEMPOTENCY_KEY="k",
+                               **headers)  # fmt: skip
+        assert response.status_code == status and "Idempotent-Replayed" not in response
+    assert not KeptAnswer.objects.exists()
+    # The legal twin: the same key with the game's token is a request of its own, kept.
+    assert exchange(game, "k").status_code == 201 and KeptAnswer.objects.count() == 1
+
+
+def test_a_csrf_refusal_is_not_replayed_once_the_token_is_sent():
+    browser = Client(enforce_csrf_checks=True)
+    game = scorer_game(browser)
+    refused = send(browser, game, "turn-1")
+    assert refused.status_code == 403
+    # The page's script sends the same form again, now with its token in X-CSRFToken.
+    csrf = browser.get(f"/games/{game.pk}/score/").cookies["csrftoken"].value
+    entered = send(browser, game, "turn-1", HTTP_X_CSRFTOKEN=csrf)
+    assert entered.status_code == 302 and "Idempotent-Replayed" not in entered
+    assert Turn.objects.filter(game_id=game.pk).count() == 1
+
+
+# One token, one caller, however it is spelled -------------------------------------------------
+@pytest.mark.parametrize("spelling", ["bearer {}", "Bearer  {}", "Bearer {} ", " BEARER\t{}"])
+def test_each_spelling_of_the_bearer_token_is_one_caller(client, spelling):
+    game = ApiGame(client)
+    first = exchange(game, "swap")
+    again = game.client.post(f"/api/games/{game.id}/turns/", {"action": "exchange", "count": 1},
+                             content_type="application/json", HTTP_IDEMPOTENCY_KEY="swap",
+                             HTTP_AUTHORIZATION=spelling.format(game.token))  # fmt: skip
+    assert again["Idempotent-Replayed"] == "true" and again.content == first.content
+    assert Turn.objects.filter(game_id=game.id).count() == 1
+
+
+@pytest.mark.parametrize("spelling", ["Bearer", "Bearer {} extra", "Basic {}", "{}"])
+def test_a_token_not_sent_as_bearer_is_refused_with_or_without_a_key(client, spelling):
+    game = ApiGame(client)
+    for key in ({}, {"HTTP_IDEMPOTENCY_KEY": "k"}):
+        refused = game.client.post(f"/api/games/{game.id}/turns/", {"action": "pass"},
+                                   content_type="application/json",
+                                   HTTP_AUTHORIZATION=spelling.format(game.token), **key)  # fmt: skip
+        assert refused.status_code == 401
+    assert Turn.objects.filter(game_id=game.id).count() == 0
+
+
+# A first request that died -----------------------------------------------------------------------
+def died_after_its_commit() -> None:
+    """As if the worker answering the one keyed request so far was killed after its change
+    committed and before its answer was kept: its slot held, by nobody alive."""
+    KeptAnswer.objects.filter(pk=KeptAnswer.objects.get().pk).update(
+        status=None, content=b"", headers="{}", started=timezone.now() - timedelta(minutes=2)
+    )
+
+
+def test_an_undo_whose_first_request_died_is_answered_not_applied_again(client):
+    game = ApiGame(client)
+    assert game.turn({"action": "exchange", "count": 1}).status_code == 201
+    first = game.turn({"action": "undo"}, HTTP_IDEMPOTENCY_KEY="undo-1")
+    assert first.status_code == 201
+    died_after_its_commit()
+    again = game.turn({"action": "undo"}, HTTP_IDEMPOTENCY_KEY="undo-1")
+    assert again.status_code == 201, again.content
+    assert again.json()["turn"] == first.json()["turn"]
+    assert list(Turn.objects.filter(game_id=game.id).values_list("action", flat=True)) == [
+        "exchange", "undo"
+    ]  # fmt: skip
+    # Its answer is kept now: the next retry is a replay.
+    assert game.turn({"action": "undo"}, HTTP_IDEMPOTENCY_KEY="undo-1")["Idempotent-Replayed"]
+
+
+def test_a_scorer_turn_whose_first_request_died_is_answered_not_entered_again(client):
+    game = scorer_game(client)
+    first = send(client, game, "turn-1", HTTP_ACCEPT="application/json")
+    assert first.json()["entered"] is True
+    died_after_its_commit()
+    again = send(client, game, "turn-1", HTTP_ACCEPT="application/json")
+    assert again.json() == first.json()
+    assert Turn.objects.filter(game_id=game.pk).count() == 1
+
+
+@pytest.mark.parametrize(("path", "body"), POSTS, ids=["create", "import"])
+def test_a_game_whose_first_request_died_is_answered_not_made_again(path, body):
+    first = post(path, body, key="new-1", REMOTE_ADDR="192.0.2.1")
+    assert first.status_code == 201
+    died_after_its_commit()
+    again = post(path, body, key="new-1", REMOTE_ADDR="192.0.2.1")
+    assert again.status_code == 201 and again.json() == first.json()
+    assert Game.objects.count() == 1
+
+
+def test_a_slot_held_by_a_request_still_running_is_409_and_enters_nothing(client):
+    game = ApiGame(client)
+    assert exchange(game, "k").status_code == 201
+    KeptAnswer.objects.update(status=None, started=timezone.now())  # its holder: alive
+    twin = exchange(game, "k")
+    assert twin.status_code == 409 and twin.json()["error"]["code"] == "idempotency_in_progress"
+    other = game.turn({"action": "pass"}, HTTP_IDEMPOTENCY_KEY="k")
+    assert other.status_code == 422  # another body under a held key: never the held one's
+    assert Turn.objects.filter(game_id=game.id).count() == 1
+
+
+def test_a_died_request_that_committed_nothing_is_entered_by_its_retry(client):
+    game = ApiGame(client)
+    body = {"action": "pass"}
+    died = RequestFactory().post(f"/api/games/{game.id}/turns/", body,
+                                 content_type="application/json",
+                                 HTTP_AUTHORIZATION=f"Bearer {game.token}")  # fmt: skip
+    assert retries.claim(slot_of(died, "k", hashlib.sha256(died.body).hexdigest()))
+    KeptAnswer.objects.update(started=timezone.now() - timedelta(minutes=2))
+    entered = game.turn(body, HTTP_IDEMPOTENCY_KEY="k")
+    assert entered.status_code == 201 and entered.json()["turn"]["number"] == 1
+    assert game.turn(body, HTTP_IDEMPOTENCY_KEY="k")["Idempotent-Replayed"] == "true"
+    assert Turn.objects.filter(game_id=game.id).count() == 1
+
+
+# Bounds ----------------------------------------------------------------------------------------
+def test_an_answer_too_large_to_keep_is_kept_as_a_refusal_to_run_it_again(client, monkeypatch):
+    monkeypatch.setattr(retries, "ANSWER_MAX_BYTES", 500)
+    game = ApiGame(client)
+    first = exchange(game, "big")
+    assert first.status_code == 201 and len(first.content) > 500
+    again = exchange(game, "big")
+    assert again.status_code == 409 and again.json()["error"]["code"] == "answer_not_kept"
+    assert again["Idempotent-Replayed"] == "true"
+    assert Turn.objects.filter(game_id=game.id).count() == 1
+
+
+def test_a_caller_keeps_a_bounded_number_of_answers(client, monkeypatch):
+    monkeypatch.setattr(retries, "CALLER_MAX_ANSWERS", 3)
+    game, other = ApiGame(client), ApiGame(Client())
+    for n in range(3):
+        assert exchange(game, f"k{n}").status_code == 201
+    full = exchange(game, "k3")
+    assert full.status_code == 429 and full.json()["error"]["code"] == "idempotency_keys_full"
+    assert 24 * 3600 - 60 < int(full["Retry-After"]) <= 24 * 3600  # when the first expires
+    assert exchange(game, "k0")["Idempotent-Replayed"] == "true"  # kept ones are still replayed
+    assert game.turn({"action": "pass"}).status_code == 201  # and without a key, served
+    assert exchange(other, "k3").status_code == 201  # another caller has bounds of its own
+    assert Turn.objects.filter(game_id=game.id).count() == 4
+
+
+def test_browsers_behind_one_address_share_its_bounds(monkeypatch):
+    # Cookies are the client's to make up: a new one each time must not make a new caller.
+    monkeypatch.setattr(retries, "CALLER_MAX_ANSWERS", 2)
+    browsers = [Client() for _ in range(3)]
+    for n, browser in enumerate(browsers):
+        browser.cookies["csrftoken"] = str(n) * 32
+    assert (
+        post("/api/games/", CREATE, "k0", browsers[0], REMOTE_ADDR="192.0.2.1").status_code == 201
+    )
+    assert (
+        post("/api/games/", CREATE, "k1", browsers[1], REMOTE_ADDR="192.0.2.1").status_code == 201
+    )
+    full = post("/api/games/", CREATE, "k2", browsers[2], REMOTE_ADDR="192.0.2.1")
+    assert full.status_code == 429
+    assert (
+        post("/api/games/", CREATE, "k2", browsers[2], REMOTE_ADDR="192.0.2.2").status_code == 201
+    )
+
+
+def test_a_caller_keeps_a_bounded_number_of_bytes(client, monkeypatch):
+    monkeypatch.setattr(retries, "CALLER_MAX_BYTES", 1)
+    game = ApiGame(client)
+    assert exchange(game, "k0").status_code == 201
+    assert exchange(game, "k1").status_code == 429
+
+
+def test_expired_answers_are_swept_and_their_entries_still_answer_a_late_retry(client):
+    game = ApiGame(client)
+    old = exchange(game, "old")
+    assert old.status_code == 201 and exchange(game, "new").status_code == 201
+    KeptAnswer.objects.filter(pk=KeptAnswer.objects.order_by("started")[0].pk).update(
+        expires=timezone.now() - timedelta(seconds=1)
+    )
+    out = io.StringIO()
+    call_command("sweep", stdout=out)
+    assert "1 kept answers" in out.getvalue() and KeptAnswer.objects.count() == 1
+    late = exchange(game, "old")  # a day on: run again, and answered with the entry it made
+    assert late.status_code == 201 and "Idempotent-Replayed" not in late
+    assert late.json()["turn"] == old.json()["turn"]
+    assert exchange(game, "new")["Idempotent-Replayed"] == "true"
+    assert Turn.objects.filter(game_id=game.id).count() == 2
+
+
+def test_a_turns_slot_is_not_in_the_games_record(client):
+    game = ApiGame(client)
+    assert exchange(game, "k").status_code == 201
+    record = client.get(f"/games/{game.id}/export.json").content
+    assert b"retry_slot" not in record
