@@ -240,9 +240,10 @@ STALL_MINUTES = envint("STALL_MINUTES", 10)
 REDIS_URL = envstr("REDIS_URL")
 # A stream lasts at most this long, then the browser reconnects (each 80-100% of it).
 PUSH_STREAM_SECONDS = envint("PUSH_STREAM_SECONDS", 300)
-# A comment on every open stream at least this often keeps proxies from closing it (their idle
-# limit is usually 60 s; each stream waits 50-100% of it); each costs a write per screen (at
-# 15 s: 6.6 ms a turn all in, at 30 s 6.0).
+# An `event: alive` on every open stream at least this often keeps proxies from closing it
+# (their idle limit is usually 60 s; each stream waits 50-100% of it) and tells the scorer's
+# page that its stream still speaks; each costs a write per screen (at 15 s: 6.6 ms a turn all
+# in, at 30 s 6.0).
 PUSH_HEARTBEAT_SECONDS = envint("PUSH_HEARTBEAT_SECONDS", 30)
 # Open streams per ASGI process, at most: fewer where its descriptors are fewer, with room left
 # for turns (config.clients.stream_room); one more is answered 503 and its page polls.
@@ -258,7 +259,8 @@ PUSH_WATCH_SECONDS = envfloat("PUSH_WATCH_SECONDS", 0.0)
 # between them; empty: each process draws its own. One that another user owns or could write
 # in is refused at start and where it is used (config.private_folder), and none is shared.
 LIVE_PARTS_DIR = envstr("LIVE_PARTS_DIR")
-# Pages poll for changes every so many seconds while their stream is not open; 0: never.
+# Pages poll for changes every so many seconds while their stream is not open (the scorer's
+# page also while its stream has said nothing for PUSH_HEARTBEAT_SECONDS and a poll); 0: never.
 LIVE_POLL_SECONDS = envint("LIVE_POLL_SECONDS", 3)
 # What one search for plays (the analysis, a solo game's comparison) may cost: it stops after
 # so many legal plays or milliseconds and says it is incomplete; at most ANALYSIS_CONCURRENCY

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+import pytest
 from django.db import connection
 
 from config.server import Gunicorn, free_port
@@ -43,6 +44,13 @@ def redis_up(port: int = 6379) -> bool:
             return True
     except OSError:
         return False
+
+
+def skip_without_redis(port: int = 6379) -> None:
+    """Skip the test that calls it where Redis doesn't answer on 127.0.0.1: asked as the test
+    runs, since a module asking as it is imported would connect during collection."""
+    if not redis_up(port):
+        pytest.skip(f"no Redis on 127.0.0.1:{port}")
 
 
 def server(env: dict[str, str], log: Path) -> Gunicorn:

@@ -14,8 +14,9 @@ been lost; the director's screen then reloads its tables.
 A stream lasts at most ``PUSH_STREAM_SECONDS`` (the browser reconnects at once, with its
 ``Last-Event-ID``: ``RETRY_MS``), and a stream lost without that end (its server's worker
 replaced or restarted, the network gone) is opened again after a moment each draws
-(``retry_ms``); it sends a comment at least every ``PUSH_HEARTBEAT_SECONDS`` so proxies keep
-it open (each stream its own moments, ``lifetime`` and ``keep_alive_in``),
+(``retry_ms``); it sends ``event: alive`` at least every ``PUSH_HEARTBEAT_SECONDS``, so proxies
+keep it open and the page knows it still speaks (each stream its own moments, ``lifetime`` and
+``keep_alive_in``),
 and is served by the event loop (``events_async``, ASGI: thousands per process) or by a
 thread (``events_sync``, WSGI: ``make run``, the tests' live server).
 """
@@ -43,10 +44,11 @@ RETRY_MS = 2000  # how soon a browser reconnects after a stream ended in its tim
 # A stream lost otherwise waits RETRY_MS and up to RETRY_SPREAD_MS more: a worker replaced (its
 # max_requests) or a server restarted loses thousands of streams at once, and each opening
 # costs some milliseconds of CPU; opened again within the same two seconds, they held up every
-# table's turns (bench/capacity.py --restart). Meanwhile the spectator's and the director's
-# screens poll (static/js/live.js); the scorer's page hears of other phones' turns once back.
+# table's turns (bench/capacity.py --restart). Meanwhile the screens poll (static/js/live.js).
 RETRY_SPREAD_MS = 15000
-KEEP_ALIVE = b":\n\n"
+# An event, not a comment: a page's EventSource hears no comment, and a page that hears nothing
+# for longer than a keep-alive takes its stream for silent and polls (static/js/live.js).
+KEEP_ALIVE = b"event: alive\ndata:\n\n"
 IN_ITS_TIME = f"retry: {RETRY_MS}\n\n".encode()  # a stream's last words when its time is up
 CATCH_UP = object()  # ``take``'s answer when the record must be read
 T = TypeVar("T")

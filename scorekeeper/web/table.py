@@ -147,6 +147,9 @@ def _back_to_the_board(game: Game) -> HttpResponse:
 @scorer_view
 def scorer(request: HttpRequest, game: Game) -> HttpResponse:
     context = table_context(request, game, scorer=True)
+    # While its stream is not open, or silent for longer than a keep-alive (static/js/live.js).
+    context["poll"] = settings.LIVE_POLL_SECONDS
+    context["heartbeat"] = settings.PUSH_HEARTBEAT_SECONDS
     kept = request.session.pop(REFUSAL, None) if REFUSAL in request.session else None
     # Shown once, and only on the game and the turn it was about.
     if kept and kept.get("game") == str(game.pk) and kept.get("turn") == game.turn_number:

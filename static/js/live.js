@@ -4,11 +4,14 @@
 //   (?part=live) and shows it; when an event comes without it (entries caught up from the
 //   record) it fetches the part again (htmx, hx-trigger="refresh"), as "director" (the club's
 //   live tables) does for each change;
-// - data-live="scorer" (the scorer's page) shows a turn entered on another device: the page
+// - the scorer's page (.scorer-page) shows a turn entered on another device: the page
 //   reloads where it is when nothing is being entered here, else it says so with a button.
 // While the stream is not open (no push here, a proxy that drops it, a server with no room)
-// the live part is fetched every data-poll seconds instead (0: never); the browser reconnects
-// by itself and says the last event it got (Last-Event-ID), so nothing is missed.
+// the live part is fetched every data-poll seconds instead (0: never), and the scorer's page
+// asks its game's log (data-log) for an entry past its own; the browser reconnects by itself
+// and says the last event it got (Last-Event-ID), so nothing is missed. A stream says
+// something at least every data-heartbeat seconds (event: alive): one silent for longer is
+// taken for down too, as one a proxy holds or a network lost without a word would be.
 (function () {
   "use strict";
 
@@ -28,16 +31,22 @@
     };
   }
 
-  // onTurn(event's data) for each turn; refresh() when something changed; onReload() when the
-  // stream says this page is too far behind to catch up (by default: load it again).
+  // onTurn(event's data) for each turn; refresh() when something changed, and at each poll
+  // while the stream is down; onReload() when the stream says this page is too far behind to
+  // catch up (by default: load it again).
   function connect(element, onTurn, refresh, onReload, part) {
     const poll = Number(element.dataset.poll || 0);
+    const heartbeat = Number(element.dataset.heartbeat || 0);
     const url = new URL(element.dataset.events, window.location.href);
     if (element.dataset.entry) url.searchParams.set("after", element.dataset.entry);
     if (part) url.searchParams.set("part", part);
     let source = null;
+    let heard = Date.now();
     if (window.EventSource) {
       source = new EventSource(url.href);
+      ["ready", "turn", "table", "refresh", "alive"].forEach(function (name) {
+        source.addEventListener(name, function () { heard = Date.now(); });
+      });
       source.addEventListener("turn", function (event) { onTurn(JSON.parse(event.data)); });
       source.addEventListener("table", refresh);
       source.addEventListener("refresh", refresh);
@@ -50,9 +59,14 @@
       });
       source.addEventListener("error", function () { delete element.dataset.pushed; });
     }
+    function down() {
+      if (!source || source.readyState !== EventSource.OPEN) return true;
+      // A poll's time more than a keep-alive: one sent late by a busy server is not silence.
+      return heartbeat > 0 && Date.now() - heard > (heartbeat + poll) * 1000;
+    }
     if (poll > 0) {
       window.setInterval(function () {
-        if (!source || source.readyState !== EventSource.OPEN) refresh();
+        if (down()) refresh();
       }, poll * 1000);
     }
     return source;
@@ -115,11 +129,27 @@
     note.hidden = false;
   }
 
+  // While the stream is down: the log's first entry past this page's, if there is one.
+  let asking = false;
+  function ask() {
+    if (asking || !page.dataset.log || !window.fetch) return;
+    asking = true;
+    const url = new URL(page.dataset.log, window.location.href);
+    url.searchParams.set("after", String(seen));
+    url.searchParams.set("limit", "1");
+    window.fetch(url.href, { headers: { Accept: "application/json" }, cache: "no-store" })
+      .then(function (answer) { return answer.ok ? answer.json() : null; })
+      .then(function (log) {
+        const entry = log && log.turns && log.turns[0];
+        if (entry) elsewhere("Entered on another device: " + described(entry) + ".");
+      })
+      .catch(function () { /* offline or refused: asked again at the next poll */ })
+      .finally(function () { asking = false; });
+  }
+
   connect(page, function (turn) {
     if (turn.entry > seen) elsewhere("Entered on another device: " + described(turn) + ".");
-  }, function () {
-    elsewhere("The game has changed on another device.");
-  }, function () {
+  }, ask, function () {
     elsewhere("The game has changed on another device.");
   });
   if (note) note.querySelector("button").addEventListener("click", reload);

@@ -1,5 +1,6 @@
 """Push in a real browser: a turn entered on one phone reaches the spectator screen and a
-second scorer's phone within a second, with polling switched off (static/js/live.js)."""
+second scorer's phone within a second, with polling switched off (static/js/live.js); and
+where the stream is refused or falls silent, the screens poll."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scorekeeper.game import domain
+from scorekeeper.live import stream as streams
+from scorekeeper.live.hub import hub
 from scorekeeper.models import Game
 from tests.browser.pages import PHONE, SHOTS
 
@@ -119,3 +122,50 @@ def test_with_push_off_the_tv_polls(settings, other_page: Any):
     domain.act(game.pk, "pass")
     expect(tv.locator("#status")).to_contain_text("Ben to play", timeout=5000)
     expect(tv.locator("#live[data-pushed]")).to_have_count(0)
+
+
+def test_with_push_off_the_scorer_page_asks_the_log(settings, page: Page):
+    settings.PUSH_THREAD_STREAMS = 0  # the server has no room for a stream: 503
+    settings.LIVE_POLL_SECONDS = 1
+    game = new_game()
+    page.goto(f"/games/{game.pk}/score/{game.token}/")
+    expect(page.locator("#status")).to_contain_text("Ann to play")
+    page.evaluate("window.notReloaded = true")
+    for _ in range(2):  # the second is asked once the first's answer was read
+        with page.expect_response(lambda answer: "/turns/" in answer.url, timeout=20_000):
+            pass
+    assert page.evaluate("window.notReloaded === true")  # nothing new: the page stays
+    domain.act(game.pk, "play", notation="5D MOOD")
+    expect(page.locator("#status")).to_contain_text("Ben to play", timeout=20_000)
+    expect(page.locator(".scorer-page[data-pushed]")).to_have_count(0)
+
+
+def test_a_scorer_page_whose_stream_falls_silent_asks_the_log(
+    settings, page: Page, monkeypatch: pytest.MonkeyPatch
+):
+    settings.LIVE_POLL_SECONDS = 1
+    game = new_game()
+    open_scorer(page, game)
+    # The stream stays open and says nothing more, as one a proxy holds does: no keep-alive,
+    # and the turn's news lost on its way.
+    monkeypatch.setattr(streams, "KEEP_ALIVE", b"")
+    monkeypatch.setattr(hub, "publish", lambda channel, message: None)
+    domain.act(game.pk, "play", notation="5D MOOD")
+    expect(page.locator("#status")).to_contain_text("Ben to play", timeout=20_000)
+
+
+def test_a_page_hears_a_quiet_stream_keep_alive(page: Page):
+    """Else every page would take its quiet stream for a silent one, and poll."""
+    game = new_game()
+    open_scorer(page, game)
+    page.evaluate(
+        """url => {
+            let heard = 0;
+            new EventSource(url).addEventListener("alive", () => {
+                heard += 1;
+                if (heard === 2) document.body.dataset.keptAlive = "twice";
+            });
+        }""",
+        f"/games/{game.pk}/events",
+    )
+    expect(page.locator("body[data-kept-alive=twice]")).to_have_count(1, timeout=20_000)

@@ -16,7 +16,7 @@ from scorekeeper.live.hub import RESYNC, Hub, hub
 from scorekeeper.live.news import club_channel, game_channel
 from tests.factories import make_club, new_game
 from tests.sequences import HASBRO
-from tests.servers import redis_up
+from tests.servers import skip_without_redis
 
 pytestmark = pytest.mark.django_db
 
@@ -144,13 +144,13 @@ def test_a_turn_is_announced_once_it_commits_and_a_refused_one_never(
         listener.leave()
 
 
-@pytest.mark.skipif(not redis_up(), reason="no Redis on 127.0.0.1:6379")
 def test_with_a_broker_the_part_is_drawn_where_the_turn_commits_if_a_screen_shows_it(
     client, settings, django_capture_on_commit_callbacks
 ):
     """With Redis, the process that commits a turn draws the spectator's part once and the
     news carries it to every process, when a process has marked the game as shown on a
     screen (``Hub.listen(..., drawn=True)``); unmarked, the news goes without it."""
+    skip_without_redis()
     import redis
 
     from scorekeeper.live import hub as hubs

@@ -23,7 +23,7 @@ from scorekeeper.limits import Limit, sweep
 from scorekeeper.models import Club, Game, Player, RateCount, Turn
 from scorekeeper.web.scorer_link import cookie_name
 from tests.factories import CLUB_WORDS, ApiGame
-from tests.servers import redis_up
+from tests.servers import skip_without_redis
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -283,8 +283,8 @@ def test_a_process_sweeps_at_most_once_a_minute(monkeypatch, rf):
     assert not RateCount.objects.filter(expires=ended).exists()
 
 
-@pytest.mark.skipif(not redis_up(), reason="no Redis on 127.0.0.1:6379")
 def test_limits_are_shared_through_redis(client, settings):
+    skip_without_redis()
     settings.CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
                     "LOCATION": "redis://127.0.0.1:6379/15", "KEY_PREFIX": f"test-{os.getpid()}"}
