@@ -61,7 +61,7 @@ from scorekeeper.game.turn_kinds import KINDS
 from scorekeeper.limits import analysis_limit, spend
 from scorekeeper.middleware import busy_response, database_busy, too_large_message
 from scorekeeper.models import NAME_MAX, Game, name_key
-from scorekeeper.records.gcg_import import import_gcg
+from scorekeeper.records.gcg_import import import_gcg, nobody
 
 log = logging.getLogger("scorekeeper.api")
 
@@ -427,7 +427,10 @@ class ImportIn(Schema):
     summary="Import a game from a GCG record: every scored line recomputed by the referee",
 )
 def import_game(request: HttpRequest, payload: ImportIn) -> Status[dict[str, object]]:
-    imported = import_gcg(payload.gcg, ruleset=payload.ruleset, strict=payload.strict)
+    # An API caller is known by no account, so it speaks for no player: every name is new.
+    imported = import_gcg(
+        payload.gcg, ruleset=payload.ruleset, strict=payload.strict, linked=nobody
+    )
     return Status(201, {**imported.to_dict(), "token": imported.game.token})
 
 

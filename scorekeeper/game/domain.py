@@ -230,8 +230,15 @@ def check_player_names(players: object) -> list[str]:
 
 def player_named(name: str) -> Player:
     """The known player with this name (in any case), or a new one."""
-    player, _ = Player.objects.get_or_create(name_key=name_key(name), defaults={"name": name})
+    player, _ = Player.objects.get_or_create(
+        name_key=name_key(name), from_record=False, defaults={"name": name}
+    )
     return player
+
+
+def known_player(name: str) -> Player | None:
+    """The player known by this name (in any case), if any: never a record's unlinked name."""
+    return Player.objects.filter(name_key=name_key(name), from_record=False).first()
 
 
 # Acting on a game ------------------------------------------------------------------------------
@@ -526,8 +533,17 @@ class Draft:
         """The turns in effect: all of them, as a record has no undo or correction."""
         return list(self.turns)
 
-    def save(self) -> Game:
+    @property
+    def turns_played(self) -> int:
+        """The turns players count, as ``Game.turns_played`` will keep them."""
+        return sum(1 for turn in self.turns if KINDS[turn.action].counted)
+
+    def save(self, linked: Callable[[Player], bool] | None = None) -> Game:
         """Store the game, its players, seats and whole log in one short transaction.
+
+        With ``linked``, a seat is the player known by its name only when ``linked`` says so
+        of that player; every other seat gets a new player of that name, ``from_record``. With
+        none (an operator's import), every seat is the player of its name, found or made.
 
         Everything slow happens before it: the check that the log replays to the state reached
         and that every entry agrees with the engine (``check_game``'s checks, in memory), and
@@ -541,15 +557,24 @@ class Draft:
             raise InputError("inconsistent_log", "; ".join(problems))
         set_state(game, seats, self.state)
         game.turn_number = len(turns)
-        game.turns_played = sum(1 for turn in turns if KINDS[turn.action].counted)
+        game.turns_played = self.turns_played
         values = [rows.turn_values(turn) for turn in turns]
         with transaction.atomic():
             game.save(force_insert=True)
             for seat in seats:
-                seat.player = player_named(seat.player.name)
+                seat.player = _seat_player(seat.player.name, linked)
                 seat.save(force_insert=True)
             _insert_log(game, turns, values)
         return game
+
+
+def _seat_player(name: str, linked: Callable[[Player], bool] | None) -> Player:
+    if linked is None:
+        return player_named(name)
+    known = known_player(name)
+    if known is not None and linked(known):
+        return known
+    return Player.objects.create(name=name, from_record=True)
 
 
 # A log's columns: each turn's seat is known by id only once the seats are stored.

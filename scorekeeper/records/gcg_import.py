@@ -9,6 +9,11 @@ database while others wait. The referee's scores are kept: every line where the 
 otherwise is reported (line, text, recorded, computed), and ``strict`` refuses a record with
 any such line. A record that can't be a game is refused naming its line, and writes nothing.
 
+The record's
+players are the players known by those names only where ``linked`` says the importer speaks
+for them (``scorekeeper.game.membership.speaks_for``); every other name is a new player of
+its own, nobody's, counted in no ranking, so an upload can't add to anyone's record.
+
 The game is a tournament-style game judged by the lexicon the record names (``#lexicon
 NWL23`` → NWL2023) when it is installed here, else the honour system; the verdicts the record
 gives its challenges stand as they were given, and phonies that stood unchallenged stay, as
@@ -17,6 +22,7 @@ they did at the table. The rule options are read from the record (``infer_option
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,7 +46,7 @@ from referee import (
 from scorekeeper.game import domain
 from scorekeeper.game.word_policy import MANUAL, resolve_lexicon
 from scorekeeper.invisible import visible
-from scorekeeper.models import NAME_MAX, Game, name_key, name_problem
+from scorekeeper.models import NAME_MAX, Game, Player, name_key, name_problem
 
 DEFAULT_RULESET = "crossword-classic"
 # What the engine cannot store as a game: a turn it refuses, or a turn out of order.
@@ -120,10 +126,22 @@ def entries_of(record: GcgRecord) -> int:
     return len(record.events) - ending + (1 if ending else 0)
 
 
+def nobody(player: Player) -> bool:
+    """An importer who speaks for no player: every name of the record is a new player."""
+    return False
+
+
 def import_gcg(
-    source: str | bytes, *, ruleset: str | None = None, strict: bool = False, by: str = "import"
+    source: str | bytes,
+    *,
+    ruleset: str | None = None,
+    strict: bool = False,
+    by: str = "import",
+    linked: Callable[[Player], bool] | None = nobody,
 ) -> Imported:
-    """Read, check and store a GCG record; ``InputError`` (naming the line) if it can't be."""
+    """Read, check and store a GCG record; ``InputError`` (naming the line) if it can't be.
+    ``linked`` says which known players the
+    importer speaks for (``Draft.save``); None, for an operator, links every name."""
     record = read_gcg(source)
     if not record.events:
         raise InputError("bad_gcg", "This record has no turns.")
@@ -171,7 +189,7 @@ def import_gcg(
         if isinstance(error, InputError):
             raise
         raise InputError("gcg_unplayable", error.message) from None
-    return Imported(draft.save(), mismatches)
+    return Imported(draft.save(linked), mismatches)
 
 
 def _description(record: GcgRecord) -> str:

@@ -5,6 +5,7 @@ downloads of a game (``scorekeeper.records.json_record``, ``scorekeeper.records.
 from __future__ import annotations
 
 import json
+from functools import partial
 
 from django.conf import settings
 from django.contrib import messages
@@ -14,6 +15,7 @@ from django.views.decorators.http import require_GET
 
 from referee import InputError, get_ruleset
 from scorekeeper.game.domain import access_game
+from scorekeeper.game.membership import speaks_for
 from scorekeeper.models import Game
 from scorekeeper.records.gcg_export import game_to_gcg
 from scorekeeper.records.gcg_import import import_gcg
@@ -23,7 +25,9 @@ from scorekeeper.web.shortcuts import error_page
 
 
 def import_record(request: HttpRequest) -> HttpResponse:
-    """Upload a game record (GCG): stored like any other game, then shown with its log."""
+    """Upload a game record (GCG): stored like any other game, then shown with its log. Its
+    players are the known players of those names only where the signed-in user speaks for
+    them (their own account, a director of their club); else new names of their own."""
     if request.method == "POST" and _body_too_large(request):
         # Not read at all: an upload's file part counts toward no other limit.
         context = {"form": ImportForm(), "refusal": ImportForm.TOO_LARGE}
@@ -33,7 +37,10 @@ def import_record(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         try:
             imported = import_gcg(
-                data["source"], ruleset=data["ruleset"] or None, strict=data["strict"]
+                data["source"],
+                ruleset=data["ruleset"] or None,
+                strict=data["strict"],
+                linked=partial(speaks_for, request.user),
             )
         except InputError as error:
             form.add_error(None, error.message)
