@@ -76,6 +76,14 @@ class GameNotFound(LookupError):
     """No game has this id (or what was given is not a game's id at all)."""
 
 
+class GameHere(InputError):
+    """A game's record that is already here, as ``game``: stored again, it would count twice."""
+
+    def __init__(self, game: Game, message: str) -> None:
+        super().__init__("game_exists", message)
+        self.game = game
+
+
 def access_game(game_id: object, *, lock: bool = False) -> Game:
     """The game with this id, or ``GameNotFound``: every entry point finds a game here.
 

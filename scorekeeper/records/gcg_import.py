@@ -9,7 +9,8 @@ database while others wait. The referee's scores are kept: every line where the 
 otherwise is reported (line, text, recorded, computed), and ``strict`` refuses a record with
 any such line. A record that can't be a game is refused naming its line, and writes nothing.
 
-The record's
+A record of a game already here (this app's own export, or the same turns by the same
+players) is refused, naming that game (``scorekeeper.records.duplicates``). The record's
 players are the players known by those names only where ``linked`` says the importer speaks
 for them (``scorekeeper.game.membership.speaks_for``); every other name is a new player of
 its own, nobody's, counted in no ranking, so an upload can't add to anyone's record.
@@ -47,6 +48,7 @@ from scorekeeper.game import domain
 from scorekeeper.game.word_policy import MANUAL, resolve_lexicon
 from scorekeeper.invisible import visible
 from scorekeeper.models import NAME_MAX, Game, Player, name_key, name_problem
+from scorekeeper.records.duplicates import check_not_here
 
 DEFAULT_RULESET = "crossword-classic"
 # What the engine cannot store as a game: a turn it refuses, or a turn out of order.
@@ -139,8 +141,8 @@ def import_gcg(
     by: str = "import",
     linked: Callable[[Player], bool] | None = nobody,
 ) -> Imported:
-    """Read, check and store a GCG record; ``InputError`` (naming the line) if it can't be.
-    ``linked`` says which known players the
+    """Read, check and store a GCG record; ``InputError`` (naming the line) if it can't be,
+    ``GameHere`` if it is of a game already here. ``linked`` says which known players the
     importer speaks for (``Draft.save``); None, for an operator, links every name."""
     record = read_gcg(source)
     if not record.events:
@@ -189,6 +191,7 @@ def import_gcg(
         if isinstance(error, InputError):
             raise
         raise InputError("gcg_unplayable", error.message) from None
+    check_not_here(record, rules.id, names, draft.turns, draft.turns_played)
     return Imported(draft.save(linked), mismatches)
 
 

@@ -14,7 +14,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET
 
 from referee import InputError, get_ruleset
-from scorekeeper.game.domain import access_game
+from scorekeeper.game.domain import GameHere, access_game
 from scorekeeper.game.membership import speaks_for
 from scorekeeper.models import Game
 from scorekeeper.records.gcg_export import game_to_gcg
@@ -33,6 +33,8 @@ def import_record(request: HttpRequest) -> HttpResponse:
         context = {"form": ImportForm(), "refusal": ImportForm.TOO_LARGE}
         return render(request, "history/import.html", context, status=413)
     form = ImportForm(request.POST or None, request.FILES or None)
+    status = 400 if request.method == "POST" else 200
+    existing = None
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -42,6 +44,9 @@ def import_record(request: HttpRequest) -> HttpResponse:
                 strict=data["strict"],
                 linked=partial(speaks_for, request.user),
             )
+        except GameHere as error:
+            form.add_error(None, error.message)
+            status, existing = 409, error.game
         except InputError as error:
             form.add_error(None, error.message)
         else:
@@ -59,8 +64,8 @@ def import_record(request: HttpRequest) -> HttpResponse:
             agreed = "" if imported.mismatches else " Every scored line agrees with the rules."
             messages.success(request, f"Imported.{agreed}")
             return redirect("game", imported.game.pk)
-    status = 400 if request.method == "POST" else 200
-    return render(request, "history/import.html", {"form": form}, status=status)
+    context = {"form": form, "existing": existing}
+    return render(request, "history/import.html", context, status=status)
 
 
 def _body_too_large(request: HttpRequest) -> bool:

@@ -1,8 +1,8 @@
-"""Whose record an imported game lands on.
+"""Whose record an imported game lands on, and a record of a game already here.
 
 An upload can't add to a player's record unless the importer speaks for that player (their
 own account, a director of a club whose roster has them); every other name of the record is a
-new player of its own, in no ranking.
+new player of its own, in no ranking. A record of a game already here is refused, naming it.
 """
 
 from __future__ import annotations
@@ -83,6 +83,65 @@ def seat_players(game_id: object) -> list[Player]:
 
 def imported_game() -> Game:
     return Game.objects.latest("created_at")
+
+
+# The app's own export, imported again ----------------------------------------------------------
+def test_the_export_of_a_finished_club_game_imported_again_changes_no_ranking_or_player_page():
+    director = account("dee")
+    club = make_club(directors=[director], roster=("Ann", "Ben"))
+    game = finished(["Ann", "Ben"], [HOUSE, XAM], club=club)
+    text = game_to_gcg(game)
+    players = list(Player.objects.order_by("pk"))
+    before = standing(Client(), players)
+    games = Game.objects.count()
+
+    anonymous, signed_in = Client(), Client()
+    signed_in.force_login(director)
+    for client in (anonymous, signed_in):
+        response = upload(client, text)
+        assert response.status_code == 409
+        assert f"/games/{game.pk}/" in response.content.decode()
+    api = Client().post("/api/games/import", {"gcg": text}, content_type="application/json")
+    assert api.status_code == 409 and api.json()["error"]["code"] == "game_exists"
+
+    assert Game.objects.count() == games
+    assert standing(Client(), players) == before
+
+
+def test_a_refusal_names_the_game_already_here_and_links_to_it():
+    game = finished(["Ann", "Ben"], [HOUSE, XAM])
+    response = upload(Client(), game_to_gcg(game))
+    page = response.content.decode()
+    assert response.status_code == 409
+    assert "This game is already here: Ann v Ben, Letter UP Classic" in page
+    assert f'<a href="/games/{game.pk}/">Open that game</a>' in page
+
+
+def test_the_same_turns_players_and_date_are_recognised_without_the_id_line():
+    game = finished(["Ann", "Ben"], [HOUSE, XAM])
+    text = "".join(line for line in io.StringIO(game_to_gcg(game)) if not line.startswith("#id"))
+    api = Client().post("/api/games/import", {"gcg": text}, content_type="application/json")
+    assert api.status_code == 409
+    assert f"/games/{game.pk}/" in api.json()["error"]["message"]
+
+
+def test_a_record_imported_twice_is_refused_the_second_time():
+    text = record_of_a_game_gone(["Ann", "Ben"], [HOUSE, XAM])
+    first = Client().post("/api/games/import", {"gcg": text}, content_type="application/json")
+    assert first.status_code == 201
+    again = Client().post("/api/games/import", {"gcg": text}, content_type="application/json")
+    assert again.status_code == 409
+    error = again.json()["error"]
+    assert error["code"] == "game_exists"
+    assert error["message"].startswith("This game is already here: Ann v Ben, Letter UP Classic")
+    assert f"/games/{first.json()['id']}/" in error["message"]
+    assert Game.objects.count() == 1
+
+
+def test_another_game_of_the_same_players_is_not_taken_for_the_one_here():
+    finished(["Ann", "Ben"], [HOUSE, XAM])
+    text = record_of_a_game_gone(["Ann", "Ben"], [HOUSE, XAM, AH])
+    assert upload(Client(), text).status_code == 302
 
 
 # Whose record the game lands on ----------------------------------------------------------------
