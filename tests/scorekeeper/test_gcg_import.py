@@ -185,6 +185,18 @@ def test_round_trip_of_plays_with_a_blank_an_exchange_and_a_pass():
     round_trip(game)
 
 
+def test_a_rack_field_holds_only_known_tiles_and_a_blank_stays_a_question_mark():
+    game = crossword()
+    act(game, "play", tiles=[(7, 3, "h"), *HOUSE[1:]])  # Ann, a blank for the H
+    act(game, "pass")  # Ben: what he plays next was on his rack
+    act(game, "exchange", count=7)  # Ann: nothing of her rack is known
+    act(game, "play", tiles=[(8, 7, "x"), *XAM[1:]])  # Ben, a blank for the X
+    act(game, "pass")  # Ann: nothing known after it
+    racks = [event.rack for event in read_gcg(game_to_gcg(game)).events]
+    assert racks == ["?EOSU", "?AM", "", "?AM", ""]
+    round_trip(game)
+
+
 def test_round_trip_of_a_withdrawn_phony_and_the_double_challenge():
     game = crossword()  # the crossword default: a failed challenge loses the challenger's turn
     act(game, "play", tiles=[(7, 5, "Q"), (7, 6, "I"), (7, 7, "Z")])  # QIZ: not a word
