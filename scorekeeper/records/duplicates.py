@@ -8,12 +8,12 @@ import re
 from collections.abc import Iterable, Sequence
 from uuid import UUID
 
-from django.db.models import Prefetch
+from django.db.models import Exists, OuterRef, Prefetch
 from django.urls import reverse
 from django.utils import timezone
 
 from referee import GcgRecord, get_ruleset
-from scorekeeper.game.domain import GameHere
+from scorekeeper.game.domain import Draft, GameHere
 from scorekeeper.game.replay import play_order
 from scorekeeper.models import Game, Seat, Turn, name_key
 
@@ -23,18 +23,19 @@ OWN_ID = "scorekeeper"
 # these only, so an import costs the same however many games two players have had.
 CANDIDATES = 20
 _DATE = re.compile(r"\b(\d{4}-\d\d-\d\d)\b")
+# What ``moves`` and ``play_order`` read of a log entry.
+TURN_FIELDS = ("game", "number", "action", "tiles", "count", "result", "undone_at", "corrected_at",
+               "target", "seat__order")  # fmt: skip
 
 Move = tuple[int, str, tuple[tuple[object, ...], ...], int, str]
 
 
-def check_not_here(
-    record: GcgRecord, ruleset: str, names: Sequence[str], turns: Sequence[Turn], played: int
-) -> None:
-    """Raise ``GameHere``, naming the game and its address, when the record (read into
-    ``turns``, ``played`` of which count as turns) is of a game already here."""
+def check_not_here(record: GcgRecord, ruleset: str, names: Sequence[str], draft: Draft) -> None:
+    """Raise ``GameHere``, naming the game and its address, when the record (entered into
+    ``draft``) is of a game already here."""
     game = own_export(record)
     if game is None:
-        game = same_game(record, ruleset, names, turns, played)
+        game = same_game(record, ruleset, names, draft)
     if game is not None:
         address = reverse("game", args=[game.pk])
         raise GameHere(
@@ -56,31 +57,24 @@ def own_export(record: GcgRecord) -> Game | None:
     return Game.objects.filter(pk=pk).first()
 
 
-def same_game(
-    record: GcgRecord, ruleset: str, names: Sequence[str], turns: Sequence[Turn], played: int
-) -> Game | None:
+def same_game(record: GcgRecord, ruleset: str, names: Sequence[str], draft: Draft) -> Game | None:
     """A game here with the same players in the same seats, the same turns, and the date the
     record names (if it names one)."""
     keys = [name_key(name) for name in names]
     date = _date_in(record.title)
-    wanted = moves(turns)
+    board = draft.state.to_dict()["board"]
     seats = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("order"))
-    candidates = (
-        Game.objects.filter(
-            ruleset=ruleset,
-            turns_played=played,
-            seats__order=0,
-            seats__player__name_key=keys[0],
-        )
-        .prefetch_related(seats)
-        .order_by("-created_at")[:CANDIDATES]
-    )
-    for game in candidates:
+    games = Game.objects.filter(ruleset=ruleset, turns_played=draft.turns_played)
+    for order, key in enumerate(keys):
+        seated = Seat.objects.filter(game=OuterRef("pk"), order=order, player__name_key=key)
+        games = games.filter(Exists(seated))
+    for game in games.prefetch_related(seats).order_by("-created_at")[:CANDIDATES]:
         if [seat.player.name_key for seat in game.seats.all()] != keys:
-            continue
-        if date and _played_on(game) != date:
-            continue
-        if moves(play_order(list(game.turns.select_related("seat").order_by("number")))) == wanted:
+            continue  # a game of these players and more
+        if (date and _played_on(game) != date) or game.board != board:
+            continue  # the board it ended with is on its row: its log is read only if it agrees
+        log = game.turns.select_related("seat").only(*TURN_FIELDS)
+        if moves(play_order(list(log))) == moves(draft.turns):
             return game
     return None
 

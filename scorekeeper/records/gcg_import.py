@@ -191,7 +191,7 @@ def import_gcg(
         if isinstance(error, InputError):
             raise
         raise InputError("gcg_unplayable", error.message) from None
-    check_not_here(record, rules.id, names, draft.turns, draft.turns_played)
+    check_not_here(record, rules.id, names, draft)
     return Imported(draft.save(linked), mismatches)
 
 
