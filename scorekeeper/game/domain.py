@@ -585,6 +585,32 @@ def _seat_player(name: str, linked: Callable[[Player], bool] | None) -> Player:
     return Player.objects.create(name=name, from_record=True)
 
 
+def do_link_players(game_id: UUID | str, linked: Callable[[Player], bool] | None) -> list[Seat]:
+    """Give the seats of an imported game that hold a record's unlinked names the players
+    known by those names, where ``linked`` allows it (None: every one), under the game's lock;
+    the seats it changed. The unlinked names it replaced, now in no game, are deleted."""
+    with transaction.atomic():
+        game = access_game(game_id, lock=True)
+        seats = list(game.seats.select_related("player").order_by("order"))
+        changed = []
+        for seat in seats:
+            if not seat.player.from_record:
+                continue
+            name = seat.player.name
+            known = player_named(name) if linked is None else known_player(name)
+            if known is None or (linked is not None and not linked(known)):
+                continue
+            if any(other.player_id == known.pk for other in seats):
+                continue  # a game seats a player once
+            unlinked, seat.player = seat.player, known
+            seat.save(update_fields=["player"])
+            unlinked.delete()
+            changed.append(seat)
+        if changed:  # the pages that show its players are out of date
+            game.save(update_fields=["updated_at"])
+    return changed
+
+
 # A log's columns: each turn's seat is known by id only once the seats are stored.
 _SEAT_COLUMN = next(i for i, f in enumerate(rows.TURN_FIELDS) if f.name == "seat")
 

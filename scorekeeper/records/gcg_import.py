@@ -10,7 +10,9 @@ otherwise is reported (line, text, recorded, computed), and ``strict`` refuses a
 any such line. A record that can't be a game is refused naming its line, and writes nothing.
 
 A record of a game already here (this app's own export, or the same turns by the same
-players) is refused, naming that game (``scorekeeper.records.duplicates``). The record's
+players) is refused, naming that game (``scorekeeper.records.duplicates``), unless that game
+holds a record's unlinked names whose players the importer speaks for: then they are linked
+to it (``domain.do_link_players``), and nothing is copied. The record's
 players are the players known by those names only where ``linked`` says the importer speaks
 for them (``scorekeeper.game.membership.speaks_for``); every other name is a new player of
 its own, nobody's, counted in no ranking, so an upload can't add to anyone's record.
@@ -45,6 +47,7 @@ from referee import (
     read_gcg,
 )
 from scorekeeper.game import domain
+from scorekeeper.game.domain import GameHere
 from scorekeeper.game.word_policy import MANUAL, resolve_lexicon
 from scorekeeper.invisible import visible
 from scorekeeper.models import NAME_MAX, Game, Player, name_key, name_problem
@@ -61,6 +64,9 @@ ENDING = ("end_rack_points", "end_rack_penalty")
 class Imported:
     game: Game
     mismatches: list[Mismatch]
+    # The record's game was here already, with names no one had linked: the importer, who
+    # speaks for those players, linked them to it rather than storing a copy.
+    linked_here: bool = False
 
     def to_dict(self) -> dict[str, object]:
         """What ``import_game --json`` prints and the API answers."""
@@ -191,7 +197,12 @@ def import_gcg(
         if isinstance(error, InputError):
             raise
         raise InputError("gcg_unplayable", error.message) from None
-    check_not_here(record, rules.id, names, draft)
+    try:
+        check_not_here(record, rules.id, names, draft)
+    except GameHere as here:
+        if linked is nobody or not domain.do_link_players(here.game.pk, linked):
+            raise
+        return Imported(here.game, mismatches, linked_here=True)
     return Imported(draft.save(linked), mismatches)
 
 

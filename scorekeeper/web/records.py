@@ -62,7 +62,10 @@ def import_record(request: HttpRequest) -> HttpResponse:
                     request, f"… and {len(imported.mismatches) - len(shown)} more lines differ."
                 )
             agreed = "" if imported.mismatches else " Every scored line agrees with the rules."
-            messages.success(request, f"Imported.{agreed}")
+            if imported.linked_here:
+                messages.success(request, "This game was here already: its players are linked now.")
+            else:
+                messages.success(request, f"Imported.{agreed}")
             return redirect("game", imported.game.pk)
     context = {"form": form, "existing": existing}
     return render(request, "history/import.html", context, status=status)

@@ -229,3 +229,20 @@ def test_a_name_from_a_record_is_never_the_one_a_roster_or_a_new_game_finds():
     assert player != recorded
     assert recorded.from_record and not player.from_record
     assert domain.known_player("ann") == player
+
+
+def test_a_director_importing_a_record_uploaded_anonymously_links_the_game_here():
+    director = account("dee")
+    make_club(directors=[director], roster=("Ann", "Ben"))
+    known = [Player.objects.get(name="Ann"), Player.objects.get(name="Ben")]
+    text = record_of_a_game_gone(["Ann", "Ben"], [HOUSE])
+    assert upload(Client(), text).status_code == 302
+    game = imported_game()
+    client = Client()
+    client.force_login(director)
+
+    response = upload(client, text)
+    assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
+    assert Game.objects.count() == 1
+    assert seat_players(game.pk) == known
+    assert not Player.objects.filter(from_record=True).exists()

@@ -79,6 +79,11 @@ class Command(BaseCommand):
                 f" ({m.message})"
             )
         game = imported.game
+        if imported.linked_here:
+            self.stdout.write(
+                self.style.SUCCESS(f"Game {game.pk} was here already: its players are linked now.")
+            )
+            return
         differ = len(imported.mismatches)
         self.stdout.write(
             self.style.SUCCESS(
