@@ -9,13 +9,13 @@ database while others wait. The referee's scores are kept: every line where the 
 otherwise is reported (line, text, recorded, computed), and ``strict`` refuses a record with
 any such line. A record that can't be a game is refused naming its line, and writes nothing.
 
-A record of a game already here (this app's own export, or the same turns by the same
+The record's players are the players known by those names only where ``linked`` says the
+importer speaks for them (``scorekeeper.game.membership.speaks_for``); every other name is a
+new player of its own, nobody's, counted in no ranking, so an upload can't add to anyone's
+record. A record of a game already here (this app's own export, or the same turns by the same
 players) is refused, naming that game (``scorekeeper.records.duplicates``), unless that game
-holds a record's unlinked names whose players the importer speaks for: then they are linked
-to it (``domain.do_link_players``), and nothing is copied. The record's
-players are the players known by those names only where ``linked`` says the importer speaks
-for them (``scorekeeper.game.membership.speaks_for``); every other name is a new player of
-its own, nobody's, counted in no ranking, so an upload can't add to anyone's record.
+holds a record's unlinked names whose players the importer speaks for: then those are linked
+(``domain.do_link_players``), and nothing is copied.
 
 The game is a tournament-style game judged by the lexicon the record names (``#lexicon
 NWL23`` → NWL2023) when it is installed here, else the honour system; the verdicts the record
