@@ -67,11 +67,18 @@ def name_problem(name: str) -> str | None:
 
 
 class Player(models.Model):
+    """A player, known by name: one player to a name (``name_key``), except the names of an
+    imported record that no one with the right to speak for the players of those names
+    linked to them (``from_record``): each of those is a player of its own, nobody's."""
+
     name = models.CharField(max_length=NAME_MAX)
-    name_key = models.CharField(max_length=160, unique=True, editable=False)
+    name_key = models.CharField(max_length=160, editable=False)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
+    # A name no lookup by name finds and no ranking counts: an upload can't add to the record
+    # of the player whose name it uses.
+    from_record = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -84,7 +91,13 @@ class Player(models.Model):
                 name="one_player_per_account",
                 violation_error_message="This account is another player already.",
             ),
+            models.UniqueConstraint(
+                fields=["name_key"],
+                condition=models.Q(from_record=False),
+                name="one_player_per_name",
+            ),
         ]
+        indexes = [models.Index(fields=["name_key"], name="player_name_key")]
 
     def __str__(self) -> str:
         return self.name

@@ -66,7 +66,7 @@ from scorekeeper.middleware import (
     too_large_message,
 )
 from scorekeeper.models import NAME_MAX, Game, name_key
-from scorekeeper.records.gcg_import import import_gcg
+from scorekeeper.records.gcg_import import import_gcg, nobody
 from scorekeeper.retries import retry_slot
 
 log = logging.getLogger("scorekeeper.api")
@@ -435,8 +435,13 @@ class ImportIn(Schema):
     summary="Import a game from a GCG record: every scored line recomputed by the referee",
 )
 def import_game(request: HttpRequest, payload: ImportIn) -> Status[dict[str, object]]:
+    # An API caller is known by no account, so it speaks for no player: every name is new.
     imported = import_gcg(
-        payload.gcg, ruleset=payload.ruleset, strict=payload.strict, retry_slot=retry_slot(request)
+        payload.gcg,
+        ruleset=payload.ruleset,
+        strict=payload.strict,
+        linked=nobody,
+        retry_slot=retry_slot(request),
     )
     return Status(201, {**imported.to_dict(), "token": imported.game.token})
 

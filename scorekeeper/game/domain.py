@@ -78,6 +78,14 @@ class GameNotFound(LookupError):
     """No game has this id (or what was given is not a game's id at all)."""
 
 
+class GameHere(InputError):
+    """A game's record that is already here, as ``game``: stored again, it would count twice."""
+
+    def __init__(self, game: Game, message: str) -> None:
+        super().__init__("game_exists", message)
+        self.game = game
+
+
 def access_game(game_id: object, *, lock: bool = False) -> Game:
     """The game with this id, or ``GameNotFound``: every entry point finds a game here.
 
@@ -127,7 +135,7 @@ def do_create_game(
     under the club's row lock, so a player taken off the roster meanwhile is refused).
     ``retry_slot`` (``act``'s) is stored with the game: a game made under it already is
     returned, and no other made."""
-    if retry_slot is not None and (made := _made_under(retry_slot)) is not None:
+    if retry_slot is not None and (made := made_under(retry_slot)) is not None:
         return made
     game, names, state = _new_game(
         ruleset=ruleset,
@@ -153,7 +161,7 @@ def do_create_game(
     return game
 
 
-def _made_under(retry_slot: str) -> Game | None:
+def made_under(retry_slot: str) -> Game | None:
     """The game made under ``retry_slot``, if any (the slot is unique: never two)."""
     return Game.objects.filter(retry_slot=retry_slot).order_by("pk").first()
 
@@ -244,8 +252,15 @@ def check_player_names(players: object) -> list[str]:
 
 def player_named(name: str) -> Player:
     """The known player with this name (in any case), or a new one."""
-    player, _ = Player.objects.get_or_create(name_key=name_key(name), defaults={"name": name})
+    player, _ = Player.objects.get_or_create(
+        name_key=name_key(name), from_record=False, defaults={"name": name}
+    )
     return player
+
+
+def known_player(name: str) -> Player | None:
+    """The player known by this name (in any case), if any: never a record's unlinked name."""
+    return Player.objects.filter(name_key=name_key(name), from_record=False).first()
 
 
 # Acting on a game ------------------------------------------------------------------------------
@@ -605,9 +620,20 @@ class Draft:
         """The turns in effect: all of them, as a record has no undo or correction."""
         return list(self.turns)
 
-    def save(self, retry_slot: str | None = None) -> Game:
+    @property
+    def turns_played(self) -> int:
+        """The turns players count, as ``Game.turns_played`` will keep them."""
+        return sum(1 for turn in self.turns if KINDS[turn.action].counted)
+
+    def save(
+        self, linked: Callable[[Player], bool] | None = None, retry_slot: str | None = None
+    ) -> Game:
         """Store the game, its players, seats and whole log in one short transaction; with a
         ``retry_slot`` (``do_create_game``'s) under which a game was made already, that game.
+
+        With ``linked``, a seat is the player known by its name only when ``linked`` says so
+        of that player; every other seat gets a new player of that name, ``from_record``. With
+        none (an operator's import), every seat is the player of its name, found or made.
 
         Everything slow happens before it: the check that the log replays to the state reached
         and that every entry agrees with the engine (``check_game``'s checks, in memory), and
@@ -615,7 +641,7 @@ class Draft:
         database's write lock) holds only the inserts: the log's rows by one statement run
         for each (``executemany``), then the plays each challenge judged linked by id.
         """
-        if retry_slot is not None and (made := _made_under(retry_slot)) is not None:
+        if retry_slot is not None and (made := made_under(retry_slot)) is not None:
             return made
         game, seats, turns = self.game, self.seats, self.turns
         game.retry_slot = retry_slot
@@ -625,16 +651,51 @@ class Draft:
         set_state(game, seats, self.state)
         game.checkpoint_place = self.kept.place
         game.turn_number = len(turns)
-        game.turns_played = sum(1 for turn in turns if KINDS[turn.action].counted)
+        game.turns_played = self.turns_played
         values = [rows.turn_values(turn) for turn in turns]
         with transaction.atomic():
             game.save(force_insert=True)
             for seat in seats:
-                seat.player = player_named(seat.player.name)
+                seat.player = _seat_player(seat.player.name, linked)
                 seat.save(force_insert=True)
             _insert_log(game, turns, values)
             self.kept.write()
         return game
+
+
+def _seat_player(name: str, linked: Callable[[Player], bool] | None) -> Player:
+    if linked is None:
+        return player_named(name)
+    known = known_player(name)
+    if known is not None and linked(known):
+        return known
+    return Player.objects.create(name=name, from_record=True)
+
+
+def do_link_players(game_id: UUID | str, linked: Callable[[Player], bool] | None) -> list[Seat]:
+    """Give the seats of an imported game that hold a record's unlinked names the players
+    known by those names, where ``linked`` allows it (None: every one), under the game's lock;
+    the seats it changed. The unlinked names it replaced, now in no game, are deleted."""
+    with transaction.atomic():
+        game = access_game(game_id, lock=True)
+        seats = list(game.seats.select_related("player").order_by("order"))
+        changed = []
+        for seat in seats:
+            if not seat.player.from_record:
+                continue
+            name = seat.player.name
+            known = player_named(name) if linked is None else known_player(name)
+            if known is None or (linked is not None and not linked(known)):
+                continue
+            if any(other.player_id == known.pk for other in seats):
+                continue  # a game seats a player once
+            unlinked, seat.player = seat.player, known
+            seat.save(update_fields=["player"])
+            unlinked.delete()
+            changed.append(seat)
+        if changed:  # the pages that show its players are out of date
+            game.save(update_fields=["updated_at"])
+    return changed
 
 
 # A log's columns: each turn's seat is known by id only once the seats are stored.

@@ -57,6 +57,17 @@ def directs(user: AbstractBaseUser | AnonymousUser, club: Club) -> bool:
     return bool(user.is_authenticated and club.directors.filter(pk=user.pk).exists())
 
 
+def speaks_for(user: AbstractBaseUser | AnonymousUser, player: Player) -> bool:
+    """Whether ``user`` may put a game (an imported record) on ``player``'s record: the
+    player's own account, or a director of a club whose roster has them, who can start that
+    club's games for them already."""
+    if not user.is_authenticated:
+        return False
+    if player.user_id is not None and player.user_id == user.pk:
+        return True
+    return Club.objects.filter(roster=player, directors=user.pk).exists()
+
+
 def voidable(game: Game, user: AbstractBaseUser | AnonymousUser) -> bool:
     """Whether the game page offers ``user`` the director's void (or its undo)."""
     return game.club is not None and directs(user, game.club)

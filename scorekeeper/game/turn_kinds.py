@@ -247,21 +247,22 @@ def _enter_exchange(ctx: Context) -> None:
     ctx.turn.count = count
 
 
-def _unknown_rack(turn: Turn, before: Before) -> str:
-    # The referee never knows a rack's letters: GCG's "?" stands for each unknown tile.
-    return "?" * max(before.racks[turn.seat.order], 1)
+def _recorded_rack(turn: Turn) -> str:
+    # The rack a record gave, else none: "?" would read as a blank, and what is known of the
+    # rack is filled in from later turns (scorekeeper.records.gcg_export).
+    return turn.rack
 
 
 def _gcg_pass(turn: Turn, before: Before, after: GameState, nicks: Sequence[str]) -> list[GcgEntry]:
     seat = turn.seat.order
-    return [_event("pass", seat, nicks, _unknown_rack(turn, before), 0, after.scores[seat])]
+    return [_event("pass", seat, nicks, _recorded_rack(turn), 0, after.scores[seat])]
 
 
 def _gcg_exchange(
     turn: Turn, before: Before, after: GameState, nicks: Sequence[str]
 ) -> list[GcgEntry]:
     seat = turn.seat.order
-    rack = _unknown_rack(turn, before)
+    rack = _recorded_rack(turn)
     return [_event("exchange", seat, nicks, rack, 0, after.scores[seat], count=turn.count)]
 
 
@@ -350,9 +351,8 @@ def _gcg_challenge(
         ]
     if rule == "lose_turn" and challenger != mover:
         # The double-challenge rule: the challenger's lost turn, written as theirs.
-        unknown = "?" * max(before.racks[challenger], 1)
         total = after.scores[challenger]
-        return [_event("challenge_loss", challenger, nicks, unknown, 0, total)]
+        return [_event("challenge_loss", challenger, nicks, "", 0, total)]
     bonus = after.scores[mover] - before.scores[mover]
     return [_event("challenge_bonus", mover, nicks, rack, bonus, after.scores[mover])]
 

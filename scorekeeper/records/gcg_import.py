@@ -9,6 +9,14 @@ database while others wait. The referee's scores are kept: every line where the 
 otherwise is reported (line, text, recorded, computed), and ``strict`` refuses a record with
 any such line. A record that can't be a game is refused naming its line, and writes nothing.
 
+The record's players are the players known by those names only where ``linked`` says the
+importer speaks for them (``scorekeeper.game.membership.speaks_for``); every other name is a
+new player of its own, nobody's, counted in no ranking, so an upload can't add to anyone's
+record. A record of a game already here (this app's own export, or the same turns by the same
+players) is refused, naming that game (``scorekeeper.records.duplicates``), unless that game
+holds a record's unlinked names whose players the importer speaks for: then those are linked
+(``domain.do_link_players``), and nothing is copied.
+
 The game is a tournament-style game judged by the lexicon the record names (``#lexicon
 NWL23`` → NWL2023) when it is installed here, else the honour system; the verdicts the record
 gives its challenges stand as they were given, and phonies that stood unchallenged stay, as
@@ -17,6 +25,7 @@ they did at the table. The rule options are read from the record (``infer_option
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,9 +47,11 @@ from referee import (
     read_gcg,
 )
 from scorekeeper.game import domain
+from scorekeeper.game.domain import GameHere
 from scorekeeper.game.word_policy import MANUAL, resolve_lexicon
 from scorekeeper.invisible import visible
-from scorekeeper.models import NAME_MAX, Game, name_key, name_problem
+from scorekeeper.models import NAME_MAX, Game, Player, name_key, name_problem
+from scorekeeper.records.duplicates import check_not_here
 
 DEFAULT_RULESET = "crossword-classic"
 # What the engine cannot store as a game: a turn it refuses, or a turn out of order.
@@ -53,6 +64,9 @@ ENDING = ("end_rack_points", "end_rack_penalty")
 class Imported:
     game: Game
     mismatches: list[Mismatch]
+    # The record's game was here already, with names no one had linked: the importer, who
+    # speaks for those players, linked them to it rather than storing a copy.
+    linked_here: bool = False
 
     def to_dict(self) -> dict[str, object]:
         """What ``import_game --json`` prints and the API answers."""
@@ -120,16 +134,25 @@ def entries_of(record: GcgRecord) -> int:
     return len(record.events) - ending + (1 if ending else 0)
 
 
+def nobody(player: Player) -> bool:
+    """An importer who speaks for no player: every name of the record is a new player."""
+    return False
+
+
 def import_gcg(
     source: str | bytes,
     *,
     ruleset: str | None = None,
     strict: bool = False,
     by: str = "import",
+    linked: Callable[[Player], bool] | None = nobody,
     retry_slot: str | None = None,
 ) -> Imported:
-    """Read, check and store a GCG record; ``InputError`` (naming the line) if it can't be.
-    ``retry_slot``: ``Draft.save``'s."""
+    """Read, check and store a GCG record; ``InputError`` (naming the line) if it can't be,
+    ``GameHere`` if it is of a game already here. ``linked`` says which known players the
+    importer speaks for (``Draft.save``); None, for an operator, links every name.
+    ``retry_slot``: ``Draft.save``'s (a game made under it already is answered, not refused
+    as already here)."""
     record = read_gcg(source)
     if not record.events:
         raise InputError("bad_gcg", "This record has no turns.")
@@ -177,7 +200,16 @@ def import_gcg(
         if isinstance(error, InputError):
             raise
         raise InputError("gcg_unplayable", error.message) from None
-    return Imported(draft.save(retry_slot), mismatches)
+    made = domain.made_under(retry_slot) if retry_slot is not None else None
+    if made is not None:
+        return Imported(made, mismatches)
+    try:
+        check_not_here(record, rules.id, names, draft)
+    except GameHere as here:
+        if linked is nobody or not domain.do_link_players(here.game.pk, linked):
+            raise
+        return Imported(here.game, mismatches, linked_here=True)
+    return Imported(draft.save(linked, retry_slot), mismatches)
 
 
 def _description(record: GcgRecord) -> str:

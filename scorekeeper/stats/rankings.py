@@ -39,13 +39,16 @@ def ranking_rows(ruleset: str, sort: str = "best", words: str = "checked") -> li
     games, never the two mixed.
 
     A win is the strictly highest final score of a game; sharing the highest is a tie. A
-    solo game counts as played but is neither a win nor a loss.
+    solo game counts as played but is neither a win nor a loss. The unlinked names of an
+    imported record (``Player.from_record``) are in no ranking.
     """
     honour = honour_games("game__")
     rows = list(
         Seat.objects.filter(
             game__status=Game.Status.FINISHED, game__ruleset=ruleset, final_score__isnull=False
         )
+        # A record's names that no one linked to a player are nobody's: no ranking holds them.
+        .filter(player__from_record=False)
         .filter(honour if words == "honour" else ~honour)
         .values("player_id", "player__name")
         .annotate(

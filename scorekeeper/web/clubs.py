@@ -31,7 +31,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from scorekeeper.game import domain, membership
 from scorekeeper.game.membership import directs
 from scorekeeper.game.refusals import REFUSALS, message_of
-from scorekeeper.models import NAME_MAX, Club, Player, Seat, name_key, name_problem
+from scorekeeper.models import NAME_MAX, Club, Player, Seat, name_problem
 from scorekeeper.stats.standings import club_standings
 from scorekeeper.web.forms import ClubForm
 from scorekeeper.web.invitations import waiting
@@ -242,7 +242,7 @@ def _add(request: HttpRequest, club: Club, raw: str) -> None:
         reason = problem or f"A player's name has 1 to {NAME_MAX} characters."
         messages.error(request, f"Not added. {reason}")
         return
-    player = Player.objects.filter(name_key=name_key(name)).first()
+    player = domain.known_player(name)
     if player is None:
         player = domain.player_named(name)
     if club.roster.filter(pk=player.pk).exists():

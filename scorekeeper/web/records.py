@@ -5,6 +5,7 @@ downloads of a game (``scorekeeper.records.json_record``, ``scorekeeper.records.
 from __future__ import annotations
 
 import json
+from functools import partial
 
 from django.conf import settings
 from django.contrib import messages
@@ -13,7 +14,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET
 
 from referee import InputError, get_ruleset
-from scorekeeper.game.domain import access_game
+from scorekeeper.game.domain import GameHere, access_game
+from scorekeeper.game.membership import speaks_for
 from scorekeeper.models import Game
 from scorekeeper.records.gcg_export import game_to_gcg
 from scorekeeper.records.gcg_import import import_gcg
@@ -23,18 +25,28 @@ from scorekeeper.web.shortcuts import error_page
 
 
 def import_record(request: HttpRequest) -> HttpResponse:
-    """Upload a game record (GCG): stored like any other game, then shown with its log."""
+    """Upload a game record (GCG): stored like any other game, then shown with its log. Its
+    players are the known players of those names only where the signed-in user speaks for
+    them (their own account, a director of their club); else new names of their own."""
     if request.method == "POST" and _body_too_large(request):
         # Not read at all: an upload's file part counts toward no other limit.
         context = {"form": ImportForm(), "refusal": ImportForm.TOO_LARGE}
         return render(request, "history/import.html", context, status=413)
     form = ImportForm(request.POST or None, request.FILES or None)
+    status = 400 if request.method == "POST" else 200
+    existing = None
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
             imported = import_gcg(
-                data["source"], ruleset=data["ruleset"] or None, strict=data["strict"]
+                data["source"],
+                ruleset=data["ruleset"] or None,
+                strict=data["strict"],
+                linked=partial(speaks_for, request.user),
             )
+        except GameHere as error:
+            form.add_error(None, error.message)
+            status, existing = 409, error.game
         except InputError as error:
             form.add_error(None, error.message)
         else:
@@ -50,10 +62,13 @@ def import_record(request: HttpRequest) -> HttpResponse:
                     request, f"… and {len(imported.mismatches) - len(shown)} more lines differ."
                 )
             agreed = "" if imported.mismatches else " Every scored line agrees with the rules."
-            messages.success(request, f"Imported.{agreed}")
+            if imported.linked_here:
+                messages.success(request, "This game was here already: its players are linked now.")
+            else:
+                messages.success(request, f"Imported.{agreed}")
             return redirect("game", imported.game.pk)
-    status = 400 if request.method == "POST" else 200
-    return render(request, "history/import.html", {"form": form}, status=status)
+    context = {"form": form, "existing": existing}
+    return render(request, "history/import.html", context, status=status)
 
 
 def _body_too_large(request: HttpRequest) -> bool:

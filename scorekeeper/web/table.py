@@ -124,7 +124,9 @@ def new_game(request: HttpRequest) -> HttpResponse:
             "notice": notice,
             "asked": asked,  # another ruleset's options were asked for: they are shown open
             "problem": problem,
-            "known_players": Player.objects.values_list("name", flat=True)[:200],
+            "known_players": Player.objects.filter(from_record=False).values_list(
+                "name", flat=True
+            )[:200],
         },
         status=status,
     )

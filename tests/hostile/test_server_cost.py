@@ -86,15 +86,19 @@ def test_turns_stay_quick_while_the_worst_analyses_and_the_largest_imports_run(t
         analyses: list[int] = []
         imports: list[int] = []
         stop = threading.Event()
-        record = {"gcg": largest_gcg_record()}  # 2,000 entries, about 160 kB
+        record = largest_gcg_record()  # 2,000 entries, about 160 kB
 
         def analyse() -> None:
             while not stop.is_set():
                 analyses.append(request(gunicorn.port, "POST", "/api/analysis/", worst)[0])
 
         def load() -> None:
-            while not stop.is_set():
-                imports.append(request(gunicorn.port, "POST", "/api/games/import", record)[0])
+            # Another opponent each time: a record already here would be refused, not stored.
+            for n in itertools.count():
+                if stop.is_set():
+                    break
+                body = {"gcg": record.replace("#player2 bo Bo", f"#player2 bo Bo {n}")}
+                imports.append(request(gunicorn.port, "POST", "/api/games/import", body)[0])
 
         attackers = [threading.Thread(target=analyse, daemon=True) for _ in range(4)]
         attackers.append(threading.Thread(target=load, daemon=True))

@@ -142,8 +142,8 @@ def test_a_corrected_letter_up_game_exports_to_gcg_in_the_order_of_play(client):
     moves = [line for line in gcg.splitlines() if line.startswith(">")]
     assert moves == [
         ">Ann: EHOSU 8D HOUSE +24 24",
-        ">Ben: ??????? -3 +0 0",
-        ">Ann: ??????? - +0 24",
+        ">Ben: -3 +0 0",
+        ">Ann: - +0 24",
     ]
 
 

@@ -115,15 +115,24 @@ def post(path: str, body: dict, key: str = "shared-key", client: Client | None =
                        **meta)  # fmt: skip
 
 
-@pytest.mark.parametrize(("path", "body"), POSTS, ids=["create", "import"])
-def test_two_clients_with_the_same_key_and_body_get_two_games(path, body):
-    first = post(path, body, REMOTE_ADDR="192.0.2.1")
-    second = post(path, body, REMOTE_ADDR="192.0.2.2")
+def test_two_clients_with_the_same_key_and_body_get_two_games():
+    first = post("/api/games/", CREATE, REMOTE_ADDR="192.0.2.1")
+    second = post("/api/games/", CREATE, REMOTE_ADDR="192.0.2.2")
     assert first.status_code == second.status_code == 201
     assert "Idempotent-Replayed" not in second
     assert first.json()["id"] != second.json()["id"]
     assert first.json()["token"] != second.json()["token"]
     assert Game.objects.count() == 2
+
+
+def test_two_clients_importing_one_record_with_the_same_key_get_a_game_and_a_refusal():
+    # The second import is a request of its own: the record is here already, which it says.
+    first = post("/api/games/import", {"gcg": GCG}, REMOTE_ADDR="192.0.2.1")
+    second = post("/api/games/import", {"gcg": GCG}, REMOTE_ADDR="192.0.2.2")
+    assert first.status_code == 201 and second.status_code == 409
+    assert "Idempotent-Replayed" not in second
+    assert first.json()["id"] in second.json()["error"]["message"]
+    assert Game.objects.count() == 1
 
 
 @pytest.mark.parametrize(("path", "body"), POSTS, ids=["create", "import"])

@@ -8,7 +8,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from referee import GCG_MAX_SIZE, RULESETS, InputError
-from scorekeeper.records.gcg_import import import_gcg
+from scorekeeper.records.gcg_import import import_gcg, nobody
 from scorekeeper.records.json_record import import_record
 
 
@@ -35,6 +35,13 @@ class Command(BaseCommand):
             help="GCG: the ruleset (by default the one its title names, else crossword-classic)",
         )
         parser.add_argument("--json", action="store_true", help="GCG: print one JSON object")
+        parser.add_argument(
+            "--link",
+            action="store_true",
+            help="GCG: the record's players are the players known by those names (made if "
+            "new), their games counted on their records; by default they are new names, "
+            "linked to no one, as an upload's are",
+        )
 
     def handle(self, *args, **options):  # type: ignore[no-untyped-def]
         path: Path = options["path"]
@@ -55,7 +62,12 @@ class Command(BaseCommand):
 
     def gcg(self, data: bytes, options: dict) -> None:  # type: ignore[type-arg]
         try:
-            imported = import_gcg(data, ruleset=options["ruleset"], strict=options["strict"])
+            imported = import_gcg(
+                data,
+                ruleset=options["ruleset"],
+                strict=options["strict"],
+                linked=None if options["link"] else nobody,
+            )
         except InputError as error:
             raise CommandError(error.message) from None
         if options["json"]:
@@ -67,6 +79,11 @@ class Command(BaseCommand):
                 f" ({m.message})"
             )
         game = imported.game
+        if imported.linked_here:
+            self.stdout.write(
+                self.style.SUCCESS(f"Game {game.pk} was here already: its players are linked now.")
+            )
+            return
         differ = len(imported.mismatches)
         self.stdout.write(
             self.style.SUCCESS(

@@ -1,0 +1,108 @@
+"""Whether a game's record is of a game already here: this app's own export of one (its
+``#id scorekeeper <game id>``), or the same turns by the same players, on the same date when
+the record names one. Stored again, such a game would count twice in the rankings."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from uuid import UUID
+
+from django.db.models import Exists, OuterRef, Prefetch
+from django.urls import reverse
+from django.utils import timezone
+
+from referee import GcgRecord, get_ruleset
+from scorekeeper.game.domain import Draft, GameHere
+from scorekeeper.game.replay import play_order
+from scorekeeper.models import Game, Seat, Turn, name_key
+
+# The authority this app's GCG export writes in ``#id`` (``scorekeeper.records.gcg_export``).
+OWN_ID = "scorekeeper"
+# Games of the same players and length looked at, newest first: a record is checked against
+# these only, so an import costs the same however many games two players have had.
+CANDIDATES = 20
+_DATE = re.compile(r"\b(\d{4}-\d\d-\d\d)\b")
+# What ``moves`` and ``play_order`` read of a log entry.
+TURN_FIELDS = ("game", "number", "action", "tiles", "count", "result", "undone_at", "corrected_at",
+               "target", "seat__order")  # fmt: skip
+
+Move = tuple[int, str, tuple[tuple[object, ...], ...], int, str]
+
+
+def check_not_here(record: GcgRecord, ruleset: str, names: Sequence[str], draft: Draft) -> None:
+    """Raise ``GameHere``, naming the game and its address, when the record (entered into
+    ``draft``) is of a game already here."""
+    game = own_export(record)
+    if game is None:
+        game = same_game(record, ruleset, names, draft)
+    if game is not None:
+        address = reverse("game", args=[game.pk])
+        raise GameHere(
+            game,
+            f"This game is already here: {_described(game)}, at {address}. Stored again, it "
+            "would count twice.",
+        )
+
+
+def own_export(record: GcgRecord) -> Game | None:
+    """The game here whose export this record is, by its ``#id``."""
+    authority, _, value = record.id.strip().partition(" ")
+    if authority != OWN_ID:
+        return None
+    try:
+        pk = UUID(value.strip())
+    except ValueError:
+        return None
+    return Game.objects.filter(pk=pk).first()
+
+
+def same_game(record: GcgRecord, ruleset: str, names: Sequence[str], draft: Draft) -> Game | None:
+    """A game here with the same players in the same seats, the same turns, and the date the
+    record names (if it names one)."""
+    keys = [name_key(name) for name in names]
+    date = _date_in(record.title)
+    board = draft.state.to_dict()["board"]
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("order"))
+    games = Game.objects.filter(ruleset=ruleset, turns_played=draft.turns_played)
+    for order, key in enumerate(keys):
+        seated = Seat.objects.filter(game=OuterRef("pk"), order=order, player__name_key=key)
+        games = games.filter(Exists(seated))
+    for game in games.prefetch_related(seats).order_by("-created_at")[:CANDIDATES]:
+        if [seat.player.name_key for seat in game.seats.all()] != keys:
+            continue  # a game of these players and more
+        if (date and _played_on(game) != date) or game.board != board:
+            continue  # the board it ended with is on its row: its log is read only if it agrees
+        log = game.turns.select_related("seat").only(*TURN_FIELDS)
+        if moves(play_order(list(log))) == moves(draft.turns):
+            return game
+    return None
+
+
+def moves(turns: Iterable[Turn]) -> list[Move]:
+    """Who did what, turn by turn: the scores follow from it, and records differ in how they
+    spell a play (``.`` or the letter for a tile already down) but not in its tiles."""
+    found: list[Move] = []
+    for turn in turns:
+        kind = turn.action
+        if kind == "correct":  # a correction stands for what was really played
+            kind = "play" if turn.tiles else "exchange" if turn.count else "pass"
+        if kind in ("play", "pass", "exchange", "challenge"):
+            tiles = tuple(sorted(tuple(tile) for tile in turn.tiles or []))
+            found.append((turn.seat.order, kind, tiles, turn.count, turn.result))
+    return found
+
+
+def _date_in(text: str) -> str:
+    match = _DATE.search(text)
+    return match.group(1) if match else ""
+
+
+def _played_on(game: Game) -> str:
+    """The date a game was played: its record's, else the day it was started here."""
+    return _date_in(game.title) or f"{timezone.localtime(game.created_at):%Y-%m-%d}"
+
+
+def _described(game: Game) -> str:
+    players = " v ".join(seat.player.name for seat in game.seats.all())
+    return f"{players}, {get_ruleset(game.ruleset).name}, {_played_on(game)}"
