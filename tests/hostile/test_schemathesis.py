@@ -99,9 +99,11 @@ def closing(app: WSGIApp) -> WSGIApp:
 
 
 @pytest.fixture(scope="module")
-def operations() -> dict[str, APIOperation]:
-    """The API's operations, read from its OpenAPI description through the application."""
-    schema = schemathesis.openapi.from_wsgi("/api/openapi.json", closing(application))
+def operations(django_db_blocker: Any) -> dict[str, APIOperation]:
+    """The API's operations, read from its OpenAPI description through the application (a
+    request's start may try the thread's kept connection: CONN_HEALTH_CHECKS)."""
+    with django_db_blocker.unblock():
+        schema = schemathesis.openapi.from_wsgi("/api/openapi.json", closing(application))
     found = {result.ok().label: result.ok() for result in schema.get_all_operations()}
     assert sorted(found) == OPERATIONS
     return found
