@@ -4,10 +4,12 @@ the record names one. Stored again, such a game would count twice in the ranking
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterable, Sequence
 from uuid import UUID
 
+from django.db import connection
 from django.db.models import Exists, OuterRef, Prefetch
 from django.urls import reverse
 from django.utils import timezone
@@ -43,6 +45,19 @@ def check_not_here(record: GcgRecord, ruleset: str, names: Sequence[str], draft:
             f"This game is already here: {_described(game)}, at {address}. Stored again, it "
             "would count twice.",
         )
+
+
+def hold_import_lock(ruleset: str, names: Sequence[str]) -> None:
+    """Hold, until the transaction ends, the lock of imports of these players' games.
+
+    SQLite's write transactions hold the database's one write lock already; PostgreSQL's take a
+    transaction-level advisory lock keyed by the players, so imports of other games go on."""
+    if connection.vendor != "postgresql":
+        return
+    players = "\0".join([ruleset, *(name_key(name) for name in names)])
+    digest = hashlib.blake2b(players.encode(), digest_size=8, person=b"gcg-import").digest()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(digest, signed=True)])
 
 
 def own_export(record: GcgRecord) -> Game | None:

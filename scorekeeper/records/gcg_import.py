@@ -29,6 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import transaction
+
 from referee import (
     HONOUR_ID,
     IN_PROGRESS,
@@ -51,7 +53,7 @@ from scorekeeper.game.domain import GameHere
 from scorekeeper.game.word_policy import MANUAL, resolve_lexicon
 from scorekeeper.invisible import visible
 from scorekeeper.models import NAME_MAX, Game, Player, name_key, name_problem
-from scorekeeper.records.duplicates import check_not_here
+from scorekeeper.records.duplicates import check_not_here, hold_import_lock
 
 DEFAULT_RULESET = "crossword-classic"
 # What the engine cannot store as a game: a turn it refuses, or a turn out of order.
@@ -200,16 +202,19 @@ def import_gcg(
         if isinstance(error, InputError):
             raise
         raise InputError("gcg_unplayable", error.message) from None
-    made = domain.made_under(retry_slot) if retry_slot is not None else None
-    if made is not None:
-        return Imported(made, mismatches)
-    try:
-        check_not_here(record, rules.id, names, draft)
-    except GameHere as here:
-        if linked is nobody or not domain.do_link_players(here.game.pk, linked):
-            raise
-        return Imported(here.game, mismatches, linked_here=True)
-    return Imported(draft.save(linked, retry_slot), mismatches)
+    with transaction.atomic():
+        # Two imports of one game at once: the second waits here, then finds the first's game.
+        hold_import_lock(rules.id, names)
+        made = domain.made_under(retry_slot) if retry_slot is not None else None
+        if made is not None:
+            return Imported(made, mismatches)
+        try:
+            check_not_here(record, rules.id, names, draft)
+        except GameHere as here:
+            if linked is nobody or not domain.do_link_players(here.game.pk, linked):
+                raise
+            return Imported(here.game, mismatches, linked_here=True)
+        return Imported(draft.save(linked, retry_slot), mismatches)
 
 
 def _description(record: GcgRecord) -> str:

@@ -8,14 +8,18 @@ new player of its own, in no ranking. A record of a game already here is refused
 from __future__ import annotations
 
 import io
+import threading
 from typing import Any
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
 from django.test import Client
 
+from config.sqlite import base as sqlite_base
 from scorekeeper.game import domain
 from scorekeeper.models import Game, Player
+from scorekeeper.records import duplicates, gcg_import
 from scorekeeper.records.gcg_export import game_to_gcg
 from tests.factories import account, make_club
 
@@ -135,6 +139,64 @@ def test_a_record_imported_twice_is_refused_the_second_time():
     assert error["code"] == "game_exists"
     assert error["message"].startswith("This game is already here: Ann v Ben, Letter UP Classic")
     assert f"/games/{first.json()['id']}/" in error["message"]
+    assert Game.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_same_record_imported_twice_at_once_is_stored_once(monkeypatch):
+    """The first import is held just after finding the game is not here, until the second is
+    on its way in: the second must wait for the first's game and be refused, not store a copy.
+    """
+    text = record_of_a_game_gone(["Ann", "Ben"], [HOUSE, XAM])
+    checked, second_waits = threading.Event(), threading.Event()
+    check = duplicates.check_not_here
+
+    def held_check(*args, **kwargs):  # type: ignore[no-untyped-def]
+        check(*args, **kwargs)
+        if threading.current_thread().name == "first":
+            checked.set()
+            assert second_waits.wait(30)
+
+    monkeypatch.setattr(gcg_import, "check_not_here", held_check)
+    if connection.vendor == "sqlite":
+        acquire = sqlite_base._Writers.acquire
+
+        def queued(self, timeout):  # type: ignore[no-untyped-def]
+            if threading.current_thread().name == "second":
+                second_waits.set()
+            return acquire(self, timeout)
+
+        monkeypatch.setattr(sqlite_base._Writers, "acquire", queued)
+    answers: dict[str, int] = {}
+
+    def post() -> None:
+        try:
+            response = Client().post(
+                "/api/games/import", {"gcg": text}, content_type="application/json"
+            )
+            answers[threading.current_thread().name] = response.status_code
+        finally:
+            connection.close()
+
+    first = threading.Thread(target=post, name="first")
+    second = threading.Thread(target=post, name="second")
+    first.start()
+    assert checked.wait(30)
+    second.start()
+    if connection.vendor == "postgresql":  # the second waits on the lock, or is done
+        with connection.cursor() as cursor:
+            for _ in range(300):
+                cursor.execute(
+                    "SELECT count(*) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND wait_event_type = 'Lock'"
+                )
+                if cursor.fetchone()[0] or not second.is_alive():
+                    break
+                second.join(0.1)
+        second_waits.set()
+    first.join(30)
+    second.join(30)
+    assert answers == {"first": 201, "second": 409}
     assert Game.objects.count() == 1
 
 
