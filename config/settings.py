@@ -1,4 +1,4 @@
-"""Settings, read from environment variables (see README, "Configuration")."""
+"""Settings, read from environment variables (see docs/configuration.md)."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ if TESTING:
     ALLOWED_HOSTS = [*ALLOWED_HOSTS, "testserver"]
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
 
-# Behind an HTTPS proxy or load balancer (see README, "Deploy"): secure cookies, HSTS and
+# Behind an HTTPS proxy or load balancer (see docs/deploy.md): secure cookies, HSTS and
 # trusting the proxy's X-Forwarded-Proto. Off in development, on by default otherwise.
 SECURE = envbool("SECURE", not (DEBUG or TESTING))
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = SECURE
