@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 ADDR ?= 127.0.0.1:8000
 
-.PHONY: install run test lint bench serve
+.PHONY: install run test lint bench serve screenshots
 
 install: $(VENV)/.installed
 
@@ -44,3 +44,7 @@ serve: install
 
 bench: install
 	$(PY) bench/run.py
+
+# The README's pictures (docs/img/), from a throwaway database and Debian's Chromium.
+screenshots: install
+	$(PY) docs/screenshots.py
