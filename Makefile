@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 ADDR ?= 127.0.0.1:8000
 
-.PHONY: install run test lint bench serve
+.PHONY: install run test lint bench serve screenshots
 
 install: $(VENV)/.installed
 
@@ -26,7 +26,7 @@ lint: install
 	DEBUG=1 $(VENV)/bin/mypy
 
 # With PG_TEST_URL set (CI sets it), the suite runs a second time on PostgreSQL: all but what
-# uses no database, which ran once already (the engine's own tests, plain Python; the README's
+# uses no database, which ran once already (the engine's own tests, plain Python; the documented
 # commands, run in a fresh clone's environment on SQLite).
 ONCE := --ignore=referee --ignore=tests/referee --ignore=tests/test_readme_commands.py
 test: lint
@@ -44,3 +44,7 @@ serve: install
 
 bench: install
 	$(PY) bench/run.py
+
+# The README's pictures (docs/img/), from a throwaway database and Debian's Chromium.
+screenshots: install
+	$(PY) docs/screenshots.py

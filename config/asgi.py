@@ -2,9 +2,9 @@
 
 Screens' streams of changes (``/games/<id>/events``, ``/clubs/<slug>/events``) are served by
 Django's ASGI handler: each waits in the event loop, thousands to a process. Every other
-request goes to the WSGI application, run whole in one of ``THREADS`` threads (``Pages``):
-Django's ASGI handler would hop between the loop and a thread for each of the (synchronous)
-middleware, costing a page or a turn a third more CPU than under WSGI.
+request goes to the WSGI application, run whole in one of ``THREADS`` threads (``Pages``),
+since Django's ASGI handler would hop between the loop and a thread for each of the
+(synchronous) middleware (docs/performance.md).
 """
 
 import asyncio
@@ -36,8 +36,8 @@ class StreamsHandler(ASGIHandler):
     """Django's ASGI handler without the thread of its own each request would keep for its
     life: Django runs a request in a ``ThreadSensitiveContext``, where the synchronous parts
     (the middleware, the signals, the view's first read) get a thread made for that request;
-    a stream is a request that lasts minutes, so a thousand open screens held a thousand
-    threads (and their memory). Here those parts take turns on asgiref's one shared thread
+    a stream is a request that lasts minutes, so each open screen would hold a thread (and
+    its memory). Here those parts take turns on asgiref's one shared thread
     instead: they are brief, once per stream opened, and that thread keeps its database
     connection as a request's thread does."""
 
@@ -51,11 +51,9 @@ class Pages:
     """The WSGI application under ASGI, each request run whole in one of ``threads`` threads:
     its body read first, in the event loop, within its bounds (``read_body``), then handed over
     with it, and its answer handed back whole, one crossing each way between the loop and the
-    thread. a2wsgi's ``WSGIMiddleware`` crossed four times a request (the body read, the
-    status, the content, its end), each a wait for the loop: under load, with the loop busy
-    sending to thousands of screens, those waits were a turn's slowest part; and it read a
-    body that came in parts from the thread, which a client sending a byte at a time held.
-    A streamed answer (an export, a static file) is sent from its thread part by part."""
+    thread, since each crossing waits for a loop that may be busy sending to thousands of
+    screens, and a body read from the thread would let a client sending a byte at a time
+    hold it. A streamed answer (an export, a static file) is sent from its thread part by part."""
 
     def __init__(self, app: Any, threads: int) -> None:
         self.app = app

@@ -12,9 +12,8 @@ _SHARE_PARTS = False  # whether the workers share their live parts in a folder m
 _PARTS_MADE = ""  # that folder (on_starting), removed on exit
 
 bind = os.environ.get("BIND", "127.0.0.1:8000")
-# Two workers a core: a worker runs Python one thread at a time, and each holds thousands of
-# open streams beside its requests; on two cores four workers served half as many tables
-# again as two within the goals (bench/capacity.py), at about 100 MB each.
+# Two workers a core, since a worker runs Python one thread at a time and its turns would wait
+# for its own streams' work (docs/performance.md).
 workers = int(os.environ.get("WEB_CONCURRENCY") or 2 * (os.cpu_count() or 1))
 worker_class = os.environ.get("WORKER_CLASS", "config.workers.Worker")  # uvicorn's (ASGI)
 if worker_class == "gthread":
@@ -34,11 +33,7 @@ timeout = 30
 # A worker told to stop finishes its requests and ends its screens' streams within this many
 # seconds (config.workers.Worker), then exits.
 graceful_timeout = 10
-# A worker is replaced after so many requests (its screens reconnect to another and catch up
-# from their Last-Event-ID): rarely, as each replacement sends its thousands of screens
-# reconnecting, each after a wait of its own (2-17 s: scorekeeper.live.stream.retry_ms), and
-# each opening costs some milliseconds (at 3,000 tables a worker serves 5,000 requests in two
-# minutes).
+# Replaced rarely, since each replacement sends a worker's thousands of screens reconnecting.
 max_requests = int(os.environ.get("MAX_REQUESTS", "100000"))
 max_requests_jitter = max_requests // 10
 accesslog = os.environ.get("ACCESS_LOG") or None
@@ -50,19 +45,15 @@ logger_class = "config.logs.GunicornLogger"
 control_socket_disable = True
 
 
-# The garbage collector's thresholds in a worker (Python's: 700,10,10). A full collection walks
-# every object a worker holds, each open stream's among them, and the worker waits: 120-200 ms
-# every 10-20 s at 750 tables (bench/capacity.py's turn p99 went from under 50 ms to 270).
-# Fewer, later passes: young objects (a request's) are still collected at once; what lives
-# longer is gone over rarely, and a worker is replaced after max_requests anyway.
+# Full collections come rarely, since one walks every open stream's objects and stalls the
+# worker meanwhile (docs/performance.md); a request's young objects still go at once.
 GC_THRESHOLD = os.environ.get("GC_THRESHOLD", "1000,20,1000")
 
 
 def post_worker_init(worker: object) -> None:
     """The app is loaded (modules, settings, URLs, templates): what it holds for the worker's
-    life is moved out of the garbage collector's way (``gc.freeze``; otherwise every full
-    collection walks it all: 60 ms a pass at rest on this machine), and the collector's
-    thresholds set (``GC_THRESHOLD``)."""
+    life is moved out of the garbage collector's way (``gc.freeze``, so no full collection
+    walks it), and the collector's thresholds set (``GC_THRESHOLD``)."""
     import gc
 
     from django.urls import get_resolver

@@ -1,4 +1,4 @@
-"""Settings, read from environment variables (see README, "Configuration")."""
+"""Settings, read from environment variables (see docs/configuration.md)."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ if TESTING:
     ALLOWED_HOSTS = [*ALLOWED_HOSTS, "testserver"]
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
 
-# Behind an HTTPS proxy or load balancer (see README, "Deploy"): secure cookies, HSTS and
+# Behind an HTTPS proxy or load balancer (see docs/deploy.md): secure cookies, HSTS and
 # trusting the proxy's X-Forwarded-Proto. Off in development, on by default otherwise.
 SECURE = envbool("SECURE", not (DEBUG or TESTING))
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = SECURE
@@ -158,11 +158,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # change the same game queue up instead of failing with "database is locked"; WAL lets
     # readers (scoreboards) carry on while a turn is written, and synchronous=NORMAL is WAL's
     # safe setting (a power cut may lose the last commits, never the database).
-    # Every write transaction is short (a turn: milliseconds; the largest import: its inserts,
-    # about a tenth of a second), so a writer queues for well under a second: the busy timeout
-    # only bounds how long a request may wait if something holds the lock far longer (a
-    # backup, a stuck script), so that it answers 503 in seconds rather than hold a worker
-    # thread until gunicorn's 30 s timeout.
+    # Every write transaction is short, so the busy timeout only bounds a request held up by
+    # something else (a backup, a stuck script): it answers 503 rather than hold a thread.
     # Writers queue for the write lock instead of sleeping in SQLite's busy handler.
     DATABASES["default"]["ENGINE"] = "config.sqlite"
     DATABASES["default"]["OPTIONS"] = {
@@ -240,10 +237,9 @@ STALL_MINUTES = envint("STALL_MINUTES", 10)
 REDIS_URL = envstr("REDIS_URL")
 # A stream lasts at most this long, then the browser reconnects (each 80-100% of it).
 PUSH_STREAM_SECONDS = envint("PUSH_STREAM_SECONDS", 300)
-# An `event: alive` on every open stream at least this often keeps proxies from closing it
-# (their idle limit is usually 60 s; each stream waits 50-100% of it) and tells the scorer's
-# page that its stream still speaks; each costs a write per screen (at 15 s: 6.6 ms a turn all
-# in, at 30 s 6.0).
+# An `event: alive` on every open stream at least this often (each stream 50-100% of it) keeps
+# proxies, whose idle limit is usually 60 s, from closing it, and tells the scorer's page its
+# stream still speaks; each is a write to every screen, so not more often (docs/performance.md).
 PUSH_HEARTBEAT_SECONDS = envint("PUSH_HEARTBEAT_SECONDS", 30)
 # Open streams per ASGI process, at most: fewer where its descriptors are fewer, with room left
 # for turns (config.clients.stream_room); one more is answered 503 and its page polls.

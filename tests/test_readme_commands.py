@@ -1,12 +1,12 @@
-"""README's commands work as written, from a fresh clone's settings.
+"""The commands of README.md and docs/*.md work as written, from a fresh clone's settings.
 
-Every line of README's ```sh blocks runs, in a scratch copy of the project (a temporary
-folder with its own, new SQLite database), through bash, with the environment a fresh clone
-has: no DEBUG, no SECRET_KEY, no LEXICON_DIR, no DATABASE_URL. Each must exit 0. A block whose
-first line is a comment starting "# Example" is not run: it serves the app, needs a running
-server, or holds values to replace, and README says so at its top.
+Every line of their ```sh blocks runs, in a scratch copy of the project (a temporary folder
+with its own, new SQLite database), through bash, with the environment a fresh clone has: no
+DEBUG, no SECRET_KEY, no LEXICON_DIR, no DATABASE_URL. Each must exit 0. A block whose first
+line is a comment starting "# Example" is not run: it serves the app, needs a running server,
+or holds values to replace, and the page says so at its top.
 
-README's own conventions are read as a person would: an optional part in brackets
+The pages' conventions are read as a person would: an optional part in brackets
 (``[--strict]``) is left out, ``<id>`` is the game the block's import made, and the files a
 command names are there: ``game.gcg`` (a real record of the crossword game) and
 ``~/mylist.txt`` (a word list). Before the blocks, ``manage.py migrate`` makes the database,
@@ -26,10 +26,19 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 RECORD = ROOT / "tests" / "fixtures" / "gcg" / "real" / "vs_frentz.gcg"
 PYTHON = ".venv/bin/python"
-# README's prose names these account commands (a club's first evening starts with them).
+# docs/clubs.md's prose names these account commands (a club's first evening starts with them).
 PROSE = [f"{PYTHON} manage.py account add ann", f"{PYTHON} manage.py account reset ann"]
 SKIP = (".git", ".venv", "var", "staticfiles", "__pycache__", "db.sqlite3*", ".*_cache")
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def pages() -> list[Path]:
+    """README and every page of docs/, in a fixed order (their blocks run in it)."""
+    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def documented_blocks() -> list[list[str]]:
+    return [block for page in pages() for block in sh_blocks(page.read_text())]
 
 
 def sh_blocks(readme: str) -> list[list[str]]:
@@ -86,8 +95,13 @@ def run(command: str, project: Path, env: dict[str, str]) -> subprocess.Complete
     )
 
 
-def test_readme_marks_what_it_does_not_run():
-    blocks = sh_blocks((ROOT / "README.md").read_text())
+def test_the_docs_pages_are_all_read():
+    names = {page.name for page in pages()}
+    assert {"README.md", "records.md", "deploy.md", "analysis.md", "configuration.md"} <= names
+
+
+def test_the_docs_mark_what_they_do_not_run():
+    blocks = documented_blocks()
     examples = [b for b in blocks if is_example(b)]
     run_here = [line for b in blocks if not is_example(b) for line in commands(b)]
     assert any("make run" in line for b in examples for line in b)
@@ -97,9 +111,9 @@ def test_readme_marks_what_it_does_not_run():
     assert not [line for line in run_here if not line.startswith(f"{PYTHON} manage.py ")]
 
 
-def test_every_readme_command_works_as_written_from_a_fresh_clone(clone):
+def test_every_documented_command_works_as_written_from_a_fresh_clone(clone):
     project, env = clone
-    blocks = [b for b in sh_blocks((ROOT / "README.md").read_text()) if not is_example(b)]
+    blocks = [b for b in documented_blocks() if not is_example(b)]
     done = run(f"{PYTHON} manage.py migrate --noinput", project, env)
     assert done.returncode == 0, done.stderr
     game = ""

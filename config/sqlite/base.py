@@ -1,19 +1,16 @@
 """Django's SQLite backend, with the writers of every process and thread taking turns.
 
-SQLite lets one transaction write at a time. A writer that finds the lock taken gets
-SQLITE_BUSY, and its busy handler sleeps and tries again: 1, 2, 5, 10, 15, 20, 25 ms... so when
-writes come often (a club night's turns from two workers), a turn that had to wait slept tens
-of milliseconds after the lock was free. Here a transaction queues before ``BEGIN IMMEDIATE``
-on a lock that wakes the next writer the moment the last one is done: a lock for the process's
-threads, then ``flock`` on a file beside the database for the processes. SQLite's own busy
+SQLite lets one transaction write at a time, and its busy handler sleeps on a fixed back-off
+whatever the lock's holder does, so a waiting turn may sleep long after the lock is free.
+Here a transaction queues before ``BEGIN IMMEDIATE`` on a lock that wakes the next writer the
+moment the last one is done: a lock for the process's threads, then ``flock`` on a file beside
+the database for the processes. SQLite's own busy
 timeout still bounds a writer that some other program holds up (a backup, the sqlite3 shell).
 
 Checkpoints (copying the write-ahead log back into the database file) are kept out of the
-writers' way too. SQLite runs one inside a commit whenever the log has passed 1,000 pages, and
-the committing writer holds the write lock meanwhile: about one turn in a hundred held it
-5-15 ms more, and the turns queued behind it (at 3,500 live tables, bench/capacity.py, the
-turns' p99 was 112-205 ms with it, 62-86 ms without). Here a commit checkpoints only past
-``AUTOCHECKPOINT_PAGES`` (a safety net), and a thread of each process that writes does it
+writers' way too, since SQLite runs one inside a commit that holds the write lock meanwhile,
+with every other turn queued behind it (docs/performance.md). Here a commit checkpoints only
+past ``AUTOCHECKPOINT_PAGES`` (a safety net), and a thread of each process that writes does it
 every ``CHECKPOINT_SECONDS``: first without the lock (PASSIVE: it waits for no one, the copying
 and the syncing done while turns are written), then, once the log has grown past
 ``RESTART_PAGES``, again with the writers' queue held for the few pages written meanwhile, so

@@ -41,10 +41,9 @@ from scorekeeper.live import news
 from scorekeeper.live.hub import Hub
 
 RETRY_MS = 2000  # how soon a browser reconnects after a stream ended in its time
-# A stream lost otherwise waits RETRY_MS and up to RETRY_SPREAD_MS more: a worker replaced (its
-# max_requests) or a server restarted loses thousands of streams at once, and each opening
-# costs some milliseconds of CPU; opened again within the same two seconds, they held up every
-# table's turns (bench/capacity.py --restart). Meanwhile the screens poll (static/js/live.js).
+# A stream lost otherwise waits RETRY_MS and up to RETRY_SPREAD_MS more, since a replaced
+# worker's thousands of screens opening again at once hold up every table's turns; meanwhile
+# the screens poll (static/js/live.js).
 RETRY_SPREAD_MS = 15000
 # An event, not a comment: a page's EventSource hears no comment, and a page that hears nothing
 # for longer than a keep-alive takes its stream for silent and polls (static/js/live.js).
@@ -54,12 +53,9 @@ CATCH_UP = object()  # ``take``'s answer when the record must be read
 T = TypeVar("T")
 
 
-# Screens that opened together (a room's TVs switched on, every screen after a server restart)
-# would send their keep-alives and end their streams together, over and over: bursts of
-# thousands of writes and reconnects that hold up the turns (in bench/capacity.py a failing
-# step's slow turns bunched into 3 s at 110-390 ms, as such a burst would make them). Each
-# stream draws its own moments instead, a little short of the settings' (never longer: a
-# proxy's idle limit is still kept).
+# Each stream draws its own moments, a little short of the settings' (never longer, so a
+# proxy's idle limit is kept), since screens that opened together would otherwise keep alive
+# and reconnect together in bursts that hold up the turns.
 _spread = random.Random()  # noqa: S311 - spreading moments, not a secret
 
 

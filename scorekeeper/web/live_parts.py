@@ -69,11 +69,9 @@ class SharedParts:
     change of one game), so a file is written whole beside its name and renamed onto it: a
     reader finds the part whole or nothing, and no lock is shared between the processes.
     Each process that keeps parts removes, every ``SHARED_PARTS_SWEEP_SECONDS``, those older
-    than ``SHARED_PARTS_SECONDS``, then the oldest past ``SHARED_PARTS_BYTES``.
-
-    Measured against diskcache's ``FanoutCache`` (SQLite files, what this was), four
-    processes keeping and reading 10 kB parts at once on two cores: 270-310 → 90-105 µs to
-    keep one, 22-39 → 15-25 µs to read one, and a quarter of the time waiting for the others.
+    than ``SHARED_PARTS_SECONDS``, then the oldest past ``SHARED_PARTS_BYTES``. Plain files
+    rather than a cache in SQLite files, since the processes then wait for no shared lock
+    (docs/performance.md).
 
     >>> import tempfile
     >>> shared = SharedParts(tempfile.mkdtemp())
