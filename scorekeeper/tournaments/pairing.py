@@ -124,11 +124,7 @@ def match(ids: Sequence[int], cost: Callable[[int, int], tuple[int, ...] | None]
         for b in ids[i + 1 :]
         if (found := cost(a, b)) is not None
     }
-    if not edges:
-        if ids:
-            raise PairingError("no_pairing", "No pairing of this round avoids a forbidden repeat.")
-        return []
-    width = len(next(iter(edges.values())))
+    width = len(next(iter(edges.values()), ()))
     couples = len(ids) // 2
     scales = [1] * width
     for part in range(width - 2, -1, -1):
@@ -138,7 +134,7 @@ def match(ids: Sequence[int], cost: Callable[[int, int], tuple[int, ...] | None]
         edge: sum(p * s for p, s in zip(value, scales, strict=True))
         for edge, value in edges.items()
     }
-    top = max(folded.values()) + 1
+    top = max(folded.values(), default=0) + 1
     graph = nx.Graph()
     graph.add_nodes_from(ids)
     for (a, b), value in folded.items():
