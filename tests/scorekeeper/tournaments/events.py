@@ -8,7 +8,28 @@ from collections.abc import Iterable, Sequence
 
 from scorekeeper.tournaments import Bye, Game, Player, Result, RoundPairings
 
-NAMES = "Ann Ben Cy Dee Eve Fay Gus Hal Ivy Jo Kim Lee Max Ned Oz Pam Quin Ray Sue Ted".split()
+NAMES = [
+    "Ann",
+    "Ben",
+    "Cy",
+    "Dee",
+    "Eve",
+    "Fay",
+    "Gus",
+    "Hal",
+    "Ivy",
+    "Jo",
+    "Kim",
+    "Lee",
+    "Max",
+    "Ned",
+    "Oz",
+    "Pam",
+    "Quin",
+    "Ray",
+    "Sue",
+    "Ted",
+]
 
 
 def field(size: int, *, rated: bool = True) -> list[Player]:
