@@ -89,6 +89,11 @@ def write_t(players: Sequence[Player], results: Iterable[Result]) -> str:
 
     lines = []
     for player in players:
+        if any(character.isdigit() or character in ";#" for character in player.name):
+            raise TFileError(
+                "unwritable_name",
+                f"{player.name!r} can't go in a .t file: a name there has no digits, ';' or '#'.",
+            )
         rounds = entries[player.id]
         last = max(rounds, default=0)
         row = [rounds.get(number, (0, 0, 0)) for number in range(1, last + 1)]

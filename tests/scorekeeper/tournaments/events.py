@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 
 from scorekeeper.tournaments import Bye, Game, Player, Result, RoundPairings
 
-NAMES = [
+FIRST_NAMES = [
     "Ann",
     "Ben",
     "Cy",
@@ -22,14 +22,8 @@ NAMES = [
     "Kim",
     "Lee",
     "Max",
-    "Ned",
-    "Oz",
-    "Pam",
-    "Quin",
-    "Ray",
-    "Sue",
-    "Ted",
 ]
+SURNAMES = ["Archer", "Baker", "Cole", "Dunn", "Ellis", "Frost", "Grant", "Hale", "Irwin", "Jones"]
 
 
 def field(size: int, *, rated: bool = True) -> list[Player]:
@@ -37,7 +31,7 @@ def field(size: int, *, rated: bool = True) -> list[Player]:
     return [
         Player(
             number,
-            f"{NAMES[(number - 1) % len(NAMES)]} Player{number}",
+            f"{FIRST_NAMES[number % len(FIRST_NAMES)]} {SURNAMES[number // len(FIRST_NAMES)]}",
             2000 - 25 * number if rated else 0,
         )
         for number in range(1, size + 1)
