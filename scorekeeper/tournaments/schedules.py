@@ -56,14 +56,16 @@ def fontes_groups(seeding: Sequence[T], rounds: int) -> list[list[T | None]]:
     """The round-robin groups of Initial Fontes over ``rounds`` rounds.
 
     The seeding (by rating, best first; an odd field gets a phantom at the bottom) is cut into
-    ``rounds + 1`` bands of ``g`` players, ``g`` being the field size divided by ``rounds + 1``
-    and rounded down, and group ``i`` takes the ``i``-th player of every band, so each group
-    holds one player from each band and plays a round robin of ``rounds`` rounds. The players
-    left over below the last full band go two by two to the groups from the first on, whose
-    round robins then run longer than ``rounds`` and are cut after ``rounds``.
+    ``rounds + 1`` bands of equal size, and each group takes one player from each band,
+    snaked as tsh's ``initial_snaked`` does: the first group takes the first of the first band
+    and the last of the second, and so on, so the groups are of even strength. Each group of
+    ``rounds + 1`` plays a round robin of ``rounds`` rounds. When the field does not divide
+    into bands, the ``r`` players over make one more group of ``rounds + 1 + r``, taken from
+    the middle of ``rounds + 1 + r`` equal parts of the whole field, whose round robin is cut
+    after ``rounds`` rounds (tsh draws that group at random inside each part).
 
     >>> fontes_groups(list("ABCDEFGH"), 3)
-    [['A', 'C', 'E', 'G'], ['B', 'D', 'F', 'H']]
+    [['A', 'D', 'E', 'H'], ['B', 'C', 'F', 'G']]
     """
     if rounds < 1 or rounds % 2 == 0:
         raise PairingError(
@@ -73,17 +75,21 @@ def fontes_groups(seeding: Sequence[T], rounds: int) -> list[list[T | None]]:
     slots: list[T | None] = list(seeding)
     if len(slots) % 2:
         slots.append(None)
-    count = len(slots) // (rounds + 1)
-    if count == 0:
+    size = rounds + 1
+    if len(slots) < size:
         raise PairingError(
             "fontes_too_few",
-            f"Initial Fontes over {rounds} rounds needs at least {rounds + 1} players.",
+            f"Initial Fontes over {rounds} rounds needs at least {size} players.",
         )
-    groups: list[list[T | None]] = [[] for _ in range(count)]
-    full = count * (rounds + 1)
-    for index, player in enumerate(slots[:full]):
-        groups[index % count].append(player)
-    extra = slots[full:]
-    for pair_index in range(0, len(extra), 2):
-        groups[(pair_index // 2) % count].extend(extra[pair_index : pair_index + 2])
+    groups: list[list[T | None]] = []
+    over = len(slots) % size
+    if over:
+        parts = size + over
+        picks = sorted({len(slots) * (2 * part + 1) // (2 * parts) for part in range(parts)})
+        groups.append([slots[index] for index in picks])
+        slots = [slot for index, slot in enumerate(slots) if index not in set(picks)]
+    count = len(slots) // size
+    bands = [slots[band * count : (band + 1) * count] for band in range(size)]
+    snaked = [band if number % 2 == 0 else band[::-1] for number, band in enumerate(bands)]
+    groups[:0] = [[band[group] for band in snaked] for group in range(count)]
     return groups

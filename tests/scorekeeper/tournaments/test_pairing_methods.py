@@ -186,11 +186,12 @@ def test_seats_follow_the_firsts_so_far() -> None:
     assert sorted((p.first, p.second) for p in paired.pairings) == [(2, 3), (4, 1)]
 
 
-def test_initial_fontes_groups_take_one_player_from_each_rating_band() -> None:
-    # 12 players, 3 rounds: 4 bands of 3 (1-3, 4-6, 7-9, 10-12), three groups of 4.
-    assert fontes_groups(list(range(1, 13)), 3) == [[1, 4, 7, 10], [2, 5, 8, 11], [3, 6, 9, 12]]
-    # 10 players: 4 bands of 2 and two left over (9, 10), who join the first group.
-    assert fontes_groups(list(range(1, 11)), 3) == [[1, 3, 5, 7, 9, 10], [2, 4, 6, 8]]
+def test_initial_fontes_groups_take_one_player_from_each_rating_band_snaked() -> None:
+    # 12 players, 3 rounds: 4 bands (1-3, 4-6, 7-9, 10-12), every second one reversed.
+    assert fontes_groups(list(range(1, 13)), 3) == [[1, 6, 7, 12], [2, 5, 8, 11], [3, 4, 9, 10]]
+    # 10 players: 2 over, so a group of 6 from the middle of 6 equal parts of the field
+    # (places 10 × (2k + 1) / 12 rounded down: 0, 2, 4, 5, 7, 9), and the other 4 in bands.
+    assert fontes_groups(list(range(1, 11)), 3) == [[2, 4, 7, 9], [1, 3, 5, 6, 8, 10]]
 
 
 def test_initial_fontes_plays_a_round_robin_inside_each_group() -> None:
@@ -198,18 +199,18 @@ def test_initial_fontes_plays_a_round_robin_inside_each_group() -> None:
     for number in (1, 2, 3):
         met |= set(couples(pair_round("fontes", field(8), [], NO_GIBSON, number)))
     assert sorted(met) == [
-        (1, 3),
+        (1, 4),
         (1, 5),
-        (1, 7),
-        (2, 4),
+        (1, 8),
+        (2, 3),
         (2, 6),
-        (2, 8),
-        (3, 5),
+        (2, 7),
+        (3, 6),
         (3, 7),
-        (4, 6),
+        (4, 5),
         (4, 8),
-        (5, 7),
-        (6, 8),
+        (5, 8),
+        (6, 7),
     ]
 
 
