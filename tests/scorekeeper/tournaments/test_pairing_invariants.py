@@ -122,3 +122,31 @@ def test_initial_fontes_pairs_everyone_without_a_repeat_and_at_most_one_bye_a_ro
             byes[paired.bye] += 1
         results += played(paired, random.Random(seed + number))
     assert all(count == 1 for count in byes.values())
+
+
+@events
+@given(
+    size=st.integers(min_value=3, max_value=12),
+    rounds=st.integers(min_value=2, max_value=6),
+    method=st.sampled_from(["swiss", "koth"]),
+    seed=st.integers(min_value=0, max_value=10_000),
+)
+def test_with_gibsonization_every_round_still_pairs_everyone_once_or_gives_one_bye(
+    size: int, rounds: int, method: str, seed: int
+) -> None:
+    # A margin of 20 a game makes leaders clinch early, so many rounds are gibsonized.
+    players = field(size)
+    rules = Rules(
+        rounds=rounds, gibson_spread=20, prize_places=2, repeats_allowed=rounds, seed=seed
+    )
+    draw = random.Random(seed)
+    results: list[Result] = []
+    for number in range(1, rounds + 1):
+        paired = pair_round(method, players, results, rules, number)
+        seated = [p for pairing in paired.pairings for p in (pairing.first, pairing.second)]
+        assert sorted(seated + ([paired.bye] if paired.bye is not None else [])) == list(
+            range(1, size + 1)
+        )
+        if size % 2 and len(paired.gibsonized) % 2:
+            assert paired.bye == paired.gibsonized[-1]
+        results += played(paired, draw)
