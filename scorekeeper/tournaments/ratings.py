@@ -7,11 +7,14 @@ Only games played count (a draw is half a win); byes, forfeits and absences are 
   pre-event rating and career games (``k_factor``).
 * Acceleration: a gain of more than 5 points a game gets the excess (gain − 5 × games) added
   once more.
-* An unrated player's first rating is their performance rating: the rating at which their
-  expected wins equal their wins, found by bisection between ``PERFORMANCE_FLOOR`` and
-  ``PERFORMANCE_CEILING``. A clean sweep (or no win at all) counts as half a game less (more),
-  so it has a finite answer. Unrated players who met each other are solved together, each
-  against the others' latest estimates, until no estimate moves by 0.01.
+* An unrated player's first rating is their performance rating, as tsh's iterated one: the
+  rating at which their expected wins equal their wins, found by bisection between 0 and
+  3000, then raised to the floor of ``PERFORMANCE_FLOOR`` (500) and capped at the highest
+  pre-event rating among their rated opponents (the highest current estimate among unrated
+  ones when none was rated) plus 400 × wins / games. A clean sweep counts as 95% of the
+  games won and no win as 5%, so both have a finite answer. Each unrated player starts at
+  the average of their rated opponents (1500 with none), and all are solved again against
+  each other's latest estimates until none moves by 0.01 (at most 50 times).
 * A rated player who met an unrated one is rated against the unrated player's new rating.
 * Ratings are whole numbers, rounded half up.
 """
@@ -26,7 +29,7 @@ from scorekeeper.tournaments.model import Game, Player, Result
 
 SLOPE = 0.0031879
 PERFORMANCE_FLOOR = 500
-PERFORMANCE_CEILING = 3000
+SEARCH_CEILING = 3000
 GAIN_PER_GAME_BEFORE_ACCELERATION = 5
 
 
@@ -85,14 +88,15 @@ def _round_half_up(value: float) -> int:
 
 
 def performance_rating(wins: float, opponents: Sequence[float]) -> float:
-    """The rating at which the expected wins against ``opponents`` equal ``wins``.
+    """The rating at which the expected wins against ``opponents`` equal ``wins`` (a sweep
+    counts as 95% of the games, no win as 5%), before the floor and the cap.
 
     >>> round(performance_rating(1, [1500, 1500]))
     1500
     """
     games = len(opponents)
-    target = min(max(wins, 0.5), games - 0.5) if games > 1 else 0.5
-    low, high = float(PERFORMANCE_FLOOR), float(PERFORMANCE_CEILING)
+    target = min(max(wins, 0.05 * games), 0.95 * games)
+    low, high = 0.0, float(SEARCH_CEILING)
     for _ in range(60):
         middle = (low + high) / 2
         if sum(expected_score(middle, opponent) for opponent in opponents) < target:
@@ -100,6 +104,19 @@ def performance_rating(wins: float, opponents: Sequence[float]) -> float:
         else:
             high = middle
     return (low + high) / 2
+
+
+def _newcomer_rating(
+    games: Sequence[tuple[int, float]], rated: dict[int, int], estimate: dict[int, float]
+) -> float:
+    """One unrated player's performance rating against the current estimates, floored and
+    capped as the module's docstring says."""
+    wins = sum(score for _, score in games)
+    found = max(performance_rating(wins, [estimate[opp] for opp, _ in games]), PERFORMANCE_FLOOR)
+    strongest = max((rated[opp] for opp, _ in games if opp in rated), default=0) or max(
+        estimate[opp] for opp, _ in games
+    )
+    return min(found, strongest + 400 * wins / len(games))
 
 
 def rate_event(players: Sequence[Player], results: Iterable[Result]) -> dict[int, RatingChange]:
@@ -113,17 +130,18 @@ def rate_event(players: Sequence[Player], results: Iterable[Result]) -> dict[int
             opponents[result.first].append((result.second, first_wins))
             opponents[result.second].append((result.first, 1.0 - first_wins))
 
+    rated = {player.id: player.rating for player in players if player.is_rated}
     estimate = {player.id: float(player.rating) for player in players}
     unrated = [player.id for player in players if not player.is_rated and opponents[player.id]]
-    for unrated_id in unrated:
-        estimate[unrated_id] = 1500.0
-    for _ in range(200):
-        moved = 0.0
-        for unrated_id in unrated:
-            wins = sum(score for _, score in opponents[unrated_id])
-            found = performance_rating(wins, [estimate[opp] for opp, _ in opponents[unrated_id]])
-            moved = max(moved, abs(found - estimate[unrated_id]))
-            estimate[unrated_id] = found
+    for newcomer in unrated:
+        known = [rated[opp] for opp, _ in opponents[newcomer] if opp in rated]
+        estimate[newcomer] = sum(known) / len(known) if known else 1500.0
+    for _ in range(50):
+        found = {
+            newcomer: _newcomer_rating(opponents[newcomer], rated, estimate) for newcomer in unrated
+        }
+        moved = max((abs(found[n] - estimate[n]) for n in unrated), default=0.0)
+        estimate.update(found)
         if moved < 0.01:
             break
 

@@ -99,9 +99,36 @@ def test_an_unrated_player_gets_their_performance_rating() -> None:
     assert changes[1].after == 1487
 
 
-def test_a_clean_sweep_counts_half_a_game_less_and_the_floor_holds() -> None:
-    # Two wins over 1500s count as 1.5: 2 × E(R, 1500) = 1.5, E = 0.75,
-    # exp(−0.0031879 × d) = 1/3, d = ln 3 / 0.0031879 = 344.62: 1845.
-    assert round(performance_rating(2, [1500, 1500])) == 1845
-    # Two losses to 600s count as half a win: d = −344.62 → 255, below the floor of 500.
-    assert round(performance_rating(0, [600, 600])) == 500
+def test_a_clean_sweep_counts_as_95_percent_and_is_capped_above_the_best_rated_opponent() -> None:
+    # Two wins over 1500s count as 1.9: 2 × E(R, 1500) = 1.9, E = 0.95,
+    # exp(−0.0031879 × d) = 1/19, d = ln 19 / 0.0031879 = 2.944439 / 0.0031879 = 923.63: 2424.
+    assert round(performance_rating(2, [1500, 1500])) == 2424
+    # The cap: the best rated opponent's 1500 + 400 × 2 / 2 = 1900.
+    opponents = [Player(1, "Ann Archer", 1500), Player(2, "Ben Baker", 1500)]
+    new = Player(3, "Dan New")
+    results: list[Result] = [Game(1, 3, 1, 400, 300), Game(2, 2, 3, 300, 400)]
+    assert rate_event([*opponents, new], results)[3].after == 1900
+
+
+def test_a_newcomer_who_wins_nothing_gets_the_floor_of_500() -> None:
+    # Two losses to 600s count as 0.1 wins: E = 0.05, d = −923.63, so 600 − 924 < 0: the
+    # search stops at 0 and the floor lifts it to 500.
+    opponents = [Player(1, "Ann Archer", 600), Player(2, "Ben Baker", 600)]
+    new = Player(3, "Dan New")
+    results: list[Result] = [Game(1, 3, 1, 300, 400), Game(2, 2, 3, 400, 300)]
+    assert rate_event([*opponents, new], results)[3].after == 500
+
+
+def test_newcomers_who_only_met_each_other_are_capped_at_each_others_estimates() -> None:
+    # Two unrated players, one game, both solved from the same estimates each pass (the
+    # winner's performance is 0.95 of a game, always above its cap; the loser's is 0.05, the
+    # winner's estimate − 923.63, floored at 500):
+    #   start:  1500,                      1500
+    #   pass 1: cap 1500 + 400 = 1900,     1500 − 923.63 = 576.37
+    #   pass 2: cap 576.37 + 400 = 976.37, 1900 − 923.63 = 976.37
+    #   pass 3: cap 1376.37,               976.37 − 923.63 = 52.74 → 500
+    #   pass 4: cap 500 + 400 = 900,       1376.37 − 923.63 = 452.74 → 500
+    #   pass 5: 900,                       900 − 923.63 < 0 → 500: settled.
+    a, b = Player(1, "Ann New"), Player(2, "Ben New")
+    changes = rate_event([a, b], [Game(1, 1, 2, 400, 300)])
+    assert (changes[1].after, changes[2].after) == (900, 500)
