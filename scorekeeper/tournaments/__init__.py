@@ -23,6 +23,7 @@ from scorekeeper.tournaments.model import (
     ResultError,
     Rules,
     TournamentError,
+    forfeits_for_withdrawal,
 )
 from scorekeeper.tournaments.pairing import (
     METHODS,
@@ -30,6 +31,7 @@ from scorekeeper.tournaments.pairing import (
     Pairing,
     RoundPairings,
     pair_round,
+    seat,
 )
 from scorekeeper.tournaments.ratings import (
     RatingChange,
@@ -38,6 +40,7 @@ from scorekeeper.tournaments.ratings import (
     performance_rating,
     rate_event,
 )
+from scorekeeper.tournaments.schedules import circle_round, fontes_groups
 from scorekeeper.tournaments.standings import ScorecardLine, Standing, compute_standings
 from scorekeeper.tournaments.tfile import Division, TFileError, read_t, write_t
 
@@ -62,12 +65,16 @@ __all__ = [
     "Standing",
     "TFileError",
     "TournamentError",
+    "circle_round",
     "compute_standings",
     "expected_score",
+    "fontes_groups",
+    "forfeits_for_withdrawal",
     "k_factor",
     "pair_round",
     "performance_rating",
     "rate_event",
     "read_t",
+    "seat",
     "write_t",
 ]

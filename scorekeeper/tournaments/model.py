@@ -152,6 +152,25 @@ def check_results(results: Iterable[Result]) -> list[Result]:
     return checked
 
 
+def forfeits_for_withdrawal(
+    results: Iterable[Result], player: int, spread: int = 50
+) -> list[Result]:
+    """The results with ``player``'s games not yet played turned into forfeit wins for their
+    opponents, by ``spread`` each: what withdrawing does to a round already paired.
+
+    >>> forfeits_for_withdrawal([Game(1, 1, 2, 400, 300), Game(2, 3, 1)], 1)[1]
+    Forfeit(round=2, present=3, absent=1, spread=50)
+    """
+    changed: list[Result] = []
+    for result in results:
+        if isinstance(result, Game) and not result.is_played and player in players_of(result):
+            opponent = result.second if result.first == player else result.first
+            changed.append(Forfeit(result.round, opponent, player, spread))
+        else:
+            changed.append(result)
+    return changed
+
+
 def meetings(results: Iterable[Result]) -> Iterator[tuple[int, int]]:
     """Every couple that sat at a board, once per game (forfeits are not meetings)."""
     for result in results:

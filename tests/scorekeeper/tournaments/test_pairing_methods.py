@@ -15,10 +15,10 @@ from scorekeeper.tournaments import (
     Player,
     Result,
     Rules,
+    fontes_groups,
     pair_round,
+    seat,
 )
-from scorekeeper.tournaments.pairing import seat
-from scorekeeper.tournaments.schedules import fontes_groups
 from tests.scorekeeper.tournaments.events import couples, field
 
 NO_GIBSON = Rules(rounds=5, gibson=False)

@@ -12,6 +12,7 @@ from scorekeeper.tournaments import (
     Rules,
     ScorecardLine,
     compute_standings,
+    forfeits_for_withdrawal,
 )
 
 RULES = Rules(rounds=3)
@@ -138,3 +139,11 @@ def test_standings_through_a_round_leave_later_ones_out_and_unfinished_games_cou
         ("1", "Ben Baker", 1.0, 1.0, 100),
         ("2", "Ann Archer", 1.0, 1.0, -100),
     ]
+
+
+def test_withdrawing_turns_a_round_already_paired_into_a_forfeit_win_for_the_opponent() -> None:
+    results: list[Result] = [Game(1, 1, 2, 400, 300), Game(2, 3, 1), Game(2, 2, 4)]
+    changed = forfeits_for_withdrawal(results, 1, RULES.forfeit_spread)
+    assert changed == [Game(1, 1, 2, 400, 300), Forfeit(2, 3, 1, 50), Game(2, 2, 4)]
+    gone = Player(1, "Ann Archer", 1500, active=False)
+    assert table([gone, BEN, CY, DEE], changed)[0] == ("1", "Cy Cole", 1.0, 0.0, 50)
