@@ -75,6 +75,20 @@ class Rules:
     repeats_allowed: int = 1
     seed: int = 0
 
+    def __post_init__(self) -> None:
+        if self.rounds < 1:
+            raise TournamentError("bad_rules", f"An event has at least 1 round, not {self.rounds}.")
+        for name in (
+            "bye_spread",
+            "forfeit_spread",
+            "gibson_spread",
+            "prize_places",
+            "repeats_allowed",
+        ):
+            if getattr(self, name) < 0:
+                label = name.replace("_", " ")
+                raise TournamentError("bad_rules", f"The {label} can't be negative.")
+
 
 @dataclass(frozen=True)
 class Game:

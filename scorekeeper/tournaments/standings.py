@@ -19,6 +19,7 @@ from scorekeeper.tournaments.model import (
     Game,
     Player,
     Result,
+    ResultError,
     Rules,
     check_results,
     players_of,
@@ -107,6 +108,8 @@ def compute_standings(
     >>> [(row.rank, row.player.name, row.wins, row.spread) for row in rows]
     [('1=', 'Ann Archer', 1.0, 50), ('1=', 'Cy', 1.0, 50), ('3', 'Ben Baker', 0.0, -50)]
     """
+    if len({player.id for player in players}) != len(players):
+        raise ResultError("duplicate_player", "Two players share an id.")
     counted = [
         result
         for result in check_results(results)
@@ -118,7 +121,10 @@ def compute_standings(
     for result in counted:
         for named in players_of(result):
             if named not in by_player:
-                raise KeyError(f"a result of round {result.round} names unknown player {named}")
+                raise ResultError(
+                    "unknown_player",
+                    f"A result of round {result.round} names player {named}, who is not entered.",
+                )
             by_player[named].append(result)
     for player in players:
         played = {result.round for result in by_player[player.id]}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from scorekeeper.tournaments import (
     Absence,
     Bye,
@@ -9,8 +11,10 @@ from scorekeeper.tournaments import (
     Game,
     Player,
     Result,
+    ResultError,
     Rules,
     ScorecardLine,
+    TournamentError,
     compute_standings,
     forfeits_for_withdrawal,
 )
@@ -147,3 +151,26 @@ def test_withdrawing_turns_a_round_already_paired_into_a_forfeit_win_for_the_opp
     assert changed == [Game(1, 1, 2, 400, 300), Forfeit(2, 3, 1, 50), Game(2, 2, 4)]
     gone = Player(1, "Ann Archer", 1500, active=False)
     assert table([gone, BEN, CY, DEE], changed)[0] == ("1", "Cy Cole", 1.0, 0.0, 50)
+
+
+def test_results_that_contradict_themselves_are_refused_with_a_sentence() -> None:
+    cases: list[tuple[list[Result], str]] = [
+        ([Game(1, 1, 1, 400, 300)], "self_pairing"),
+        ([Game(1, 1, 2, 400, 300), Bye(1, 2)], "two_results"),
+        ([Game(1, 1, 9, 400, 300)], "unknown_player"),
+    ]
+    for results, code in cases:
+        with pytest.raises(ResultError) as refused:
+            compute_standings([ANN, BEN], results, RULES)
+        assert refused.value.code == code
+        assert refused.value.message.endswith(".")
+
+
+@pytest.mark.parametrize(
+    "chosen",
+    [{"rounds": 0}, {"rounds": 3, "bye_spread": -50}, {"rounds": 3, "repeats_allowed": -1}],
+)
+def test_rules_out_of_range_are_refused(chosen: dict[str, int]) -> None:
+    with pytest.raises(TournamentError) as refused:
+        Rules(**chosen)
+    assert refused.value.code == "bad_rules"
