@@ -1,0 +1,80 @@
+"""A tournament's core as plain Python: pairings (``pair_round``, by the methods in
+``METHODS``), standings and scorecards (``compute_standings``), Gibsonization (``gibson``),
+ratings (``rate_event``) and tsh's ``.t`` file (``read_t``, ``write_t``).
+
+Inputs and outputs are plain data (``Player``, ``Rules``, ``Game``, ``Bye``, ``Forfeit``,
+``Absence``), so the models, views and API can call it with what they store.
+
+May import: the standard library and ``networkx``. Never imports Django, ``referee`` or the
+rest of ``scorekeeper``. Callers import from here, never from the modules inside.
+"""
+
+from __future__ import annotations
+
+from scorekeeper.tournaments.model import (
+    UNRATED,
+    Absence,
+    Bye,
+    Forfeit,
+    Game,
+    PairingError,
+    Player,
+    Result,
+    ResultError,
+    Rules,
+    TournamentError,
+    forfeits_for_withdrawal,
+)
+from scorekeeper.tournaments.pairing import (
+    METHODS,
+    Options,
+    Pairing,
+    RoundPairings,
+    pair_round,
+    seat,
+)
+from scorekeeper.tournaments.ratings import (
+    RatingChange,
+    expected_score,
+    k_factor,
+    performance_rating,
+    rate_event,
+)
+from scorekeeper.tournaments.schedules import circle_round, fontes_groups
+from scorekeeper.tournaments.standings import ScorecardLine, Standing, compute_standings
+from scorekeeper.tournaments.tfile import Division, TFileError, read_t, write_t
+
+__all__ = [
+    "METHODS",
+    "UNRATED",
+    "Absence",
+    "Bye",
+    "Division",
+    "Forfeit",
+    "Game",
+    "Options",
+    "Pairing",
+    "PairingError",
+    "Player",
+    "RatingChange",
+    "Result",
+    "ResultError",
+    "RoundPairings",
+    "Rules",
+    "ScorecardLine",
+    "Standing",
+    "TFileError",
+    "TournamentError",
+    "circle_round",
+    "compute_standings",
+    "expected_score",
+    "fontes_groups",
+    "forfeits_for_withdrawal",
+    "k_factor",
+    "pair_round",
+    "performance_rating",
+    "rate_event",
+    "read_t",
+    "seat",
+    "write_t",
+]

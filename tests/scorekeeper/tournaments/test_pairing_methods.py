@@ -1,0 +1,223 @@
+"""Each pairing method on small events worked out by hand, and its refusals."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from scorekeeper.tournaments import (
+    Bye,
+    Game,
+    Options,
+    PairingError,
+    Player,
+    Result,
+    Rules,
+    fontes_groups,
+    pair_round,
+    seat,
+)
+from tests.scorekeeper.tournaments.events import couples, field
+
+NO_GIBSON = Rules(rounds=5, gibson=False)
+
+
+def round_one_of_eight() -> list[Result]:
+    """1, 2, 3, 4 beat 8, 7, 6, 5 by 100, 80, 60, 40."""
+    return [
+        Game(1, 1, 8, 400, 300),
+        Game(1, 2, 7, 380, 300),
+        Game(1, 3, 6, 360, 300),
+        Game(1, 4, 5, 340, 300),
+    ]
+
+
+def test_swiss_round_one_pairs_the_top_half_of_the_ratings_against_the_bottom_half() -> None:
+    paired = pair_round("swiss", field(8), [], NO_GIBSON, 1)
+    assert couples(paired) == [(1, 5), (2, 6), (3, 7), (4, 8)]
+    assert [p.table for p in paired.pairings] == [1, 2, 3, 4]
+
+
+def test_swiss_pairs_winners_with_winners_top_half_against_bottom_half() -> None:
+    # Standings after round 1: 1 (+100), 2 (+80), 3 (+60), 4 (+40) on one win; 5 .. 8 on none.
+    paired = pair_round("swiss", field(8), round_one_of_eight(), NO_GIBSON, 2)
+    assert couples(paired) == [(1, 3), (2, 4), (5, 7), (6, 8)]
+
+
+def test_swiss_avoids_a_repeat_by_leaving_the_win_group() -> None:
+    # Four players: 1 beat 2 and 3 beat 4, then 1 beat 3 and 2 beat 4. Round 3 by wins would be
+    # 1 v 2 (a repeat) and 3 v 4 (a repeat): the only repeat-free round is 1 v 4 and 2 v 3.
+    results: list[Result] = [
+        Game(1, 1, 2, 400, 300),
+        Game(1, 3, 4, 400, 300),
+        Game(2, 1, 3, 400, 300),
+        Game(2, 2, 4, 400, 300),
+    ]
+    paired = pair_round("swiss", field(4), results, NO_GIBSON, 3)
+    assert sorted(couples(paired)) == [(1, 4), (2, 3)]
+
+
+def test_swiss_refuses_a_round_that_needs_a_repeat_beyond_the_limit() -> None:
+    results: list[Result] = [Game(1, 1, 2, 400, 300)]
+    with pytest.raises(PairingError) as refused:
+        pair_round("swiss", field(2), results, Rules(rounds=3, gibson=False, repeats_allowed=0), 2)
+    assert refused.value.code == "no_pairing"
+    assert "repeat limit" in refused.value.message
+
+
+def test_swiss_repeats_within_the_limit_when_nothing_else_is_left() -> None:
+    results: list[Result] = [Game(1, 1, 2, 400, 300)]
+    paired = pair_round(
+        "swiss", field(2), results, Rules(rounds=3, gibson=False, repeats_allowed=1), 2
+    )
+    assert couples(paired) == [(1, 2)]
+
+
+def test_king_of_the_hill_pairs_one_two_three_four_in_the_standings() -> None:
+    paired = pair_round("koth", field(8), round_one_of_eight(), NO_GIBSON, 2)
+    assert couples(paired) == [(1, 2), (3, 4), (5, 6), (7, 8)]
+
+
+def test_king_of_the_hill_avoids_last_rounds_rematch() -> None:
+    # 1 and 2 met last round and lead: 1 v 3, 2 v 4 is the least move (1 v 4, 2 v 3 is more).
+    results: list[Result] = [Game(1, 1, 2, 400, 390), Game(1, 3, 4, 400, 300)]
+    # Standings: 3 (+100, 1 win), 1 (+10, 1 win), 2 (-10), 4 (-100).
+    paired = pair_round("koth", field(4), results, NO_GIBSON, 2)
+    assert couples(paired) == [(1, 3), (2, 4)]
+
+
+def test_the_bye_goes_to_the_lowest_ranked_among_those_with_fewest_byes() -> None:
+    # 5 had the bye in round 1, so round 2's goes to the lowest of the others: 4 lost by most.
+    results: list[Result] = [Game(1, 1, 2, 400, 300), Game(1, 3, 4, 400, 200), Bye(1, 5)]
+    paired = pair_round("swiss", field(5), results, NO_GIBSON, 2)
+    assert paired.bye == 4
+    assert pair_round("swiss", field(5), [], NO_GIBSON, 1).bye == 5
+
+
+def test_pairing_from_the_round_before_last_uses_those_standings_but_every_meeting() -> None:
+    # Round 1: 1 beat 4, 2 beat 3. Round 2 (still being played): 1 v 2, 3 v 4.
+    results: list[Result] = [
+        Game(1, 1, 4, 400, 300),
+        Game(1, 2, 3, 400, 350),
+        Game(2, 1, 2),
+        Game(2, 3, 4),
+    ]
+    paired = pair_round("koth", field(4), results, NO_GIBSON, 3, based_on=1)
+    # KOTH on round 1's standings (1, 2, 3, 4) would be 1 v 2, 3 v 4: both met in round 2.
+    assert couples(paired) == [(1, 3), (2, 4)]
+
+
+def test_a_round_already_paired_is_refused() -> None:
+    with pytest.raises(PairingError) as refused:
+        pair_round("swiss", field(4), [Game(1, 1, 2)], NO_GIBSON, 1)
+    assert refused.value.code == "paired_twice"
+
+
+def test_an_unknown_method_is_refused_with_its_name() -> None:
+    with pytest.raises(PairingError, match="'dutch'"):
+        pair_round("dutch", field(4), [], NO_GIBSON, 1)
+
+
+def test_withdrawn_players_are_not_paired_and_late_entries_only_from_their_round() -> None:
+    players = [*field(4), Player(5, "Eve Late", 1500, joined_round=2)]
+    players[0] = Player(1, "Ann Gone", 1975, active=False)
+    paired = pair_round("swiss", players, [], NO_GIBSON, 1)
+    assert couples(paired) == [(2, 3)] and paired.bye == 4
+    paired = pair_round("swiss", players, [], NO_GIBSON, 2)
+    assert len(paired.pairings) == 2 and paired.bye is None
+
+
+def test_a_manual_round_is_taken_as_given() -> None:
+    options = Options(manual=((1, 3), (2, 4)), manual_bye=5)
+    paired = pair_round("manual", field(5), [], NO_GIBSON, 1, options=options)
+    assert sorted(couples(paired)) == [(1, 3), (2, 4)] and paired.bye == 5
+
+
+@pytest.mark.parametrize(
+    ("manual", "bye", "code"),
+    [
+        (((1, 1), (2, 3)), None, "self_pairing"),
+        (((1, 2), (2, 3)), None, "paired_twice"),
+        (((1, 2),), None, "unpaired"),
+        (((1, 2), (3, 9)), None, "not_in_field"),
+        (((1, 2),), 3, "unpaired"),
+        (((1, 2),), 1, "paired_twice"),
+    ],
+)
+def test_a_manual_round_that_is_not_everyone_once_is_refused(
+    manual: tuple[tuple[int, int], ...], bye: int | None, code: str
+) -> None:
+    with pytest.raises(PairingError) as refused:
+        pair_round(
+            "manual", field(4), [], NO_GIBSON, 1, options=Options(manual=manual, manual_bye=bye)
+        )
+    assert refused.value.code == code
+
+
+def test_the_player_with_fewer_firsts_goes_first_then_the_one_with_more_seconds() -> None:
+    draw = random.Random(0)
+    assert seat(1, 2, Counter({1: 2, 2: 1}), Counter(), draw) == (2, 1)
+    assert seat(1, 2, Counter({1: 1, 2: 1}), Counter({1: 2, 2: 1}), draw) == (1, 2)
+
+
+def test_a_level_seat_is_drawn_the_same_way_for_the_same_seed() -> None:
+    rules = Rules(rounds=3, gibson=False, seed=7)
+    first = pair_round("swiss", field(8), [], rules, 1)
+    again = pair_round("swiss", field(8), [], rules, 1)
+    assert first == again
+    seeds = {
+        tuple(
+            p.first
+            for p in pair_round("swiss", field(8), [], Rules(3, gibson=False, seed=s), 1).pairings
+        )
+        for s in range(8)
+    }
+    assert len(seeds) > 1
+
+
+def test_seats_follow_the_firsts_so_far() -> None:
+    # Round 1: 1 went first against 2, 3 first against 4. Round 2 pairs 1 v 4 and 2 v 3: the
+    # players who went second in round 1 (4 and 2) go first.
+    results: list[Result] = [Game(1, 1, 2, 400, 300), Game(1, 3, 4, 400, 300)]
+    options = Options(manual=((1, 4), (2, 3)))
+    paired = pair_round("manual", field(4), results, NO_GIBSON, 2, options=options)
+    assert sorted((p.first, p.second) for p in paired.pairings) == [(2, 3), (4, 1)]
+
+
+def test_initial_fontes_groups_take_one_player_from_each_rating_band_snaked() -> None:
+    # 12 players, 3 rounds: 4 bands (1-3, 4-6, 7-9, 10-12), every second one reversed.
+    assert fontes_groups(list(range(1, 13)), 3) == [[1, 6, 7, 12], [2, 5, 8, 11], [3, 4, 9, 10]]
+    # 10 players: 2 over, so a group of 6 from the middle of 6 equal parts of the field
+    # (places 10 × (2k + 1) / 12 rounded down: 0, 2, 4, 5, 7, 9), and the other 4 in bands.
+    assert fontes_groups(list(range(1, 11)), 3) == [[2, 4, 7, 9], [1, 3, 5, 6, 8, 10]]
+
+
+def test_initial_fontes_plays_a_round_robin_inside_each_group() -> None:
+    met = set()
+    for number in (1, 2, 3):
+        met |= set(couples(pair_round("fontes", field(8), [], NO_GIBSON, number)))
+    assert sorted(met) == [
+        (1, 4),
+        (1, 5),
+        (1, 8),
+        (2, 3),
+        (2, 6),
+        (2, 7),
+        (3, 6),
+        (3, 7),
+        (4, 5),
+        (4, 8),
+        (5, 8),
+        (6, 7),
+    ]
+
+
+def test_initial_fontes_refuses_an_even_number_of_rounds_and_rounds_past_its_own() -> None:
+    with pytest.raises(PairingError) as refused:
+        pair_round("fontes", field(8), [], NO_GIBSON, 1, options=Options(fontes_rounds=2))
+    assert refused.value.code == "fontes_rounds"
+    with pytest.raises(PairingError) as refused:
+        pair_round("fontes", field(8), [], NO_GIBSON, 4)
+    assert refused.value.code == "fontes_over"

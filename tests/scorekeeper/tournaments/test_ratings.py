@@ -1,0 +1,134 @@
+"""NASPA-style ratings against examples worked out by hand (the arithmetic is in the comments)."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorekeeper.tournaments import (
+    Bye,
+    Forfeit,
+    Game,
+    Player,
+    Result,
+    expected_score,
+    k_factor,
+    performance_rating,
+    rate_event,
+)
+
+ANN = Player(1, "Ann Archer", 1500, career_games=10)
+BEN = Player(2, "Ben Baker", 1600, career_games=100)
+CY = Player(3, "Cy Cole", 1400, career_games=60)
+
+
+def test_expected_score_is_the_logistic_curve_of_the_rating_difference() -> None:
+    # 200 apart: 0.0031879 × 200 = 0.63758; exp(-0.63758) = 0.528570;
+    # 1 / 1.528570 = 0.654206.
+    assert expected_score(1600, 1400) == pytest.approx(0.654206, abs=1e-6)
+    # 100 apart: exp(-0.31879) = 0.727029; 1 / 1.727029 = 0.579029; and the two sides sum to 1.
+    assert expected_score(1500, 1400) == pytest.approx(0.579029, abs=1e-6)
+    assert expected_score(1400, 1500) == pytest.approx(1 - 0.579029, abs=1e-6)
+    assert expected_score(1700, 1700) == 0.5
+
+
+@pytest.mark.parametrize(
+    ("rating", "career_games", "k"),
+    [
+        (1799, 49, 30),
+        (1799, 50, 20),
+        (1800, 49, 24),
+        (1999, 50, 16),
+        (2000, 49, 15),
+        (2400, 500, 10),
+        (0, 0, 30),
+    ],
+)
+def test_k_goes_by_the_pre_event_rating_and_career_games(
+    rating: int, career_games: int, k: int
+) -> None:
+    assert k_factor(rating, career_games) == k
+
+
+def test_a_small_event_worked_by_hand() -> None:
+    # Ann beats Ben and Cy, Ben beats Cy.
+    results: list[Result] = [
+        Game(1, 1, 2, 400, 350),
+        Game(2, 1, 3, 420, 380),
+        Game(3, 2, 3, 390, 370),
+    ]
+    changes = rate_event([ANN, BEN, CY], results)
+    # Ann, K = 30 (under 1800, 10 career games): expected 0.420971 (v Ben) + 0.579029 (v Cy)
+    # = 1.000000; 30 × (2 − 1) = 30, more than 5 × 2 = 10, so 30 + (30 − 10) = 50: 1550.
+    assert changes[1].expected == pytest.approx(1.0, abs=1e-6)
+    assert (changes[1].k, changes[1].before, changes[1].after) == (30, 1500, 1550)
+    # Ben, K = 20 (100 games): expected 0.579029 + 0.654206 = 1.233235;
+    # 20 × (1 − 1.233235) = −4.665 → 1595.335: 1595.
+    assert (changes[2].k, changes[2].after, changes[2].change) == (20, 1595, -5)
+    # Cy, K = 20 (60 games): expected 0.420971 + 0.345794 = 0.766765;
+    # 20 × (0 − 0.766765) = −15.335 → 1384.665: 1385.
+    assert (changes[3].k, changes[3].after) == (20, 1385)
+
+
+def test_a_draw_is_half_a_win() -> None:
+    # Level ratings: expected 0.5, won 0.5, no change; 1500 v 1600 drawn: Ann
+    # 30 × (0.5 − 0.420971) = 2.371 → 1502.
+    changes = rate_event([ANN, BEN], [Game(1, 1, 2, 400, 400)])
+    assert (changes[1].wins, changes[1].after, changes[2].after) == (0.5, 1502, 1598)
+
+
+def test_byes_and_forfeits_are_not_rated() -> None:
+    results: list[Result] = [Bye(1, 1, 50), Forfeit(2, 1, 2, 50), Game(3, 2, 1)]
+    changes = rate_event([ANN, BEN], results)
+    assert (changes[1].games, changes[1].after, changes[2].games, changes[2].after) == (
+        0,
+        1500,
+        0,
+        1600,
+    )
+
+
+def test_an_unrated_player_gets_their_performance_rating() -> None:
+    # Dan, unrated, beats Ann (1500) and loses to a 1700: the curve is symmetric, so
+    # E(R, 1500) + E(R, 1700) = 1 at R = 1600.
+    top = Player(4, "Tia Top", 1700, career_games=100)
+    dan = Player(5, "Dan New")
+    results: list[Result] = [Game(1, 5, 1, 400, 300), Game(2, 4, 5, 400, 300)]
+    changes = rate_event([ANN, top, dan], results)
+    assert (changes[5].before, changes[5].after, changes[5].k) == (0, 1600, None)
+    # Ann is rated against Dan's 1600: 30 × (0 − 0.420971) = −12.629 → 1487.371: 1487.
+    assert changes[1].after == 1487
+
+
+def test_a_clean_sweep_counts_as_95_percent_and_is_capped_above_the_best_rated_opponent() -> None:
+    # Two wins over 1500s count as 1.9: 2 × E(R, 1500) = 1.9, E = 0.95,
+    # exp(−0.0031879 × d) = 1/19, d = ln 19 / 0.0031879 = 2.944439 / 0.0031879 = 923.63: 2424.
+    assert round(performance_rating(2, [1500, 1500])) == 2424
+    # The cap: the best rated opponent's 1500 + 400 × 2 / 2 = 1900.
+    opponents = [Player(1, "Ann Archer", 1500), Player(2, "Ben Baker", 1500)]
+    new = Player(3, "Dan New")
+    results: list[Result] = [Game(1, 3, 1, 400, 300), Game(2, 2, 3, 300, 400)]
+    assert rate_event([*opponents, new], results)[3].after == 1900
+
+
+def test_a_newcomer_who_wins_nothing_gets_the_floor_of_500() -> None:
+    # Two losses to 600s count as 0.1 wins: E = 0.05, d = −923.63, so 600 − 924 < 0: the
+    # search stops at 0 and the floor lifts it to 500.
+    opponents = [Player(1, "Ann Archer", 600), Player(2, "Ben Baker", 600)]
+    new = Player(3, "Dan New")
+    results: list[Result] = [Game(1, 3, 1, 300, 400), Game(2, 2, 3, 400, 300)]
+    assert rate_event([*opponents, new], results)[3].after == 500
+
+
+def test_newcomers_who_only_met_each_other_are_capped_at_each_others_estimates() -> None:
+    # Two unrated players, one game, both solved from the same estimates each pass (the
+    # winner's performance is 0.95 of a game, always above its cap; the loser's is 0.05, the
+    # winner's estimate − 923.63, floored at 500):
+    #   start:  1500,                      1500
+    #   pass 1: cap 1500 + 400 = 1900,     1500 − 923.63 = 576.37
+    #   pass 2: cap 576.37 + 400 = 976.37, 1900 − 923.63 = 976.37
+    #   pass 3: cap 1376.37,               976.37 − 923.63 = 52.74 → 500
+    #   pass 4: cap 500 + 400 = 900,       1376.37 − 923.63 = 452.74 → 500
+    #   pass 5: 900,                       900 − 923.63 < 0 → 500: settled.
+    a, b = Player(1, "Ann New"), Player(2, "Ben New")
+    changes = rate_event([a, b], [Game(1, 1, 2, 400, 300)])
+    assert (changes[1].after, changes[2].after) == (900, 500)
