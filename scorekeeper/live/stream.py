@@ -9,7 +9,8 @@ then stands (``part``: HTML, drawn where the change committed when the news brin
 once per change in each process, whoever listens); other streams never carry it. A screen
 more than ``news.CATCH_UP_MOST`` entries behind is sent ``event: reload``. A club's stream
 sends ``event: table`` (a game of the club changed) and ``event: refresh`` when news may have
-been lost; the director's screen then reloads its tables.
+been lost, or at its opening when the club's games changed since the page was drawn; the
+director's screen then reloads its tables.
 
 A stream lasts at most ``PUSH_STREAM_SECONDS`` (the browser reconnects at once, with its
 ``Last-Event-ID``: ``RETRY_MS``), and a stream lost without that end (its server's worker
