@@ -166,11 +166,11 @@ class NewGameForm(forms.Form):
                 error_messages={"invalid_choice": "You are not a member of that club."},
             )
             self.fields["table_number"] = forms.IntegerField(
-                label="At table",
+                label="Table number",
                 min_value=1,
                 max_value=TABLE_MOST,
                 required=False,
-                help_text="Its number: the director's screen lists the tables by it.",
+                help_text="Optional: the director's screen lists the club's tables by it.",
             )
         for n in SEATS:
             self.fields[f"player_{n}"] = forms.CharField(

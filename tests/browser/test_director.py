@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scorekeeper.game import domain
-from scorekeeper.web.director import PROJECTOR_PAGE_SECONDS
+from scorekeeper.web import director
 from tests.browser.pages import PHONE, SHOTS, SMALL
 from tests.factories import NIGHT_TABLES, club_night, make_club
 from tests.sequences import HASBRO
@@ -84,18 +84,18 @@ SHOWN = """() => [...document.querySelectorAll('article.live-card')]
 
 @pytest.mark.parametrize("name", SCREENS)
 def test_the_projector_shows_every_table_in_large_type_on_one_screen_a_page_at_a_time(
-    page: Page, live_server, settings, name
+    page: Page, live_server, settings, monkeypatch, name
 ):
     settings.LIVE_POLL_SECONDS = 0
+    # A page turns only when the test moves the browser's clock on by an hour at once.
+    monkeypatch.setattr(director, "PROJECTOR_PAGE_SECONDS", 3600)
     size = SCREENS[name]
-    club, _ = club_night()
+    club, games = club_night()
     page.clock.install()
     page.set_viewport_size(size)
     page.goto(f"/clubs/{club.slug}/live/projector")
     screen = page.locator("#live-tables[data-pages]")
     expect(screen).to_have_count(1)
-    # The pages take turns only as the test moves the clock on.
-    page.clock.pause_at(page.evaluate("Date.now()") + 5000)
     expect(page.get_by_role("navigation", name="Main")).to_have_count(0)
     expect(page.locator("header.site")).to_have_count(0)
     small = [(text, px) for text, px in page.evaluate(TEXT_SIZES) if px < 24]
@@ -110,14 +110,29 @@ def test_the_projector_shows_every_table_in_large_type_on_one_screen_a_page_at_a
         cards = page.evaluate(SHOWN)
         assert all(below and inside for _, below, inside in cards), (number, cards)
         shown[number] = [table for table, _, _ in cards]
-        if number == 1:
-            page.screenshot(path=str(shots() / f"projector-view-{name}.png"))
-        page.clock.run_for(PROJECTOR_PAGE_SECONDS * 1000)
+        page.screenshot(path=str(shots() / f"projector-view-{name}-page-{number}.png"))
+        page.clock.fast_forward(3600 * 1000)
     assert sorted(shown) == list(range(1, pages + 1))  # each page came once
     in_order = [table for number in sorted(shown) for table in shown[number]]
     assert in_order == sorted(NIGHT_TABLES)  # every table once, by its number
     if size == PROJECTOR:
         assert shown[1] == sorted(NIGHT_TABLES)  # on a projector's full size, all at once
+        return
+
+    # At 1280x720 the finished games and the standings have a page of their own; a turn pushed
+    # meanwhile leaves that page on the screen, and the next shows the turn.
+    assert pages > 1
+    page.clock.fast_forward(3600 * 1000 * (pages - 1))
+    expect(screen).to_have_attribute("data-page", str(pages))
+    domain.act(games[0].pk, "pass")
+    expect(page.locator(f"[aria-labelledby='live-{games[0].pk}']")).to_contain_text(
+        "Ben Cole passed"
+    )
+    expect(screen).to_have_attribute("data-page", str(pages))
+    assert [table for table, _, _ in page.evaluate(SHOWN)] == shown[pages]
+    page.clock.fast_forward(3600 * 1000)
+    expect(screen).to_have_attribute("data-page", "1")
+    assert [table for table, _, _ in page.evaluate(SHOWN)] == shown[1]
 
 
 @pytest.mark.parametrize("screen", ["live", "live/projector"])
