@@ -108,7 +108,9 @@ def test_an_unknown_club_is_a_404(client):
 
 def test_the_club_page_links_to_it(client):
     club = make_club()
-    assert f'href="/clubs/{club.slug}/live"' in client.get(f"/clubs/{club.slug}/").content.decode()
+    page = client.get(f"/clubs/{club.slug}/").content.decode()
+    assert f'href="/clubs/{club.slug}/live"' in page
+    assert f'href="/clubs/{club.slug}/live/projector"' in page
 
 
 def test_an_abandoned_or_finished_game_is_not_in_play(client):
