@@ -217,6 +217,8 @@ class Game(models.Model):
     club = models.ForeignKey(
         Club, null=True, blank=True, on_delete=models.PROTECT, related_name="games"
     )
+    # The number of the club's table it is played at, as the director's screen lists them.
+    table_number = models.PositiveSmallIntegerField(null=True, blank=True)
 
     # What a record imported from a file (GCG) says of the game beyond its turns.
     title = models.CharField(max_length=200, blank=True)

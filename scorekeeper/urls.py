@@ -77,6 +77,12 @@ urlpatterns = [
     path("clubs/<slug:slug>/roster", clubs.roster, name="club_roster"),
     path("clubs/<slug:slug>/live", director.live, name="club_live"),
     path("clubs/<slug:slug>/live/tables", director.live_part, name="club_live_part"),
+    path("clubs/<slug:slug>/live/projector", director.projector, name="club_projector"),
+    path(
+        "clubs/<slug:slug>/live/projector/tables",
+        director.projector_part,
+        name="club_projector_part",
+    ),
     path("clubs/<slug:slug>/events", live.club_events, name="club_events"),
     # /judge/: the word judge (the referee's own page)
     path("", include("referee.urls")),

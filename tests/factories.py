@@ -243,3 +243,35 @@ def letterup_game() -> Game:
     domain.act(game.pk, "finish", racks={0: "AEGINRT", 1: "BCJKQVZ"})  # −9 and −43
     game.refresh_from_db()
     return game
+
+
+# A club night's tables, numbered out of the order they started in (as tables fill up at random).
+NIGHT_TABLES = (7, 3, 11, 1, 9, 5, 2, 10, 4, 8, 6)
+NIGHT_NAMES = (
+    "Ann Bell", "Ben Cole", "Cy Dunn", "Di Earl", "Ed Ford", "Flo Gray", "Gus Hale", "Hal Irwin",
+    "Ida Jones", "Jo Kent", "Kay Lowe", "Lou Moss", "Mo Nash", "Ned Orr", "Oli Park", "Pat Quinn",
+    "Ria Ross", "Sam Todd", "Tia Urban", "Ugo Vance", "Val Webb", "Wes Young",
+)  # fmt: skip
+
+
+def club_night(
+    tables: Iterable[int] = NIGHT_TABLES, finished: int = 2, lexicon: str = "CLUB"
+) -> tuple[Club, list[Game]]:
+    """A club (Riverside) with a game in play at each of ``tables``, started in that order, each
+    after a turn or two (RULES.md §3), and ``finished`` games over for its standings."""
+    numbers = list(tables)
+    club = make_club(roster=NIGHT_NAMES)
+    games = []
+    for i, number in enumerate(numbers):
+        names = list(NIGHT_NAMES[2 * i : 2 * i + 2])
+        game = domain.do_create_game(
+            ruleset="upwords-10", players=names, lexicon=lexicon, club=club, table_number=number
+        )
+        for triples, _ in HASBRO[: 1 + i % 2]:
+            domain.act(game.pk, "play", tiles=triples)
+        games.append(game)
+    for i in range(finished):
+        finished_game(
+            [NIGHT_NAMES[-1 - 2 * i], NIGHT_NAMES[-2 - 2 * i]], club=club, lexicon=lexicon
+        )
+    return club, games

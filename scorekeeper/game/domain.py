@@ -61,6 +61,7 @@ from scorekeeper.models import (
 )
 
 TURN_CLOCK = (10, 3600)  # seconds a turn clock may be set to
+TABLE_MOST = 999  # the highest table number a club game may be given
 # A game's log is long enough for any real game, undos and all; a runaway script stops here.
 LOG_CAP = 2000
 # The most entries a log can hold: the cap, then one of each kind that ends a game (finish,
@@ -126,13 +127,15 @@ def do_create_game(
     first: str | None = None,
     turn_clock: int | None = None,
     club: Club | None = None,
+    table_number: int | None = None,
     retry_slot: str | None = None,
 ) -> Game:
     """Start a game: every player has drawn a full rack and ``first`` (a player's name; by
     default the first named) is to move. ``lexicon`` defaults to ``settings.DEFAULT_LEXICON``.
 
     A game for a ``club`` counts in its standings: every player must be on its roster (checked
-    under the club's row lock, so a player taken off the roster meanwhile is refused).
+    under the club's row lock, so a player taken off the roster meanwhile is refused), played
+    at its table ``table_number`` if given (the director's screen lists the tables by it).
     ``retry_slot`` (``act``'s) is stored with the game: a game made under it already is
     returned, and no other made."""
     if retry_slot is not None and (made := made_under(retry_slot)) is not None:
@@ -147,6 +150,12 @@ def do_create_game(
         turn_clock=turn_clock,
     )
     game.retry_slot = retry_slot
+    if table_number is not None:
+        if club is None:
+            raise InputError("table_without_club", "A table number is for a club game.")
+        if not 1 <= table_number <= TABLE_MOST:
+            raise InputError("bad_table", f"A table number is 1 to {TABLE_MOST}.")
+        game.table_number = table_number
     with transaction.atomic():
         if club is not None:
             game.club = check_roster(club, names)

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from uuid import UUID
 
 from django.db import close_old_connections, connection, transaction
+from django.db.models import Count, Max
 
 from scorekeeper.live.hub import hub
 from scorekeeper.models import Game, Seat, Turn
@@ -152,6 +153,17 @@ _LATEST_ENTRY = (
 )
 
 
+def club_version(club_id: int) -> str:
+    """What the director's screen shows of a club's games, as one word that changes with any
+    of them (a turn, a new game, one finished): the page says the one it was drawn at, and
+    its stream sends it a refresh only if the club's games changed since (``ClubStream``)."""
+    seen = Game.objects.filter(club_id=club_id).aggregate(
+        latest=Max("updated_at"), games=Count("pk")
+    )
+    latest = seen["latest"]
+    return f"{seen['games']}.{latest.timestamp() if latest else 0}"
+
+
 def missed(game_id: UUID | str, after: int) -> list[dict[str, Any]] | None:
     """The events after entry ``after``, in order, from the record; None if there are more
     than ``CATCH_UP_MOST`` (the screen reloads instead)."""
@@ -239,6 +251,7 @@ __all__ = [
     "CATCH_UP_MOST",
     "announce",
     "club_channel",
+    "club_version",
     "Drawer",
     "draw_with",
     "event_of",

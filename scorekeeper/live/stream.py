@@ -9,7 +9,8 @@ then stands (``part``: HTML, drawn where the change committed when the news brin
 once per change in each process, whoever listens); other streams never carry it. A screen
 more than ``news.CATCH_UP_MOST`` entries behind is sent ``event: reload``. A club's stream
 sends ``event: table`` (a game of the club changed) and ``event: refresh`` when news may have
-been lost; the director's screen then reloads its tables.
+been lost, or at its opening when the club's games changed since the page was drawn; the
+director's screen then reloads its tables.
 
 A stream lasts at most ``PUSH_STREAM_SECONDS`` (the browser reconnects at once, with its
 ``Last-Event-ID``: ``RETRY_MS``), and a stream lost without that end (its server's worker
@@ -183,12 +184,21 @@ class GameStream:
 
 
 class ClubStream:
-    """Which of a club's games changed: the director's screen reloads its tables for each."""
+    """Which of a club's games changed: the director's screen reloads its tables for each.
 
-    def __init__(self, club_id: int) -> None:
+    ``seen``: the version of the club's games (``news.club_version``) the screen shows (its
+    page's, or the last the stream said, ``Last-Event-ID``). The stream's opening sends a
+    refresh only if they changed since: a page just drawn carries its tables already, and
+    fetching them again at once would double every screen's load. Each opening says the
+    version it found (an ``id:`` with no event), for the browser to send on a reconnect."""
+
+    def __init__(self, club_id: int, seen: str | None = None) -> None:
+        self.club_id = club_id
         self.channel = news.club_channel(club_id)
         self.done = False
         self.drawn = False
+        self.seen = seen
+        self.opened = False
 
     def opening(self) -> bytes:
         return f"retry: {retry_ms()}\n".encode() + frame({}, event="ready")
@@ -199,7 +209,14 @@ class ClubStream:
         return frame(message, event="table")
 
     def catch_up(self) -> bytes:
-        return frame({}, event="refresh")
+        if self.opened:  # news was lost: the screen's tables may be behind
+            return frame({}, event="refresh")
+        self.opened = True
+        version = news.club_version(self.club_id)
+        said = f"id: {version}\n"
+        if version == self.seen:
+            return said.encode() + b"\n"
+        return said.encode() + frame({}, event="refresh")
 
 
 def _let_go(read: Callable[[], T]) -> T:

@@ -1,6 +1,7 @@
 """The director's screen for a club night (``/clubs/<slug>/live``): every game of the club in
 play, with its players and scores, whose turn it is, the last turn and how long ago it was,
-the stalled ones marked, and the club's standings beside them; for a projector or a phone.
+the stalled ones marked, and the club's standings beside them; for a phone or a laptop.
+``/clubs/<slug>/live/projector`` shows the same for a projector, a page at a time.
 
 The page refreshes its live part (``/clubs/<slug>/live/tables``) every few seconds; an
 unchanged refresh is answered 304 from one aggregate query (the club's games' latest change,
@@ -9,9 +10,10 @@ and the minute, since "4 min ago" and stalling move with the clock).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db.models import Count, F, Max, Prefetch
@@ -23,6 +25,7 @@ from django.views.decorators.http import condition, require_GET
 from referee import InputError
 from scorekeeper.game.replay import turn_phrase
 from scorekeeper.game.turn_kinds import describe
+from scorekeeper.live.news import club_version
 from scorekeeper.models import Club, Game, Seat, Turn
 from scorekeeper.stats.standings import club_standings
 from scorekeeper.web.clubs import get_club
@@ -31,6 +34,9 @@ from scorekeeper.web.shortcuts import error_page, query_whole
 LIVE = (Game.Status.IN_PROGRESS, Game.Status.AWAITING_RACKS)
 STALL_MOST = 240  # minutes: the longest stall a night may set with ?stall=
 TONIGHT = timedelta(hours=12)  # finished games listed as "finished tonight"
+PROJECTOR_LINES = 8  # standings lines, or finished games, in one piece of the projector's page
+PROJECTOR_PAGE_SECONDS = 12  # how long the projector shows a page when all doesn't fit at once
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -56,8 +62,17 @@ def stall_minutes(request: HttpRequest) -> int:
     return asked or settings.STALL_MINUTES
 
 
+def table_order(table: Table) -> tuple[bool, int, datetime, str]:
+    """Where a game stands among the club's tables: by its table's number (those without one
+    after), then by when it started; never by its last turn, so a card stays where the room
+    last saw it."""
+    number = table.game.table_number
+    return (number is None, number or 0, table.game.created_at, str(table.game.pk))
+
+
 def live_tables(club: Club, stall: int, now: datetime) -> list[Table]:
-    """The club's games in play, longest waiting first: three queries however many."""
+    """The club's games in play in their tables' order (``table_order``): three queries
+    however many."""
     seats = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("order"))
     games = list(club.games.filter(status__in=LIVE).prefetch_related(seats))
     last_turns = {
@@ -85,7 +100,7 @@ def live_tables(club: Club, stall: int, now: datetime) -> list[Table]:
                 turn=turn_phrase(game),
             )
         )
-    tables.sort(key=lambda t: t.since)
+    tables.sort(key=table_order)
     return tables
 
 
@@ -103,9 +118,11 @@ def _etag(request: HttpRequest, slug: str) -> str | None:
 
 
 def _context(request: HttpRequest, club: Club) -> dict[str, Any]:
+    # Read before the tables: a change committed in between makes the stream refresh them.
+    version = club_version(club.pk)
     now = timezone.now()
     stall = stall_minutes(request)
-    finished = (
+    finished = list(
         club.games.filter(status=Game.Status.FINISHED, finished_at__gte=now - TONIGHT)
         .prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("order"))
@@ -119,28 +136,65 @@ def _context(request: HttpRequest, club: Club) -> dict[str, Any]:
         "standings": club_standings(club),
         "stall": stall,
         "now": now,
+        "version": version,
         "poll": settings.LIVE_POLL_SECONDS,  # while push is not open (static/js/live.js)
     }
 
 
-@require_GET
-def live(request: HttpRequest, slug: str) -> HttpResponse:
+def in_blocks(items: list[T], size: int) -> list[list[T]]:
+    """``items`` a few at a time, in order: each block is one piece of the projector's pages."""
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+def _projector_context(request: HttpRequest, club: Club) -> dict[str, Any]:
+    context = _context(request, club)
+    context["finished_blocks"] = in_blocks(context["finished"], PROJECTOR_LINES)
+    context["standings_blocks"] = [
+        (table, lines)
+        for table in context["standings"]
+        for lines in in_blocks(table.lines, PROJECTOR_LINES)
+    ]
+    context["page_seconds"] = PROJECTOR_PAGE_SECONDS
+    return context
+
+
+def _answer(
+    request: HttpRequest,
+    slug: str,
+    template: str,
+    context_of: Callable[[HttpRequest, Club], dict[str, Any]],
+) -> HttpResponse:
     club = get_club(slug)
     try:
-        context = _context(request, club)
+        context = context_of(request, club)
     except InputError as error:
         return error_page(request, 400, "Not a stall time", error.message)
-    return render(request, "clubs/live.html", context)
+    return render(request, template, context)
+
+
+@require_GET
+def live(request: HttpRequest, slug: str) -> HttpResponse:
+    return _answer(request, slug, "clubs/live.html", _context)
 
 
 @require_GET
 @condition(etag_func=_etag)
 def live_part(request: HttpRequest, slug: str) -> HttpResponse:
-    club = get_club(slug)
-    try:
-        context = _context(request, club)
-    except InputError as error:
-        return error_page(request, 400, "Not a stall time", error.message)
-    response = render(request, "clubs/_live_tables.html", context)
+    response = _answer(request, slug, "clubs/_live_tables.html", _context)
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+def projector(request: HttpRequest, slug: str) -> HttpResponse:
+    """The director's screen for a projector (``/clubs/<slug>/live/projector``): no site
+    menu, large type, and what doesn't fit on the screen at once shown a page at a time."""
+    return _answer(request, slug, "clubs/projector.html", _projector_context)
+
+
+@require_GET
+@condition(etag_func=_etag)
+def projector_part(request: HttpRequest, slug: str) -> HttpResponse:
+    response = _answer(request, slug, "clubs/_projector_tables.html", _projector_context)
     response["Cache-Control"] = "no-cache"
     return response

@@ -23,7 +23,7 @@ from referee import (
     challenge_rule_name,
     get_library,
 )
-from scorekeeper.game.domain import TURN_CLOCK
+from scorekeeper.game.domain import TABLE_MOST, TURN_CLOCK
 from scorekeeper.game.word_policy import AUTO, MANUAL
 from scorekeeper.models import NAME_MAX, Club, Game, name_key, name_problem
 from scorekeeper.stats.rankings import SORT_LABELS, WORDS
@@ -165,6 +165,13 @@ class NewGameForm(forms.Form):
                 "its roster.",
                 error_messages={"invalid_choice": "You are not a member of that club."},
             )
+            self.fields["table_number"] = forms.IntegerField(
+                label="Table number",
+                min_value=1,
+                max_value=TABLE_MOST,
+                required=False,
+                help_text="Optional: the director's screen lists the club's tables by it.",
+            )
         for n in SEATS:
             self.fields[f"player_{n}"] = forms.CharField(
                 label=f"Player {n}", max_length=NAME_MAX, required=n == 1
@@ -256,6 +263,8 @@ class NewGameForm(forms.Form):
         if starter not in (None, "draw") and int(starter) > len(given):
             self.add_error("starter", "Choose one of the players you named.")
         club = data.get("club")
+        if club is None and data.get("table_number") is not None:
+            self.add_error("table_number", "A table number is for a club game: choose the club.")
         if club is not None:
             on_roster = set(club.roster.values_list("name_key", flat=True))
             for n, name in zip(SEATS, names, strict=True):

@@ -87,6 +87,8 @@ def game_events(request: HttpRequest, game_id: Any) -> HttpResponseBase:
 
 @require_GET
 def club_events(request: HttpRequest, slug: str) -> HttpResponseBase:
-    """Which of a club's games changed, as each change commits."""
+    """Which of a club's games changed, as each change commits; a refresh first only if they
+    changed since the version the screen shows (``Last-Event-ID``, else ``?seen=``)."""
     club = get_club(slug)
-    return _stream(request, ClubStream(club.pk))
+    seen = request.headers.get("Last-Event-ID") or request.GET.get("seen")
+    return _stream(request, ClubStream(club.pk, seen))

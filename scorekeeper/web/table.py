@@ -98,6 +98,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 first=players[first],
                 turn_clock=data["turn_clock"],
                 club=data.get("club"),
+                table_number=data.get("table_number"),
             )
         except RefereeError as error:
             form.add_error(None, error.message)

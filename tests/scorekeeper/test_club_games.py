@@ -54,6 +54,20 @@ def test_a_member_starts_a_game_for_the_club(client):
     assert [s.player.name for s in game.seats.order_by("order")] == ["Ann", "Ben"]
 
 
+def test_a_club_game_is_given_its_table_number_and_a_casual_game_none(client):
+    ann = account("ann")
+    make_club(directors=[ann])
+    client.force_login(ann)
+    assert 'name="table_number"' in client.get("/games/new").content.decode()
+    assert new_game(client, "Ann", "Ben", club="riverside", table_number="4").status_code == 302
+    assert Game.objects.get().table_number == 4
+    casual = new_game(client, "Ann", "Zed", club="", table_number="5")
+    assert casual.status_code == 400
+    assert "A table number is for a club game" in casual.content.decode()
+    assert new_game(client, "Ann", "Ben", club="riverside", table_number="0").status_code == 400
+    assert Game.objects.count() == 1
+
+
 def test_a_club_game_refuses_a_player_not_on_the_roster(client):
     ann = account("ann")
     make_club(directors=[ann])

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
+from referee import InputError
 from scorekeeper.game import domain
+from scorekeeper.game.domain import TABLE_MOST
+from scorekeeper.live.news import club_version
 from scorekeeper.models import Game, Turn
-from tests.factories import finished_game, make_club
+from scorekeeper.web.director import PROJECTOR_LINES, PROJECTOR_PAGE_SECONDS
+from tests.factories import NIGHT_NAMES, NIGHT_TABLES, club_night, finished_game, make_club
 from tests.sequences import HASBRO
 
 pytestmark = pytest.mark.django_db
@@ -103,7 +108,9 @@ def test_an_unknown_club_is_a_404(client):
 
 def test_the_club_page_links_to_it(client):
     club = make_club()
-    assert f'href="/clubs/{club.slug}/live"' in client.get(f"/clubs/{club.slug}/").content.decode()
+    page = client.get(f"/clubs/{club.slug}/").content.decode()
+    assert f'href="/clubs/{club.slug}/live"' in page
+    assert f'href="/clubs/{club.slug}/live/projector"' in page
 
 
 def test_an_abandoned_or_finished_game_is_not_in_play(client):
@@ -112,3 +119,98 @@ def test_an_abandoned_or_finished_game_is_not_in_play(client):
     page = client.get(f"/clubs/{club.slug}/live").content.decode()
     assert "Ann v Ben" not in page
     assert Game.objects.filter(club=club, status=Game.Status.IN_PROGRESS).count() == 2
+
+
+def table_numbers(page: str) -> list[int]:
+    return [int(n) for n in re.findall(r'<span class="table-number">Table (\d+)</span>', page)]
+
+
+@pytest.mark.parametrize("screen", ["live", "live/projector"])
+def test_the_tables_are_listed_by_number_and_stay_in_place_after_a_turn(client, screen):
+    club, games = club_night()
+    unnumbered = live_game(club, ["Val Webb", "Wes Young"])  # at no numbered table: last
+    url = f"/clubs/{club.slug}/{screen}"
+    before = client.get(url).content.decode()
+    assert table_numbers(before) == sorted(NIGHT_TABLES)
+    assert before.index("Table 11") < before.index(f'id="live-{unnumbered.pk}"')
+    # Table 7 started first; its turn makes it the one that waited least, and it stays put.
+    domain.act(games[0].pk, "pass")
+    after = client.get(url).content.decode()
+    assert "Ben Cole passed" in after
+    assert table_numbers(after) == sorted(NIGHT_TABLES)
+
+
+def test_two_games_at_one_table_number_go_by_their_start(client):
+    club, games = club_night(tables=[4, 4, 2])
+    page = client.get(f"/clubs/{club.slug}/live").content.decode()
+    cards = [page.index(f'id="live-{g.pk}"') for g in (games[2], games[0], games[1])]
+    assert cards == sorted(cards)
+
+
+def test_the_projector_view_has_no_site_menu_and_the_director_s_screen_links_to_it(client):
+    club, games = club_night()
+    screen = client.get(f"/clubs/{club.slug}/live").content.decode()
+    assert f'href="/clubs/{club.slug}/live/projector"' in screen
+    assert 'aria-label="Main"' in screen  # the director's own screen keeps the menu
+    page = client.get(f"/clubs/{club.slug}/live/projector").content.decode()
+    assert 'aria-label="Main"' not in page and 'class="site"' not in page
+    assert page.count('class="live-card') == len(NIGHT_TABLES)
+    assert "Standings: Upwords" in page and "Finished tonight" in page
+    assert games[0].token not in page  # no scorer secret
+    assert f'data-page-seconds="{PROJECTOR_PAGE_SECONDS}"' in page
+    part = client.get(f"/clubs/{club.slug}/live/projector/tables")
+    assert part.content.decode().count('class="live-card') == len(NIGHT_TABLES)
+    again = client.get(f"/clubs/{club.slug}/live/projector/tables", HTTP_IF_NONE_MATCH=part["ETag"])
+    assert again.status_code == 304
+    assert client.get(f"/clubs/{club.slug}/live/projector?stall=0").status_code == 400
+    assert client.get("/clubs/nowhere/live/projector").status_code == 404
+
+
+def test_the_projector_cuts_long_standings_into_pieces_a_page_can_hold(client):
+    club, _ = club_night(tables=[], finished=0)
+    names = list(NIGHT_NAMES[: 2 * PROJECTOR_LINES + 2])
+    for first, second in zip(names[::2], names[1::2], strict=True):
+        finished_game([first, second], club=club)
+    page = client.get(f"/clubs/{club.slug}/live/projector").content.decode()
+    pieces = page.split("data-piece")[1:]
+    standings = [p for p in pieces if "Standings: Upwords" in p]
+    assert [p.count('<th scope="row">') for p in standings] == [PROJECTOR_LINES, PROJECTOR_LINES, 2]
+
+
+def stream_of(client, url: str, **headers: str) -> str:
+    return b"".join(client.get(url, **headers).streaming_content).decode()
+
+
+def test_the_club_stream_opens_with_a_refresh_only_if_the_tables_changed_since_the_page(
+    client, settings
+):
+    settings.PUSH_STREAM_SECONDS = 0  # each stream ends after its opening
+    club, games = club_night(tables=[1, 2])
+    page = client.get(f"/clubs/{club.slug}/live").content.decode()
+    events = re.search(r'data-events="([^"]+)"', page).group(1).replace("&amp;", "&")
+    version = club_version(club.pk)
+    assert events == f"/clubs/{club.slug}/events?seen={version}"
+    opened = stream_of(client, events)
+    assert "event: refresh" not in opened and f"id: {version}\n\n" in opened
+    domain.act(games[1].pk, "pass")  # after the page was drawn: its tables are behind
+    behind = stream_of(client, events)
+    assert "event: refresh" in behind and f"id: {club_version(club.pk)}\n" in behind
+    # A reconnect says the version its stream last said, which wins over the page's.
+    now = club_version(club.pk)
+    assert "event: refresh" not in stream_of(client, events, HTTP_LAST_EVENT_ID=now)
+    assert "event: refresh" in stream_of(client, f"/clubs/{club.slug}/events")  # seen nothing
+
+
+def test_a_table_number_is_for_a_club_game_and_a_small_whole_number():
+    club = make_club(roster=["Ann", "Ben"])
+    game = domain.do_create_game(
+        ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB", club=club, table_number=3
+    )
+    assert Game.objects.get(pk=game.pk).table_number == 3
+    for club_, number in ((None, 3), (club, 0), (club, TABLE_MOST + 1)):
+        with pytest.raises(InputError):
+            domain.do_create_game(
+                ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB", club=club_,
+                table_number=number,
+            )  # fmt: skip
+    assert Game.objects.count() == 1
