@@ -115,7 +115,10 @@
   function onBoard(r, c) { return r >= 0 && c >= 0 && r < size && c < size; }
   function filled(r, c) { return Boolean(at(r, c).dataset.top) && !pending.has(key(r, c)); }
 
-  function say(text) { note.textContent = text; }
+  function say(text) {
+    note.textContent = text;
+    fit();
+  }
 
   // Keyboard: one square is in the tab order (rendered so); arrows move between squares.
   function focusSquare(r, c) {
@@ -291,37 +294,84 @@
     sq.appendChild(span);
   }
 
-  // 15×15 on a phone: a zoomed part of the board around the cursor; one tap shows it whole.
+  // A phone whose whole board, as it fits, has squares under 40 px shows a zoomed part of it
+  // (squares 44 px, 40 on 8×8) from the start, around the last play, then around the cursor.
+  // One tap shows it whole, until the next tap on a square.
+  let wholeChosen = false;
   function zoomable() {
-    return Boolean(wholeButton) && phone.matches;
+    return Boolean(wholeButton) && phone.matches && !wholeChosen &&
+      board.querySelector("button.sq").getBoundingClientRect().width < 40;
   }
 
   function zoomIn() {
-    if (!zoomable() || wrap.classList.contains("zoomed")) return;
-    wrap.classList.add("zoomed");
-    wholeButton.hidden = false;
+    wholeChosen = false;
+    fit();
   }
 
   function wholeBoard() {
+    wholeChosen = true;
     wrap.classList.remove("zoomed");
     wholeButton.hidden = true;
+    fit();
   }
 
-  // Keep the cursor's square in the zoomed part (a square's margin from the edge), and on a
-  // phone keep the board just under the score bar, so Submit and the pad stay on screen.
+  // On a phone the board takes the height left under the score bar once the preview, Submit
+  // and the whole pad are on screen: the zoomed part grows or shrinks to it; the whole board
+  // narrows (to 60% at most), and zooms when its squares would be under 40 px.
+  const pad = page.querySelector(".pad");
+  const MIN_ZOOMED = 150; // the cursor's row with a row either side
+  function fit() {
+    if (!phone.matches || !bar || !pad) {
+      wrap.classList.remove("zoomed");
+      if (wholeButton) wholeButton.hidden = true;
+      wrap.style.removeProperty("--board-room");
+      wrap.style.removeProperty("--board-whole");
+      return;
+    }
+    const below = pad.getBoundingClientRect().bottom - wrap.getBoundingClientRect().bottom;
+    const room = window.innerHeight - bar.getBoundingClientRect().height - below - 8;
+    const zoomed = wrap.classList.contains("zoomed");
+    if (!zoomed) {
+      wrap.style.removeProperty("--board-whole");
+      const whole = wrap.getBoundingClientRect();
+      const width = Math.max(whole.width * 0.6, Math.min(whole.width, (room * whole.width) / whole.height));
+      wrap.style.setProperty("--board-whole", Math.floor(width) + "px");
+      if (!zoomable()) return;
+      wrap.classList.add("zoomed");
+      wholeButton.hidden = false;
+    }
+    const most = board.getBoundingClientRect().height;
+    wrap.style.setProperty("--board-room", Math.round(Math.min(most, Math.max(MIN_ZOOMED, room))) + "px");
+    if (zoomed) follow();
+    else centre(cursor ? at(cursor[0], cursor[1]) : landmark());
+  }
+
+  // Where a zoomed board opens with no square chosen: the last play, or the start.
+  function landmark() {
+    const last = board.querySelectorAll(".sq.last");
+    if (last.length) return last[Math.floor(last.length / 2)];
+    return board.querySelector(".sq.start") || at(Math.floor(size / 2), Math.floor(size / 2));
+  }
+
+  function centre(sq) {
+    const w = wrap.getBoundingClientRect();
+    const s = sq.getBoundingClientRect();
+    wrap.scrollLeft += s.left + s.width / 2 - (w.left + w.width / 2);
+    wrap.scrollTop += s.top + s.height / 2 - (w.top + w.height / 2);
+  }
+
+  // Keep the cursor's square in the zoomed part (a square's margin from the edge).
   function follow() {
-    if (!cursor) return;
-    if (wrap.classList.contains("zoomed")) {
-      const sq = at(cursor[0], cursor[1]);
-      const w = wrap.getBoundingClientRect();
-      const s = sq.getBoundingClientRect();
-      const margin = s.width * 1.5;
-      if (s.left < w.left + margin || s.right > w.right - margin) {
-        wrap.scrollLeft += s.left + s.width / 2 - (w.left + w.width / 2);
-      }
-      if (s.top < w.top + margin || s.bottom > w.bottom - margin) {
-        wrap.scrollTop += s.top + s.height / 2 - (w.top + w.height / 2);
-      }
+    if (!cursor || !wrap.classList.contains("zoomed")) return;
+    const sq = at(cursor[0], cursor[1]);
+    const w = wrap.getBoundingClientRect();
+    const s = sq.getBoundingClientRect();
+    const margin = s.width * 1.5;
+    if (s.left < w.left + margin || s.right > w.right - margin) {
+      wrap.scrollLeft += s.left + s.width / 2 - (w.left + w.width / 2);
+    }
+    if (s.top < w.top + margin || s.bottom > w.bottom - margin) {
+      wrap.scrollTop += s.top + s.height / 2 - (w.top + w.height / 2);
     }
   }
 
@@ -349,9 +399,9 @@
     const r = Number(sq.dataset.row);
     const c = Number(sq.dataset.col);
     bringIntoView();
-    zoomIn();
     if (cursor && cursor[0] === r && cursor[1] === c) toggleDirection();
     else setCursor(r, c);
+    zoomIn(); // a whole board zooms around the square just tapped
     focusSquare(r, c);
     follow();
   });
@@ -409,6 +459,27 @@
 
   directionButton.addEventListener("click", toggleDirection);
   if (wholeButton) wholeButton.addEventListener("click", wholeBoard);
+
+  // What is between the board and the pad's last row changes (a preview, a refusal, a note, the
+  // offline notice in the score bar), or the screen does: the board takes what is left. A new
+  // preview and a note are fitted at once, in the task that changed them, so a tap that follows
+  // at once finds the pad where it is drawn.
+  document.body.addEventListener("htmx:afterSwap", function (event) {
+    if (event.target.id === "preview") fit();
+  });
+  if (window.ResizeObserver) {
+    const watch = new ResizeObserver(fit);
+    [bar, page.querySelector(".table-news"), form, pad].forEach(function (el) {
+      if (el) watch.observe(el);
+    });
+  }
+  phone.addEventListener("change", fit);
+  window.addEventListener("resize", fit);
+  fit();
+  // A game in play opens at its board on a phone, as it comes back after an action: the score
+  // bar, the board, the preview, Submit and the pad on one screen (the menu a scroll above).
+  if ("scrollRestoration" in history) history.scrollRestoration = "manual";
+  bringIntoView();
 
   // Typing the play by hand replaces the tapped tiles (the field is the source of truth).
   input.addEventListener("input", function () {
@@ -480,5 +551,6 @@
       advance();
     }
     render();
+    fit(); // zoomed around the cursor, as it was when the play was sent
   })();
 })();

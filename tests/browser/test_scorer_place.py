@@ -119,11 +119,18 @@ def test_the_page_keeps_its_place_after_each_action(phone, action):
     assert Turn.objects.filter(game=game).count() == entries + 1
     shoot(phone, f"after-{action}")
     assert_in_view(phone, phone.locator(".board-wrap"))
-    buttons = ["Undo last turn"]
     if Game.objects.get(pk=game.pk).status == Game.Status.IN_PROGRESS:
-        buttons += ["Submit", "Pass", "Exchange"]
-    for name in buttons:
-        assert_in_view(phone, phone.get_by_role("button", name=re.compile(f"^{name}")))
+        # Submit and the whole pad for the next play; the other turns, taken now and then,
+        # next below the pad.
+        assert_in_view(phone, phone.get_by_role("button", name=re.compile("^Submit")))
+        pad = phone.locator(".pad").bounding_box()
+        assert_in_view(phone, phone.locator(".pad"))
+        for name in ("Undo last turn", "Pass", "Exchange"):
+            button = phone.get_by_role("button", name=re.compile(f"^{name}"))
+            expect(button).to_be_visible()
+            assert button.bounding_box()["y"] >= pad["y"] + pad["height"], name
+    else:
+        assert_in_view(phone, phone.get_by_role("button", name=re.compile("^Undo last turn")))
     assert_in_view(phone, said)  # by the board, not at the top of the page
 
 
