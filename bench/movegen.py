@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bench.stats import percentile
 from referee import (
     BLANK,
     RULESETS,
@@ -48,12 +49,6 @@ from referee import (
     search,
 )
 
-GOALS = {
-    "movegen_ms_median": ("<=", 20),
-    "movegen_ms_p90": ("<=", 100),
-    "movegen_rss_mb": ("<=", 100),
-    "analysis_worst_ms": ("<=", 2000),
-}
 CACHE = Path(tempfile.gettempdir()) / "scorekeeper-movegen-cache"
 LIMIT = 20
 PER_FAMILY = 10
@@ -133,8 +128,9 @@ def _timed(fn: Any, rounds: int = 3) -> float:
 
 
 def _p90(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(0.9 * (len(ordered) - 1)))]
+    found = percentile(values, 0.9)
+    assert found is not None
+    return found
 
 
 _CHILD_RSS = """
@@ -143,11 +139,10 @@ sys.path.insert(0, {root!r})
 from pathlib import Path
 import marisa_trie, mmap  # imported before the baseline: libraries are not the structures
 from referee import compile_lexicon  # the whole engine, dawg and movegen included
+from bench.procs import status_kb
 
 def rss_kb():
-    for line in open("/proc/self/status"):
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
+    return status_kb("self", "VmRSS")
 
 lexica = [compile_lexicon(Path(p), Path({cache!r}), i) for i, p in {lists!r}]
 before = rss_kb()
@@ -245,11 +240,14 @@ def worst_case(lexicon: Any) -> tuple[float, int]:
     return round(slowest, 1), plays
 
 
-if __name__ == "__main__":  # the move generator's figures alone: python -m bench.movegen
-    import os
+def main(argv: list[str] | None = None) -> None:
+    """The move generator's figures alone: ``python -m bench movegen``."""
+    from bench.run import ROOT, lexicon_library
 
-    here = Path(__file__).resolve().parent.parent
-    folder = os.environ.get("LEXICON_DIR") or str(here.parent / "shared" / "lexica")
     with tempfile.TemporaryDirectory() as cache:
-        figures = run(LexiconLibrary([Path(folder)], Path(cache)), here)
+        figures = run(lexicon_library(Path(cache)), ROOT)
     print(json.dumps(figures, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,6 +1,9 @@
-"""Benchmarks: prints what it measures, then one JSON object as its last line.
+"""The whole suite: prints what it measures, then one JSON object as its last line.
 
-    make bench            (or: .venv/bin/python bench/run.py)
+    make bench            (or: .venv/bin/python -m bench)
+
+The figures also go to var/bench/<date>-<sha>.json (bench/results.py). Each goal's bound is in
+bench/goals.py, the one table of them; the list below says what each figure measures.
 
 Figures and goals (issue 2):
   engine_play_us_median  validate + score a typical mid-game play, the slower of an Upwords
@@ -76,39 +79,26 @@ from __future__ import annotations
 
 import json
 import os
-import platform
 import random
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-sys.path.insert(0, str(ROOT))
+from bench import capacity as capacity_bench
+from bench import http_load as http_bench
+from bench import import_load as import_bench
+from bench import movegen as movegen_bench
+from bench import results
+from bench.goals import goals_met
+from bench.procs import machine
+from bench.server import ROOT
+from referee import GameState, LexiconLibrary, Play, compile_lexicon, evaluate
 
-from bench import capacity as capacity_bench  # noqa: E402
-from bench import http_load as http_bench  # noqa: E402
-from bench import import_load as import_bench  # noqa: E402
-from bench import movegen as movegen_bench  # noqa: E402
-from referee import GameState, LexiconLibrary, Play, compile_lexicon, evaluate  # noqa: E402
-
-GOALS = {
-    "engine_play_us_median": ("<=", 100),
-    "lexicon_load_ms": ("<=", 50),
-    "lexicon_rss_mb": ("<=", 20),
-    "lookups_per_s": (">=", 1_000_000),
-    **movegen_bench.GOALS,
-    **http_bench.GOALS,
-    "capacity_tables": (">=", 5000),
-    "turn_cpu_ms": ("<=", 2),
-    "delivery_p99_ms": ("<=", 1000),
-    "turn_ratio": ("<=", 2),
-    "correction_ratio": ("<=", 2),
-}
 LONG_LOG_FIGURES = (
     "turn_ms_at_20",
     "turn_ms_at_2000",
@@ -222,11 +212,10 @@ sys.path.insert(0, {root!r})
 from pathlib import Path
 import marisa_trie  # imported before the baseline: the library is not the lexica
 from referee import LexiconLibrary
+from bench.procs import status_kb
 
 def rss_kb():
-    for line in open("/proc/self/status"):
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
+    return status_kb("self", "VmRSS")
 
 library = LexiconLibrary([Path(d) for d in {dirs!r}], Path({cache!r}))
 ids = library.ids()
@@ -288,11 +277,11 @@ def bench_lexica(library: LexiconLibrary) -> dict[str, object]:
     }
 
 
-def bench_sqlite_writers() -> dict[str, Any]:
-    """bench/sqlite_writers.py, in a process of its own (it points Django at a throwaway
-    database): its figures, its sentence printed."""
+def in_own_process(module: str) -> dict[str, Any]:
+    """``python -m <module>`` in a process of its own (it points Django at a throwaway
+    database): its figures (its last line), its sentence (the line before) printed."""
     ran = subprocess.run(
-        [sys.executable, str(HERE / "sqlite_writers.py")],
+        [sys.executable, "-m", module],
         check=True,
         capture_output=True,
         text=True,
@@ -305,36 +294,12 @@ def bench_sqlite_writers() -> dict[str, Any]:
     return found
 
 
-def bench_long_log() -> dict[str, Any]:
-    """bench/long_log.py, in a process of its own (it points Django at a throwaway database):
-    its figures, its sentence printed."""
-    ran = subprocess.run(
-        [sys.executable, str(HERE / "long_log.py")],
-        check=True,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=600,
-    )
-    *_, said, figures = ran.stdout.splitlines()
-    print(said)
-    found: dict[str, Any] = json.loads(figures)
-    return found
+def main(argv: list[str] | None = None) -> None:
+    import argparse
 
-
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
-
-
-def main() -> None:
+    argparse.ArgumentParser(
+        prog="python -m bench", description=__doc__.split("\n\n")[0]
+    ).parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="bench-lexica-") as cache:
         library = lexicon_library(Path(cache))
         print(f"machine: {machine()}")
@@ -369,45 +334,36 @@ def main() -> None:
         "lookups_per_s": round(lexica["lookups_per_s"]),
         **{name: movegen[name] for name in MOVEGEN_FIGURES},
     }
-    failed = False
-    try:
-        web = http_bench.run()
-    except Exception as error:  # noqa: BLE001 - the other figures stand; the failure is shown
-        failed = True
-        print(f"http: FAILED: {error}")
-        web = {name: None for name in HTTP_FIGURES} | {"http": {"error": str(error)[-2000:]}}
-    figures.update({name: web[name] for name in HTTP_FIGURES})
-    try:
-        imports = import_bench.run()
-    except Exception as error:  # noqa: BLE001 - the other figures stand; the failure is shown
-        failed = True
-        print(f"import load: FAILED: {error}")
-        imports = {"turn_ms_during_import": None, "import_load": {"error": str(error)[-2000:]}}
-    figures["turn_ms_during_import"] = imports["turn_ms_during_import"]
-    try:
-        writers = bench_sqlite_writers()
-    except Exception as error:  # noqa: BLE001 - the other figures stand; the failure is shown
-        failed = True
-        print(f"SQLite writers: FAILED: {error}")
-        writers = {"error": str(error)[-2000:]}
+    failed: list[str] = []
+
+    def attempt(name: str, measure: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """``measure()``, or its failure as ``{"error": ...}``: the other figures stand."""
+        try:
+            return measure()
+        except Exception as error:  # noqa: BLE001 - the failure is shown and the run fails
+            failed.append(name)
+            print(f"{name}: FAILED: {error}")
+            return {"error": str(error)[-2000:]}
+
+    web = attempt("http", http_bench.run)
+    figures.update({name: web.get(name) for name in HTTP_FIGURES})
+    imports = attempt("import load", import_bench.run)
+    figures["turn_ms_during_import"] = imports.get("turn_ms_during_import")
+    writers = attempt("SQLite writers", lambda: in_own_process("bench.sqlite_writers"))
     for key in ("sqlite_turns_per_s", "sqlite_hold_p50_ms"):
         figures[key] = writers.get(key)
-    try:
-        long_log = bench_long_log()
-    except Exception as error:  # noqa: BLE001 - the other figures stand; the failure is shown
-        failed = True
-        print(f"long log: FAILED: {error}")
-        long_log = {"error": str(error)[-2000:]}
+    long_log = attempt("long log", lambda: in_own_process("bench.long_log"))
     for key in LONG_LOG_FIGURES:
         figures[key] = long_log.get(key)
     capacity: dict[str, Any] = {}
     for name, url, redis in live_databases():
-        try:
-            live = capacity_bench.run(seconds=15, database_url=url, redis_url=redis)
-        except Exception as error:  # noqa: BLE001 - the other figures stand; the failure is shown
-            failed = True
-            print(f"capacity ({name}): FAILED: {error}")
-            live = {"capacity_tables": None, "error": str(error)[-2000:]}
+        live = attempt(
+            f"capacity ({name})",
+            lambda url=url, redis=redis: capacity_bench.run(  # type: ignore[misc]
+                seconds=15, database_url=url, redis_url=redis
+            ),
+        )
+        live.setdefault("capacity_tables", None)
         if name == "sqlite":
             figures["capacity_tables"] = live["capacity_tables"]
             for key in ("turn_cpu_ms", "delivery_p50_ms", "delivery_p99_ms", "screen_rss_kb"):
@@ -415,23 +371,20 @@ def main() -> None:
         else:
             figures["capacity_tables_postgresql"] = live["capacity_tables"]
         capacity[name] = live
-    met = {
-        name: figures[name] is not None
-        and (figures[name] <= goal if op == "<=" else figures[name] >= goal)
-        for name, (op, goal) in GOALS.items()
-    }
     details = {k: v for k, v in movegen.items() if k not in MOVEGEN_FIGURES}
     summary = {
         **figures,
         "lexica": len(lexica["loads_ms"]),
         "movegen": details,
-        "http": web["http"],
-        "import_load": imports["import_load"],
+        "http": web.get("http", web),
+        "import_load": imports.get("import_load", imports),
         "sqlite_writers": writers,
         "long_log": long_log,
         "capacity": capacity,
-        "goals_met": met,
+        "goals_met": goals_met(figures),
     }
+    saved = results.save(summary, "suite")
+    print(f"saved: {saved.relative_to(ROOT) if saved.is_relative_to(ROOT) else saved}")
     print(json.dumps(summary))
     if failed:
         sys.exit(1)

@@ -151,7 +151,7 @@ def test_what_the_benchmark_shares_with_the_tests_imports_no_django() -> None:
     import subprocess
     import sys
 
-    script = "import sys, tests.sequences; assert 'django' not in sys.modules, 'django'"
+    script = "import sys, bench.sequences; assert 'django' not in sys.modules, 'django'"
     done = subprocess.run(
         [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60
     )

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from bench.sequences import HASBRO
 from scorekeeper.game import domain
 from tests.browser.pages import PHONE, SHOTS
 from tests.factories import make_club
-from tests.sequences import HASBRO
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PROJECTOR = {"width": 1920, "height": 1080}

@@ -7,10 +7,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from bench.sequences import HASBRO
 from scorekeeper.game import domain
 from scorekeeper.models import Game, Turn
 from tests.factories import finished_game, make_club
-from tests.sequences import HASBRO
 
 pytestmark = pytest.mark.django_db
 
