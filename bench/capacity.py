@@ -60,7 +60,7 @@ from typing import Any
 
 from bench import procs
 from bench.procs import group_rss_kb, machine_ms, server_ticks
-from bench.server import ROOT, served
+from bench.server import HARNESS, served
 from bench.stats import percentile, rounded, spread
 from bench.transport import HOST, call, create_game
 
@@ -177,7 +177,7 @@ def step(
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
-            cwd=ROOT,
+            cwd=HARNESS,
         )
         assert proc.stdin is not None and proc.stdout is not None
         proc.stdin.write(json.dumps(config) + "\n")

@@ -41,7 +41,7 @@ from typing import Any
 from bench import procs
 from bench.goals import goals_met
 from bench.sequences import HASBRO, tiles
-from bench.server import ROOT, Database, served
+from bench.server import HARNESS, Database, served
 from bench.transport import call, create_game
 
 LEXICON = "CSW19"
@@ -115,7 +115,7 @@ def run(
         generator = subprocess.run(
             [sys.executable, "-m", "bench.loadgen"],
             input=json.dumps(config),
-            cwd=ROOT,
+            cwd=HARNESS,
             capture_output=True,
             text=True,
             timeout=120 + 4 * (warmup + seconds + 20),

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bench.server import HARNESS
 from bench.stats import percentile
 from referee import (
     BLANK,
@@ -135,7 +136,7 @@ def _p90(values: list[float]) -> float:
 
 _CHILD_RSS = """
 import json, sys
-sys.path.insert(0, {root!r})
+sys.path[:0] = [{harness!r}, {root!r}]
 from pathlib import Path
 import marisa_trie, mmap  # imported before the baseline: libraries are not the structures
 from referee import compile_lexicon  # the whole engine, dawg and movegen included
@@ -190,7 +191,10 @@ def run(library: LexiconLibrary, root: Path) -> dict[str, Any]:
     every = [ms for family in times.values() for ms in family]
     worst_ms, worst_plays = worst_case(lexicon)
     code = _CHILD_RSS.format(
-        root=str(root), cache=str(CACHE), lists=[(i.id, str(i.path)) for i in infos]
+        harness=str(HARNESS),
+        root=str(root),
+        cache=str(CACHE),
+        lists=[(i.id, str(i.path)) for i in infos],
     )
     rss = json.loads(
         subprocess.run([sys.executable, "-c", code], check=True, capture_output=True).stdout

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
 import subprocess
 from pathlib import Path
 from typing import Any
 
 from bench.procs import machine
-from bench.server import ROOT
+from bench.server import HARNESS, ROOT
 
-FOLDER = ROOT / "var" / "bench"
+# ``python -m bench compare`` keeps its runs' own files apart (BENCH_RESULTS_DIR).
+FOLDER = Path(os.environ.get("BENCH_RESULTS_DIR") or HARNESS / "var" / "bench")
 
 
 def revision(root: Path = ROOT) -> str:

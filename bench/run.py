@@ -96,7 +96,7 @@ from bench import movegen as movegen_bench
 from bench import results
 from bench.goals import goals_met
 from bench.procs import machine
-from bench.server import ROOT
+from bench.server import HARNESS, ROOT
 from referee import GameState, LexiconLibrary, Play, compile_lexicon, evaluate
 
 LONG_LOG_FIGURES = (
@@ -152,7 +152,7 @@ def live_databases() -> list[tuple[str, str | None, str | None]]:
 
 
 def lexicon_library(cache: Path) -> LexiconLibrary:
-    folder = os.environ.get("LEXICON_DIR") or str(ROOT.parent / "shared" / "lexica")
+    folder = os.environ.get("LEXICON_DIR") or str(HARNESS.parent / "shared" / "lexica")
     dirs = [Path(folder)] if Path(folder).is_dir() else []
     return LexiconLibrary(dirs, cache)
 
@@ -197,7 +197,7 @@ def bench_engine(library: LexiconLibrary) -> dict[str, float]:
 
 _CHILD_LOAD = """
 import json, sys, time
-sys.path.insert(0, {root!r})
+sys.path[:0] = [{harness!r}, {root!r}]
 from pathlib import Path
 from referee import compile_lexicon
 start = time.perf_counter()
@@ -208,7 +208,7 @@ print(json.dumps((time.perf_counter() - start) * 1000))
 
 _CHILD_RSS = """
 import json, sys
-sys.path.insert(0, {root!r})
+sys.path[:0] = [{harness!r}, {root!r}]
 from pathlib import Path
 import marisa_trie  # imported before the baseline: the library is not the lexica
 from referee import LexiconLibrary
@@ -238,13 +238,18 @@ def bench_lexica(library: LexiconLibrary) -> dict[str, object]:
         times = []
         for _ in range(3):
             code = _CHILD_LOAD.format(
-                root=str(ROOT), path=str(info.path), cache=str(library.cache_dir), id=info.id
+                harness=str(HARNESS),
+                root=str(ROOT),
+                path=str(info.path),
+                cache=str(library.cache_dir),
+                id=info.id,
             )
             out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
             times.append(json.loads(out.stdout))
         loads[info.id] = statistics.median(times)
     biggest = max(infos, key=lambda i: i.path.stat().st_size)
     code = _CHILD_RSS.format(
+        harness=str(HARNESS),
         root=str(ROOT),
         dirs=[str(d) for d in library.dirs],
         cache=str(library.cache_dir),
@@ -285,7 +290,7 @@ def in_own_process(module: str) -> dict[str, Any]:
         check=True,
         capture_output=True,
         text=True,
-        cwd=ROOT,
+        cwd=HARNESS,
         timeout=600,
     )
     *_, said, figures = ran.stdout.splitlines()
@@ -384,7 +389,7 @@ def main(argv: list[str] | None = None) -> None:
         "goals_met": goals_met(figures),
     }
     saved = results.save(summary, "suite")
-    print(f"saved: {saved.relative_to(ROOT) if saved.is_relative_to(ROOT) else saved}")
+    print(f"saved: {saved}")
     print(json.dumps(summary))
     if failed:
         sys.exit(1)

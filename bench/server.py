@@ -25,7 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-ROOT = Path(__file__).resolve().parent.parent
+HARNESS = Path(__file__).resolve().parent.parent  # where the bench package is
+# The app measured: this checkout, or another revision's (``python -m bench compare``).
+ROOT = Path(os.environ.get("BENCH_APP_ROOT") or HARNESS).resolve()
 
 
 def free_port() -> int:
