@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.server import HARNESS
-from bench.stats import percentile
+from bench.stats import percentile, rounded
 from referee import (
     BLANK,
     RULESETS,
@@ -128,12 +128,6 @@ def _timed(fn: Any, rounds: int = 3) -> float:
     return statistics.median(samples)
 
 
-def _p90(values: list[float]) -> float:
-    found = percentile(values, 0.9)
-    assert found is not None
-    return found
-
-
 _CHILD_RSS = """
 import json, sys
 sys.path[:0] = [{harness!r}, {root!r}]
@@ -207,13 +201,13 @@ def run(library: LexiconLibrary, root: Path) -> dict[str, Any]:
             family: {
                 "positions": len(values),
                 "median_ms": round(statistics.median(values), 1),
-                "p90_ms": round(_p90(values), 1),
+                "p90_ms": rounded(percentile(values, 0.9)),
                 "max_ms": round(max(values), 1),
             }
             for family, values in times.items()
         },
         "movegen_ms_median": round(statistics.median(every), 1),
-        "movegen_ms_p90": round(_p90(every), 1),
+        "movegen_ms_p90": rounded(percentile(every, 0.9)),
         "movegen_all_ms_median": round(statistics.median(everything), 1),
         "movegen_plays_per_s": round(plays / search_s),
         "movegen_rss_mb": round(rss, 1),
