@@ -155,15 +155,15 @@ def step(
     of every table, and the turns are sent from a third (a table's scorer is a phone of its
     own: its turns don't wait behind a screen's events in the generator), then the window."""
     roles = [(True, False), (True, False), (False, True)]  # (screens, turns) of each process
-    generators = []
-    outcomes = []
+    generators: list[subprocess.Popen[str]] = []
+    outcomes: list[Path] = []
     rss_before = group_rss_kb(pgid)
     for screens, sends in roles:
-        handle, outcome = tempfile.mkstemp(prefix="capacity-", suffix=".json")
+        handle, named = tempfile.mkstemp(prefix="capacity-", suffix=".json")
         os.close(handle)
-        outcomes.append(Path(outcome))
-        config = {
-            "result": outcome,
+        outcomes.append(Path(named))
+        config: dict[str, Any] = {
+            "result": named,
             "port": port,
             "games": games,
             "screens": screens,
@@ -203,7 +203,7 @@ def step(
     if restart is not None and pgid:
         time.sleep(restart)
         replace_a_worker(pgid)
-    results = []
+    results: list[dict[str, Any]] = []
     for proc, outcome in zip(generators, outcomes, strict=True):
         # Each result comes in a file: through the pipe, one past 64 kB came cut short.
         proc.communicate(timeout=seconds + 120)
@@ -231,10 +231,10 @@ def step(
     )
     for game in games:  # where each table's log stands now
         game["entry"] = scorers.get("entries", {}).get(game["id"], game["entry"])
-    screens = sum(r.get("screens", 0) for r in results)
-    figures = {
+    opened_screens = sum(r.get("screens", 0) for r in results)
+    figures: dict[str, Any] = {
         "tables": len(games),
-        "screens": screens,
+        "screens": opened_screens,
         "turns": len(turns),
         "scheduled": scorers.get("scheduled", 0),
         "turn_p50_ms": rounded(percentile(turns, 0.50)),
@@ -257,7 +257,9 @@ def step(
         "waiting_retry_ms": spread([t for r in results for t in r.get("waiting_retry_ms", [])]),
         "turns_over_50_ms": sum(1 for t in turns if t > TURN_P99_MS),
         "turn_max_ms": round(max(turns), 1) if turns else None,
-        "rss_per_screen_kb": round((rss_open - rss_before) / screens, 1) if screens else None,
+        "rss_per_screen_kb": round((rss_open - rss_before) / opened_screens, 1)
+        if opened_screens
+        else None,
     }
     figures["passed"] = bool(
         turns

@@ -92,10 +92,10 @@ class Screen:
     async def open(self) -> None:
         loop = asyncio.get_running_loop()
         opened, _ = await loop.create_connection(lambda: Stream(self), HOST, self.run.port)
-        self.transport = opened  # type: ignore[assignment]
+        self.transport = opened
         since = [f"Last-Event-ID: {self.last_id}"] if self.last_id is not None else []
         path = f"/games/{self.table.id}/events?part=live"
-        opened.write(transport.get(path, "Accept: text/event-stream", *since))  # type: ignore[attr-defined]
+        opened.write(transport.get(path, "Accept: text/event-stream", *since))
         await asyncio.wait_for(self.ready, 30)
 
     async def reopen(self) -> None:

@@ -140,7 +140,7 @@ def server_cpu_ms(phase: dict[str, Any]) -> float | None:
     """CPU time per request, in ms, of gunicorn and (PostgreSQL) the database's backends."""
     if phase["server_cpu_ms"] is None:
         return None
-    return phase["server_cpu_ms"] + (phase["db_cpu_ms"] or 0.0)
+    return float(phase["server_cpu_ms"] + (phase["db_cpu_ms"] or 0.0))
 
 
 def figures(

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.server import HARNESS
+from bench.server import HARNESS, ROOT
 from bench.stats import percentile, rounded
 from referee import (
     BLANK,
@@ -240,7 +240,7 @@ def worst_case(lexicon: Any) -> tuple[float, int]:
 
 def main(argv: list[str] | None = None) -> None:
     """The move generator's figures alone: ``python -m bench movegen``."""
-    from bench.run import ROOT, lexicon_library
+    from bench.run import lexicon_library
 
     with tempfile.TemporaryDirectory() as cache:
         figures = run(lexicon_library(Path(cache)), ROOT)

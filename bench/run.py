@@ -157,7 +157,7 @@ def lexicon_library(cache: Path) -> LexiconLibrary:
     return LexiconLibrary(dirs, cache)
 
 
-def median_us(fn, rounds: int = 15, batch: int = 400) -> float:
+def median_us(fn: Callable[[], None], rounds: int = 15, batch: int = 400) -> float:
     """Median over rounds of the mean time per call in a batch, in microseconds."""
     fn()  # warm up
     samples = []
@@ -229,7 +229,7 @@ print(json.dumps({{"mb": (rss_kb() - before) / 1024, "lexica": len(ids)}}))
 """
 
 
-def bench_lexica(library: LexiconLibrary) -> dict[str, object]:
+def bench_lexica(library: LexiconLibrary) -> dict[str, Any]:
     infos = library.infos()
     for info in infos:  # compile into the cache first: the load figure is for a warm cache
         compile_lexicon(info.path, library.cache_dir, info.id)
