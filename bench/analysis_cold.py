@@ -1,6 +1,6 @@
 """The first analysis on a fresh server: what building a word list's structures costs it.
 
-    LEXICON_DIR=/work/shared/lexica .venv/bin/python bench/analysis_cold.py [--lexicon CSW21]
+    LEXICON_DIR=../shared/lexica .venv/bin/python -m bench analysis-cold [--lexicon CSW21]
         [--workers 4] [--requests 12]
 
 gunicorn as ``make serve`` runs it (config/gunicorn.conf.py), with ``--workers`` workers, a

@@ -1,8 +1,8 @@
 """HTTP load benchmark: gunicorn on loopback, driven by a load generator in a second process.
 
-    .venv/bin/python bench/http_load.py [--clients 50] [--seconds 8] [--warmup 2]
+    .venv/bin/python -m bench http [--clients 50] [--seconds 8] [--warmup 2]
 
-(``make bench`` runs it as part of bench/run.py.) The server is config/gunicorn.conf.py as
+(``make bench`` runs it too.) The server is config/gunicorn.conf.py as
 ``make serve`` runs it, with two workers, on 127.0.0.1 and a free port, DEBUG and SECURE off,
 no rate limits, and max_requests off (see STEADY). Its database is a throwaway one: a
 fresh database on the PostgreSQL server of DATABASE_URL when that is a PostgreSQL URL (created,
@@ -21,8 +21,8 @@ measured window:
   http_poll_per_s     scoreboard polls with nothing new: GET /games/<id>/watch/live with
                       If-None-Match, answered 304
 
-Goals (issue 3): http_turn_ratio = turns / trivial ≥ 0.5, poll_ratio = poll / trivial ≥ 0.8,
-p99_turn_ms ≤ 50 at 50 concurrent clients. The client shares the machine's cores with the
+Its goals (bench/goals.py): http_turn_ratio (turns / trivial), poll_ratio (poll / trivial) and
+p99_turn_ms at 50 concurrent clients. The client shares the machine's cores with the
 server: its CPU use is measured and reported with each phase, with the server's own CPU time
 per request (gunicorn's processes, and PostgreSQL's backends for the benchmark's database), how
 busy the machine was before it started, and how the connections spread over the workers.

@@ -1,8 +1,8 @@
 """Turns on one game while others import the largest game records: does a turn wait?
 
-    .venv/bin/python bench/import_load.py [--seconds 8] [--importers 2] [--rate 10]
+    .venv/bin/python -m bench imports [--seconds 8] [--importers 2] [--rate 10]
 
-(``make bench`` runs it as part of bench/run.py.) The server is the production one, as in
+(``make bench`` runs it too.) The server is the production one, as in
 bench/http_load.py: gunicorn with config/gunicorn.conf.py (two workers), DEBUG off, on a
 throwaway database (PostgreSQL when DATABASE_URL is set, else a fresh SQLite file), rate limits
 off. ``importers`` clients each send the largest record an import takes

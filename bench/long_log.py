@@ -1,9 +1,9 @@
 """A long game's turns: what a turn, a challenge, an undo and a correction cost at entry 2,000
 against entry 20, and the board at an earlier turn.
 
-    .venv/bin/python bench/long_log.py [--rounds 7]
+    .venv/bin/python -m bench long-log [--rounds 7]
 
-(``make bench`` runs it from bench/run.py.) On a throwaway SQLite database, two Letter UP games
+(``make bench`` runs it too.) On a throwaway SQLite database, two Letter UP games
 stored as an import stores them (an opening play, then one-tile exchanges): one of 20 entries,
 one as long as the log's cap (2,000) leaves room for the rounds. Each round, on each game,
 through ``scorekeeper.game.domain.act`` in this process (no HTTP): a play, a challenge of

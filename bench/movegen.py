@@ -1,4 +1,5 @@
-"""Benchmark of the move generator (referee/movegen.py), for bench/run.py.
+"""Benchmark of the move generator (referee/movegen.py): part of the suite, or alone as
+``python -m bench movegen``.
 
 Positions are mid-game positions of games the generator plays against itself from a seeded
 bag (each turn one of the three best plays, chosen by a seeded random generator), so they

@@ -1,8 +1,8 @@
 """SQLite's write lock: turns from several processes at once, each on games of its own.
 
-    .venv/bin/python bench/sqlite_writers.py [--processes 4] [--seconds 10]
+    .venv/bin/python -m bench writers [--processes 4] [--seconds 10]
 
-(``make bench`` runs it from bench/run.py.) SQLite lets one transaction write at a time, so on
+(``make bench`` runs it too.) SQLite lets one transaction write at a time, so on
 SQLite every table's turns take turns at one lock (``config.sqlite``); how long each turn holds
 it bounds how many turns a second the whole server can write, whatever its cores. Each process
 enters one-tile exchanges through ``scorekeeper.game.domain.act`` one after another (closed
