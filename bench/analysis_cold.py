@@ -114,7 +114,3 @@ def main(argv: list[str] | None = None) -> None:
             }
         )
     )
-
-
-if __name__ == "__main__":
-    main()

@@ -358,7 +358,3 @@ def main(argv: list[str] | None = None) -> None:
         steps, args.seconds, os.environ.get("DATABASE_URL"), args.redis, restart=args.restart
     )
     print(json.dumps(result))
-
-
-if __name__ == "__main__":
-    main()

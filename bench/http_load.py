@@ -269,7 +269,3 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     values = run(args.clients, args.seconds, args.warmup, args.games)
     print(json.dumps({**values, "goals_met": goals_met(values)}))
-
-
-if __name__ == "__main__":
-    main()

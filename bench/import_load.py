@@ -139,7 +139,3 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rate", type=float, default=10.0, help="turns a second")
     args = parser.parse_args(argv)
     print(json.dumps(run(args.seconds, args.importers, args.rate)))
-
-
-if __name__ == "__main__":
-    main()

@@ -135,7 +135,3 @@ def main(argv: list[str] | None = None) -> None:
         f"lock held {figures['correction_first_hold_ms']} ms of it"
     )
     print(json.dumps(figures))
-
-
-if __name__ == "__main__":
-    main()

@@ -246,7 +246,3 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as cache:
         figures = run(lexicon_library(Path(cache)), ROOT)
     print(json.dumps(figures, indent=2))
-
-
-if __name__ == "__main__":
-    main()

@@ -282,11 +282,11 @@ def bench_lexica(library: LexiconLibrary) -> dict[str, Any]:
     }
 
 
-def in_own_process(module: str) -> dict[str, Any]:
-    """``python -m <module>`` in a process of its own (it points Django at a throwaway
+def in_own_process(part: str) -> dict[str, Any]:
+    """``python -m bench <part>`` in a process of its own (it points Django at a throwaway
     database): its figures (its last line), its sentence (the line before) printed."""
     ran = subprocess.run(
-        [sys.executable, "-m", module],
+        [sys.executable, "-m", "bench", part],
         check=True,
         capture_output=True,
         text=True,
@@ -354,10 +354,10 @@ def main(argv: list[str] | None = None) -> None:
     figures.update({name: web.get(name) for name in HTTP_FIGURES})
     imports = attempt("import load", import_bench.run)
     figures["turn_ms_during_import"] = imports.get("turn_ms_during_import")
-    writers = attempt("SQLite writers", lambda: in_own_process("bench.sqlite_writers"))
+    writers = attempt("SQLite writers", lambda: in_own_process("writers"))
     for key in ("sqlite_turns_per_s", "sqlite_hold_p50_ms"):
         figures[key] = writers.get(key)
-    long_log = attempt("long log", lambda: in_own_process("bench.long_log"))
+    long_log = attempt("long log", lambda: in_own_process("long-log"))
     for key in LONG_LOG_FIGURES:
         figures[key] = long_log.get(key)
     capacity: dict[str, Any] = {}
@@ -393,7 +393,3 @@ def main(argv: list[str] | None = None) -> None:
     print(json.dumps(summary))
     if failed:
         sys.exit(1)
-
-
-if __name__ == "__main__":
-    main()

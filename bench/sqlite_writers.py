@@ -123,7 +123,3 @@ def main(argv: list[str] | None = None) -> None:
         f"{figures['hold_p90_ms']} ms (p50/p90) with the others"
     )
     print(json.dumps(figures))
-
-
-if __name__ == "__main__":
-    main()
