@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from bench.transport import call
+
 HARNESS = Path(__file__).resolve().parent.parent  # where the bench package is
 # The app measured: this checkout, or another revision's (``python -m bench compare``).
 ROOT = Path(os.environ.get("BENCH_APP_ROOT") or HARNESS).resolve()
@@ -86,13 +88,8 @@ class Gunicorn:
             if self.process.poll() is not None:
                 raise ServerFailed(f"gunicorn exited ({self.process.returncode}):\n{self.tail()}")
             with contextlib.suppress(OSError, http.client.HTTPException):
-                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
-                try:
-                    conn.request("GET", "/healthz")
-                    if conn.getresponse().status == 200:
-                        return
-                finally:
-                    conn.close()
+                if call(self.port, "GET", "/healthz", timeout=2)[0] == 200:
+                    return
             if time.monotonic() > deadline:
                 raise ServerFailed(f"gunicorn not ready in {self.ready_timeout} s:\n{self.tail()}")
             time.sleep(0.1)
