@@ -7,9 +7,9 @@ The machine's speed moves by more than most changes gain, so a change is measure
 the base and this checkout run one right after the other, the order swapped each pair (base
 first, then this first, ...) so that a drift favours neither. Each side runs the same harness
 (this checkout's bench/, copied aside) on its own app: the base is a ``git worktree`` of REV
-in a temporary folder, run with this venv when its pyproject.toml is the same, else with a venv
-of its own made there. PART is a part of ``python -m bench`` (default ``http``); this checkout
-runs as it is, uncommitted changes included.
+in a temporary folder, run with this venv when its pyproject.toml asks for the same packages,
+else with a venv of its own made there. PART is a part of ``python -m bench`` (default
+``http``); this checkout runs as it is, uncommitted changes included.
 
 Printed: every numeric figure of the part's JSON (its top level) for each pair, base → this
 and this / base, then the median ratio; the whole goes to var/bench/<date>-<sha>-compare.json.
@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -40,13 +41,20 @@ def git(*args: str, cwd: Path = ROOT) -> str:
     return done.stdout.strip()
 
 
+def requirements(pyproject: Path) -> Any:
+    """What a checkout asks to be installed: its project's dependencies and extras."""
+    project = tomllib.loads(pyproject.read_text()).get("project", {})
+    keys = ("requires-python", "dependencies", "optional-dependencies")
+    return [project.get(key) for key in keys]
+
+
 def python_for(base: Path, folder: Path, say: Any = print) -> str:
-    """The interpreter to run the base with: this one if the base asks for the same packages
-    (the same pyproject.toml), else a venv made for it in ``folder``."""
-    if (base / "pyproject.toml").read_bytes() == (ROOT / "pyproject.toml").read_bytes():
+    """The interpreter to run the base with: this one if the base asks for the same packages,
+    else a venv made for it in ``folder``."""
+    if requirements(base / "pyproject.toml") == requirements(ROOT / "pyproject.toml"):
         return sys.executable
     venv = folder / "venv"
-    say(f"compare: the base's pyproject.toml differs: installing it in {venv}")
+    say(f"compare: the base asks for other packages: installing them in {venv}")
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet"]
     subprocess.run([*pip, "--upgrade", "pip"], check=True)
