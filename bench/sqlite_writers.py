@@ -52,9 +52,13 @@ def _turns(games: list[str], start: float, seconds: float) -> tuple[list[float],
     return latencies, holds
 
 
-def _process(database: Path, games: list[str], start: float, seconds: float, out: Any) -> None:
+def _process(database: Path, games: list[str], ready: Any, seconds: float, out: Any) -> None:
     setup_django(database)
-    out.put(_turns(games, start, seconds))
+    from scorekeeper.game import domain  # noqa: F401 - loaded before the clock starts
+
+    # Every process starts its turns when the last one is set up, however long that took.
+    ready.wait()
+    out.put(_turns(games, time.time(), seconds))
 
 
 def _ms(values: list[float], fraction: float) -> float | None:
@@ -81,16 +85,17 @@ def run(processes: int = 4, seconds: float = 10.0) -> dict[str, Any]:
         connection.close()
         context = multiprocessing.get_context("spawn")
         results = context.Queue()
-        start = time.time() + 3  # every process ready
+        ready = context.Barrier(processes + 1)
         workers = [
             context.Process(
                 target=_process,
-                args=(database, made[i * GAMES : (i + 1) * GAMES], start, seconds, results),
+                args=(database, made[i * GAMES : (i + 1) * GAMES], ready, seconds, results),
             )
             for i in range(processes)
         ]
         for worker in workers:
             worker.start()
+        ready.wait(timeout=300)
         latencies: list[float] = []
         holds: list[float] = []
         for _ in workers:
