@@ -113,6 +113,9 @@ def measure(cli: Path, url: str, headers: dict[str, str], scratch: Path) -> dict
     documents = [r for r in requests if r.get("resourceType") == "Document"]
     if [r.get("statusCode") for r in documents] != [200]:
         raise RuntimeError(f"lighthouse on {url}: the page answered {documents}")
+    missing = [r["url"] for r in requests if r.get("statusCode", 200) >= 400]
+    if missing:  # a stylesheet or script not served would flatter every figure
+        raise RuntimeError(f"lighthouse on {url}: not served: {missing}")
     figures["html_bytes"] = float(documents[0].get("transferSize", 0))
     return figures
 
