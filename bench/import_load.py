@@ -20,6 +20,7 @@ scheduled moment, so time spent waiting behind an import counts.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import statistics
@@ -43,6 +44,8 @@ def measure(port: int, seconds: float, importers: int, rate: float) -> dict[str,
     answered."""
     games = [create_game(port, "honour") for _ in range(TURN_GAMES)]
     record = largest_gcg_record(ENTRIES)
+    # Each import a record of its own: the same record again is refused (409) at once.
+    copies = itertools.count(1)
     stop = threading.Event()
     imports: list[tuple[int, float]] = []
 
@@ -50,7 +53,8 @@ def measure(port: int, seconds: float, importers: int, rate: float) -> dict[str,
         while not stop.is_set():
             start = time.perf_counter()
             try:
-                status, _ = call(port, "POST", "/api/games/import", {"gcg": record})
+                gcg = largest_gcg_record(ENTRIES, next(copies))
+                status, _ = call(port, "POST", "/api/games/import", {"gcg": gcg})
             except OSError:
                 status = 0
             imports.append((status, time.perf_counter() - start))
