@@ -184,6 +184,6 @@ def main(argv: list[str] | None = None) -> None:
         "order": "alternating, base first in the first pair",
         "figures": rows,
     }
-    saved = results.save(summary, "compare")
+    saved = results.save(summary, "compare", sha=this_sha)
     print(f"saved: {saved}")
     print(json.dumps(summary))

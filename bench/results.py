@@ -50,10 +50,11 @@ def path_for(kind: str, day: datetime.date, sha: str, folder: Path = FOLDER) -> 
     return path
 
 
-def save(figures: dict[str, Any], kind: str, folder: Path = FOLDER) -> Path:
-    """Write ``figures`` with when, where and what was measured; the file's path."""
+def save(figures: dict[str, Any], kind: str, folder: Path = FOLDER, sha: str | None = None) -> Path:
+    """Write ``figures`` with when, where and what was measured (``sha``: the revision, if not
+    the checkout's as it is now); the file's path."""
     when = datetime.datetime.now(datetime.UTC)
-    sha = revision()
+    sha = sha or revision()
     path = path_for(kind, when.date(), sha, folder)
     path.parent.mkdir(parents=True, exist_ok=True)
     record = {
