@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 ADDR ?= 127.0.0.1:8000
 
-.PHONY: install run test lint bench serve screenshots
+.PHONY: install run test lint bench lighthouse serve screenshots
 
 install: $(VENV)/.installed
 
@@ -42,8 +42,14 @@ serve: install
 	$(PY) manage.py collectstatic --noinput -v0
 	$(VENV)/bin/gunicorn -c config/gunicorn.conf.py
 
+# Every figure of bench/ (the last line one JSON object; a copy in var/bench/). Not in `test`.
 bench: install
-	$(PY) bench/run.py
+	$(PY) -m bench
+
+# The scorer, game and spectator pages in Lighthouse (mobile, simulated throttling); it installs
+# Lighthouse from npm into var/lighthouse/ on first use. Not in `test`.
+lighthouse: install
+	$(PY) -m bench lighthouse
 
 # The README's pictures (docs/img/), from a throwaway database and Debian's Chromium.
 screenshots: install

@@ -1,6 +1,6 @@
 """The first analysis on a fresh server: what building a word list's structures costs it.
 
-    LEXICON_DIR=/work/shared/lexica .venv/bin/python bench/analysis_cold.py [--lexicon CSW21]
+    LEXICON_DIR=../shared/lexica .venv/bin/python -m bench analysis-cold [--lexicon CSW21]
         [--workers 4] [--requests 12]
 
 gunicorn as ``make serve`` runs it (config/gunicorn.conf.py), with ``--workers`` workers, a
@@ -22,116 +22,66 @@ stand-in for a page. Printed as one JSON line:
 from __future__ import annotations
 
 import argparse
-import http.client
 import json
 import os
 import statistics
-import subprocess
-import sys
-import tempfile
 import threading
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from config.server import Gunicorn, free_port  # noqa: E402 - after the path is set
+from bench import procs
+from bench.server import served
+from bench.transport import call
 
 BUILT_MB = 100  # a worker that grew by more than this built the structures itself
 
 
-def ask(port: int, body: bytes) -> int:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-    try:
-        conn.request("POST", "/api/analysis/", body, {"Content-Type": "application/json"})
-        response = conn.getresponse()
-        response.read()
-        return response.status
-    finally:
-        conn.close()
-
-
-def workers(master: int) -> list[int]:
-    pids: list[int] = []
-    for task in Path(f"/proc/{master}/task").iterdir():
-        pids += [int(pid) for pid in (task / "children").read_text().split()]
-    return pids
-
-
-def cpu_seconds(pid: int, children: bool = False) -> float:
-    """A process's CPU time, or (``children``) that of its children it has reaped."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    first = 13 if children else 11  # cutime, cstime; utime, stime
-    return (int(fields[first]) + int(fields[first + 1])) / os.sysconf("SC_CLK_TCK")
-
-
 def workers_cpu_seconds(master: int) -> float:
     """The CPU time of the master's workers, those replaced included."""
-    return sum(cpu_seconds(pid) for pid in workers(master)) + cpu_seconds(master, children=True)
+    alive = sum(procs.cpu_seconds(pid) for pid in procs.children(master))
+    return alive + procs.cpu_seconds(master, reaped=True)
 
 
 def peak_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+    return procs.status_kb(pid, "VmHWM") / 1024
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--lexicon", default="CSW21")
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--requests", type=int, default=12)
-    args = parser.parse_args()
-    scratch = Path(tempfile.mkdtemp(prefix="analysis-cold-"))
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{scratch / 'db.sqlite3'}",
-        "LEXICON_CACHE_DIR": str(scratch / "cache"),
-        "LEXICON_USER_DIR": str(scratch / "lexica"),
-        "SECRET_KEY": "bench-only",
-        "DEBUG": "0",
-        "SECURE": "0",
+    args = parser.parse_args(argv)
+    env: dict[str, str | None] = {
         "WEB_CONCURRENCY": str(args.workers),
-        "RATE_LIMIT_JUDGE": "0",
         "LOG_LEVEL": "WARNING",
+        "LEXICON_DIR": os.environ.get("LEXICON_DIR"),
     }
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-    )
-    server = Gunicorn(env, free_port(), scratch / "gunicorn.log")
-    server.start()
-    assert server.process is not None
-    try:
-        pids = workers(server.process.pid)
+    # An empty lexicon cache: the first analysis builds the structures, as on a fresh server.
+    with served("analysis-cold-", None, env, compile_lexicon=False, extra=()) as run_on:
+        server, master = run_on.server, run_on.pgid
+        assert master is not None
+        pids = procs.children(master)
         before = {pid: peak_mb(pid) for pid in pids}
         board: list[list[list[str]]] = [[[] for _ in range(15)] for _ in range(15)]
-        body = json.dumps(
-            {
-                "ruleset": "crossword-classic",
-                "lexicon": args.lexicon,
-                "board": board,
-                "rack": "AEINRST",
-                "limit": 5,
-            }  # fmt: skip
-        ).encode()
+        body = {
+            "ruleset": "crossword-classic",
+            "lexicon": args.lexicon,
+            "board": board,
+            "rack": "AEINRST",
+            "limit": 5,
+        }
         done = threading.Event()
         pages: list[float] = []
 
         def page() -> None:
             while not done.is_set():
                 started = time.perf_counter()
-                conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
-                conn.request("GET", "/healthz")
-                conn.getresponse().read()
-                conn.close()
+                call(server.port, "GET", "/healthz", timeout=30)
                 pages.append((time.perf_counter() - started) * 1000)
                 time.sleep(0.2)
 
         def client() -> None:
-            while ask(server.port, body) == 503:
+            while call(server.port, "POST", "/api/analysis/", body, timeout=120)[0] == 503:
                 time.sleep(1)
 
         started = time.perf_counter()
@@ -145,11 +95,9 @@ def main() -> None:
         ready = time.perf_counter() - started
         done.set()
         watcher.join()
-        cpu = workers_cpu_seconds(server.process.pid)
+        cpu = workers_cpu_seconds(master)
         peaks = {pid: peak_mb(pid) for pid in pids}
         boots = server.worker_boots()
-    finally:
-        server.stop()
     print(
         json.dumps(
             {
@@ -166,7 +114,3 @@ def main() -> None:
             }
         )
     )
-
-
-if __name__ == "__main__":
-    main()

@@ -1,11 +1,11 @@
 """Capacity, open loop: how many live tables one server serves within the goals.
 
-    .venv/bin/python bench/capacity.py [--steps 250,500,1000,...] [--seconds 20] [--restart S]
+    .venv/bin/python -m bench capacity [--steps 250,500,1000,...] [--seconds 20] [--restart S]
 
-(``make bench`` runs it from bench/run.py, on SQLite, and on PostgreSQL with Redis when
+(``make bench`` runs it, on SQLite, and on PostgreSQL with Redis when
 DATABASE_URL is a PostgreSQL URL and Redis answers on REDIS_URL or 127.0.0.1:6379.) The server
 is config/gunicorn.conf.py as ``make serve`` runs it: uvicorn workers (ASGI), two a core, on a
-throwaway database (bench/http_load.py's ``Database``), no rate limits, max_requests off.
+throwaway database (bench/server.py's ``served``), no rate limits, max_requests off.
 
 A table is a game with two screens (the TV's spectator screen and a player's phone), each with
 its stream of events open (``/games/<id>/events?part=live``), which brings each turn with the
@@ -46,53 +46,42 @@ installed, screens split over two of them (each process may hold at most RLIMIT_
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
+from http.client import HTTPConnection
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-for path in (str(ROOT), str(HERE)):
-    if path not in sys.path:
-        sys.path.insert(0, path)
-
-from capacity_load import percentile  # noqa: E402
-from loadgen import server_ticks  # noqa: E402
+from bench import procs
+from bench.goals import GOALS
+from bench.procs import group_rss_kb, machine_ms, server_ticks
+from bench.server import HARNESS, served
+from bench.stats import percentile, rounded, spread
+from bench.transport import HOST, call, create_game
 
 STEPS = (50, 100, 200, 300, 500, 1000, 2000, 3000, 5000, 7500, 10000)
 WINDOW = 20.0  # seconds measured per step
 SCREENS = 2  # per table
 SETTLED_CORES = 0.5  # the server at rest once its screens are open (``settle``)
 SETTLE_LIMIT = 60.0
-TURN_P99_MS = 50.0
-DELIVERY_P99_MS = 1000.0
+# A step passes within the goals of a turn's and an update's p99 (bench/goals.py).
+TURN_P99_MS = GOALS["p99_turn_ms"][1]
+DELIVERY_P99_MS = GOALS["delivery_p99_ms"][1]
 
 
 # The orchestration -------------------------------------------------------------------------------
 def create_games(port: int, count: int) -> list[dict[str, Any]]:
     """``count`` games through the API (four at a time)."""
-    import http.client
-    from concurrent.futures import ThreadPoolExecutor
-
-    body = json.dumps({"ruleset": "upwords-10", "lexicon": "CSW19", "players": ["Ann", "Ben"]})
 
     def make(_: int) -> dict[str, Any]:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        try:
-            conn.request("POST", "/api/games/", body, {"Content-Type": "application/json"})
-            answer = conn.getresponse()
-            data = json.loads(answer.read())
-            if answer.status != 201:
-                raise RuntimeError(f"a game was not made: {answer.status} {data}")
-            return {"id": data["id"], "token": data["token"], "entry": 0}
-        finally:
-            conn.close()
+        game = create_game(port)
+        return {"id": game["id"], "token": game["token"], "entry": 0}
 
     with ThreadPoolExecutor(4) as pool:
         return list(pool.map(make, range(count)))
@@ -104,18 +93,14 @@ def turn_cpu_ms(
     """The server's CPU per turn with nothing else running: one turn (a one-tile exchange)
     on each game, one after another on one keep-alive connection; every screen closed. The
     median of three such rounds (the machine's speed moves from one second to the next)."""
-    import http.client
-
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn = HTTPConnection(HOST, port, timeout=30)
 
     def turn(game: dict[str, Any]) -> None:
-        body = json.dumps({"action": "exchange", "count": 1, "expected_turn": game["entry"] + 1})
-        headers = {"Authorization": f"Bearer {game['token']}", "Content-Type": "application/json"}
-        conn.request("POST", f"/api/games/{game['id']}/turns/", body, headers)
-        answer = conn.getresponse()
-        answer.read()
-        if answer.status != 201:
-            raise RuntimeError(f"a turn answered {answer.status}")
+        body = {"action": "exchange", "count": 1, "expected_turn": game["entry"] + 1}
+        path = f"/api/games/{game['id']}/turns/"
+        status, _ = call(port, "POST", path, body, game["token"], conn=conn)
+        if status != 201:
+            raise RuntimeError(f"a turn answered {status}")
         game["entry"] += 1
 
     for game in games[:20]:  # warm up
@@ -127,55 +112,18 @@ def turn_cpu_ms(
         for game in measured:
             turn(game)
         ticks1 = server_ticks(pgid, marker)
-        rounds.append((sum(ticks1) - sum(ticks0)) / os.sysconf("SC_CLK_TCK") * 1000 / len(measured))
+        rounds.append((sum(ticks1) - sum(ticks0)) / procs.HZ * 1000 / len(measured))
     conn.close()
     return round(sorted(rounds)[1], 2)
-
-
-def _spread_of(values: list[float]) -> list[float] | None:
-    """The least, the median and the most of ``values`` (None if none)."""
-    if not values:
-        return None
-    ordered = sorted(values)
-    return [ordered[0], ordered[len(ordered) // 2], ordered[-1]]
 
 
 def replace_a_worker(pgid: int) -> None:
     """Stop one of the server's workers as gunicorn does to replace it (``max_requests``, a
     restart): SIGTERM, its requests finished, its screens' streams cut when it goes; the
     master starts another. Its screens open their streams again, elsewhere."""
-    import signal
-
-    workers = []
-    for entry in os.scandir("/proc"):
-        if entry.name.isdigit():
-            with contextlib.suppress(OSError, IndexError, ValueError):
-                with open(f"/proc/{entry.name}/stat", "rb") as stat:
-                    fields = stat.read().rpartition(b")")[2].split()
-                if int(fields[1]) == pgid:  # a child of the master
-                    workers.append(int(entry.name))
+    workers = procs.children(pgid)
     if workers:
         os.kill(min(workers), signal.SIGTERM)
-
-
-def server_rss_kb(pgid: int | None) -> int:
-    """The resident memory of the server's processes (its workers and master), in kB."""
-    total = 0
-    if not pgid:
-        return 0
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            with open(f"/proc/{entry.name}/stat", "rb") as stat:
-                fields = stat.read().rpartition(b")")[2].split()
-            if int(fields[2]) != pgid:
-                continue
-            with open(f"/proc/{entry.name}/status") as status:
-                for line in status:
-                    if line.startswith("VmRSS:"):
-                        total += int(line.split()[1])
-    return total
 
 
 def settle(pgid: int | None, marker: str | None) -> float:
@@ -185,13 +133,12 @@ def settle(pgid: int | None, marker: str | None) -> float:
     server used less than ``SETTLED_CORES`` (at rest with every screen open, 4,000 tables
     cost it 0.08 of a core: keep-alives, the workers' watch of the record). At most
     ``SETTLE_LIMIT`` seconds."""
-    hz = os.sysconf("SC_CLK_TCK")
     began = time.monotonic()
     before = sum(server_ticks(pgid, marker))
     while time.monotonic() - began < SETTLE_LIMIT:
         time.sleep(1.0)
         now = sum(server_ticks(pgid, marker))
-        if (now - before) / hz < SETTLED_CORES:
+        if (now - before) / procs.HZ < SETTLED_CORES:
             break
         before = now
     return round(time.monotonic() - began, 1)
@@ -210,15 +157,15 @@ def step(
     of every table, and the turns are sent from a third (a table's scorer is a phone of its
     own: its turns don't wait behind a screen's events in the generator), then the window."""
     roles = [(True, False), (True, False), (False, True)]  # (screens, turns) of each process
-    procs = []
-    outcomes = []
-    rss_before = server_rss_kb(pgid)
+    generators: list[subprocess.Popen[str]] = []
+    outcomes: list[Path] = []
+    rss_before = group_rss_kb(pgid)
     for screens, sends in roles:
-        handle, outcome = tempfile.mkstemp(prefix="capacity-", suffix=".json")
+        handle, named = tempfile.mkstemp(prefix="capacity-", suffix=".json")
         os.close(handle)
-        outcomes.append(Path(outcome))
-        config = {
-            "result": outcome,
+        outcomes.append(Path(named))
+        config: dict[str, Any] = {
+            "result": named,
             "port": port,
             "games": games,
             "screens": screens,
@@ -228,46 +175,45 @@ def step(
             "reconnect": restart is not None,
         }
         proc = subprocess.Popen(
-            [sys.executable, str(HERE / "capacity_load.py")],
+            [sys.executable, "-m", "bench.capacity_load"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
-            cwd=ROOT,
+            cwd=HARNESS,
         )
         assert proc.stdin is not None and proc.stdout is not None
         proc.stdin.write(json.dumps(config) + "\n")
         proc.stdin.flush()
-        procs.append(proc)
+        generators.append(proc)
     opened = []
-    for proc in procs:
+    for proc in generators:
         assert proc.stdout is not None
         line = proc.stdout.readline()
         said = json.loads(line) if line.strip() else {"error": "the generator said nothing"}
         if "ready" not in said:
-            for p in procs:
+            for p in generators:
                 p.kill()
             raise RuntimeError(f"screens did not open: {said}")
         opened.append(said)
-    rss_open = server_rss_kb(pgid)
+    rss_open = group_rss_kb(pgid)
     settle_s = settle(pgid, marker)
     ticks0 = server_ticks(pgid, marker)
-    for proc in procs:
+    for proc in generators:
         assert proc.stdin is not None
         proc.stdin.write("start\n")
         proc.stdin.flush()
     if restart is not None and pgid:
         time.sleep(restart)
         replace_a_worker(pgid)
-    results = []
-    for proc, outcome in zip(procs, outcomes, strict=True):
+    results: list[dict[str, Any]] = []
+    for proc, outcome in zip(generators, outcomes, strict=True):
         # Each result comes in a file: through the pipe, one past 64 kB came cut short.
         proc.communicate(timeout=seconds + 120)
         text = outcome.read_text()
         outcome.unlink()
         results.append(json.loads(text) if text else {"error": "the generator said nothing"})
     ticks1 = server_ticks(pgid, marker)
-    hz = os.sysconf("SC_CLK_TCK")
-    server_s = (sum(ticks1) - sum(ticks0)) / hz
+    server_s = (sum(ticks1) - sum(ticks0)) / procs.HZ
     errors = [e for r in results for e in r.get("errors", [])]
     if any("error" in r for r in results):
         errors += [r["error"] for r in results if "error" in r]
@@ -287,16 +233,16 @@ def step(
     )
     for game in games:  # where each table's log stands now
         game["entry"] = scorers.get("entries", {}).get(game["id"], game["entry"])
-    screens = sum(r.get("screens", 0) for r in results)
-    figures = {
+    opened_screens = sum(r.get("screens", 0) for r in results)
+    figures: dict[str, Any] = {
         "tables": len(games),
-        "screens": screens,
+        "screens": opened_screens,
         "turns": len(turns),
         "scheduled": scorers.get("scheduled", 0),
-        "turn_p50_ms": percentile(turns, 0.50),
-        "turn_p99_ms": percentile(turns, 0.99),
-        "delivery_p50_ms": percentile(deliveries, 0.50),
-        "delivery_p99_ms": percentile(deliveries, 0.99),
+        "turn_p50_ms": rounded(percentile(turns, 0.50)),
+        "turn_p99_ms": rounded(percentile(turns, 0.99)),
+        "delivery_p50_ms": rounded(percentile(deliveries, 0.50)),
+        "delivery_p99_ms": rounded(percentile(deliveries, 0.99)),
         "deliveries": len(deliveries),
         "missed": missed,
         "errors": error_count,
@@ -308,12 +254,14 @@ def step(
         "settle_s": settle_s,
         "reconnects": sum(r.get("reconnects", 0) for r in results),
         "reopening": sum(r.get("reopening", 0) for r in results),
-        "lost_s": _spread_of([t for r in results for t in r.get("lost_s", [])]),
-        "reopened_s": _spread_of([t for r in results for t in r.get("reopened_s", [])]),
-        "waiting_retry_ms": _spread_of([t for r in results for t in r.get("waiting_retry_ms", [])]),
+        "lost_s": spread([t for r in results for t in r.get("lost_s", [])]),
+        "reopened_s": spread([t for r in results for t in r.get("reopened_s", [])]),
+        "waiting_retry_ms": spread([t for r in results for t in r.get("waiting_retry_ms", [])]),
         "turns_over_50_ms": sum(1 for t in turns if t > TURN_P99_MS),
         "turn_max_ms": round(max(turns), 1) if turns else None,
-        "rss_per_screen_kb": round((rss_open - rss_before) / screens, 1) if screens else None,
+        "rss_per_screen_kb": round((rss_open - rss_before) / opened_screens, 1)
+        if opened_screens
+        else None,
     }
     figures["passed"] = bool(
         turns
@@ -340,35 +288,20 @@ def run(
     (``replace_a_worker``) and its screens reconnect."""
     import resource
 
-    from http_load import READY_TIMEOUT, STEADY, Database, manage, server_env
-
-    from config.server import Gunicorn, free_port
-
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the server inherits it
-    with tempfile.TemporaryDirectory(prefix="bench-capacity-") as tmp:
-        folder = Path(tmp)
-        database = Database(database_url, folder)
-        server: Gunicorn | None = None
-        results: list[dict[str, Any]] = []
-        cpu_ms: float | None = None
-        try:
-            port = free_port()
-            env = server_env(database.url, folder, port)
-            env.update(PUSH_MAX_STREAMS="100000", PUSH_STREAM_SECONDS="3600")
-            # Workers as make serve has them (two a core) unless WEB_CONCURRENCY says.
-            if "WEB_CONCURRENCY" not in os.environ:
-                del env["WEB_CONCURRENCY"]
-            if redis_url:
-                env["REDIS_URL"] = redis_url
-            manage(env, "migrate", "--noinput", "-v0")
-            manage(env, "lexicons")
-            server = Gunicorn(
-                env, port, folder / "gunicorn.log", STEADY, ready_timeout=READY_TIMEOUT
-            )
-            server.start()
-            pgid = server.process.pid if server.process else None
-            marker = f" {database.name} " if database.vendor == "postgresql" else None
+    results: list[dict[str, Any]] = []
+    # Workers as make serve has them (two a core) unless WEB_CONCURRENCY says.
+    env: dict[str, str | None] = {
+        "PUSH_MAX_STREAMS": "100000",
+        "PUSH_STREAM_SECONDS": "3600",
+        "WEB_CONCURRENCY": os.environ.get("WEB_CONCURRENCY"),
+        "REDIS_URL": redis_url,
+    }
+    try:
+        with served("bench-capacity-", database_url, env) as run_on:
+            port, pgid, database = run_on.port, run_on.pgid, run_on.database
+            marker = database.marker
             where = database.description + (" + Redis" if redis_url else "")
             games: list[dict[str, Any]] = create_games(port, 220)
             cpu_ms = turn_cpu_ms(port, games, pgid, marker)
@@ -396,11 +329,8 @@ def run(
                 )
                 if not figures["passed"]:
                     break
-        finally:
-            if server is not None:
-                server.stop()
-            database.drop()
-            resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
     passed = [r for r in results if r["passed"]]
     best = passed[-1] if passed else None
     return {
@@ -410,22 +340,11 @@ def run(
         "delivery_p99_ms": best["delivery_p99_ms"] if best else None,
         "screen_rss_kb": best["rss_per_screen_kb"] if best else None,
         "steps": results,
-        "database": database.description + (" + Redis" if redis_url else ""),
+        "database": where,
     }
 
 
-def machine_ms() -> float:
-    """How fast the machine is just now: the CPU time, in ms, of a fixed piece of pure Python
-    (five million additions in a loop). On these shared machines it moved by half again within
-    an hour, and every figure here moves with it: each step says what it was."""
-    start = time.process_time()
-    total = 0
-    for i in range(5_000_000):
-        total += i
-    return round((time.process_time() - start) * 1000, 1)
-
-
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--steps", default=",".join(map(str, STEPS)))
     parser.add_argument("--seconds", type=float, default=WINDOW)
@@ -433,13 +352,9 @@ def main() -> None:
     parser.add_argument(
         "--restart", type=float, default=None, help="seconds into each window to replace a worker"
     )
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     steps = tuple(int(s) for s in args.steps.split(","))
     result = run(
         steps, args.seconds, os.environ.get("DATABASE_URL"), args.redis, restart=args.restart
     )
     print(json.dumps(result))
-
-
-if __name__ == "__main__":
-    main()

@@ -2,7 +2,7 @@
 installed), raw HTTP/1.1.
 
     echo '{"port": 8123, "games": [...], "turns": true, "seconds": 20}' \
-        | python bench/capacity_load.py
+        | python -m bench.capacity_load
 
 It opens one screen per game, unless ``"screens": false`` (a stream of events,
 ``/games/<id>/events?part=live``, parsed as it arrives; each turn comes with the live part,
@@ -17,18 +17,15 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-if str(HERE) not in sys.path:
-    sys.path.insert(0, str(HERE))
-
-from loadgen import Connection, ConnectionLost, header  # noqa: E402
+from bench import transport
+from bench.procs import cpu_seconds
+from bench.transport import HOST, Pool, header
 
 TURN_EVERY = 20.0  # seconds between a table's turns, on average
 CONNECT_BATCH = 200  # screens connecting at once while a step opens
@@ -94,15 +91,11 @@ class Screen:
 
     async def open(self) -> None:
         loop = asyncio.get_running_loop()
-        transport, _ = await loop.create_connection(
-            lambda: Stream(self), "127.0.0.1", self.run.port
-        )
-        self.transport = transport  # type: ignore[assignment]
-        since = f"Last-Event-ID: {self.last_id}\r\n" if self.last_id is not None else ""
-        transport.write(  # type: ignore[attr-defined]
-            f"GET /games/{self.table.id}/events?part=live HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-            f"Accept: text/event-stream\r\n{since}\r\n".encode()
-        )
+        opened, _ = await loop.create_connection(lambda: Stream(self), HOST, self.run.port)
+        self.transport = opened
+        since = [f"Last-Event-ID: {self.last_id}"] if self.last_id is not None else []
+        path = f"/games/{self.table.id}/events?part=live"
+        opened.write(transport.get(path, "Accept: text/event-stream", *since))
         await asyncio.wait_for(self.ready, 30)
 
     async def reopen(self) -> None:
@@ -151,11 +144,8 @@ class Screen:
 
     async def fetch(self) -> None:
         """The live part again, as live.js fetches it for each change."""
-        extra = f"If-None-Match: {self.etag}\r\n" if self.etag else ""
-        raw = (
-            f"GET /games/{self.table.id}/watch/live HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-            f"HX-Request: true\r\n{extra}\r\n"
-        ).encode()
+        extra = [f"If-None-Match: {self.etag}"] if self.etag else []
+        raw = transport.get(f"/games/{self.table.id}/watch/live", "HX-Request: true", *extra)
         try:
             status, head, _ = await self.run.pool.request(raw)
         except Exception as error:  # noqa: BLE001 - counted, the run goes on
@@ -192,36 +182,6 @@ class Screen:
             self.transport.close()
 
 
-class Pool:
-    """Keep-alive connections for requests, one request at a time each; grows as needed."""
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.idle: list[Any] = []
-
-    async def request(self, raw: bytes) -> tuple[int, bytes, bytes]:
-        loop = asyncio.get_running_loop()
-        for attempt in range(3):
-            while self.idle and self.idle[-1].closed:  # the server closed it (keep-alive ended)
-                self.idle.pop()
-            if self.idle and attempt == 0:
-                conn = self.idle.pop()
-            else:
-                _, conn = await loop.create_connection(
-                    lambda: Connection(loop), "127.0.0.1", self.port
-                )
-            try:
-                status, head, body = await conn.send(raw)
-            except ConnectionLost:
-                if attempt == 2:
-                    raise
-                continue
-            if not conn.closed:
-                self.idle.append(conn)
-            return status, head, body
-        raise RuntimeError("unreachable")
-
-
 class Table:
     def __init__(self, game: dict[str, Any]) -> None:
         self.id = game["id"]
@@ -248,14 +208,7 @@ class Generator:
         loop = asyncio.get_running_loop()
         await asyncio.sleep(max(0.0, at - loop.time()))
         async with table.lock:
-            body = json.dumps(
-                {"action": "exchange", "count": 1, "expected_turn": table.entry + 1}
-            ).encode()
-            raw = (
-                f"POST /api/games/{table.id}/turns/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                f"Authorization: Bearer {table.token}\r\nContent-Type: application/json\r\n"
-                f"Content-Length: {len(body)}\r\n\r\n"
-            ).encode() + body
+            raw = transport.turn({"id": table.id, "token": table.token}, table.entry + 1)
             try:
                 status, _, answer = await self.pool.request(raw)
             except Exception as error:  # noqa: BLE001 - counted
@@ -267,18 +220,6 @@ class Generator:
                 return
             table.entry += 1
             self.turn_ms.append((done - at) * 1000)
-
-
-def percentile(values: list[float], fraction: float) -> float | None:
-    if not values:
-        return None
-    ordered = sorted(values)
-    return round(ordered[min(len(ordered) - 1, int(fraction * len(ordered)))], 1)
-
-
-def cpu_seconds() -> float:
-    usage = os.times()
-    return usage.user + usage.system
 
 
 async def generate(config: dict[str, Any]) -> dict[str, Any]:

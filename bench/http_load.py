@@ -1,8 +1,8 @@
 """HTTP load benchmark: gunicorn on loopback, driven by a load generator in a second process.
 
-    .venv/bin/python bench/http_load.py [--clients 50] [--seconds 8] [--warmup 2]
+    .venv/bin/python -m bench http [--clients 50] [--seconds 8] [--warmup 2]
 
-(``make bench`` runs it as part of bench/run.py.) The server is config/gunicorn.conf.py as
+(``make bench`` runs it too.) The server is config/gunicorn.conf.py as
 ``make serve`` runs it, with two workers, on 127.0.0.1 and a free port, DEBUG and SECURE off,
 no rate limits, and max_requests off (see STEADY). Its database is a throwaway one: a
 fresh database on the PostgreSQL server of DATABASE_URL when that is a PostgreSQL URL (created,
@@ -21,8 +21,8 @@ measured window:
   http_poll_per_s     scoreboard polls with nothing new: GET /games/<id>/watch/live with
                       If-None-Match, answered 304
 
-Goals (issue 3): http_turn_ratio = turns / trivial ≥ 0.5, poll_ratio = poll / trivial ≥ 0.8,
-p99_turn_ms ≤ 50 at 50 concurrent clients. The client shares the machine's cores with the
+Its goals (bench/goals.py): http_turn_ratio (turns / trivial), poll_ratio (poll / trivial) and
+p99_turn_ms at 50 concurrent clients. The client shares the machine's cores with the
 server: its CPU use is measured and reported with each phase, with the server's own CPU time
 per request (gunicorn's processes, and PostgreSQL's backends for the benchmark's database), how
 busy the machine was before it started, and how the connections spread over the workers.
@@ -31,139 +31,24 @@ busy the machine was before it started, and how the connections spread over the 
 from __future__ import annotations
 
 import argparse
-import http.client
 import json
 import os
 import platform
-import sqlite3
 import subprocess
 import sys
-import tempfile
-import time
-from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from bench import procs
+from bench.goals import goals_met
+from bench.sequences import HASBRO, tiles
+from bench.server import HARNESS, Database, served
+from bench.transport import call, create_game
 
-from config.server import Gunicorn, free_port  # noqa: E402 - after the path is set
-
-GOALS = {
-    "http_turn_ratio": (">=", 0.5),
-    "poll_ratio": (">=", 0.8),
-    "p99_turn_ms": ("<=", 50),
-}
 LEXICON = "CSW19"
-READY_TIMEOUT = 60  # seconds for gunicorn to answer /healthz
-STEP_TIMEOUT = 120  # seconds for migrate and the lexicon compile
-# Environment variables passed through to the server: nothing else of the caller's settings.
-PASSED = (
-    "PATH",
-    "HOME",
-    "LANG",
-    "LC_ALL",
-    "TMPDIR",
-    "VIRTUAL_ENV",
-    "PGSSLMODE",
-    "PGPASSWORD",
-    "PUSH_WATCH_SECONDS",
-    "WORKER_CLASS",
-    "THREADS",
-    "GC_THRESHOLD",
-)
 
 
 def hasbro_plays() -> list[list[dict[str, Any]]]:
-    from tests.sequences import HASBRO, tiles
-
     return [tiles(triples) for triples, _ in HASBRO]
-
-
-# The database --------------------------------------------------------------------------------
-class Database:
-    """A throwaway database: on DATABASE_URL's PostgreSQL server, else a SQLite file."""
-
-    def __init__(self, configured: str | None, folder: Path) -> None:
-        self.admin_url: str | None = None
-        self.name = ""
-        if configured and urlsplit(configured).scheme in ("postgres", "postgresql", "pgsql"):
-            import psycopg
-
-            self.admin_url = configured.replace("pgsql://", "postgres://", 1)
-            self.name = f"scorekeeper_bench_{os.getpid()}_{os.urandom(3).hex()}"
-            with psycopg.connect(self.admin_url, autocommit=True, connect_timeout=10) as conn:
-                version = conn.execute("SHOW server_version").fetchone()
-                conn.execute(f'CREATE DATABASE "{self.name}"')
-            parts = urlsplit(self.admin_url)
-            self.url = urlunsplit(parts._replace(path=f"/{self.name}"))
-            where = parts.hostname or "local socket"
-            self.description = f"PostgreSQL {version[0] if version else '?'} ({where})"
-            self.vendor = "postgresql"
-        else:
-            path = folder / "bench.sqlite3"
-            self.url = f"sqlite:///{path}"
-            self.description = f"SQLite {sqlite3.sqlite_version} (WAL, a temporary file)"
-            self.vendor = "sqlite"
-
-    def drop(self) -> None:
-        if self.admin_url is None:
-            return
-        import psycopg
-
-        with psycopg.connect(self.admin_url, autocommit=True, connect_timeout=10) as conn:
-            try:
-                conn.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
-            except psycopg.errors.SyntaxError:  # PostgreSQL before 13
-                conn.execute(f'DROP DATABASE IF EXISTS "{self.name}"')
-
-
-# The server ----------------------------------------------------------------------------------
-def server_env(database_url: str, folder: Path, port: int) -> dict[str, str]:
-    env = {key: os.environ[key] for key in PASSED if key in os.environ}
-    env.update(
-        BIND=f"127.0.0.1:{port}",
-        WEB_CONCURRENCY=os.environ.get("WEB_CONCURRENCY", "2"),
-        DEBUG="0",
-        SECURE="0",
-        SECRET_KEY="bench-" + os.urandom(24).hex(),
-        ALLOWED_HOSTS="127.0.0.1",
-        DATABASE_URL=database_url,
-        RATE_LIMIT_TURNS="0",
-        RATE_LIMIT_JUDGE="0",
-        RATE_LIMIT_GAMES="0",
-        # The load generator is one client (127.0.0.1) with thousands of tables' connections.
-        CLIENT_MAX_CONNECTIONS="0",
-        CLIENT_MAX_STREAMS="0",
-        LEXICON_USER_DIR=str(folder / "lexica"),
-        LEXICON_CACHE_DIR=str(folder / "lexicon-cache"),
-        DJANGO_SETTINGS_MODULE="config.settings",
-        PYTHONUNBUFFERED="1",
-    )
-    return env  # no LEXICON_DIR: CSW19 is pyscrabbler's list, the same on every machine
-
-
-def manage(env: dict[str, str], *args: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=STEP_TIMEOUT,
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stdout}{done.stderr}")
-    return done.stdout
-
-
-# max_requests (5000 in the config) restarts a worker after that many requests: at this load,
-# every second or two, and a restart costs about as much CPU as a thousand pings. Left on, it
-# would measure worker boots more than requests (and lower the trivial figure most, flattering
-# both ratios); the benchmark measures the steady state.
-STEADY = ("--max-requests", "0")
 
 
 # What a turn's answer weighs ------------------------------------------------------------------
@@ -171,66 +56,23 @@ def answer_sizes(port: int, at: tuple[int, ...] = (10, 300)) -> dict[str, int]:
     """Bytes of a turn's answer (POST .../turns/) and of GET /api/games/<id>/ at these turns
     of one game (exchanges, so the game goes on as long as needed)."""
 
-    def call(method: str, path: str, body: Any = None, token: str = "") -> tuple[int, bytes]:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        headers = {"Content-Type": "application/json"}
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        try:
-            conn.request(method, path, json.dumps(body) if body is not None else None, headers)
-            response = conn.getresponse()
-            return response.status, response.read()
-        finally:
-            conn.close()
-
-    status, data = call(
-        "POST", "/api/games/", {"ruleset": "upwords-10", "lexicon": LEXICON, "players": ["A", "B"]}
-    )
-    if status != 201:
-        raise RuntimeError(f"answer sizes: creating a game gave {status}: {data[:300]!r}")
-    game = json.loads(data)
+    game = create_game(port, LEXICON)
     sizes: dict[str, int] = {}
     for number in range(1, max(at) + 1):
         status, data = call(
-            "POST", f"/api/games/{game['id']}/turns/", {"action": "exchange", "count": 1},
+            port, "POST", f"/api/games/{game['id']}/turns/", {"action": "exchange", "count": 1},
             game["token"],
         )  # fmt: skip
         if status != 201:
             raise RuntimeError(f"answer sizes: turn {number} gave {status}: {data[:300]!r}")
         if number in at:
             sizes[f"turn_answer_bytes_{number}"] = len(data)
-            sizes[f"game_answer_bytes_{number}"] = len(call("GET", f"/api/games/{game['id']}/")[1])
+            game_answer = call(port, "GET", f"/api/games/{game['id']}/")[1]
+            sizes[f"game_answer_bytes_{number}"] = len(game_answer)
     return sizes
 
 
 # The benchmark -------------------------------------------------------------------------------
-def background_busy(seconds: float = 1.0) -> float | None:
-    """How busy the machine is before the benchmark starts (other work shares its cores)."""
-
-    def ticks() -> tuple[int, int]:
-        with open("/proc/stat") as stat:
-            fields = [int(x) for x in stat.readline().split()[1:]]
-        return sum(fields[:8]) - fields[3] - fields[4], sum(fields[:8])
-
-    try:
-        busy0, total0 = ticks()
-        time.sleep(seconds)
-        busy1, total1 = ticks()
-    except (OSError, IndexError, ValueError):
-        return None
-    return (busy1 - busy0) / (total1 - total0) if total1 > total0 else None
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
 def run(
     clients: int = 50,
     seconds: float = 8.0,
@@ -241,74 +83,56 @@ def run(
     """Run the load benchmark; returns the six figures and, under "http", the details."""
     import gunicorn
 
-    idle_check = background_busy()
-    with tempfile.TemporaryDirectory(prefix="bench-http-") as tmp:
-        folder = Path(tmp)
-        database = Database(os.environ.get("DATABASE_URL"), folder)
-        server: Gunicorn | None = None
-        try:
-            port = free_port()
-            env = server_env(database.url, folder, port)
-            manage(env, "migrate", "--noinput", "-v0")
-            manage(env, "lexicons")  # compiles CSW19 into the cache before the clock starts
-            server = Gunicorn(
-                env, port, folder / "gunicorn.log", STEADY, ready_timeout=READY_TIMEOUT
+    idle_check = procs.machine_busy()
+    with served("bench-http-", os.environ.get("DATABASE_URL")) as run_on:
+        server, database, port = run_on.server, run_on.database, run_on.port
+        sizes = answer_sizes(port)
+        say(
+            "http answers: a turn's "
+            + ", ".join(f"{sizes[f'turn_answer_bytes_{n}']:,} bytes at turn {n}" for n in (10, 300))
+            + "; the game's "
+            + ", ".join(f"{sizes[f'game_answer_bytes_{n}']:,} at turn {n}" for n in (10, 300))
+        )
+        config = {
+            "port": port,
+            "clients": clients,
+            "games_per_client": games_per_client,
+            "warmup": warmup,
+            "duration": seconds,
+            "max_per_client": 100_000,
+            "lexicon": LEXICON,
+            "plays": hasbro_plays(),
+            "server_pgid": run_on.pgid,
+            "db_marker": database.marker,
+        }
+        say(
+            f"http: gunicorn {gunicorn.__version__} (config/gunicorn.conf.py, 2 workers) on "
+            f"{database.description}; {clients} clients, {warmup:g} s warm-up and "
+            f"{seconds:g} s measured per phase; max_requests off"
+        )
+        if idle_check is not None:
+            say(f"http: the machine was {idle_check:.0%} busy before the benchmark started")
+        generator = subprocess.run(
+            [sys.executable, "-m", "bench.loadgen"],
+            input=json.dumps(config),
+            cwd=HARNESS,
+            capture_output=True,
+            text=True,
+            timeout=120 + 4 * (warmup + seconds + 20),
+        )
+        lines = generator.stdout.strip().splitlines()
+        if generator.returncode != 0 or not lines:
+            raise RuntimeError(
+                f"the load generator failed ({generator.returncode}):\n"
+                f"{generator.stderr[-3000:]}\n{server.tail()}"
             )
-            server.start()
-            sizes = answer_sizes(port)
-            say(
-                "http answers: a turn's "
-                + ", ".join(
-                    f"{sizes[f'turn_answer_bytes_{n}']:,} bytes at turn {n}" for n in (10, 300)
-                )
-                + "; the game's "
-                + ", ".join(f"{sizes[f'game_answer_bytes_{n}']:,} at turn {n}" for n in (10, 300))
-            )
-            config = {
-                "port": port,
-                "clients": clients,
-                "games_per_client": games_per_client,
-                "warmup": warmup,
-                "duration": seconds,
-                "max_per_client": 100_000,
-                "lexicon": LEXICON,
-                "plays": hasbro_plays(),
-                "server_pgid": server.process.pid if server.process else None,
-                # PostgreSQL names the database in its backends' process titles
-                "db_marker": f" {database.name} " if database.vendor == "postgresql" else None,
-            }
-            say(
-                f"http: gunicorn {gunicorn.__version__} (config/gunicorn.conf.py, 2 workers) on "
-                f"{database.description}; {clients} clients, {warmup:g} s warm-up and "
-                f"{seconds:g} s measured per phase; max_requests off"
-            )
-            if idle_check is not None:
-                say(f"http: the machine was {idle_check:.0%} busy before the benchmark started")
-            generator = subprocess.run(
-                [sys.executable, str(HERE / "loadgen.py")],
-                input=json.dumps(config),
-                cwd=ROOT,
-                capture_output=True,
-                text=True,
-                timeout=120 + 4 * (warmup + seconds + 20),
-            )
-            lines = generator.stdout.strip().splitlines()
-            if generator.returncode != 0 or not lines:
-                raise RuntimeError(
-                    f"the load generator failed ({generator.returncode}):\n"
-                    f"{generator.stderr[-3000:]}\n{server.tail()}"
-                )
-            result = json.loads(lines[-1])
-            if "error" in result:
-                raise RuntimeError(f"the load generator: {result}\n{server.tail()}")
-            empty = [k for k, phase in result["phases"].items() if not phase["requests"]]
-            if empty:
-                raise RuntimeError(f"no request completed in {empty}: {result}\n{server.tail()}")
-            boots = server.worker_boots()
-        finally:
-            if server is not None:
-                server.stop()
-            database.drop()
+        result = json.loads(lines[-1])
+        if "error" in result:
+            raise RuntimeError(f"the load generator: {result}\n{server.tail()}")
+        empty = [k for k, phase in result["phases"].items() if not phase["requests"]]
+        if empty:
+            raise RuntimeError(f"no request completed in {empty}: {result}\n{server.tail()}")
+        boots = server.worker_boots()
     return {**figures(result, database, boots, idle_check, say), **sizes}
 
 
@@ -316,7 +140,7 @@ def server_cpu_ms(phase: dict[str, Any]) -> float | None:
     """CPU time per request, in ms, of gunicorn and (PostgreSQL) the database's backends."""
     if phase["server_cpu_ms"] is None:
         return None
-    return phase["server_cpu_ms"] + (phase["db_cpu_ms"] or 0.0)
+    return float(phase["server_cpu_ms"] + (phase["db_cpu_ms"] or 0.0))
 
 
 def figures(
@@ -396,7 +220,7 @@ def figures(
     details = {
         "database": database.description,
         "cores": os.cpu_count(),
-        "cpu": cpu_model(),
+        "cpu": procs.cpu_model(),
         "python": platform.python_version(),
         "clients": result["clients"],
         "window_s": result["window_s"],
@@ -436,23 +260,12 @@ def figures(
     return {**values, "http": details}
 
 
-def goals_met(values: dict[str, Any]) -> dict[str, bool]:
-    return {
-        name: (values[name] <= goal if op == "<=" else values[name] >= goal)
-        for name, (op, goal) in GOALS.items()
-    }
-
-
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=8.0, help="measured window per phase")
     parser.add_argument("--warmup", type=float, default=2.0, help="warm-up per phase")
     parser.add_argument("--games", type=int, default=4, help="games per client")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     values = run(args.clients, args.seconds, args.warmup, args.games)
     print(json.dumps({**values, "goals_met": goals_met(values)}))
-
-
-if __name__ == "__main__":
-    main()

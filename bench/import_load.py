@@ -1,12 +1,12 @@
 """Turns on one game while others import the largest game records: does a turn wait?
 
-    .venv/bin/python bench/import_load.py [--seconds 8] [--importers 2] [--rate 10]
+    .venv/bin/python -m bench imports [--seconds 8] [--importers 2] [--rate 10]
 
-(``make bench`` runs it as part of bench/run.py.) The server is the production one, as in
+(``make bench`` runs it too.) The server is the production one, as in
 bench/http_load.py: gunicorn with config/gunicorn.conf.py (two workers), DEBUG off, on a
 throwaway database (PostgreSQL when DATABASE_URL is set, else a fresh SQLite file), rate limits
 off. ``importers`` clients each send the largest record an import takes
-(``tests.sequences.largest_gcg_record``: 2,000 entries, about 160 kB with a note on
+(``bench.sequences.largest_gcg_record``: 2,000 entries, about 160 kB with a note on
 every line), one after another, to
 ``POST /api/games/import``. Meanwhile turns (one-tile exchanges) are sent to other games on a
 fixed schedule, ``rate`` a second round-robin over a few Upwords games (open loop: a turn is sent at
@@ -20,65 +20,32 @@ scheduled moment, so time spent waiting behind an import counts.
 from __future__ import annotations
 
 import argparse
-import http.client
+import itertools
 import json
 import os
 import statistics
-import sys
-import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from bench.http_load import READY_TIMEOUT, STEADY, Database, manage, server_env  # noqa: E402
-from config.server import Gunicorn, free_port  # noqa: E402
-from tests.sequences import largest_gcg_record  # noqa: E402
+from bench.sequences import largest_gcg_record
+from bench.server import served
+from bench.stats import percentile, rounded
+from bench.transport import call, create_game
 
 ENTRIES = 2000  # the most entries a game's log keeps (scorekeeper.game.domain.LOG_CAP)
 TURN_GAMES = 5  # games the turns go round
 DRAIN_TIMEOUT = 25.0  # seconds to wait for turns still unanswered when the window closes
 
 
-def call(
-    port: int, method: str, path: str, body: Any = None, token: str = "", timeout: float = 60
-) -> tuple[int, bytes]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    try:
-        conn.request(method, path, json.dumps(body) if body is not None else None, headers)
-        response = conn.getresponse()
-        return response.status, response.read()
-    finally:
-        conn.close()
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
-
-
 def measure(port: int, seconds: float, importers: int, rate: float) -> dict[str, Any]:
     """Run the importers and the scheduled turns; the turns' latencies and what the imports
     answered."""
-    games = []
-    for _ in range(TURN_GAMES):
-        status, data = call(
-            port, "POST", "/api/games/",
-            {"ruleset": "upwords-10", "lexicon": "honour", "players": ["A", "B"]},
-        )  # fmt: skip
-        if status != 201:
-            raise RuntimeError(f"creating a game gave {status}: {data[:300]!r}")
-        games.append(json.loads(data))
+    games = [create_game(port, "honour") for _ in range(TURN_GAMES)]
     record = largest_gcg_record(ENTRIES)
+    # Each import a record of its own: the same record again is refused (409) at once.
+    copies = itertools.count(1)
     stop = threading.Event()
     imports: list[tuple[int, float]] = []
 
@@ -86,7 +53,8 @@ def measure(port: int, seconds: float, importers: int, rate: float) -> dict[str,
         while not stop.is_set():
             start = time.perf_counter()
             try:
-                status, _ = call(port, "POST", "/api/games/import", {"gcg": record})
+                gcg = largest_gcg_record(ENTRIES, next(copies))
+                status, _ = call(port, "POST", "/api/games/import", {"gcg": gcg})
             except OSError:
                 status = 0
             imports.append((status, time.perf_counter() - start))
@@ -139,7 +107,7 @@ def measure(port: int, seconds: float, importers: int, rate: float) -> dict[str,
         "turns_answered": len(answered),
         "turn_statuses": statuses,
         "turn_ms_median": round(statistics.median(latencies), 1) if latencies else None,
-        "turn_ms_p99": round(percentile(latencies, 0.99), 1) if latencies else None,
+        "turn_ms_p99": rounded(percentile(latencies, 0.99)),
         "turn_ms_max": round(max(latencies), 1) if latencies else None,
         "imports": len(imports),
         "import_statuses": import_statuses,
@@ -152,23 +120,9 @@ def run(
     seconds: float = 8.0, importers: int = 2, rate: float = 10.0, say: Any = print
 ) -> dict[str, Any]:
     """Start the server, measure, stop it; ``turn_ms_during_import`` and the details."""
-    with tempfile.TemporaryDirectory(prefix="bench-import-") as tmp:
-        folder = Path(tmp)
-        database = Database(os.environ.get("DATABASE_URL"), folder)
-        server: Gunicorn | None = None
-        try:
-            port = free_port()
-            env = {**server_env(database.url, folder, port), "RATE_LIMIT_IMPORTS": "0"}
-            manage(env, "migrate", "--noinput", "-v0")
-            server = Gunicorn(
-                env, port, folder / "gunicorn.log", STEADY, ready_timeout=READY_TIMEOUT
-            )
-            server.start()
-            result = measure(port, seconds, importers, rate)
-        finally:
-            if server is not None:
-                server.stop()
-            database.drop()
+    with served("bench-import-", os.environ.get("DATABASE_URL"), compile_lexicon=False) as run_on:
+        database = run_on.database
+        result = measure(run_on.port, seconds, importers, rate)
     unanswered = result["turns_sent"] - result["turns_answered"]
     say(
         f"import load: {importers} clients importing {ENTRIES:,}-entry records "
@@ -182,14 +136,10 @@ def run(
     return {"turn_ms_during_import": result["turn_ms_p99"], "import_load": result}
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--seconds", type=float, default=8.0, help="how long turns are sent")
     parser.add_argument("--importers", type=int, default=2, help="clients importing at once")
     parser.add_argument("--rate", type=float, default=10.0, help="turns a second")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     print(json.dumps(run(args.seconds, args.importers, args.rate)))
-
-
-if __name__ == "__main__":
-    main()

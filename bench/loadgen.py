@@ -1,6 +1,6 @@
 """The load generator of bench/http_load.py, in its own process: asyncio, raw HTTP/1.1.
 
-    echo '{"port": 8123, "clients": 50, ...}' | python bench/loadgen.py
+    echo '{"port": 8123, "clients": 50, ...}' | python -m bench.loadgen
 
 Each client is one coroutine with one keep-alive connection, sending a request, waiting for its
 answer, then sending the next (a closed loop). It sets up its own games through the API, then
@@ -31,210 +31,27 @@ import time
 from collections import Counter
 from typing import Any
 
+from bench import transport
+from bench.procs import machine_ticks, server_ticks, worker_connections
+from bench.stats import percentile
+from bench.transport import Connection, header
+
 CONNECT_RETRIES = 5
 SETUP_TIMEOUT = 60.0  # seconds for the whole setup (creating games, fetching ETags)
 PHASE_GRACE = 15.0  # seconds a phase may run past its window before its clients are cancelled
 
 
-class ConnectionLost(ConnectionError):
-    pass
-
-
-class Connection(asyncio.Protocol):
-    """One HTTP/1.1 keep-alive connection, one request at a time; parses only what it needs."""
-
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
-        self.transport: asyncio.Transport | None = None
-        self.buffer = bytearray()
-        self.waiter: asyncio.Future[tuple[int, bytes, bytes]] | None = None
-        self.closed = False
-
-    # asyncio.Protocol
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.transport = transport  # type: ignore[assignment]
-
-    def data_received(self, data: bytes) -> None:
-        self.buffer += data
-        if self.waiter is not None:
-            self._parse()
-
-    def eof_received(self) -> bool:
-        return False  # close our side too
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.closed = True
-        waiter, self.waiter = self.waiter, None
-        if waiter is not None and not waiter.done():
-            waiter.set_exception(ConnectionLost("the server closed the connection"))
-
-    # Requests
-    def send(self, raw: bytes) -> asyncio.Future[tuple[int, bytes, bytes]]:
-        if self.closed or self.transport is None:
-            raise ConnectionLost("the connection is closed")
-        self.waiter = self.loop.create_future()
-        self.transport.write(raw)
-        return self.waiter
-
-    def close(self) -> None:
-        self.closed = True
-        if self.transport is not None:
-            self.transport.close()
-
-    def _parse(self) -> None:
-        buffer = self.buffer
-        end = buffer.find(b"\r\n\r\n")
-        if end < 0:
-            return
-        head = bytes(buffer[:end])
-        lower = head.lower()
-        status = int(head[9:12])
-        start = end + 4
-        if status in (204, 304) or status < 200:
-            length = 0
-        else:
-            at = lower.find(b"\r\ncontent-length:")
-            if at >= 0:
-                stop = lower.find(b"\r\n", at + 2)
-                length = int(lower[at + 17 : stop if stop >= 0 else len(lower)])
-            elif b"\r\ntransfer-encoding: chunked" in lower:
-                chunked = _dechunk(buffer, start)
-                if chunked is None:
-                    return
-                body, used = chunked
-                del buffer[:used]
-                self._answer(status, head, body, lower)
-                return
-            else:
-                raise ValueError("a response with neither Content-Length nor chunked encoding")
-        if len(buffer) < start + length:
-            return
-        body = bytes(buffer[start : start + length])
-        del buffer[: start + length]
-        self._answer(status, head, body, lower)
-
-    def _answer(self, status: int, head: bytes, body: bytes, lower: bytes) -> None:
-        if b"\r\nconnection: close" in lower:
-            self.close()
-        waiter, self.waiter = self.waiter, None
-        if waiter is not None and not waiter.done():
-            waiter.set_result((status, head, body))
-
-
-def _dechunk(buffer: bytearray, start: int) -> tuple[bytes, int] | None:
-    body = bytearray()
-    at = start
-    while True:
-        line_end = buffer.find(b"\r\n", at)
-        if line_end < 0:
-            return None
-        size = int(bytes(buffer[at:line_end]).split(b";")[0], 16)
-        chunk_start = line_end + 2
-        if size == 0:
-            trailer_end = buffer.find(b"\r\n\r\n", line_end)
-            if buffer[chunk_start : chunk_start + 2] == b"\r\n":
-                return bytes(body), chunk_start + 2
-            if trailer_end < 0:
-                return None
-            return bytes(body), trailer_end + 4
-        if len(buffer) < chunk_start + size + 2:
-            return None
-        body += buffer[chunk_start : chunk_start + size]
-        at = chunk_start + size + 2
-
-
-def header(head: bytes, name: bytes) -> str | None:
-    for line in head.split(b"\r\n")[1:]:
-        key, _, value = line.partition(b":")
-        if key.strip().lower() == name:
-            return value.strip().decode("latin-1")
-    return None
-
-
-# Machine and process CPU -------------------------------------------------------------------------
-def machine_ticks() -> tuple[int, int]:
-    """(busy, total) jiffies of all CPUs, from /proc/stat; (0, 0) where there is none."""
-    try:
-        with open("/proc/stat") as stat:
-            fields = [int(x) for x in stat.readline().split()[1:]]
-    except OSError:
-        return 0, 0
-    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
-    total = sum(fields[:8])
-    return total - idle, total
-
-
-def server_ticks(pgid: int | None, marker: str | None) -> tuple[int, int]:
-    """CPU jiffies (user + system) so far of the server's process group, and of the processes
-    whose command line holds ``marker`` (PostgreSQL's backends for the benchmark's database)."""
-    group = database = 0
-    if not pgid and not marker:
-        return 0, 0
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/stat", "rb") as stat:
-                fields = stat.read().rpartition(b")")[2].split()
-            ticks = int(fields[11]) + int(fields[12])
-            if pgid and int(fields[2]) == pgid:
-                group += ticks
-            elif marker:
-                with open(f"/proc/{entry.name}/cmdline", "rb") as cmdline:
-                    if marker.encode() in cmdline.read():
-                        database += ticks
-        except (OSError, IndexError, ValueError):
-            continue  # gone, or not ours to read
-    return group, database
-
-
-def worker_connections(pgid: int | None, port: int) -> list[int]:
-    """Established connections to ``port`` held by each process of the server's group, most
-    first (gunicorn keeps a keep-alive connection on the worker that accepted it)."""
-    if not pgid:
-        return []
-    inodes = set()
-    try:
-        with open("/proc/net/tcp") as table:
-            for line in list(table)[1:]:
-                fields = line.split()
-                if fields[3] == "01" and int(fields[1].rpartition(":")[2], 16) == port:
-                    inodes.add(f"socket:[{fields[9]}]")
-    except (OSError, IndexError, ValueError):
-        return []
-    counts = []
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/stat", "rb") as stat:
-                if int(stat.read().rpartition(b")")[2].split()[2]) != pgid:
-                    continue
-            fds = os.listdir(f"/proc/{entry.name}/fd")
-            held = sum(os.readlink(f"/proc/{entry.name}/fd/{fd}") in inodes for fd in fds)
-        except (OSError, IndexError, ValueError):
-            continue
-        if held:
-            counts.append(held)
-    return sorted(counts, reverse=True)
-
-
 # The clients -------------------------------------------------------------------------------------
 class Client:
-    def __init__(self, index: int, port: int, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, index: int, port: int) -> None:
         self.index = index
         self.port = port
-        self.loop = loop
-        self.host = f"Host: 127.0.0.1:{port}\r\n".encode()
         self.conn: Connection | None = None
         self.games: list[dict[str, Any]] = []
         self.reconnects = 0
 
     async def connect(self) -> Connection:
-        _, conn = await self.loop.create_connection(
-            lambda: Connection(self.loop), "127.0.0.1", self.port
-        )
-        return conn
+        return await transport.connect(self.port)
 
     async def request(self, raw: bytes) -> tuple[int, bytes, bytes, bool]:
         """Send ``raw``; on a lost connection reconnect and send it again. The last item says
@@ -254,22 +71,6 @@ class Client:
                     raise
                 await asyncio.sleep(0.02 * (attempt + 1))
         raise AssertionError("unreachable")
-
-    def get(self, path: str, *extra: str) -> bytes:
-        lines = "".join(f"{line}\r\n" for line in extra)
-        return f"GET {path} HTTP/1.1\r\n".encode() + self.host + lines.encode() + b"\r\n"
-
-    def post(self, path: str, body: dict[str, Any], token: str | None = None) -> bytes:
-        data = json.dumps(body, separators=(",", ":")).encode()
-        auth = f"Authorization: Bearer {token}\r\n" if token else ""
-        return (
-            f"POST {path} HTTP/1.1\r\n".encode()
-            + self.host
-            + (
-                f"Content-Type: application/json\r\n{auth}Content-Length: {len(data)}\r\n\r\n"
-            ).encode()
-            + data
-        )
 
     def close(self) -> None:
         if self.conn is not None:
@@ -301,13 +102,6 @@ class Phase:
             self.failures.append(text)
 
 
-def percentile(sorted_values: list[float], fraction: float) -> float:
-    if not sorted_values:
-        return float("nan")
-    index = min(len(sorted_values) - 1, max(0, round(fraction * len(sorted_values)) - 1))
-    return sorted_values[index]
-
-
 class Turns:
     """One client's turns: its games in turn, each the Hasbro plays, then one-tile exchanges."""
 
@@ -324,7 +118,7 @@ class Turns:
     def next(self) -> tuple[bytes, dict[str, Any]]:
         game = self.client.games[self.at % len(self.client.games)]
         self.at += 1
-        raw = self.client.post(
+        raw = transport.post(
             f"/api/games/{game['id']}/turns/", self.body(game["next"]), game["token"]
         )
         return raw, game
@@ -341,9 +135,7 @@ class Turns:
             game["next"] += 1
             return
         phase.fail(f"turn {game['next']} of {game['id']}: {status} {body[:200]!r}")
-        status, _, state, _ = await self.client.request(
-            self.client.get(f"/api/games/{game['id']}/")
-        )
+        status, _, state, _ = await self.client.request(transport.get(f"/api/games/{game['id']}/"))
         if status == 200:
             game["next"] = json.loads(state)["turn_number"] + 1
 
@@ -430,8 +222,8 @@ async def run_phase(
         "per_client": {"min": spread[0], "median": spread[len(spread) // 2], "max": spread[-1]},
         "worker_connections": samples.get("workers", []),
         "per_s": count / window,
-        "p50_ms": percentile(latencies, 0.50) * 1000,
-        "p99_ms": percentile(latencies, 0.99) * 1000,
+        "p50_ms": seconds_to_ms(percentile(latencies, 0.50)),
+        "p99_ms": seconds_to_ms(percentile(latencies, 0.99)),
         "max_ms": (latencies[-1] * 1000) if latencies else float("nan"),
         "statuses": {str(k): v for k, v in sorted(phase.statuses.items())},
         "failed": phase.failed,
@@ -446,6 +238,10 @@ async def run_phase(
         "server_cpu_ms": (app1 - app0) * per_request if server[0] else None,
         "db_cpu_ms": (db1 - db0) * per_request if server[1] else None,
     }
+
+
+def seconds_to_ms(value: float | None) -> float:
+    return float("nan") if value is None else value * 1000
 
 
 class Simple:
@@ -477,7 +273,7 @@ async def setup(clients: list[Client], config: dict[str, Any]) -> dict[str, Any]
                 "players": [f"Ann {client.index}", f"Ben {client.index}"],
                 "challenge_mode": "auto",
             }
-            status, _, answer, _ = await client.request(client.post("/api/games/", body))
+            status, _, answer, _ = await client.request(transport.post("/api/games/", body))
             if status != 201:
                 failures.append(f"create: {status} {answer[:300]!r}")
                 return
@@ -504,7 +300,7 @@ async def fetch_etags(clients: list[Client]) -> list[str]:
     async def fetch(client: Client) -> None:
         for game in client.games:
             status, head, body, _ = await client.request(
-                client.get(f"/games/{game['id']}/watch/live")
+                transport.get(f"/games/{game['id']}/watch/live")
             )
             etag = header(head, b"etag")
             if status != 200 or not etag:
@@ -516,8 +312,7 @@ async def fetch_etags(clients: list[Client]) -> list[str]:
 
 
 async def main(config: dict[str, Any]) -> dict[str, Any]:
-    loop = asyncio.get_running_loop()
-    clients = [Client(i, config["port"], loop) for i in range(config["clients"])]
+    clients = [Client(i, config["port"]) for i in range(config["clients"])]
     warmup, duration, cap = config["warmup"], config["duration"], config["max_per_client"]
     server = (config.get("server_pgid"), config.get("db_marker"))
     result: dict[str, Any] = {"clients": len(clients), "warmup_s": warmup, "window_s": duration}
@@ -529,7 +324,7 @@ async def main(config: dict[str, Any]) -> dict[str, Any]:
         phases: dict[str, Any] = {}
 
         def ping(client: Client) -> Simple:
-            raw = client.get("/ping")
+            raw = transport.get("/ping")
             return Simple(lambda _: raw, 200)
 
         phases["trivial"] = await run_phase("trivial", clients, ping, warmup, duration, cap, server)
@@ -544,7 +339,7 @@ async def main(config: dict[str, Any]) -> dict[str, Any]:
 
         def poll(client: Client) -> Simple:
             raws = [
-                client.get(f"/games/{g['id']}/watch/live", f"If-None-Match: {g['etag']}")
+                transport.get(f"/games/{g['id']}/watch/live", f"If-None-Match: {g['etag']}")
                 for g in client.games
             ]
             return Simple(lambda at: raws[at % len(raws)], 304)

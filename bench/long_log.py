@@ -1,9 +1,9 @@
 """A long game's turns: what a turn, a challenge, an undo and a correction cost at entry 2,000
 against entry 20, and the board at an earlier turn.
 
-    .venv/bin/python bench/long_log.py [--rounds 7]
+    .venv/bin/python -m bench long-log [--rounds 7]
 
-(``make bench`` runs it from bench/run.py.) On a throwaway SQLite database, two Letter UP games
+(``make bench`` runs it too.) On a throwaway SQLite database, two Letter UP games
 stored as an import stores them (an opening play, then one-tile exchanges): one of 20 entries,
 one as long as the log's cap (2,000) leaves room for the rounds. Each round, on each game,
 through ``scorekeeper.game.domain.act`` in this process (no HTTP): a play, a challenge of
@@ -19,40 +19,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+from bench.inprocess import lock_holds, setup_django
+
 SHORT = 20
 ENTRIES_A_ROUND = 5  # a play, a challenge, an undo, a correction, an undo
 HOUSE = [(7, 3, "H"), (7, 4, "O"), (7, 5, "U"), (7, 6, "S"), (7, 7, "E")]  # 8D
-
-
-def _setup(database: Path) -> None:
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
-    os.chdir(ROOT)
-    os.environ.update(
-        DJANGO_SETTINGS_MODULE="config.settings",
-        DATABASE_URL=f"sqlite:///{database}",
-        DEBUG="0",
-        SECRET_KEY="bench-" + "x" * 50,
-        CACHE_URL="memory",
-        ALLOWED_HOSTS="*",
-        RATE_LIMIT_REPLAYS="0",
-    )
-    import logging
-
-    import django
-
-    django.setup()
-    logging.disable(logging.WARNING)  # the static files this process never collected
 
 
 def _game(entries: int, lexicon: str) -> Any:
@@ -73,26 +51,6 @@ def _ms(fn: Callable[[], Any]) -> float:
     began = time.process_time()
     fn()
     return (time.process_time() - began) * 1000
-
-
-def _holds() -> list[float]:
-    """Each hold of SQLite's write lock in this process from now on (ms), from its queue."""
-    from config.sqlite import base
-
-    held: list[float] = []
-    acquire, release = base._Writers.acquire, base._Writers.release
-    taken: dict[int, float] = {}
-
-    def timed_acquire(self: Any, timeout: float) -> None:
-        acquire(self, timeout)
-        taken[id(self)] = time.perf_counter()
-
-    def timed_release(self: Any) -> None:
-        held.append((time.perf_counter() - taken.pop(id(self), time.perf_counter())) * 1000)
-        release(self)
-
-    base._Writers.acquire, base._Writers.release = timed_acquire, timed_release  # type: ignore[method-assign]
-    return held
 
 
 def _round(game: Any, page: str, client: Any) -> dict[str, float]:
@@ -128,7 +86,10 @@ def _rounds(game: Any, rounds: int) -> dict[str, float]:
 
 def run(rounds: int = 7) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="bench-long-log-") as folder:
-        _setup(Path(folder) / "db.sqlite3")
+        setup_django(Path(folder) / "db.sqlite3", RATE_LIMIT_REPLAYS="0")
+        import logging
+
+        logging.disable(logging.WARNING)  # the static files this process never collected
         from django.conf import settings
         from django.core.management import call_command
 
@@ -146,7 +107,7 @@ def run(rounds: int = 7) -> dict[str, Any]:
         short = _game(SHORT, lexicon)
         _rounds(short, 1)  # warm up: the lexicon, the statements built once
         at = {"short": _rounds(short, rounds), "long": _rounds(long, rounds)}
-        held = _holds()
+        held = lock_holds()
         first = _ms(lambda: domain.act(long.pk, "correct", target=1, notation="8D HOUSES"))
         entries = long.turns.count()
     figures: dict[str, Any] = {"rounds": rounds, "entries": entries}
@@ -160,10 +121,10 @@ def run(rounds: int = 7) -> dict[str, Any]:
     return figures
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=7)
-    figures = run(parser.parse_args().rounds)
+    figures = run(parser.parse_args(argv).rounds)
     said = ", ".join(
         f"{name} {figures[f'{name}_ms_at_20']} → {figures[f'{name}_ms_at_2000']} ms"
         for name in ("turn", "challenge", "undo", "correction", "replay_page")
@@ -174,7 +135,3 @@ def main() -> None:
         f"lock held {figures['correction_first_hold_ms']} ms of it"
     )
     print(json.dumps(figures))
-
-
-if __name__ == "__main__":
-    main()

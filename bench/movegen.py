@@ -1,4 +1,5 @@
-"""Benchmark of the move generator (referee/movegen.py), for bench/run.py.
+"""Benchmark of the move generator (referee/movegen.py): part of the suite, or alone as
+``python -m bench movegen``.
 
 Positions are mid-game positions of games the generator plays against itself from a seeded
 bag (each turn one of the three best plays, chosen by a seeded random generator), so they
@@ -34,6 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bench.server import HARNESS, ROOT
+from bench.stats import percentile, rounded
 from referee import (
     BLANK,
     RULESETS,
@@ -48,12 +51,6 @@ from referee import (
     search,
 )
 
-GOALS = {
-    "movegen_ms_median": ("<=", 20),
-    "movegen_ms_p90": ("<=", 100),
-    "movegen_rss_mb": ("<=", 100),
-    "analysis_worst_ms": ("<=", 2000),
-}
 CACHE = Path(tempfile.gettempdir()) / "scorekeeper-movegen-cache"
 LIMIT = 20
 PER_FAMILY = 10
@@ -132,22 +129,16 @@ def _timed(fn: Any, rounds: int = 3) -> float:
     return statistics.median(samples)
 
 
-def _p90(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(0.9 * (len(ordered) - 1)))]
-
-
 _CHILD_RSS = """
 import json, sys
-sys.path.insert(0, {root!r})
+sys.path[:0] = [{harness!r}, {root!r}]
 from pathlib import Path
 import marisa_trie, mmap  # imported before the baseline: libraries are not the structures
 from referee import compile_lexicon  # the whole engine, dawg and movegen included
+from bench.procs import status_kb
 
 def rss_kb():
-    for line in open("/proc/self/status"):
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
+    return status_kb("self", "VmRSS")
 
 lexica = [compile_lexicon(Path(p), Path({cache!r}), i) for i, p in {lists!r}]
 before = rss_kb()
@@ -195,7 +186,10 @@ def run(library: LexiconLibrary, root: Path) -> dict[str, Any]:
     every = [ms for family in times.values() for ms in family]
     worst_ms, worst_plays = worst_case(lexicon)
     code = _CHILD_RSS.format(
-        root=str(root), cache=str(CACHE), lists=[(i.id, str(i.path)) for i in infos]
+        harness=str(HARNESS),
+        root=str(root),
+        cache=str(CACHE),
+        lists=[(i.id, str(i.path)) for i in infos],
     )
     rss = json.loads(
         subprocess.run([sys.executable, "-c", code], check=True, capture_output=True).stdout
@@ -208,13 +202,13 @@ def run(library: LexiconLibrary, root: Path) -> dict[str, Any]:
             family: {
                 "positions": len(values),
                 "median_ms": round(statistics.median(values), 1),
-                "p90_ms": round(_p90(values), 1),
+                "p90_ms": rounded(percentile(values, 0.9)),
                 "max_ms": round(max(values), 1),
             }
             for family, values in times.items()
         },
         "movegen_ms_median": round(statistics.median(every), 1),
-        "movegen_ms_p90": round(_p90(every), 1),
+        "movegen_ms_p90": rounded(percentile(every, 0.9)),
         "movegen_all_ms_median": round(statistics.median(everything), 1),
         "movegen_plays_per_s": round(plays / search_s),
         "movegen_rss_mb": round(rss, 1),
@@ -245,11 +239,10 @@ def worst_case(lexicon: Any) -> tuple[float, int]:
     return round(slowest, 1), plays
 
 
-if __name__ == "__main__":  # the move generator's figures alone: python -m bench.movegen
-    import os
+def main(argv: list[str] | None = None) -> None:
+    """The move generator's figures alone: ``python -m bench movegen``."""
+    from bench.run import lexicon_library
 
-    here = Path(__file__).resolve().parent.parent
-    folder = os.environ.get("LEXICON_DIR") or str(here.parent / "shared" / "lexica")
     with tempfile.TemporaryDirectory() as cache:
-        figures = run(LexiconLibrary([Path(folder)], Path(cache)), here)
+        figures = run(lexicon_library(Path(cache)), ROOT)
     print(json.dumps(figures, indent=2))

@@ -1,34 +1,37 @@
-"""Benchmarks: prints what it measures, then one JSON object as its last line.
+"""The whole suite: prints what it measures, then one JSON object as its last line.
 
-    make bench            (or: .venv/bin/python bench/run.py)
+    make bench            (or: .venv/bin/python -m bench)
 
-Figures and goals (issue 2):
+The figures also go to var/bench/<date>-<sha>.json (bench/results.py). Each goal's bound is in
+bench/goals.py, the one table of them; the list below says what each figure measures.
+
+The figures (issue 2):
   engine_play_us_median  validate + score a typical mid-game play, the slower of an Upwords
-                         play (a stack and a cross-word) and a Letter UP play (premiums)  ≤ 100
+                         play (a stack and a cross-word) and a Letter UP play (premiums)
   lexicon_load_ms        the slowest cold load of a compiled lexicon, each in a fresh
-                         process (the compiled cache already on disk)                  ≤ 50
+                         process (the compiled cache already on disk)
   lexicon_rss_mb         memory added to a process by loading all six lexica and looking
-                         words up in each                                             ≤ 20
-  lookups_per_s          dictionary lookups per second (half words, half not)    ≥ 1,000,000
+                         words up in each
+  lookups_per_s          dictionary lookups per second (half words, half not)
 
 Move generator (bench/movegen.py, issue 12): "what could I have played?" on fixed mid-game
 positions (Upwords 10×10 with stacks of 2-4, Letter UP 15×15, the crossword with a blank):
-  movegen_ms_median      every legal play found and scored, the best 20 confirmed        ≤ 20
-  movegen_ms_p90                                                                         ≤ 100
+  movegen_ms_median      every legal play found and scored, the best 20 confirmed
+  movegen_ms_p90
   movegen_plays_per_s    plays found per second by the search
-  movegen_rss_mb         memory for the DAWG and GADDAG of all the lists                ≤ 100
+  movegen_rss_mb         memory for the DAWG and GADDAG of all the lists
   analysis_worst_ms      the most expensive analysis anyone can ask for (two blanks on a
-                         board of scattered tiles), within a request's budget          ≤ 2000
+                         board of scattered tiles), within a request's budget
 
 HTTP load (bench/http_load.py): gunicorn with 2 workers on loopback, on a throwaway
 database (PostgreSQL when DATABASE_URL is set, else SQLite), driven by 50 keep-alive clients
 in a second process (bench/loadgen.py):
   http_trivial_per_s     GET /ping, the smallest JSON view: the stack's own limit
   http_turns_per_s       turn submissions across 200 games, checked against CSW19
-  http_turn_ratio        http_turns_per_s / http_trivial_per_s                        ≥ 0.5
+  http_turn_ratio        http_turns_per_s / http_trivial_per_s
   http_poll_per_s        scoreboard polls with nothing new (304 on If-None-Match)
-  poll_ratio             http_poll_per_s / http_trivial_per_s                         ≥ 0.8
-  p99_turn_ms            99th percentile latency of a turn submission                 ≤ 50
+  poll_ratio             http_poll_per_s / http_trivial_per_s
+  p99_turn_ms            99th percentile latency of a turn submission
   turn_answer_bytes_10   bytes of a turn's answer at turn 10 of a game, and at turn 300:
   turn_answer_bytes_300  the answer is the game's state and the new turn, never the log
 
@@ -40,14 +43,14 @@ schedule (open loop, each timed from its scheduled moment):
 Live tables, open loop (bench/capacity.py): the same server serving ASGI, tables of one turn
 per 20 s each (a Poisson schedule, each turn timed from its moment) and two screens each with
 their stream of events open, fetching the live part for each change; the table count stepped up
-until turn p99 > 50 ms, delivery p99 > 1 s, a screen misses a turn, or a request fails. On
+until turn p99 or delivery p99 is past its goal, a screen misses a turn, or a request fails. On
 SQLite (the workers hear each other through the database) and, where PostgreSQL and Redis
 answer on 127.0.0.1 (BENCH_PG_URL, BENCH_REDIS_URL), on PostgreSQL with Redis:
-  capacity_tables        the most tables served within those bounds (SQLite)         ≥ 5,000
+  capacity_tables        the most tables served within those bounds (SQLite)
   capacity_tables_postgresql                                  (PostgreSQL + Redis)
-  turn_cpu_ms            the server's CPU per turn, nothing else running (SQLite)        ≤ 2
+  turn_cpu_ms            the server's CPU per turn, nothing else running (SQLite)
   delivery_p50_ms,       from a change's commit to its event at the screen, at capacity
-  delivery_p99_ms                                                                     ≤ 1,000
+  delivery_p99_ms
   screen_rss_kb          the server's memory per open screen
 
 SQLite's write lock (bench/sqlite_writers.py): on SQLite every table's turns take turns at one
@@ -59,10 +62,10 @@ A long game (bench/long_log.py, issue 32): a game as long as the log keeps (2,00
 against one of 20, on SQLite, the domain's calls timed in one process (medians of 7):
   turn_ms_at_20,         a play at entry 20, and at entry ~2,000
   turn_ms_at_2000
-  turn_ratio             turn_ms_at_2000 / turn_ms_at_20                                ≤ 2
+  turn_ratio             turn_ms_at_2000 / turn_ms_at_20
   correction_ms_at_20,   a correction of the last play, at entry 20 and ~2,000
   correction_ms_at_2000
-  correction_ratio       correction_ms_at_2000 / correction_ms_at_20                    ≤ 2
+  correction_ratio       correction_ms_at_2000 / correction_ms_at_20
   correction_first_ms_at_2000  a correction of the first turn: every later entry scored
                          again, the one cost that grows with the log (and, in long_log, how
                          long it held the write lock)
@@ -76,39 +79,26 @@ from __future__ import annotations
 
 import json
 import os
-import platform
 import random
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-sys.path.insert(0, str(ROOT))
+from bench import capacity as capacity_bench
+from bench import http_load as http_bench
+from bench import import_load as import_bench
+from bench import movegen as movegen_bench
+from bench import results
+from bench.goals import goals_met
+from bench.procs import machine
+from bench.server import HARNESS, ROOT
+from referee import GameState, LexiconLibrary, Play, compile_lexicon, evaluate
 
-from bench import capacity as capacity_bench  # noqa: E402
-from bench import http_load as http_bench  # noqa: E402
-from bench import import_load as import_bench  # noqa: E402
-from bench import movegen as movegen_bench  # noqa: E402
-from referee import GameState, LexiconLibrary, Play, compile_lexicon, evaluate  # noqa: E402
-
-GOALS = {
-    "engine_play_us_median": ("<=", 100),
-    "lexicon_load_ms": ("<=", 50),
-    "lexicon_rss_mb": ("<=", 20),
-    "lookups_per_s": (">=", 1_000_000),
-    **movegen_bench.GOALS,
-    **http_bench.GOALS,
-    "capacity_tables": (">=", 5000),
-    "turn_cpu_ms": ("<=", 2),
-    "delivery_p99_ms": ("<=", 1000),
-    "turn_ratio": ("<=", 2),
-    "correction_ratio": ("<=", 2),
-}
 LONG_LOG_FIGURES = (
     "turn_ms_at_20",
     "turn_ms_at_2000",
@@ -162,12 +152,12 @@ def live_databases() -> list[tuple[str, str | None, str | None]]:
 
 
 def lexicon_library(cache: Path) -> LexiconLibrary:
-    folder = os.environ.get("LEXICON_DIR") or str(ROOT.parent / "shared" / "lexica")
+    folder = os.environ.get("LEXICON_DIR") or str(HARNESS.parent / "shared" / "lexica")
     dirs = [Path(folder)] if Path(folder).is_dir() else []
     return LexiconLibrary(dirs, cache)
 
 
-def median_us(fn, rounds: int = 15, batch: int = 400) -> float:
+def median_us(fn: Callable[[], None], rounds: int = 15, batch: int = 400) -> float:
     """Median over rounds of the mean time per call in a batch, in microseconds."""
     fn()  # warm up
     samples = []
@@ -207,7 +197,7 @@ def bench_engine(library: LexiconLibrary) -> dict[str, float]:
 
 _CHILD_LOAD = """
 import json, sys, time
-sys.path.insert(0, {root!r})
+sys.path[:0] = [{harness!r}, {root!r}]
 from pathlib import Path
 from referee import compile_lexicon
 start = time.perf_counter()
@@ -218,15 +208,14 @@ print(json.dumps((time.perf_counter() - start) * 1000))
 
 _CHILD_RSS = """
 import json, sys
-sys.path.insert(0, {root!r})
+sys.path[:0] = [{harness!r}, {root!r}]
 from pathlib import Path
 import marisa_trie  # imported before the baseline: the library is not the lexica
 from referee import LexiconLibrary
+from bench.procs import status_kb
 
 def rss_kb():
-    for line in open("/proc/self/status"):
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
+    return status_kb("self", "VmRSS")
 
 library = LexiconLibrary([Path(d) for d in {dirs!r}], Path({cache!r}))
 ids = library.ids()
@@ -240,7 +229,7 @@ print(json.dumps({{"mb": (rss_kb() - before) / 1024, "lexica": len(ids)}}))
 """
 
 
-def bench_lexica(library: LexiconLibrary) -> dict[str, object]:
+def bench_lexica(library: LexiconLibrary) -> dict[str, Any]:
     infos = library.infos()
     for info in infos:  # compile into the cache first: the load figure is for a warm cache
         compile_lexicon(info.path, library.cache_dir, info.id)
@@ -249,13 +238,18 @@ def bench_lexica(library: LexiconLibrary) -> dict[str, object]:
         times = []
         for _ in range(3):
             code = _CHILD_LOAD.format(
-                root=str(ROOT), path=str(info.path), cache=str(library.cache_dir), id=info.id
+                harness=str(HARNESS),
+                root=str(ROOT),
+                path=str(info.path),
+                cache=str(library.cache_dir),
+                id=info.id,
             )
             out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
             times.append(json.loads(out.stdout))
         loads[info.id] = statistics.median(times)
     biggest = max(infos, key=lambda i: i.path.stat().st_size)
     code = _CHILD_RSS.format(
+        harness=str(HARNESS),
         root=str(ROOT),
         dirs=[str(d) for d in library.dirs],
         cache=str(library.cache_dir),
@@ -288,15 +282,15 @@ def bench_lexica(library: LexiconLibrary) -> dict[str, object]:
     }
 
 
-def bench_sqlite_writers() -> dict[str, Any]:
-    """bench/sqlite_writers.py, in a process of its own (it points Django at a throwaway
-    database): its figures, its sentence printed."""
+def in_own_process(part: str) -> dict[str, Any]:
+    """``python -m bench <part>`` in a process of its own (it points Django at a throwaway
+    database): its figures (its last line), its sentence (the line before) printed."""
     ran = subprocess.run(
-        [sys.executable, str(HERE / "sqlite_writers.py")],
+        [sys.executable, "-m", "bench", part],
         check=True,
         capture_output=True,
         text=True,
-        cwd=ROOT,
+        cwd=HARNESS,
         timeout=600,
     )
     *_, said, figures = ran.stdout.splitlines()
@@ -305,36 +299,12 @@ def bench_sqlite_writers() -> dict[str, Any]:
     return found
 
 
-def bench_long_log() -> dict[str, Any]:
-    """bench/long_log.py, in a process of its own (it points Django at a throwaway database):
-    its figures, its sentence printed."""
-    ran = subprocess.run(
-        [sys.executable, str(HERE / "long_log.py")],
-        check=True,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=600,
-    )
-    *_, said, figures = ran.stdout.splitlines()
-    print(said)
-    found: dict[str, Any] = json.loads(figures)
-    return found
+def main(argv: list[str] | None = None) -> None:
+    import argparse
 
-
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
-
-
-def main() -> None:
+    argparse.ArgumentParser(
+        prog="python -m bench", description=__doc__.split("\n\n")[0]
+    ).parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="bench-lexica-") as cache:
         library = lexicon_library(Path(cache))
         print(f"machine: {machine()}")
@@ -369,45 +339,36 @@ def main() -> None:
         "lookups_per_s": round(lexica["lookups_per_s"]),
         **{name: movegen[name] for name in MOVEGEN_FIGURES},
     }
-    failed = False
-    try:
-        web = http_bench.run()
-    except Exception as error:  # noqa: BLE001 - the other figures stand; the failure is shown
-        failed = True
-        print(f"http: FAILED: {error}")
-        web = {name: None for name in HTTP_FIGURES} | {"http": {"error": str(error)[-2000:]}}
-    figures.update({name: web[name] for name in HTTP_FIGURES})
-    try:
-        imports = import_bench.run()
-    except Exception as error:  # noqa: BLE001 - the other figures stand; the failure is shown
-        failed = True
-        print(f"import load: FAILED: {error}")
-        imports = {"turn_ms_during_import": None, "import_load": {"error": str(error)[-2000:]}}
-    figures["turn_ms_during_import"] = imports["turn_ms_during_import"]
-    try:
-        writers = bench_sqlite_writers()
-    except Exception as error:  # noqa: BLE001 - the other figures stand; the failure is shown
-        failed = True
-        print(f"SQLite writers: FAILED: {error}")
-        writers = {"error": str(error)[-2000:]}
+    failed: list[str] = []
+
+    def attempt(name: str, measure: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """``measure()``, or its failure as ``{"error": ...}``: the other figures stand."""
+        try:
+            return measure()
+        except Exception as error:  # noqa: BLE001 - the failure is shown and the run fails
+            failed.append(name)
+            print(f"{name}: FAILED: {error}")
+            return {"error": str(error)[-2000:]}
+
+    web = attempt("http", http_bench.run)
+    figures.update({name: web.get(name) for name in HTTP_FIGURES})
+    imports = attempt("import load", import_bench.run)
+    figures["turn_ms_during_import"] = imports.get("turn_ms_during_import")
+    writers = attempt("SQLite writers", lambda: in_own_process("writers"))
     for key in ("sqlite_turns_per_s", "sqlite_hold_p50_ms"):
         figures[key] = writers.get(key)
-    try:
-        long_log = bench_long_log()
-    except Exception as error:  # noqa: BLE001 - the other figures stand; the failure is shown
-        failed = True
-        print(f"long log: FAILED: {error}")
-        long_log = {"error": str(error)[-2000:]}
+    long_log = attempt("long log", lambda: in_own_process("long-log"))
     for key in LONG_LOG_FIGURES:
         figures[key] = long_log.get(key)
     capacity: dict[str, Any] = {}
     for name, url, redis in live_databases():
-        try:
-            live = capacity_bench.run(seconds=15, database_url=url, redis_url=redis)
-        except Exception as error:  # noqa: BLE001 - the other figures stand; the failure is shown
-            failed = True
-            print(f"capacity ({name}): FAILED: {error}")
-            live = {"capacity_tables": None, "error": str(error)[-2000:]}
+        live = attempt(
+            f"capacity ({name})",
+            lambda url=url, redis=redis: capacity_bench.run(  # type: ignore[misc]
+                seconds=15, database_url=url, redis_url=redis
+            ),
+        )
+        live.setdefault("capacity_tables", None)
         if name == "sqlite":
             figures["capacity_tables"] = live["capacity_tables"]
             for key in ("turn_cpu_ms", "delivery_p50_ms", "delivery_p99_ms", "screen_rss_kb"):
@@ -415,27 +376,20 @@ def main() -> None:
         else:
             figures["capacity_tables_postgresql"] = live["capacity_tables"]
         capacity[name] = live
-    met = {
-        name: figures[name] is not None
-        and (figures[name] <= goal if op == "<=" else figures[name] >= goal)
-        for name, (op, goal) in GOALS.items()
-    }
     details = {k: v for k, v in movegen.items() if k not in MOVEGEN_FIGURES}
     summary = {
         **figures,
         "lexica": len(lexica["loads_ms"]),
         "movegen": details,
-        "http": web["http"],
-        "import_load": imports["import_load"],
+        "http": web.get("http", web),
+        "import_load": imports.get("import_load", imports),
         "sqlite_writers": writers,
         "long_log": long_log,
         "capacity": capacity,
-        "goals_met": met,
+        "goals_met": goals_met(figures),
     }
+    saved = results.save(summary, "suite")
+    print(f"saved: {saved}")
     print(json.dumps(summary))
     if failed:
         sys.exit(1)
-
-
-if __name__ == "__main__":
-    main()

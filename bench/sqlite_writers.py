@@ -1,8 +1,8 @@
 """SQLite's write lock: turns from several processes at once, each on games of its own.
 
-    .venv/bin/python bench/sqlite_writers.py [--processes 4] [--seconds 10]
+    .venv/bin/python -m bench writers [--processes 4] [--seconds 10]
 
-(``make bench`` runs it from bench/run.py.) SQLite lets one transaction write at a time, so on
+(``make bench`` runs it too.) SQLite lets one transaction write at a time, so on
 SQLite every table's turns take turns at one lock (``config.sqlite``); how long each turn holds
 it bounds how many turns a second the whole server can write, whatever its cores. Each process
 enters one-tile exchanges through ``scorekeeper.game.domain.act`` one after another (closed
@@ -16,62 +16,25 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
-import os
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+from bench.inprocess import lock_holds, setup_django
+from bench.stats import percentile
+
 GAMES = 10  # per process
-
-
-def _setup(database: Path) -> None:
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
-    os.chdir(ROOT)
-    os.environ.update(
-        DJANGO_SETTINGS_MODULE="config.settings",
-        DATABASE_URL=f"sqlite:///{database}",
-        DEBUG="0",
-        SECRET_KEY="bench-" + "x" * 50,
-        CACHE_URL="memory",
-        ALLOWED_HOSTS="*",
-    )
-    import django
-
-    django.setup()
-
-
-def _timed_holds() -> list[float]:
-    """Time each hold of the write lock in this process (seconds), from its queue."""
-    from config.sqlite import base
-
-    holds: list[float] = []
-    acquire, release = base._Writers.acquire, base._Writers.release
-    taken: dict[int, float] = {}
-
-    def timed_acquire(self: Any, timeout: float) -> None:
-        acquire(self, timeout)
-        taken[id(self)] = time.perf_counter()
-
-    def timed_release(self: Any) -> None:
-        holds.append(time.perf_counter() - taken.pop(id(self), time.perf_counter()))
-        release(self)
-
-    base._Writers.acquire, base._Writers.release = timed_acquire, timed_release  # type: ignore[method-assign]
-    return holds
 
 
 def _turns(games: list[str], start: float, seconds: float) -> tuple[list[float], list[float]]:
     """Exchanges on ``games`` in turn from ``start`` for ``seconds``: each one's latency and
-    each hold of the lock."""
+    each hold of the lock, in ms."""
     from django.db import connection
 
     from scorekeeper.game import domain
 
-    holds = _timed_holds()
+    holds = lock_holds()
     connection.close()
     latencies: list[float] = []
     entries = dict.fromkeys(games, 1)
@@ -82,27 +45,31 @@ def _turns(games: list[str], start: float, seconds: float) -> tuple[list[float],
         game = games[done % len(games)]
         began = time.perf_counter()
         domain.act(game, "exchange", count=1, expected_turn=entries[game])
-        latencies.append(time.perf_counter() - began)
+        latencies.append((time.perf_counter() - began) * 1000)
         entries[game] += 1
         done += 1
     connection.close()
     return latencies, holds
 
 
-def _process(database: Path, games: list[str], start: float, seconds: float, out: Any) -> None:
-    _setup(database)
-    out.put(_turns(games, start, seconds))
+def _process(database: Path, games: list[str], ready: Any, seconds: float, out: Any) -> None:
+    setup_django(database)
+    from scorekeeper.game import domain  # noqa: F401 - loaded before the clock starts
+
+    # Every process starts its turns when the last one is set up, however long that took.
+    ready.wait()
+    out.put(_turns(games, time.time(), seconds))
 
 
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return round(ordered[min(len(ordered) - 1, int(len(ordered) * q))] * 1000, 2)
+def _ms(values: list[float], fraction: float) -> float | None:
+    found = percentile(values, fraction)
+    return None if found is None else round(found, 2)
 
 
 def run(processes: int = 4, seconds: float = 10.0) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="bench-sqlite-") as folder:
         database = Path(folder) / "db.sqlite3"
-        _setup(database)
+        setup_django(database)
         from django.core.management import call_command
         from django.db import connection
 
@@ -118,16 +85,17 @@ def run(processes: int = 4, seconds: float = 10.0) -> dict[str, Any]:
         connection.close()
         context = multiprocessing.get_context("spawn")
         results = context.Queue()
-        start = time.time() + 3  # every process ready
+        ready = context.Barrier(processes + 1)
         workers = [
             context.Process(
                 target=_process,
-                args=(database, made[i * GAMES : (i + 1) * GAMES], start, seconds, results),
+                args=(database, made[i * GAMES : (i + 1) * GAMES], ready, seconds, results),
             )
             for i in range(processes)
         ]
         for worker in workers:
             worker.start()
+        ready.wait(timeout=300)
         latencies: list[float] = []
         holds: list[float] = []
         for _ in workers:
@@ -139,19 +107,19 @@ def run(processes: int = 4, seconds: float = 10.0) -> dict[str, Any]:
     return {
         "processes": processes,
         "sqlite_turns_per_s": round(len(latencies) / seconds),
-        "turn_p50_ms": _percentile(latencies, 0.5),
-        "turn_p99_ms": _percentile(latencies, 0.99),
-        "hold_alone_p50_ms": _percentile(held_alone, 0.5),
-        "sqlite_hold_p50_ms": _percentile(holds, 0.5),
-        "hold_p90_ms": _percentile(holds, 0.9),
+        "turn_p50_ms": _ms(latencies, 0.5),
+        "turn_p99_ms": _ms(latencies, 0.99),
+        "hold_alone_p50_ms": _ms(held_alone, 0.5),
+        "sqlite_hold_p50_ms": _ms(holds, 0.5),
+        "hold_p90_ms": _ms(holds, 0.9),
     }
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--processes", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=10.0)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     figures = run(args.processes, args.seconds)
     print(
         f"SQLite writers: {figures['processes']} processes, {figures['sqlite_turns_per_s']} "
@@ -160,7 +128,3 @@ def main() -> None:
         f"{figures['hold_p90_ms']} ms (p50/p90) with the others"
     )
     print(json.dumps(figures))
-
-
-if __name__ == "__main__":
-    main()

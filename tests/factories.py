@@ -17,10 +17,10 @@ from django.contrib.auth.models import User
 from django.http import HttpResponse
 from django.test import Client
 
+from bench.sequences import HASBRO, tiles
 from scorekeeper.game import domain
 from scorekeeper.models import Club, Game, Invitation
 from scorekeeper.web.scorer_link import cookie_name
-from tests.sequences import HASBRO, tiles
 
 
 class ApiGame:

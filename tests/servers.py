@@ -14,7 +14,7 @@ from urllib.parse import quote
 import pytest
 from django.db import connection
 
-from config.server import Gunicorn, free_port
+from bench.server import Gunicorn, free_port
 
 READY_TIMEOUT = 30  # seconds for gunicorn to answer /healthz
 REQUEST_TIMEOUT = 10  # seconds for one HTTP request

@@ -143,16 +143,3 @@ def test_no_test_imports_from_a_test_file_or_a_conftest() -> None:
                 if any(part.startswith("test_") or part == "conftest" for part in parts):
                     found.append(f"{path}:{node.lineno}: imports .{module}")
     assert found == [], "share helpers through tests/factories.py or tests/positions.py"
-
-
-def test_what_the_benchmark_shares_with_the_tests_imports_no_django() -> None:
-    """The benchmark's load generator runs without Django settings: its shared data must not
-    import Django (``make bench`` failed once when it did)."""
-    import subprocess
-    import sys
-
-    script = "import sys, tests.sequences; assert 'django' not in sys.modules, 'django'"
-    done = subprocess.run(
-        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60
-    )
-    assert done.returncode == 0, done.stderr[-500:]

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from bench.sequences import HASBRO
 from scorekeeper.game import domain
 from scorekeeper.web import director
 from tests.browser.pages import PHONE, SHOTS, SMALL
 from tests.factories import NIGHT_TABLES, club_night, make_club
-from tests.sequences import HASBRO
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PROJECTOR = {"width": 1920, "height": 1080}

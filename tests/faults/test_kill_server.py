@@ -41,10 +41,10 @@ from django.core.management import call_command
 from django.db import connection
 from django.utils import timezone
 
+from bench.sequences import HASBRO, tiles
 from scorekeeper import retries
 from scorekeeper.game.consistency import check_game
 from scorekeeper.models import Game, KeptAnswer, Turn
-from tests.sequences import HASBRO, tiles
 from tests.servers import REQUEST_TIMEOUT, encode, request, server, server_env
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from config.server import Gunicorn, free_port
+from bench.server import Gunicorn, free_port
 from tests.servers import READY_TIMEOUT, request, server_env
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -12,10 +12,10 @@ import pytest
 from django.test import Client
 from hypothesis.vendor import pretty
 
+from bench.sequences import HASBRO
 from referee import reset_library
 from tests.factories import ApiGame
 from tests.hostile.clients import TALLY, WORDS, HostileClient
-from tests.sequences import HASBRO
 
 
 @pytest.fixture(autouse=True)

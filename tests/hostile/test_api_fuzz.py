@@ -18,6 +18,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from bench.sequences import tiles
 from scorekeeper.api.serialize import game_state
 from tests.factories import ApiGame
 from tests.hostile.clients import (
@@ -28,7 +29,6 @@ from tests.hostile.clients import (
     rolled_back,
     snapshot,
 )
-from tests.sequences import tiles
 
 pytestmark = pytest.mark.django_db
 

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
+from bench.sequences import HASBRO, largest_gcg_record, tiles
 from referee import get_library, reset_library
-from tests.sequences import HASBRO, largest_gcg_record, tiles
 from tests.servers import request, server, server_env
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from bench.sequences import HASBRO, tiles
 from tests.factories import ApiGame
-from tests.sequences import HASBRO, tiles
 
 pytestmark = pytest.mark.django_db
 

@@ -8,10 +8,10 @@ import pytest
 from django.db import connection
 from django.test import Client
 
+from bench.sequences import tiles
 from scorekeeper.game.consistency import check_game
 from scorekeeper.models import Game, Turn
 from tests.factories import ApiGame
-from tests.sequences import tiles
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

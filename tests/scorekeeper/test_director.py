@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from bench.sequences import HASBRO
 from referee import InputError
 from scorekeeper.game import domain
 from scorekeeper.game.domain import TABLE_MOST
@@ -15,7 +16,6 @@ from scorekeeper.live.news import club_version
 from scorekeeper.models import Game, Turn
 from scorekeeper.web.director import PROJECTOR_LINES, PROJECTOR_PAGE_SECONDS
 from tests.factories import NIGHT_NAMES, NIGHT_TABLES, club_night, finished_game, make_club
-from tests.sequences import HASBRO
 
 pytestmark = pytest.mark.django_db
 

@@ -16,6 +16,7 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bench.sequences import largest_gcg_record
 from referee.errors import IllegalAction, IllegalPlay, InputError
 from referee.gcg import read_gcg
 from scorekeeper.game import domain
@@ -28,7 +29,6 @@ from scorekeeper.records.gcg_import import import_gcg, player_names
 from scorekeeper.web import records as upload_page
 from tests.factories import ApiGame
 from tests.positions import random_play
-from tests.sequences import largest_gcg_record
 
 pytestmark = pytest.mark.django_db
 

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
+from bench.sequences import HASBRO
 from scorekeeper.game import domain
 from scorekeeper.models import Game, Player, Seat
 from scorekeeper.records.json_record import export_record
 from tests.factories import ApiGame
-from tests.sequences import HASBRO
 
 pytestmark = pytest.mark.django_db
 

@@ -7,10 +7,10 @@ import re
 
 import pytest
 
+from bench.sequences import HASBRO
 from scorekeeper.game.consistency import check_game
 from scorekeeper.models import Game, Turn
 from tests.factories import CLUB_WORDS, ApiGame, scorer, start, turn
-from tests.sequences import HASBRO
 
 pytestmark = pytest.mark.django_db
 

@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
+from bench.sequences import HASBRO
 from referee import RefereeError
 from scorekeeper.game import domain
 from scorekeeper.live import stream as streams
 from scorekeeper.live.hub import RESYNC, Hub, hub
 from scorekeeper.live.news import club_channel, game_channel
 from tests.factories import make_club, new_game
-from tests.sequences import HASBRO
 from tests.servers import skip_without_redis
 
 pytestmark = pytest.mark.django_db

@@ -7,9 +7,9 @@ import re
 
 import pytest
 
+from bench.sequences import HASBRO, tiles
 from scorekeeper.web.scorer_link import cookie_name
 from tests.factories import CLUB_WORDS, ApiGame
-from tests.sequences import HASBRO, tiles
 
 pytestmark = pytest.mark.django_db
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from bench.sequences import HASBRO
 from scorekeeper.game.consistency import check_game
 from scorekeeper.models import Game, Turn
 from tests.factories import ApiGame
-from tests.sequences import HASBRO
 
 pytestmark = pytest.mark.django_db
 

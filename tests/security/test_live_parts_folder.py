@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from bench.sequences import HASBRO
 from config.private_folder import FolderRefused
 from scorekeeper.game import domain
 from scorekeeper.live.marks import FolderMarks
 from scorekeeper.web import live_parts
 from scorekeeper.web.live_parts import SharedParts
 from tests.factories import CLUB_WORDS, new_game
-from tests.sequences import HASBRO
 
 SECRET = "SECRET_KEY=not-for-spectators"
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from config.server import Gunicorn, free_port
+from bench.server import Gunicorn, free_port
 from scorekeeper.web.scorer_link import cookie_name
 from tests.factories import ApiGame
 

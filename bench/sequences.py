@@ -22,11 +22,13 @@ def tiles(triples: list[tuple[int, int, str]]) -> list[dict[str, Any]]:
     return [{"row": r, "col": c, "letter": t} for r, c, t in triples]
 
 
-def largest_gcg_record(entries: int = 2000) -> str:
+def largest_gcg_record(entries: int = 2000, copy: int = 0) -> str:
     """A GCG record as large as an import takes: ``entries`` log entries (2,000 is the log's
     cap), an opening play then time penalties (a turn line no rule limits), each line with a
-    note; about 160 kB. The stored game: Ann 66, Bo minus one point a line."""
-    lines = ["#player1 ann Ann", "#player2 bo Bo", ">ann: AEINRST 8D RETAINS +66 66"]
+    note; about 160 kB. The stored game: Ann 66, Bo minus one point a line. A ``copy`` other
+    than 0 names its players after it ("Ann 3"), so that it is not the same record again."""
+    ann, bo = ("Ann", "Bo") if not copy else (f"Ann {copy}", f"Bo {copy}")
+    lines = [f"#player1 ann {ann}", f"#player2 bo {bo}", ">ann: AEINRST 8D RETAINS +66 66"]
     lines.append("#note the opening: a note of the kind annotated records carry on every turn")
     for number in range(1, entries):
         lines.append(f">bo: (time) -1 {-number}")

@@ -1,0 +1,42 @@
+"""``python -m bench [PART] [options]``: the whole suite, or one part of it.
+
+    python -m bench                       every figure, one JSON object last (make bench)
+    python -m bench compare --base REV    this checkout against REV, run alternately
+    python -m bench lighthouse            the pages in Chromium, as Lighthouse sees them
+    python -m bench http|capacity|imports|writers|long-log|movegen|analysis-cold [options]
+
+``python -m bench PART --help`` says each part's options.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+PARTS = {
+    "suite": "bench.run",
+    "compare": "bench.compare",
+    "lighthouse": "bench.lighthouse",
+    "http": "bench.http_load",
+    "capacity": "bench.capacity",
+    "imports": "bench.import_load",
+    "writers": "bench.sqlite_writers",
+    "long-log": "bench.long_log",
+    "movegen": "bench.movegen",
+    "analysis-cold": "bench.analysis_cold",
+}
+
+
+def main(argv: list[str]) -> None:
+    if argv and argv[0] in ("-h", "--help"):
+        print(__doc__)
+        return
+    part = argv[0] if argv and not argv[0].startswith("-") else "suite"
+    if part not in PARTS:
+        sys.exit(f"no part {part!r} of the benchmark; the parts: {', '.join(PARTS)}")
+    rest = argv[1:] if argv and argv[0] == part else argv
+    importlib.import_module(PARTS[part]).main(rest)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
