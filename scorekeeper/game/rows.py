@@ -2,7 +2,7 @@
 seats and players, the insert of a log entry, the update of a game's or a seat's state.
 
 The ORM builds each statement again on every call, and on a turn that costs more than the
-database does (``python -m bench capacity``'s ``turn_cpu_ms``). These are the statements the ORM would
+database does (``turn_cpu_ms`` in ``make bench``). These are the statements the ORM would
 send, built once per database vendor from the models' fields, with Django's own conversions of
 values on the way in (``get_db_prep_save``) and out (the backend's and the fields' converters):
 the rows they read and write are the ORM's rows, and a field added to a model is in them.
