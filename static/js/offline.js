@@ -258,6 +258,9 @@
         }));
       } catch (error) { /* the play being tapped is lost with the page, as on any reload */ }
     }
+    // Leaving: live.js must not load the page again for a turn it hears of now (its own, sent
+    // from here), or that second load would find the turn's sentence taken by this one.
+    page.dataset.leaving = "1";
     const url = new URL(location, window.location.href);
     if (url.pathname === window.location.pathname && url.search === window.location.search) {
       // The same page again, at the board (#board) as after a form, not where it was left.
@@ -501,6 +504,7 @@
   window.addEventListener("offline", show);
   window.addEventListener("pageshow", function (event) {
     if (!event.persisted) return; // back to a page kept in memory: what waits may have changed
+    delete page.dataset.leaving;
     load();
     show();
     if (queue.length) retry();

@@ -4,7 +4,9 @@ actions are refused offline with a sentence (static/js/offline.js)."""
 
 from __future__ import annotations
 
+import contextlib
 import re
+import time
 
 import pytest
 from playwright.sync_api import Error, Page, Request, Response, Route, expect
@@ -86,6 +88,9 @@ def test_plays_submitted_offline_wait_and_land_once_in_order_when_the_connection
     expect(page.locator("#play-input")).to_have_value("G5 .EAR")
     submit(page)
     expect(banner).to_have_text("Offline — 2 turns waiting to be sent: 5D MOOD, G5 .EAR.")
+    # Across again, as after a play sent online.
+    expect(page.locator("#direction")).to_have_text("Across →")
+    expect(page.locator("#play-direction")).to_have_value("across")
     kept = waiting(page)["queue"]
     assert [(k["play"], k["expected"]) for k in kept] == [("5D MOOD", 1), ("G5 .EAR", 2)]
     assert kept[0]["key"] != kept[1]["key"]
@@ -301,8 +306,9 @@ def test_a_play_being_tapped_when_the_waiting_ones_are_sent_stays_in_the_field(p
 
 # A reload offline (the service worker: templates/offline/service_worker.js) ----------------
 def kept_for_offline(page: Page) -> None:
-    """Wait until the service worker says it keeps this page and its files."""
-    expect(page.locator(".scorer-page[data-kept]")).to_have_count(1)
+    """Wait until the service worker says it keeps this page and its files (it is installed,
+    then fetches them: generous on a loaded machine)."""
+    expect(page.locator(".scorer-page[data-kept]")).to_have_count(1, timeout=20_000)
 
 
 def kept_urls(page: Page) -> dict[str, list[str]]:
@@ -335,9 +341,6 @@ def test_a_reload_offline_shows_the_page_with_its_waiting_plays_sent_once_back_o
     submit(page)
     tap_play(page, "G6", "ear", down=True)
     submit(page)
-    # Across again, as after a play sent online.
-    expect(page.locator("#direction")).to_have_text("Across →")
-    expect(page.locator("#play-direction")).to_have_value("across")
     page.reload()
     banner = page.locator("#waiting")
     expect(banner).to_have_text("Offline — 2 turns waiting to be sent: 5D MOOD, G5 .EAR.")
@@ -361,8 +364,9 @@ def test_the_page_online_is_the_server_s_never_the_kept_one(page: Page):
     game = new_game()
     open_scorer(page, game)
     kept_for_offline(page)
+    page.goto(f"/games/{game.pk}/")  # away, so that no stream brings the news below
     domain.act(game.pk, "play", notation="5D MOOD", by="another phone")
-    page.reload()
+    page.goto(f"/games/{game.pk}/score/")  # the address whose copy is kept
     expect(page.get_by_role("gridcell", name=re.compile("^D5: M"))).to_be_visible()
     expect(page.locator(".scorer-page")).to_have_attribute("data-next-turn", "2")
 
@@ -448,3 +452,34 @@ def test_a_challenge_is_offered_only_for_the_play_it_would_be_about(page: Page):
     page.context.set_offline(False)
     expect(page.locator(".messages")).to_contain_text("Ben played 9E AT")
     expect(challenge).to_have_text("Challenge 9E AT")
+
+
+def test_the_sentence_of_plays_that_waited_is_shown_when_their_news_comes_during_the_load(
+    page: Page,
+):
+    game = new_game()
+    open_scorer(page, game)
+    expect(page.locator(".scorer-page[data-pushed]")).to_have_count(1)  # its stream is open
+    page.context.set_offline(True)
+    tap_play(page, "D5", "mood")
+    submit(page)
+    expect(page.locator("#waiting")).to_contain_text("1 turn waiting")
+    scorer_page = re.compile(rf"/games/{game.pk}/score/$")
+    loads: list[str] = []
+
+    def slow_answer(route: Route) -> None:
+        # A slow network: the page's answer arrives well after the news of the turn that
+        # the stream brings (the page, still shown, hears of it while it is being loaded).
+        if route.request.headers.get("scorekeeper-copy"):
+            return route.continue_()  # the service worker's own copy, not a load
+        loads.append(route.request.url)
+        answer = route.fetch()
+        time.sleep(1.5)
+        with contextlib.suppress(Error):  # a load that another one replaced
+            route.fulfill(response=answer)
+
+    page.context.route(scorer_page, slow_answer)
+    page.context.set_offline(False)
+    expect(page.locator(".messages")).to_contain_text("Ann played 5D MOOD for 8")
+    assert log(game) == [(1, "Ann", "play", "5D MOOD")]
+    assert len(loads) == 1
