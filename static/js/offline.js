@@ -6,6 +6,8 @@
 // refuses one, sending stops, and the page shows the refusal with that play back in the entry
 // area (as a refused form does); the plays behind it stay here until sent or discarded. Other
 // actions are refused offline with a sentence. Without this script the forms post as always.
+// A service worker (/sw.js) keeps the page and its files, so a reload offline shows the page
+// as it was last loaded, with the plays waiting here drawn on it.
 (function () {
   "use strict";
 
