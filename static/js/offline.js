@@ -540,13 +540,18 @@
       if (event.data && event.data.kept) page.dataset.kept = "1"; // for tests and the curious
     });
     workers.startMessages();
-    workers.register(page.dataset.worker).then(function () {
-      return workers.ready;
-    }).then(function (registration) {
+    function ask(worker) {
       const files = Array.from(document.querySelectorAll(
         "script[src], link[rel~=stylesheet][href], link[rel~=icon][href]"
       ), function (element) { return element.src || element.href; });
-      registration.active.postMessage({ keep: { page: window.location.href, files: files } });
+      if (worker) worker.postMessage({ keep: { page: window.location.href, files: files } });
+    }
+    // A deploy's new worker starts with empty caches: it is asked too once it takes over.
+    workers.addEventListener("controllerchange", function () { ask(workers.controller); });
+    workers.register(page.dataset.worker).then(function () {
+      return workers.ready;
+    }).then(function (registration) {
+      ask(registration.active);
     }).catch(function () { /* not allowed here (a private window, say): as without one */ });
   }
 

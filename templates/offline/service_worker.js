@@ -23,14 +23,16 @@ self.addEventListener("install", function () {
   self.skipWaiting();
 });
 
+// An earlier deploy's caches (the worker it replaced may still write one as it finishes).
+async function forgetEarlier() {
+  const names = await caches.keys();
+  await Promise.all(names.filter(function (name) {
+    return name.startsWith("scorer-") && name !== PAGES && name !== FILES;
+  }).map(function (name) { return caches.delete(name); }));
+}
+
 self.addEventListener("activate", function (event) {
-  event.waitUntil(
-    caches.keys().then(function (names) {
-      return Promise.all(names.filter(function (name) {
-        return name.startsWith("scorer-") && name !== PAGES && name !== FILES;
-      }).map(function (name) { return caches.delete(name); }));
-    }).then(function () { return self.clients.claim(); })
-  );
+  event.waitUntil(forgetEarlier().then(function () { return self.clients.claim(); }));
 });
 
 function pageKey(url) {
@@ -109,6 +111,7 @@ self.addEventListener("fetch", function (event) {
 // A scorer page asks to be kept with its files: the first time (the page was loaded before
 // this worker controlled it), and after a deploy emptied the caches. It is told when done.
 async function keep(pageUrl, files) {
+  await forgetEarlier();
   const here = self.location.origin;
   const fileCache = await caches.open(FILES);
   await Promise.all(files.map(async function (url) {
