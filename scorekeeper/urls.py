@@ -15,6 +15,7 @@ from scorekeeper.web import (
     invitations,
     live,
     managing,
+    offline,
     ops,
     rankings,
     records,
@@ -27,6 +28,8 @@ urlpatterns = [
     # For whoever runs the server
     path("healthz", ops.healthz, name="healthz"),
     path("ping", ops.ping, name="ping"),
+    # The scorer page's service worker: at the top, so its scope can be the whole site
+    path("sw.js", offline.service_worker, name="service_worker"),
     # /api/
     path("api/", api.urls),
     # /games/: starting, importing, the list

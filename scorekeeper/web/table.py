@@ -32,6 +32,7 @@ from scorekeeper.retries import retry_slot
 from scorekeeper.web.forms import NewGameForm, ruleset_named
 from scorekeeper.web.invitations import waiting
 from scorekeeper.web.live_parts import game_version, live_part, read_game
+from scorekeeper.web.offline import copy_for_offline
 from scorekeeper.web.presenters import live_context, table_context
 from scorekeeper.web.scorer_link import hold, scorer_view
 from scorekeeper.web.shortcuts import posted_whole, private
@@ -153,6 +154,10 @@ def scorer(request: HttpRequest, game: Game) -> HttpResponse:
     # While its stream is not open, or silent for longer than a keep-alive (static/js/live.js).
     context["poll"] = settings.LIVE_POLL_SECONDS
     context["heartbeat"] = settings.PUSH_HEARTBEAT_SECONDS
+    if copy_for_offline(request):
+        # The copy the service worker keeps leaves the one-time news for the page itself.
+        context["messages"] = ()
+        return render(request, "table/board.html", context)
     kept = request.session.pop(REFUSAL, None) if REFUSAL in request.session else None
     # Shown once, and only on the game and the turn it was about.
     if kept and kept.get("game") == str(game.pk) and kept.get("turn") == game.turn_number:

@@ -6,6 +6,8 @@
 // refuses one, sending stops, and the page shows the refusal with that play back in the entry
 // area (as a refused form does); the plays behind it stay here until sent or discarded. Other
 // actions are refused offline with a sentence. Without this script the forms post as always.
+// A service worker (/sw.js) keeps the page and its files, so a reload offline shows the page
+// as it was last loaded, with the plays waiting here drawn on it.
 (function () {
   "use strict";
 
@@ -104,6 +106,11 @@
       controls.push(button("Send " + (held.length === 1 ? "it" : "them") + " next", sendHeld));
       controls.push(button("Discard", discardHeld));
     }
+    // The page's challenge is of the last play the server has: a play waiting here comes
+    // after it, so the challenge would no longer be about the play it names.
+    page.querySelectorAll("button[form=challenge-form]").forEach(function (b) {
+      b.hidden = queue.length > 0;
+    });
     text.textContent = parts.join(" ");
     banner.replaceChildren(text);
     controls.forEach(function (c) { banner.appendChild(c); });
@@ -148,6 +155,51 @@
       if (sq.classList.contains("pending-blank")) tile = tile.toLowerCase();
       return [Number(sq.dataset.row), Number(sq.dataset.col), tile];
     }).filter(function (t) { return t[2]; });
+  }
+
+  // A play typed as text ("5D MOOD", "G5 .EAR", "E5=A G7=T"), read against the board as
+  // board.js reads it (a "." or the letter already on top plays through it): its tiles, or
+  // none when it is no such play on this board (it waits all the same, named in the score bar).
+  function typedTiles(text) {
+    const size = Number(page.dataset.size);
+    const stacking = page.dataset.stacks === "1";
+    const hasQu = page.dataset.hasQu === "1";
+    const hasBlanks = page.dataset.hasBlanks === "1";
+    function square(r, c) {
+      return page.querySelector('button.sq[data-row="' + r + '"][data-col="' + c + '"]');
+    }
+    function tileOf(token) {
+      return token.length === 2 ? "Qu" : hasBlanks ? token : token.toUpperCase();
+    }
+    const tokens = text.trim().split(/\s+/);
+    if (tokens.every(function (t) { return /^[A-Za-z]\d{1,2}=[A-Za-z]{1,2}$/.test(t); })) {
+      const listed = tokens.map(function (t) {
+        const [name, tile] = t.split("=");
+        const sq = page.querySelector('button.sq[data-name="' + name.toUpperCase() + '"]');
+        return sq ? [Number(sq.dataset.row), Number(sq.dataset.col), tileOf(tile)] : null;
+      });
+      return listed.indexOf(null) >= 0 ? [] : listed;
+    }
+    if (tokens.length !== 2) return [];
+    let m = /^(\d{1,2})([A-Za-z])$/.exec(tokens[0]);
+    let r, c, dr, dc;
+    if (m) [r, c, dr, dc] = [Number(m[1]) - 1, m[2].toUpperCase().charCodeAt(0) - 65, 0, 1];
+    else if ((m = /^([A-Za-z])(\d{1,2})$/.exec(tokens[0]))) {
+      [r, c, dr, dc] = [Number(m[2]) - 1, m[1].toUpperCase().charCodeAt(0) - 65, 1, 0];
+    } else return [];
+    const tiles = [];
+    for (const token of tokens[1].match(hasQu ? /qu|./gi : /./g)) {
+      const sq = r < size && c < size ? square(r, c) : null;
+      if (!sq || !/^(\.|[A-Za-z]{1,2})$/.test(token)) return [];
+      const top = sq.dataset.top;
+      if (token !== "." && !(top && top.toUpperCase() === token.toUpperCase())) {
+        if (top && !stacking) return [];
+        tiles.push([r, c, tileOf(token)]);
+      }
+      r += dr;
+      c += dc;
+    }
+    return tiles;
   }
 
   function csrf() {
@@ -208,6 +260,9 @@
         }));
       } catch (error) { /* the play being tapped is lost with the page, as on any reload */ }
     }
+    // Leaving: live.js must not load the page again for a turn it hears of now (its own, sent
+    // from here), or that second load would find the turn's sentence taken by this one.
+    page.dataset.leaving = "1";
     const url = new URL(location, window.location.href);
     if (url.pathname === window.location.pathname && url.search === window.location.search) {
       // The same page again, at the board (#board) as after a form, not where it was left.
@@ -280,6 +335,9 @@
     const clear = page.querySelector("button.key[data-key=Clear]");
     if (clear) clear.click(); // the next play starts on a clean field
     if (input && input.value) input.value = "";
+    // Across again, as the page is after a play it sent.
+    const direction = document.getElementById("direction");
+    if (direction && directionField && directionField.value === "down") direction.click();
     const preview = document.getElementById("preview");
     if (preview) preview.replaceChildren();
     say("");
@@ -352,6 +410,7 @@
       rack: (data.get("rack") || "").trim(),
       tiles: tapped(),
     };
+    if (!item.tiles.length && item.play) item.tiles = typedTiles(item.play);
     if (!item.play && (queue.length || !navigator.onLine)) {
       say("Tap or type a play first.");
       release();
@@ -447,6 +506,7 @@
   window.addEventListener("offline", show);
   window.addEventListener("pageshow", function (event) {
     if (!event.persisted) return; // back to a page kept in memory: what waits may have changed
+    delete page.dataset.leaving;
     load();
     show();
     if (queue.length) retry();
@@ -470,8 +530,34 @@
     }
   } catch (error) { /* no session storage: nothing was kept */ }
 
+  // A reload without a network shows this page: the service worker keeps it and its files.
+  // Without one (plain HTTP on a club's network, a browser without them) a reload needs the
+  // network, and the plays still wait here.
+  function keepForOffline() {
+    const workers = navigator.serviceWorker;
+    if (!page.dataset.worker || !workers) return;
+    workers.addEventListener("message", function (event) {
+      if (event.data && event.data.kept) page.dataset.kept = "1"; // for tests and the curious
+    });
+    workers.startMessages();
+    function ask(worker) {
+      const files = Array.from(document.querySelectorAll(
+        "script[src], link[rel~=stylesheet][href], link[rel~=icon][href]"
+      ), function (element) { return element.src || element.href; });
+      if (worker) worker.postMessage({ keep: { page: window.location.href, files: files } });
+    }
+    // A deploy's new worker starts with empty caches: it is asked too once it takes over.
+    workers.addEventListener("controllerchange", function () { ask(workers.controller); });
+    workers.register(page.dataset.worker).then(function () {
+      return workers.ready;
+    }).then(function (registration) {
+      ask(registration.active);
+    }).catch(function () { /* not allowed here (a private window, say): as without one */ });
+  }
+
   load();
   draw();
   show();
   if (queue.length) retry();
+  keepForOffline();
 })();

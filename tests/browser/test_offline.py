@@ -4,10 +4,12 @@ actions are refused offline with a sentence (static/js/offline.js)."""
 
 from __future__ import annotations
 
+import contextlib
 import re
+import time
 
 import pytest
-from playwright.sync_api import Page, Request, Response, Route, expect
+from playwright.sync_api import Error, Page, Request, Response, Route, expect
 
 from scorekeeper.game import domain
 from scorekeeper.models import Game, Turn
@@ -86,6 +88,9 @@ def test_plays_submitted_offline_wait_and_land_once_in_order_when_the_connection
     expect(page.locator("#play-input")).to_have_value("G5 .EAR")
     submit(page)
     expect(banner).to_have_text("Offline — 2 turns waiting to be sent: 5D MOOD, G5 .EAR.")
+    # Across again, as after a play sent online.
+    expect(page.locator("#direction")).to_have_text("Across →")
+    expect(page.locator("#play-direction")).to_have_value("across")
     kept = waiting(page)["queue"]
     assert [(k["play"], k["expected"]) for k in kept] == [("5D MOOD", 1), ("G5 .EAR", 2)]
     assert kept[0]["key"] != kept[1]["key"]
@@ -297,3 +302,184 @@ def test_a_play_being_tapped_when_the_waiting_ones_are_sent_stays_in_the_field(p
     expect(page.locator("button.sq.pending")).to_have_count(2)
     expect(page.locator("#direction")).to_have_text("Down ↓")
     assert log(game) == [(1, "Ann", "play", "5D MOOD")]
+
+
+# A reload offline (the service worker: templates/offline/service_worker.js) ----------------
+def kept_for_offline(page: Page) -> None:
+    """Wait until the service worker says it keeps this page and its files (it is installed,
+    then fetches them: generous on a loaded machine)."""
+    expect(page.locator(".scorer-page[data-kept]")).to_have_count(1, timeout=20_000)
+
+
+def kept_urls(page: Page) -> dict[str, list[str]]:
+    """Every address the service worker's caches hold, by cache."""
+    return page.evaluate(
+        """async () => {
+            const all = {};
+            for (const name of await caches.keys()) {
+                const cache = await caches.open(name);
+                all[name] = (await cache.keys()).map((r) => new URL(r.url).pathname);
+            }
+            return all;
+        }"""
+    )
+
+
+def test_a_reload_offline_shows_the_page_with_its_waiting_plays_sent_once_back_online(
+    page: Page,
+):
+    game = new_game()
+    open_scorer(page, game)
+    kept_for_offline(page)
+    sent: list[str | None] = []
+    page.on(
+        "request",
+        lambda r: sent.append(r.headers.get("idempotency-key")) if TURN_URL.search(r.url) else None,
+    )
+    page.context.set_offline(True)
+    tap_play(page, "D5", "mood")
+    submit(page)
+    tap_play(page, "G6", "ear", down=True)
+    submit(page)
+    page.reload()
+    banner = page.locator("#waiting")
+    expect(banner).to_have_text("Offline — 2 turns waiting to be sent: 5D MOOD, G5 .EAR.")
+    expect(page.get_by_role("grid")).to_be_visible()
+    expect(page.locator("button.sq.waiting")).to_have_count(7)
+    expect(page.get_by_role("gridcell", name="G8: R, waiting to be sent")).to_be_visible()
+    expect(page.get_by_role("button", name=re.compile("^Submit"))).to_be_visible()
+    shoot(page, "reloaded-offline")
+    assert log(game) == [] and sent == []
+
+    page.context.set_offline(False)
+    messages = page.locator(".messages")
+    expect(messages).to_contain_text("Ann played 5D MOOD for 8")
+    expect(messages).to_contain_text("Ben played G5 .EAR")
+    assert log(game) == [(1, "Ann", "play", "5D MOOD"), (2, "Ben", "play", "G5 .EAR")]
+    assert len(sent) == 2 and len(set(sent)) == 2  # once each, each with its own key
+    assert waiting(page) is None
+
+
+def test_the_page_online_is_the_server_s_never_the_kept_one(page: Page):
+    game = new_game()
+    open_scorer(page, game)
+    kept_for_offline(page)
+    page.goto(f"/games/{game.pk}/")  # away, so that no stream brings the news below
+    domain.act(game.pk, "play", notation="5D MOOD", by="another phone")
+    page.goto(f"/games/{game.pk}/score/")  # the address whose copy is kept
+    expect(page.get_by_role("gridcell", name=re.compile("^D5: M"))).to_be_visible()
+    expect(page.locator(".scorer-page")).to_have_attribute("data-next-turn", "2")
+
+
+def test_only_scorer_pages_and_their_files_are_kept_never_the_api_or_the_streams(page: Page):
+    game = new_game()
+    open_scorer(page, game)
+    kept_for_offline(page)
+    tap_play(page, "D5", "mood")
+    expect(page.locator("#preview")).to_contain_text("8")  # a preview was asked for
+    with page.expect_navigation():
+        submit(page)
+    expect(page.locator(".scorer-page[data-pushed]")).to_have_count(1)  # its stream is open
+    page.goto(f"/api/games/{game.pk}/turns")
+    page.goto(f"/games/{game.pk}/")
+    kept = kept_urls(page)
+    pages = [path for name, paths in kept.items() if name.startswith("scorer-pages-")
+             for path in paths]  # fmt: skip
+    files = [path for name, paths in kept.items() if name.startswith("scorer-files-")
+             for path in paths]  # fmt: skip
+    assert pages == [f"/games/{game.pk}/score/"]
+    assert files and all(path.startswith("/static/") for path in files)
+    assert {"/static/js/offline.js", "/static/css/app.css"} <= set(files)
+
+
+def test_signing_out_forgets_the_kept_pages(page: Page, django_user_model):
+    django_user_model.objects.create_user("ann", password="pw-long-enough-123")
+    page.goto("/accounts/login/")
+    page.fill("#id_username", "ann")
+    page.fill("#id_password", "pw-long-enough-123")
+    page.locator("main").get_by_role("button", name=re.compile("^Sign in")).click()
+    expect(page.get_by_role("button", name="Sign out")).to_be_visible()
+    game = new_game()
+    open_scorer(page, game)
+    kept_for_offline(page)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Sign out").click()
+    expect(page.get_by_role("link", name="Sign in")).to_be_visible()
+    assert not any(paths for name, paths in kept_urls(page).items()
+                   if name.startswith("scorer-pages-"))  # fmt: skip
+    page.context.set_offline(True)
+    with pytest.raises(Error, match="net::ERR_"):  # the browser's own error page
+        page.goto(f"/games/{game.pk}/score/")
+
+
+def test_a_typed_waiting_play_is_drawn_on_the_board_as_a_tapped_one_is(page: Page):
+    game = new_game()
+    open_scorer(page, game)
+    page.context.set_offline(True)
+    page.fill("#play-input", "5D MOOD")
+    submit(page)
+    expect(page.locator("button.sq.waiting")).to_have_count(4)
+    expect(page.get_by_role("gridcell", name="G5: D, waiting to be sent")).to_be_visible()
+    # The next, typed through the waiting D, is drawn where its new letters go.
+    page.fill("#play-input", "g5 .ear")
+    submit(page)
+    expect(page.locator("#waiting")).to_contain_text("2 turns waiting")
+    expect(page.locator("button.sq.waiting")).to_have_count(7)
+    expect(page.get_by_role("gridcell", name="G8: R, waiting to be sent")).to_be_visible()
+    kept = waiting(page)["queue"]
+    assert [k["tiles"] for k in kept] == [
+        [[4, 3, "M"], [4, 4, "O"], [4, 5, "O"], [4, 6, "D"]],
+        [[5, 6, "E"], [6, 6, "A"], [7, 6, "R"]],
+    ]
+
+
+def test_a_challenge_is_offered_only_for_the_play_it_would_be_about(page: Page):
+    game = domain.do_create_game(
+        ruleset="letterup-classic", players=["Ann", "Ben"], lexicon="CLUB",
+        challenge_mode="manual",
+    )  # fmt: skip
+    domain.act(game.pk, "play", notation="8D HOUSE")
+    open_scorer(page, game)
+    challenge = page.get_by_role("button", name=re.compile("^Challenge"))
+    expect(challenge).to_have_text("Challenge 8D HOUSE")
+    page.context.set_offline(True)
+    page.fill("#play-input", "9E AT")
+    submit(page)
+    expect(page.locator("#waiting")).to_contain_text("1 turn waiting")
+    # Sent, the waiting play would come after HOUSE: a challenge now would not be of it.
+    expect(challenge).to_be_hidden()
+    shoot(page, "challenge-while-waiting")
+    page.context.set_offline(False)
+    expect(page.locator(".messages")).to_contain_text("Ben played 9E AT")
+    expect(challenge).to_have_text("Challenge 9E AT")
+
+
+def test_the_sentence_of_plays_that_waited_is_shown_when_their_news_comes_during_the_load(
+    page: Page,
+):
+    game = new_game()
+    open_scorer(page, game)
+    expect(page.locator(".scorer-page[data-pushed]")).to_have_count(1)  # its stream is open
+    page.context.set_offline(True)
+    tap_play(page, "D5", "mood")
+    submit(page)
+    expect(page.locator("#waiting")).to_contain_text("1 turn waiting")
+    scorer_page = re.compile(rf"/games/{game.pk}/score/$")
+    loads: list[str] = []
+
+    def slow_answer(route: Route) -> None:
+        # A slow network: the page's answer arrives well after the news of the turn that
+        # the stream brings (the page, still shown, hears of it while it is being loaded).
+        if route.request.headers.get("scorekeeper-copy"):
+            return route.continue_()  # the service worker's own copy, not a load
+        loads.append(route.request.url)
+        answer = route.fetch()
+        time.sleep(1.5)
+        with contextlib.suppress(Error):  # a load that another one replaced
+            route.fulfill(response=answer)
+
+    page.context.route(scorer_page, slow_answer)
+    page.context.set_offline(False)
+    expect(page.locator(".messages")).to_contain_text("Ann played 5D MOOD for 8")
+    assert log(game) == [(1, "Ann", "play", "5D MOOD")]
+    assert len(loads) == 1
