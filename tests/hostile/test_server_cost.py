@@ -88,9 +88,15 @@ def test_turns_stay_quick_while_the_worst_analyses_and_the_largest_imports_run(t
         stop = threading.Event()
         record = largest_gcg_record()  # 2,000 entries, about 160 kB
 
+        searches: list[float] = []  # how long each of the worst searches took, answered 200
+
         def analyse() -> None:
             while not stop.is_set():
-                analyses.append(request(gunicorn.port, "POST", "/api/analysis/", worst)[0])
+                started = time.monotonic()
+                status = request(gunicorn.port, "POST", "/api/analysis/", worst)[0]
+                analyses.append(status)
+                if status == 200:
+                    searches.append(time.monotonic() - started)
 
         def load() -> None:
             # Another opponent each time: a record already here would be refused, not stored.
@@ -118,7 +124,13 @@ def test_turns_stay_quick_while_the_worst_analyses_and_the_largest_imports_run(t
         stop.set()
         for thread in attackers:
             thread.join(30)
-        assert max(latencies) < 1.0, [round(s, 3) for s in latencies]
+        # Against the searches of the same run, not a clock's second: a turn that queued behind
+        # one search would take as long as it, on a quick machine or a loaded one.
+        assert searches, analyses
+        assert max(latencies) < min(searches) / 2, (
+            [round(s, 3) for s in latencies],
+            [round(s, 3) for s in searches],
+        )
         assert 200 in analyses and set(analyses) <= {200, 503}, analyses
         assert 201 in imports and set(imports) <= {201}, imports
         assert "Traceback" not in gunicorn.tail(400)
