@@ -136,4 +136,4 @@ def test_the_log_s_running_totals_never_go_back_after_a_correction(client, use_w
         totals = [int(total) for _, who, total in rows if who == name and total]
         assert totals == sorted(totals), name
     # Its number still opens the board after turn 2, where the correction stands in play.
-    assert 'href="?turn=2#replay">6<' in html
+    assert 'href="?step=2#replay">6<' in html
