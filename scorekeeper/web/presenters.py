@@ -36,9 +36,7 @@ _LATEST = rows.Compiled(
     lambda game_id: Turn.objects.filter(game_id=game_id).order_by("-number")[: RECENT_TURNS + 1]
 )
 _LAST_PLAY = rows.Compiled(
-    lambda game_id: stood(
-        Turn.objects.filter(game_id=game_id).effective().filter(action="play")
-    ).order_by("-number")[:1]
+    lambda game_id: stood(Turn.objects.filter(game_id=game_id)).order_by("-place")[:1]
 )
 
 
@@ -112,8 +110,9 @@ def _table_shown(
     # One turn number everywhere, as players count it (scorekeeper.game.replay.turn_numbers); the
     # log's entries, undos included, are numbered apart and called log entries where shown.
     played = game.turns_played
-    # A play an upheld challenge took off is no longer the last play: its tiles are gone. The
-    # latest entry, a play still in effect, is the last play (nothing after it took it off).
+    # The last play is the latest in the order of play still standing (a correction stands
+    # where the play it replaced stood; a play an upheld challenge took off is gone), and its
+    # tiles are the ones marked. The latest entry, a play in effect, is it.
     if last_turn is None:
         last_play = None
     elif (
@@ -125,9 +124,7 @@ def _table_shown(
         last_play = last_turn
     else:
         last_play = next(iter(_with_seats(_LAST_PLAY(game.pk), game, seats)), None)
-    highlight = set()
-    if game.last_play:
-        highlight = {(r, c) for r, c, _ in game.last_play["tiles"]}
+    highlight = {(r, c) for r, c, _ in last_play.tiles} if last_play else set()
     players = [
         {
             "name": seat.player.name,
