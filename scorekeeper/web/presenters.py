@@ -25,7 +25,13 @@ from referee import (
 from scorekeeper.game import rows
 from scorekeeper.game.replay import stood
 from scorekeeper.game.state import load_state
-from scorekeeper.game.turn_kinds import challenge_verdict, describe
+from scorekeeper.game.turn_kinds import (
+    challenge_verdict,
+    describe,
+    number_of,
+    options_of,
+    turns_of,
+)
 from scorekeeper.game.word_policy import policy_for
 from scorekeeper.models import Game, Seat, Turn
 
@@ -161,11 +167,33 @@ def _table_shown(
         "rules": rules_summary(game, len(seats)),
         # The spectator screen: the last play's words, and the last few turns in sentences.
         "last_play_words": played_words(last_play) if last_play else [],
-        "recent": [] if scorer else [describe(turn) for turn in latest],
+        "recent": [] if scorer else recent_turns(game, latest, read),
     }
 
 
 RECENT_TURNS = 3  # the spectator screen's "Recent turns"
+
+
+def recent_turns(game: Game, latest: list[Turn], read: list[Turn]) -> list[dict[str, Any]]:
+    """The spectator's recent entries, newest first: each one's sentence and its turn as players
+    count it (None for an entry that is no turn in effect: a challenge, an undo...).
+
+    Counted back from the turns played over the latest entries ``read`` (newest first, by
+    number), with no other read: every entry after one in the order of play was entered after
+    it, so is among them; only a correction, which stands earlier, is counted in the log."""
+    options = options_of(game)
+    in_effect = [t for t in read if t.undone_at is None and t.corrected_at is None]
+    shown = []
+    for turn in latest:
+        number = None
+        if turn in in_effect and turns_of(turn, options) > 0:
+            if turn.action == "correct":
+                number = number_of(turn)
+            else:
+                later = (t for t in in_effect if t.place > turn.place)
+                number = game.turns_played - sum(turns_of(t, options) for t in later)
+        shown.append({"number": number, "sentence": describe(turn)})
+    return shown
 
 
 def played_words(turn: Turn) -> list[dict[str, Any]]:

@@ -23,7 +23,7 @@ from tests.sequences import HASBRO
 
 pytestmark = pytest.mark.django_db
 
-PHONY = [(6, 6, "X"), (6, 7, "I")]  # a word the CLUB list lacks, on any board of the walk
+PHONY = [(5, 6, "X"), (6, 6, "A"), (7, 6, "R")]  # DXAR down from MOOD: not a word
 MOVES = ("play", "phony", "pass", "challenge", "undo", "correct")
 WEIGHTS = (4, 2, 2, 2, 2, 2)  # plays most, as at a table
 
