@@ -25,13 +25,7 @@ from referee import (
 from scorekeeper.game import rows
 from scorekeeper.game.replay import stood
 from scorekeeper.game.state import load_state
-from scorekeeper.game.turn_kinds import (
-    challenge_verdict,
-    describe,
-    number_of,
-    options_of,
-    turns_of,
-)
+from scorekeeper.game.turn_kinds import challenge_verdict, describe, options_of, turns_of
 from scorekeeper.game.word_policy import policy_for
 from scorekeeper.models import Game, Seat, Turn
 
@@ -175,23 +169,21 @@ RECENT_TURNS = 3  # the spectator screen's "Recent turns"
 
 
 def recent_turns(game: Game, latest: list[Turn], read: list[Turn]) -> list[dict[str, Any]]:
-    """The spectator's recent entries, newest first: each one's sentence and its turn as players
-    count it (None for an entry that is no turn in effect: a challenge, an undo...).
+    """The spectator's recent entries, newest first: each one's sentence and, for a turn in
+    effect, its number as players count it (None for an entry that is no turn, and for a
+    correction, whose sentence names the turn it corrected).
 
     Counted back from the turns played over the latest entries ``read`` (newest first, by
-    number), with no other read: every entry after one in the order of play was entered after
-    it, so is among them; only a correction, which stands earlier, is counted in the log."""
+    number), with no other read: every entry after a turn in the order of play was entered
+    after it, so is among them."""
     options = options_of(game)
     in_effect = [t for t in read if t.undone_at is None and t.corrected_at is None]
     shown = []
     for turn in latest:
         number = None
-        if turn in in_effect and turns_of(turn, options) > 0:
-            if turn.action == "correct":
-                number = number_of(turn)
-            else:
-                later = (t for t in in_effect if t.place > turn.place)
-                number = game.turns_played - sum(turns_of(t, options) for t in later)
+        if turn in in_effect and turn.action != "correct" and turns_of(turn, options) > 0:
+            later = (t for t in in_effect if t.place > turn.place)
+            number = game.turns_played - sum(turns_of(t, options) for t in later)
         shown.append({"number": number, "sentence": describe(turn)})
     return shown
 
