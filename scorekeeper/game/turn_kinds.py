@@ -145,6 +145,8 @@ class ActionKind:
     # How many turns it adds as players count them ("Turn 11"), by its verdict and the game's
     # rules (``counting``): a move is one; a challenge, an undo, a penalty, an end are none.
     turns: Counting = counting.a_turn
+    # It only ends the game (the end of game, abandoning, voiding): "end" on the chart.
+    ends: bool = False
 
 
 # Play ------------------------------------------------------------------------------------------
@@ -750,6 +752,7 @@ KINDS: dict[str, ActionKind] = {
             always=True,
             recorded=True,
             turns=counting.no_turn,
+            ends=True,
         ),
         ActionKind(
             "correct",
@@ -769,6 +772,7 @@ KINDS: dict[str, ActionKind] = {
             gcg=_gcg_abandon,
             recorded=True,
             turns=counting.no_turn,
+            ends=True,
         ),
         ActionKind(
             "void",
@@ -779,6 +783,7 @@ KINDS: dict[str, ActionKind] = {
             gcg=_gcg_void,
             always=True,
             turns=counting.no_turn,
+            ends=True,
         ),
     )
 }

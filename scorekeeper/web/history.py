@@ -37,7 +37,7 @@ from scorekeeper.game.membership import voidable
 from scorekeeper.game.replay import number_turns, steps, turn_phrase
 from scorekeeper.game.results import totals
 from scorekeeper.game.state import load_state
-from scorekeeper.game.turn_kinds import TURNS, challenge_verdict, describe, kind_of
+from scorekeeper.game.turn_kinds import KINDS, TURNS, challenge_verdict, describe, kind_of
 from scorekeeper.limits import analysis_limit, refusal, spend
 from scorekeeper.models import Game, Seat, Turn
 from scorekeeper.stats.chart import COLOURS, chart
@@ -167,6 +167,16 @@ class LogSteps:
         """The turns players count after each step, from 0 at the start."""
         return self.counts
 
+    def labels(self, index: Index) -> list[str]:
+        """What each step is after, for the chart: the turn as players count it, "end" for an
+        entry that only ends the game, else the entry's kind ("challenge")."""
+        said = ["0"]
+        for row in index:
+            kind = KINDS[row.action]
+            number = self.number.get(row.pk)
+            said.append(str(number) if number else "end" if kind.ends else kind.name)
+        return said
+
     def step_after(self, turn: int) -> int | None:
         """The step that ends turn ``turn`` as players count it (a play an upheld challenge
         took off ends with the retry that follows); 0 for the start, None if there is none."""
@@ -281,7 +291,7 @@ def game_page(request: HtmxHttpRequest, game_id: object) -> HttpResponse:
         if game.status == Game.Status.FINISHED and turn is not None:
             context["review"] = _review(request, game, seats, index, at, turn, context["replay"])
         finished = game.status == Game.Status.FINISHED
-        context["chart"] = chart(points, names, finished, steps_at.played())
+        context["chart"] = chart(points, names, finished, steps_at.labels(index))
     if request.htmx and not request.htmx.history_restore_request and not problem:
         # The part swapped in needs what the whole page has: the ruleset draws its board.
         swapped = {**context, "game": game, "ruleset": ruleset, "swapped": True}

@@ -246,6 +246,11 @@ def test_go_to_turn_shows_the_turn_the_caption_names_and_refuses_one_not_played(
     refused = client.get(f"/games/{game.id}/?turn=4")
     assert refused.status_code == 400
     assert "This game has turns 0 to 3; there is no turn 4." in refused.content.decode()
+    # The chart's points: a challenge is a point of its own, named as no turn.
+    raw = client.get(f"/games/{game.id}/").content.decode()
+    chart = raw[raw.index('id="chart-data-caption"') : raw.index('id="log-caption"')]
+    rows = re.findall(r'<th scope="row" class="num">(\w+)</th>', chart)
+    assert rows == ["0", "1", "2", "challenge", "2", "3"]
     # The stepper walks every entry, the challenge too.
     challenge = flat(client.get(f"/games/{game.id}/?step=3"))
     assert re.search(r"After turn 1 of 3 \(log entry #3\) ?: Ann challenged: NOT ACC", challenge)
