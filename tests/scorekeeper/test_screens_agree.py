@@ -16,6 +16,7 @@ from django.test import Client
 
 from referee import RefereeError
 from scorekeeper.game import domain
+from scorekeeper.game.consistency import check_game
 from scorekeeper.models import Club, Game
 from scorekeeper.web.scorer_link import cookie_name
 from tests.factories import make_club
@@ -229,7 +230,9 @@ class Table:
 
 
 def check(table: Table, numbered: dict[int, int], story: str) -> None:
-    """Every screen says the same as the API, and the last play is the log's."""
+    """Every screen says the same as the API, and the last play is the log's; the turns kept
+    with the game are the log's count."""
+    assert check_game(Game.objects.get(pk=table.game.pk)) == [], story
     tv, phone, log, director, api = (
         table.tv(), table.phone(), table.log(), table.director(), table.api(),
     )  # fmt: skip
