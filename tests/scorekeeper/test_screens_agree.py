@@ -136,6 +136,16 @@ class Table:
             r'Last play: ([^<]+)</h2>.*?<span class="notation">([^<]*)</span>', page, re.S
         )
         recent = re.findall(r"<li>(.*?)</li>", page.split('class="recent-turns"')[-1], re.S)
+        # The latest entry's turn, shown before its sentence, is checked against the log's.
+        numbered = re.match(
+            r'<span class="turn-number">Turn (\d+):</span> ', recent[0] if recent else ""
+        )
+        if recent:
+            latest = self.api_log()[-1]
+            assert (int(numbered.group(1)) if numbered else None) == (
+                latest["turn"] if latest["action"] != "correct" else None
+            )
+            recent[0] = recent[0][numbered.end() :] if numbered else recent[0]
         return Said(
             turn_said(meta.group(1)),
             scoreboard(page),
