@@ -451,9 +451,12 @@ def import_game(request: HttpRequest, payload: ImportIn) -> Status[dict[str, obj
     summary="A game's state and its last turn (the log is paged at turns/)",
     description="`turn_number` is the latest log entry's number (every entry counts, undos and "
     "undone turns too: send `expected_turn` = `turn_number` + 1); `turn` is the number of turns "
-    "played as players count them, the number every page shows (undone and corrected turns, "
-    "undos and the end of the game don't count). Each log entry has both: `number` and `turn` "
-    "(null for an entry that is no turn in effect).",
+    "played as players count them on a scoresheet, the number every page shows (undone and "
+    "corrected turns, undos, time penalties and the end of the game don't count; a challenge is "
+    "no turn of its own: a play an upheld challenge took off is its player's turn, scoring 0, "
+    "and the retry the rules may allow is that same turn; a double challenge's lost turn is a "
+    "turn). Each log entry has both: `number` and `turn` (null for an entry that is no turn in "
+    "effect; a withdrawn play and its retry have the same `turn`).",
 )
 def get_game(request: HttpRequest, game_id: str) -> HttpResponse:
     answer: GameOut = game_state(domain.access_game(game_id))

@@ -143,8 +143,10 @@ class TurnOut(TypedDict):
     turn: Annotated[
         int | None,
         Field(
-            description="the turn as players count it; null for an undo, an undone or corrected "
-            "turn, and the end of the game (a correction has the turn it replaced)"
+            description="the turn as players count it on a scoresheet; null for an undo, an "
+            "undone or corrected turn, a challenge (but a double challenge's lost turn), a time "
+            "penalty and the end of the game (a correction has the turn it replaced; a play an "
+            "upheld challenge took off and its retry have the same)"
         ),
     ]
     player: Annotated[str, Field(description="whose turn it was (a challenge: the challenger)")]

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from referee import GameState, Move
+from referee import GameState, Move, RuleOptions
 from scorekeeper.api.schemas import (
     ChangeOut,
     GameOut,
@@ -28,9 +28,9 @@ from scorekeeper.api.schemas import (
     TurnAnswer,
     TurnOut,
 )
-from scorekeeper.game.replay import UNCOUNTED, number_of, turn_numbers
+from scorekeeper.game.replay import turn_numbers
 from scorekeeper.game.state import load_state
-from scorekeeper.game.turn_kinds import Change
+from scorekeeper.game.turn_kinds import Change, number_of, turns_of
 from scorekeeper.game.word_policy import policy_for
 from scorekeeper.models import Game, Seat, Turn
 
@@ -64,20 +64,20 @@ def turn_answer(
     if turn.number != game.turn_number:
         entry = turn_data(turn, turn_numbers(game).get(turn.pk))
         return {"turn": entry, "game": game_state(game, seats=seats, state=state)}
-    entry = turn_data(turn, _number_of_new(game, turn, game.turns_played))
+    entry = turn_data(turn, _number_of_new(turn, game.turns_played, state.options))
     answer: TurnAnswer = {"turn": entry, "game": _game(game, seats, state, entry)}
     if changes:
         answer["changes"] = [_change(change) for change in changes]
     return answer
 
 
-def _number_of_new(game: Game, turn: Turn, played: int) -> int | None:
+def _number_of_new(turn: Turn, played: int, options: RuleOptions) -> int | None:
     """The turn just entered, as players count it, without reading the log: an entry that is
     a turn comes last in the order of play, so it is the ``played``-th; only a correction
     stands where the turn it replaced stood, which the log says (``number_of``)."""
     if turn.action == "correct":
         return number_of(turn)
-    return None if turn.action in UNCOUNTED else played
+    return played if turns_of(turn, options) > 0 else None
 
 
 def _change(change: Change) -> ChangeOut:

@@ -8,6 +8,7 @@ exchange, challenge, undo, correction...): how each is entered, replayed, descri
 engine's state to and from the rows; ``results`` says who won; ``consistency`` checks a
 stored game against its log. ``word_policy`` says how words are judged; ``analysis`` finds
 what could have been played, within a budget; ``resubmit`` recognises a turn sent twice;
+``counting`` says how players count turns (a leaf the table of turn kinds uses);
 ``refusals`` is the table from what the domain refuses to an answer (status, code,
 sentence); ``links`` the scorer's addresses; ``membership`` who plays for a club.
 

@@ -440,8 +440,7 @@ class _Worked:
             game.turns_played -= self.context.uncounted
             self.kept = self.context.kept
         else:
-            if kind.counted:
-                game.turns_played += 1
+            game.turns_played += kind.turns(turn.result, self.state.options)
             self.kept = _due(game, turn, self.state)
         if self.kept is not None:
             game.checkpoint_place = self.kept.place
@@ -632,7 +631,8 @@ class Draft:
     @property
     def turns_played(self) -> int:
         """The turns players count, as ``Game.turns_played`` will keep them."""
-        return sum(1 for turn in self.turns if KINDS[turn.action].counted)
+        options = self.state.options
+        return sum(KINDS[turn.action].turns(turn.result, options) for turn in self.turns)
 
     def save(
         self, linked: Callable[[Player], bool] | None = None, retry_slot: str | None = None

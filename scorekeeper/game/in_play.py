@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from referee import GameState
-from scorekeeper.game import checkpoints
+from scorekeeper.game import checkpoints, counting
 from scorekeeper.game.checkpoints import Kept, in_effect
-from scorekeeper.game.replay import COUNTED
-from scorekeeper.game.turn_kinds import kind_of
+from scorekeeper.game.counting import IN_EFFECT
+from scorekeeper.game.turn_kinds import TURNS, kind_of, options_of, turns_of
 from scorekeeper.models import Game, Seat, Turn
 
 PLAYS = ("play", "correct")  # the entries that may have put tiles on the board
@@ -56,7 +56,8 @@ class InPlay:
 
     def number_of(self, turn: Turn) -> int:
         """A turn in effect's number as players count it (``replay.number_turns``)."""
-        return sum(1 for t in self.turns() if t.place <= turn.place and kind_of(t).counted)
+        options = self.fresh().options
+        return sum(turns_of(t, options) for t in self.turns() if t.place <= turn.place)
 
     def step_of(self, turn: Turn) -> int:
         """A turn in effect's step in the replay: how many turns in effect go up to it."""
@@ -110,8 +111,9 @@ class StoredInPlay(InPlay):
         return checkpoints.state_before(self.game, place, self.players)
 
     def number_of(self, turn: Turn) -> int:
-        count: int = self.game.turns.filter(COUNTED, place__lte=turn.place).count()
-        return count
+        found = self.game.turns.filter(IN_EFFECT, place__lte=turn.place)
+        number: int = found.aggregate(n=counting.total(TURNS, options_of(self.game)))["n"]
+        return number
 
     def step_of(self, turn: Turn) -> int:
         count: int = in_effect(self.game).filter(place__lte=turn.place).count()

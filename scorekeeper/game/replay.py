@@ -10,18 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Protocol
+from typing import NamedTuple
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 
 from referee import (
     GameState,
     Outcome,
     RefereeError,
+    RuleOptions,
 )
-from scorekeeper.game import checkpoints
+from scorekeeper.game import checkpoints, counting
+from scorekeeper.game.counting import IN_EFFECT, Counted
 from scorekeeper.game.state import new_state
-from scorekeeper.game.turn_kinds import KINDS, Before, kind_of
+from scorekeeper.game.turn_kinds import TURNS, Before, kind_of, options_of
 from scorekeeper.models import Game, Turn
 
 
@@ -63,32 +65,12 @@ def places_of(turns: Sequence[Turn]) -> dict[int, int]:
 
 
 # Turn numbers as players count them ------------------------------------------------------------
-# "Turn 11" is the eleventh turn in effect in the order of play: undone turns, undo entries and
-# the turns a correction replaced don't count, a correction counts where the turn it replaced
-# stood, and the entries that only end the game (``ActionKind.counted``) are no turn. The log
-# numbers its *entries* apart (``Turn.number``, "#12"), all of them, in the order entered.
-UNCOUNTED = ("undo", *(name for name, kind in KINDS.items() if not kind.counted))
-COUNTED = Q(undone_at__isnull=True, corrected_at__isnull=True) & ~Q(action__in=UNCOUNTED)
-
-
-class Entry(Protocol):
-    """What counting a turn reads of a log entry (a ``Turn``, or a row of one)."""
-
-    @property
-    def pk(self) -> Any: ...
-    @property
-    def action(self) -> str: ...
-
-
-def number_turns(in_play: Sequence[Entry]) -> dict[int, int]:
-    """The one count of turns: each turn's number as players count it, by log entry (pk),
-    from the turns in effect in the order of play (``play_order``). Entries that are not a
-    turn (the end of the game, abandoning, voiding) have none."""
-    numbers: dict[int, int] = {}
-    for turn in in_play:
-        if turn.action not in UNCOUNTED:
-            numbers[turn.pk] = len(numbers) + 1
-    return numbers
+# "Turn 11" is the eleventh turn in effect in the order of play, as a scoresheet counts it
+# (``counting``): undone turns, undo entries and the turns a correction replaced don't count, a
+# correction counts where the turn it replaced stood, a challenge is no turn of its own (a
+# play it took off and the retry are one turn; a double challenge's lost turn is one), and the
+# entries that only end the game are no turn. The log numbers its *entries* apart
+# (``Turn.number``, "#12"), all of them, in the order entered.
 
 
 class Logged(NamedTuple):
@@ -96,28 +78,30 @@ class Logged(NamedTuple):
 
     pk: int
     action: str
+    result: str
+
+
+def number_turns(in_play: Sequence[Counted], options: RuleOptions) -> dict[int, int]:
+    """The one count of turns: each turn's number as players count it, by log entry (pk),
+    from the turns in effect in the order of play (``play_order``) and the game's rules
+    (``options_of``). Entries that are no turn (a challenge, the end of the game) have none."""
+    return counting.number(in_play, TURNS, options)[0]
 
 
 def turn_numbers(game: Game) -> dict[int, int]:
     """Every turn in effect of ``game``, by log entry (pk): its number as players count it."""
-    in_play = game.turns.effective().order_by("place").values_list("pk", "action")
-    return number_turns([Logged(*row) for row in in_play])
-
-
-def number_of(turn: Turn) -> int | None:
-    """One turn's number as players count it (``turn_numbers``), counted in the database up
-    to its place in the order of play; None for an entry that has none."""
-    if turn.undone or turn.corrected or turn.action in UNCOUNTED:
-        return None
-    count: int = Turn.objects.filter(COUNTED, game_id=turn.game_id, place__lte=turn.place).count()
-    return count
+    in_play = game.turns.effective().order_by("place").values_list("pk", "action", "result")
+    return number_turns([Logged(*row) for row in in_play], options_of(game))
 
 
 def count_turns_played(game: Game) -> int:
     """How many turns players count in ``game``'s log, counted there (``Game.turns_played``
     keeps the number: the domain counts again only when an entry takes another out of effect,
     and the consistency check compares the two)."""
-    return game.turns.filter(COUNTED).count()
+    played: int = game.turns.filter(IN_EFFECT).aggregate(n=counting.total(TURNS, options_of(game)))[
+        "n"
+    ]
+    return played
 
 
 def turn_phrase(game: Game) -> str:

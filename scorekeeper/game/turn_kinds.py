@@ -43,7 +43,8 @@ from referee import (
     parse_position,
     tile_in_set,
 )
-from scorekeeper.game import rows
+from scorekeeper.game import counting, rows
+from scorekeeper.game.counting import IN_EFFECT, Counting
 from scorekeeper.game.results import totals
 from scorekeeper.game.word_policy import WordPolicy, lexicon_for
 from scorekeeper.models import Game, Seat, Turn
@@ -141,9 +142,11 @@ class ActionKind:
     # A game's record (an imported file) can hold it: it enters from the engine's state and the
     # turns before it, without the database (``scorekeeper.game.domain.Draft``).
     recorded: bool = False
-    # A turn as players count it ("Turn 11"): every move of the game is; the entries that only
-    # end it (the end of game, abandoning, voiding) are not, nor is an undo (not in effect).
-    counted: bool = True
+    # How many turns it adds as players count them ("Turn 11"), by its verdict and the game's
+    # rules (``counting``): a move is one; a challenge, an undo, a penalty, an end are none.
+    turns: Counting = counting.a_turn
+    # It only ends the game (the end of game, abandoning, voiding): "end" on the chart.
+    ends: bool = False
 
 
 # Play ------------------------------------------------------------------------------------------
@@ -396,7 +399,7 @@ def _enter_undo(ctx: Context) -> None:
     target.undone_at = timezone.now()
     target.undone_by = ctx.entry.by[:80]
     ctx.writes.append(lambda: target.save(update_fields=["undone_at", "undone_by"]))
-    ctx.uncounted = 1 if kind_of(target).counted else 0
+    ctx.uncounted = turns_of(target, ctx.state.options)
     ctx.kept = ctx.log.kept_before(target.place)  # the checkpoints before it stay
     ctx.turn.seat = target.seat
     ctx.turn.target = target
@@ -407,19 +410,21 @@ def _describe_undo(turn: Turn) -> str:
     target = turn.target
     if target is None:
         return "A turn was undone."
-    where = f"Turn {_turns_before(target) + 1}" if KINDS[target.action].counted else "It"
+    counts = turns_of(target, options_of(turn.game)) > 0
+    where = f"Turn {_turns_before(target) + 1}" if counts else "It"
     return f"{where} was undone: {_sentence_of(target).rstrip('.')}."
 
 
 # Turn numbers in sentences ---------------------------------------------------------------------
 # The sentences name turns as players count them (``replay.turn_numbers``), never by
-# log entry number. The replay reads this table, so it is imported where it is used.
+# log entry number.
 def _turns_before(turn: Turn) -> int:
-    """The turns players count among the turns in effect entered before ``turn``: for an entry
-    at the end of the game (an abandon, a void, the last turn undone), the turns before it."""
-    from scorekeeper.game.replay import COUNTED
-
-    return turn.game.turns.filter(COUNTED, number__lt=turn.number).count()
+    """The turns players count among the turns in effect before ``turn`` in the order of play:
+    for an entry at the end of the game (an abandon, a void), or the turn an undo took back
+    (a correction entered since stands where the turn it replaced stood, before it)."""
+    found = turn.game.turns.filter(IN_EFFECT, place__lt=turn.place)
+    before: int = found.aggregate(n=counting.total(TURNS, options_of(turn.game)))["n"]
+    return before
 
 
 def _no_gcg(turn: Turn, before: Before, after: GameState, nicks: Sequence[str]) -> list[GcgEntry]:
@@ -534,9 +539,9 @@ def _enter_correct(ctx: Context) -> None:
     judging = [turn for turn in later if turn.target_id == target.pk]
     for turn in later:
         step += 1
-        if kind_of(turn).counted:
-            number += 1
-        _rescore(state, turn, number if kind_of(turn).counted else None, lexicon, ctx)
+        adds = turns_of(turn, state.options)
+        number += adds
+        _rescore(state, turn, number if adds > 0 else None, lexicon, ctx)
         kept.after(ctx.game, turn.place, step, state)
     ctx.state, ctx.kept = state, kept
     now = totals(state)
@@ -617,8 +622,6 @@ def _replay_correct(state: GameState, turn: Turn) -> Outcome:
 
 
 def _describe_correct(turn: Turn) -> str:
-    from scorekeeper.game.replay import number_of
-
     target, number = turn.target, number_of(turn)
     where = f"Turn {number}" if number else f"Log entry #{target.number}" if target else "A turn"
     return f"{where} was corrected: {_as_move(turn).describe(turn)}"
@@ -715,6 +718,7 @@ KINDS: dict[str, ActionKind] = {
             label=lambda t: "challenge",
             gcg=_gcg_challenge,
             recorded=True,
+            turns=counting.challenge,
         ),
         ActionKind(
             "penalty",
@@ -725,6 +729,7 @@ KINDS: dict[str, ActionKind] = {
             gcg=_gcg_penalty,
             any_seat=True,
             recorded=True,
+            turns=counting.no_turn,
         ),
         ActionKind(
             "undo",
@@ -735,6 +740,7 @@ KINDS: dict[str, ActionKind] = {
             gcg=_no_gcg,
             rebuilds=True,
             retakes=True,
+            turns=counting.no_turn,
         ),
         ActionKind(
             "finish",
@@ -745,7 +751,8 @@ KINDS: dict[str, ActionKind] = {
             gcg=_gcg_finish,
             always=True,
             recorded=True,
-            counted=False,
+            turns=counting.no_turn,
+            ends=True,
         ),
         ActionKind(
             "correct",
@@ -764,7 +771,8 @@ KINDS: dict[str, ActionKind] = {
             label=lambda t: "abandoned",
             gcg=_gcg_abandon,
             recorded=True,
-            counted=False,
+            turns=counting.no_turn,
+            ends=True,
         ),
         ActionKind(
             "void",
@@ -774,7 +782,8 @@ KINDS: dict[str, ActionKind] = {
             label=lambda t: "void",
             gcg=_gcg_void,
             always=True,
-            counted=False,
+            turns=counting.no_turn,
+            ends=True,
         ),
     )
 }
@@ -787,6 +796,30 @@ def kind_of(turn: Turn) -> ActionKind:
         raise InputError(
             "unknown_action", f"Unknown action {turn.action!r}; use one of {', '.join(KINDS)}."
         ) from None
+
+
+# How many turns each kind adds, by name: what the database counts (``counting.total``).
+TURNS: dict[str, Counting] = {name: kind.turns for name, kind in KINDS.items()}
+
+
+def options_of(game: Game) -> RuleOptions:
+    """The rules ``game`` is played with: what a challenge costs, so how turns are counted."""
+    return RuleOptions.from_dict(game.options, get_ruleset(game.ruleset))
+
+
+def turns_of(turn: Turn, options: RuleOptions) -> int:
+    """How many turns one log entry adds as players count them (``counting``)."""
+    return kind_of(turn).turns(turn.result, options)
+
+
+def number_of(turn: Turn) -> int | None:
+    """One turn's number as players count it (``replay.turn_numbers``), counted in the database
+    up to its place in the order of play; None for an entry that is no turn in effect."""
+    if turn.undone or turn.corrected or turns_of(turn, options := options_of(turn.game)) <= 0:
+        return None
+    found = Turn.objects.filter(IN_EFFECT, game_id=turn.game_id, place__lte=turn.place)
+    number: int = found.aggregate(n=counting.total(TURNS, options))["n"]
+    return number
 
 
 def _sentence_of(turn: Turn) -> str:

@@ -49,18 +49,20 @@ def chart(
     points: list[list[int]],
     names: list[str],
     finished: bool,
-    played: list[int] | None = None,
+    labels: list[str] | None = None,
 ) -> dict[str, Any]:
     """Each player's cumulative score by turn, laid out for an SVG with a fixed viewBox.
 
-    ``played[n]``: the turns players count after point ``n`` (``scorekeeper.game.replay``); a point
-    after an entry that is no turn (the end of the game) is labelled "end".
+    ``labels[n]``: what point ``n`` is after: the turn as players count it ("3"), or an entry
+    that is no turn ("challenge", "end"); by default the point's number.
     """
     turns = len(points) - 1
-    played = played if played is not None else list(range(len(points)))
+    named = labels if labels is not None else [str(n) for n in range(len(points))]
+
+    last = max((int(said) for said in named if said.isdigit()), default=0)
 
     def label(n: int) -> str:
-        return "end" if n and played[n] == played[n - 1] else str(played[n])
+        return named[n]
 
     shown = sampled(len(points))
     values = [v for row in points for v in row]
@@ -116,6 +118,6 @@ def chart(
         "x_ticks": x_ticks,
         "y_ticks": y_ticks,
         "zero": round(y(0), 1) if low < 0 else None,
-        "label": f"Cumulative score by turn, turns 0 to {played[-1]}; {ending} scores: {summary}.",
+        "label": f"Cumulative score by turn, turns 0 to {last}; {ending} scores: {summary}.",
         "rows": rows,
     }

@@ -37,7 +37,7 @@ from scorekeeper.game.membership import voidable
 from scorekeeper.game.replay import number_turns, steps, turn_phrase
 from scorekeeper.game.results import totals
 from scorekeeper.game.state import load_state
-from scorekeeper.game.turn_kinds import challenge_verdict, describe, kind_of
+from scorekeeper.game.turn_kinds import KINDS, TURNS, challenge_verdict, describe, kind_of
 from scorekeeper.limits import analysis_limit, refusal, spend
 from scorekeeper.models import Game, Seat, Turn
 from scorekeeper.stats.chart import COLOURS, chart
@@ -60,6 +60,7 @@ def _seats_with_players() -> Prefetch[Any]:
 
 
 TURN = ("turn", "turns")
+STEP = ("replay step", "replay steps")
 ENTRY = ("log entry", "log entries")
 
 
@@ -120,6 +121,7 @@ class Indexed(NamedTuple):
     pk: int
     number: int
     action: str
+    result: str
     totals: Any
 
 
@@ -129,40 +131,59 @@ Index = list[Indexed]  # the turns in effect in the order of play (the replay's 
 def _index(game: Game) -> Index:
     # A correction stands where the turn it corrected stood: its place.
     turns = game.turns.effective().order_by("place")
-    return [Indexed(*row) for row in turns.values_list("pk", "number", "action", "totals")]
+    columns = ("pk", "number", "action", "result", "totals")
+    return [Indexed(*row) for row in turns.values_list(*columns)]
 
 
 @dataclass(frozen=True)
 class LogSteps:
     """Where each log entry in effect stands in the replay, by entry (pk).
 
-    ``step``: its place in the order of play (the replay's ``?turn=``, the chart's points);
+    ``step``: its place in the order of play (the replay's ``?step=``, the chart's points);
     ``number``: its turn as players count it; ``reached``: the furthest step of the turns in
     effect entered up to it, whose totals are the running totals at that point of the log (a
-    correction stands at an early step, but is read in the log where it was entered).
+    correction stands at an early step, but is read in the log where it was entered);
+    ``counts``: the turns players count after each step, from 0 at the start.
     """
 
     step: dict[int, int]
     number: dict[int, int]
     reached: dict[int, int]
+    counts: list[int]
 
     @classmethod
-    def of(cls, index: Index) -> LogSteps:
+    def of(cls, index: Index, options: RuleOptions) -> LogSteps:
         step = {t.pk: n for n, t in enumerate(index, 1)}
         reached, furthest = {}, 0
         for turn in sorted(index, key=lambda t: t.number):
             furthest = max(furthest, step[turn.pk])
             reached[turn.pk] = furthest
-        return cls(step, number_turns(index), reached)
+        counts = [0]
+        for turn in index:
+            counts.append(counts[-1] + TURNS[turn.action](turn.result, options))
+        return cls(step, number_turns(index, options), reached, counts)
 
     def played(self) -> list[int]:
         """The turns players count after each step, from 0 at the start."""
-        counts = [0] * (len(self.step) + 1)
-        for pk, number in self.number.items():
-            counts[self.step[pk]] = number
-        for n in range(1, len(counts)):
-            counts[n] = max(counts[n], counts[n - 1])
-        return counts
+        return self.counts
+
+    def labels(self, index: Index) -> list[str]:
+        """What each step is after, for the chart: the turn as players count it, "end" for an
+        entry that only ends the game, else the entry's kind ("challenge")."""
+        said = ["0"]
+        for row in index:
+            kind = KINDS[row.action]
+            number = self.number.get(row.pk)
+            said.append(str(number) if number else "end" if kind.ends else kind.name)
+        return said
+
+    def step_after(self, turn: int) -> int | None:
+        """The step that ends turn ``turn`` as players count it (a play an upheld challenge
+        took off ends with the retry that follows); 0 for the start, None if there is none."""
+        if turn == 0:
+            return 0
+        ending = [self.step[pk] for pk, number in self.number.items() if number == turn]
+        return max(ending) if ending else None
 
 
 def _points(game: Game, index: Index, players: int) -> list[list[int]]:
@@ -242,12 +263,13 @@ def game_page(request: HtmxHttpRequest, game_id: object) -> HttpResponse:
     seats = list(game.seats.select_related("player").order_by("order"))
     ruleset = get_ruleset(game.ruleset)
     index = _index(game)
+    options = RuleOptions.from_dict(game.options, ruleset)
+    steps_at = LogSteps.of(index, options)
     try:
-        at = query_whole(request.GET.get("turn"), len(index), TURN)
+        at = _step_asked(request, steps_at, len(index))
         after = query_whole(request.GET.get("after"), game.turn_number, ENTRY)
     except InputError as error:
         return error_page(request, 400, "No such turn", error.message, game=game)
-    at = len(index) if at is None else at
     names = [s.player.name for s in seats]
     problem = ""
     context: dict[str, Any] = {}
@@ -265,19 +287,18 @@ def game_page(request: HtmxHttpRequest, game_id: object) -> HttpResponse:
             if at
             else None
         )
-        steps_at = LogSteps.of(index)
         context["replay"] = _replay_context(ruleset, turn, steps_at, state, at, names, points)
         if game.status == Game.Status.FINISHED and turn is not None:
             context["review"] = _review(request, game, seats, index, at, turn, context["replay"])
         finished = game.status == Game.Status.FINISHED
-        context["chart"] = chart(points, names, finished, steps_at.played())
+        context["chart"] = chart(points, names, finished, steps_at.labels(index))
     if request.htmx and not request.htmx.history_restore_request and not problem:
         # The part swapped in needs what the whole page has: the ruleset draws its board.
         swapped = {**context, "game": game, "ruleset": ruleset, "swapped": True}
         response = render(request, "history/_replay.html", swapped)
         patch_vary_headers(response, ["HX-Request"])
         return response
-    context.update(_log_context(game, after or 0, LogSteps.of(index), points))
+    context.update(_log_context(game, after or 0, steps_at, points))
     finished = game.status == Game.Status.FINISHED
     winners = [names[s.order] for s in seats if s.result in ("win", "tie")]
     context.update(
@@ -311,6 +332,25 @@ def game_page(request: HtmxHttpRequest, game_id: object) -> HttpResponse:
     return response
 
 
+def _step_asked(request: HttpRequest, steps_at: LogSteps, last: int) -> int:
+    """The replay's step the query asks for: ``step`` (a step of the order of play: the
+    stepper's and the log's links), or ``turn`` (a turn as players count it, as the caption
+    says it: the "Go to turn" box); the end of the game when neither is given."""
+    step = query_whole(request.GET.get("step"), last, STEP)
+    if step is not None:
+        return step
+    played = steps_at.counts[-1]
+    turn = query_whole(request.GET.get("turn"), played, TURN)
+    if turn is None:
+        return last
+    found = steps_at.step_after(turn)
+    if found is None:
+        raise InputError(
+            "bad_number", f"This game has turns 0 to {played}; there is no turn {turn}."
+        )
+    return found
+
+
 def _void_sentence(game: Game) -> str:
     if game.status != Game.Status.VOID:
         return ""
@@ -330,7 +370,7 @@ def _log_context(
     more = len(page) > LOG_ROWS
     page = page[:LOG_ROWS]
     if points is None:  # a log that does not replay: no board to open, no totals
-        at = LogSteps({}, at.number, {})
+        at = LogSteps({}, at.number, {}, at.counts)
         points = []
     return {
         "log": _log_rows(game, page, at, points),
@@ -352,7 +392,9 @@ def game_log(request: HttpRequest, game_id: object) -> HttpResponse:
         points: list[list[int]] | None = _points(game, index, game.seats.count())
     except RefereeError:
         points = None
-    context = {"game": game, **_log_context(game, after, LogSteps.of(index), points)}
+    options = RuleOptions.from_dict(game.options, get_ruleset(game.ruleset))
+    steps_at = LogSteps.of(index, options)
+    context = {"game": game, **_log_context(game, after, steps_at, points)}
     return render(request, "history/_log_rows.html", context)
 
 

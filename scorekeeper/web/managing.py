@@ -24,7 +24,7 @@ from scorekeeper.game import domain
 from scorekeeper.game.links import link_url, scorer_url
 from scorekeeper.game.refusals import REFUSALS, message_of, status_of
 from scorekeeper.game.replay import effective_turns, number_turns, state_before
-from scorekeeper.game.turn_kinds import MOVES, Change, describe, move_of
+from scorekeeper.game.turn_kinds import MOVES, Change, describe, move_of, options_of
 from scorekeeper.limits import spend_beyond
 from scorekeeper.models import Game, Turn
 from scorekeeper.web.presenters import board_rows, pad
@@ -38,7 +38,8 @@ from scorekeeper.web.shortcuts import posted_whole, private
 def correct(request: HttpRequest, game: Game) -> HttpResponse:
     """Pick a turn in the log, enter what was really played; the later turns are scored again."""
     in_play = effective_turns(game)
-    numbers = number_turns(in_play)  # as players count them; the form sends entry numbers
+    # As players count them; the form sends entry numbers.
+    numbers = number_turns(in_play, options_of(game))
     turns = [t for t in in_play if t.action in MOVES]
     chosen = request.POST.get("target") or request.GET.get("turn", "")
     target = next((t for t in turns if str(t.number) == chosen.strip()), None)

@@ -25,7 +25,7 @@ from referee import (
 from scorekeeper.game import rows
 from scorekeeper.game.replay import stood
 from scorekeeper.game.state import load_state
-from scorekeeper.game.turn_kinds import challenge_verdict, describe
+from scorekeeper.game.turn_kinds import challenge_verdict, describe, options_of, turns_of
 from scorekeeper.game.word_policy import policy_for
 from scorekeeper.models import Game, Seat, Turn
 
@@ -36,9 +36,7 @@ _LATEST = rows.Compiled(
     lambda game_id: Turn.objects.filter(game_id=game_id).order_by("-number")[: RECENT_TURNS + 1]
 )
 _LAST_PLAY = rows.Compiled(
-    lambda game_id: stood(
-        Turn.objects.filter(game_id=game_id).effective().filter(action="play")
-    ).order_by("-number")[:1]
+    lambda game_id: stood(Turn.objects.filter(game_id=game_id)).order_by("-place")[:1]
 )
 
 
@@ -112,8 +110,9 @@ def _table_shown(
     # One turn number everywhere, as players count it (scorekeeper.game.replay.turn_numbers); the
     # log's entries, undos included, are numbered apart and called log entries where shown.
     played = game.turns_played
-    # A play an upheld challenge took off is no longer the last play: its tiles are gone. The
-    # latest entry, a play still in effect, is the last play (nothing after it took it off).
+    # The last play is the latest in the order of play still standing (a correction stands
+    # where the play it replaced stood; a play an upheld challenge took off is gone), and its
+    # tiles are the ones marked. The latest entry, a play in effect, is it.
     if last_turn is None:
         last_play = None
     elif (
@@ -125,9 +124,7 @@ def _table_shown(
         last_play = last_turn
     else:
         last_play = next(iter(_with_seats(_LAST_PLAY(game.pk), game, seats)), None)
-    highlight = set()
-    if game.last_play:
-        highlight = {(r, c) for r, c, _ in game.last_play["tiles"]}
+    highlight = {(r, c) for r, c, _ in last_play.tiles} if last_play else set()
     players = [
         {
             "name": seat.player.name,
@@ -164,11 +161,31 @@ def _table_shown(
         "rules": rules_summary(game, len(seats)),
         # The spectator screen: the last play's words, and the last few turns in sentences.
         "last_play_words": played_words(last_play) if last_play else [],
-        "recent": [] if scorer else [describe(turn) for turn in latest],
+        "recent": [] if scorer else recent_turns(game, latest, read),
     }
 
 
 RECENT_TURNS = 3  # the spectator screen's "Recent turns"
+
+
+def recent_turns(game: Game, latest: list[Turn], read: list[Turn]) -> list[dict[str, Any]]:
+    """The spectator's recent entries, newest first: each one's sentence and, for a turn in
+    effect, its number as players count it (None for an entry that is no turn, and for a
+    correction, whose sentence names the turn it corrected).
+
+    Counted back from the turns played over the latest entries ``read`` (newest first, by
+    number), with no other read: every entry after a turn in the order of play was entered
+    after it, so is among them."""
+    options = options_of(game)
+    in_effect = [t for t in read if t.undone_at is None and t.corrected_at is None]
+    shown = []
+    for turn in latest:
+        number = None
+        if turn in in_effect and turn.action != "correct" and turns_of(turn, options) > 0:
+            later = (t for t in in_effect if t.place > turn.place)
+            number = game.turns_played - sum(turns_of(t, options) for t in later)
+        shown.append({"number": number, "sentence": describe(turn)})
+    return shown
 
 
 def played_words(turn: Turn) -> list[dict[str, Any]]:

@@ -154,7 +154,7 @@ def test_the_game_page_replays_a_corrected_game_in_the_order_of_play(client):
     assert page.status_code == 200
     html = page.content.decode()
     # Step 2 of the replay is the correction (entry 6), with DEARS on the board.
-    assert 'href="?turn=2#replay">6<' in html
+    assert 'href="?step=2#replay">6<' in html
     assert "Turn 2 was corrected: Ben played G5 .EARS for 10 (DEARS 10)." in html
     assert "G9: S" in html
 

@@ -21,6 +21,7 @@ from referee.errors import IllegalAction, IllegalPlay, InputError
 from referee.gcg import read_gcg
 from scorekeeper.game import domain
 from scorekeeper.game.consistency import check_game
+from scorekeeper.game.replay import turn_numbers
 from scorekeeper.game.state import load_state
 from scorekeeper.models import Game, Player, Seat, Turn
 from scorekeeper.records import gcg_import
@@ -48,6 +49,9 @@ def summary(game: Game) -> dict[str, object]:
         "status": game.status,
         "players": [(s.player.name, s.score, s.final_score, s.result) for s in seats],
         "turns": [(t.seat.order, t.action, t.notation, t.score, t.result) for t in turns],
+        # The turns as a scoresheet counts them, each entry's and in all.
+        "numbers": [turn_numbers(game).get(t.pk) for t in turns],
+        "played": game.turns_played,
     }
 
 
@@ -203,7 +207,8 @@ def test_round_trip_of_a_withdrawn_phony_and_the_double_challenge():
     act(game, "challenge")  # upheld: Ann's play comes off, Ann loses her turn
     act(game, "play", tiles=[(7, 7, "Q"), (7, 8, "I")])  # Ben: QI
     act(game, "challenge")  # QI is good: Ann loses her next turn
-    round_trip(game)
+    # QIZ was Ann's turn 1 (it scored 0), QI Ben's 2, the turn Ann lost her 3.
+    assert summary(round_trip(game))["numbers"] == [1, None, 2, 3]
 
 
 def test_round_trip_of_the_five_point_rule_and_a_time_penalty():

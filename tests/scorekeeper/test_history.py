@@ -154,7 +154,7 @@ def test_the_log_marks_undone_turns_and_the_undo(client):
     assert '<span class="badge undone-badge">undone</span>' in page
     assert "undo of #2" in page
     # An undone turn has no board of its own to step to; the turns in effect do.
-    assert '<a href="?turn=1#replay">1<' in page and '<a href="?turn=2#replay">' not in page
+    assert '<a href="?step=1#replay">1<' in page and '<a href="?step=2#replay">' not in page
 
 
 def test_the_log_shows_challenge_results_and_the_words_that_failed(client):
@@ -169,7 +169,7 @@ def test_the_log_shows_challenge_results_and_the_words_that_failed(client):
     # Like the verdict at the table, the log lists the words but never which one failed.
     assert '<span class="word">MOOX</span> 8</li>' in page
     assert '<span class="word">MOOD</span> 8</li>' in page
-    after_2 = html(client, f"/games/{game.id}/?turn=2")
+    after_2 = html(client, f"/games/{game.id}/?step=2")
     assert (
         "Ben challenged: NOT ACCEPTABLE – Ann’s play 5D MOOX is taken off; Ann scores 0 and "
         "plays again." in after_2
@@ -213,8 +213,8 @@ def test_the_replay_shows_the_board_after_the_chosen_turn(client):
 def test_the_replay_steps_with_previous_and_next_links(client):
     game = hasbro(plays=3)
     page = html(client, f"/games/{game.pk}/?turn=2")
-    assert re.search(r'href="/games/[^"]+\?turn=1#replay"[^>]*rel="prev"', page)
-    assert re.search(r'href="/games/[^"]+\?turn=3#replay"[^>]*rel="next"', page)
+    assert re.search(r'href="/games/[^"]+\?step=1#replay"[^>]*rel="prev"', page)
+    assert re.search(r'href="/games/[^"]+\?step=3#replay"[^>]*rel="next"', page)
     assert 'Previous<span class="sr-only"> turn</span>' in page
     start = html(client, f"/games/{game.pk}/?turn=0")
     assert "The empty board" in start and 'rel="prev"' not in start

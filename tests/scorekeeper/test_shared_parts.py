@@ -254,7 +254,7 @@ def test_a_challenge_among_the_recent_turns_is_drawn_with_the_play_it_is_about_i
         with django_capture_on_commit_callbacks(execute=True):
             domain.act(game.pk, action, **fields)
     assert len(reads[-1]) == 1 and "scorekeeper_turn" in reads[-1][0]
-    recent = (parts[-1] or "").split('class="recent-turns"')[1].split("</ol>")[0]
+    recent = (parts[-1] or "").split('class="recent-turns"')[1].split("</ul>")[0]
     assert recent.count("<li>") == 3 and "Ben’s play G5 .EAR stands" in recent, recent
     live_parts.rendered_parts.parts.clear()  # the same part drawn afresh from the record
     assert live_parts.live_part(game.pk) == parts[-1]

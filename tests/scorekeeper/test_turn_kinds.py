@@ -41,7 +41,7 @@ def test_each_kind_is_described_in_one_sentence(client):
         "Ann played 5D MOOD for 8 (MOOD 8).",
         "Ben challenged: ACCEPTABLE – Ann’s play 5D MOOD stands; the challenge costs Ben nothing.",
         "Ben exchanged 1 tile (undone).",
-        "Turn 3 was undone: Ben exchanged 1 tile.",
+        "Turn 2 was undone: Ben exchanged 1 tile.",
         "Ben passed.",
     ]
 
