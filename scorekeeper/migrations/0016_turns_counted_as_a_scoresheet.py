@@ -37,6 +37,6 @@ def count_again(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("scorekeeper", "0014_player_from_record")]
+    dependencies = [("scorekeeper", "0015_game_table_number")]
 
     operations = [migrations.RunPython(count_again, migrations.RunPython.noop, elidable=True)]
