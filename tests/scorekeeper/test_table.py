@@ -314,6 +314,16 @@ def test_a_bad_count_is_refused_with_the_reason(client):
     assert "must be a whole number" in client.get(scorer(game)).content.decode()
 
 
+def test_after_an_undo_the_challenge_names_the_play_still_standing(client):
+    game = start(client, challenge_mode="manual")
+    turn(client, game, action="play", play="5D MOOD")
+    turn(client, game, action="play", play="E3 BOAT")
+    turn(client, game, action="undo")
+    html = client.get(scorer(game)).content.decode()
+    assert "Challenge 5D MOOD<" in html and "Ann's play 5D MOOD?" in html
+    assert "BOAT" not in html.split('id="challenge-form"')[1].split("</form>")[0]
+
+
 def test_tournament_challenge_shows_a_verdict_only(client):
     game = start(client, challenge_mode="manual")
     turn(client, game, action="play", play="5D MOOX")
