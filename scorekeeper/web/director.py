@@ -138,6 +138,7 @@ def _context(request: HttpRequest, club: Club) -> dict[str, Any]:
         "now": now,
         "version": version,
         "poll": settings.LIVE_POLL_SECONDS,  # while push is not open (static/js/live.js)
+        "heartbeat": settings.PUSH_HEARTBEAT_SECONDS,  # a stream silent longer is down
     }
 
 

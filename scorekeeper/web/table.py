@@ -299,6 +299,7 @@ def watch(request: HttpRequest, game_id: Any) -> HttpResponse:
     game, seats = read_game(game_id)
     context = live_context(game, seats)
     context["poll"] = settings.LIVE_POLL_SECONDS  # while push is not open (static/js/live.js)
+    context["heartbeat"] = settings.PUSH_HEARTBEAT_SECONDS  # a stream silent longer is down
     return render(request, "table/watch.html", context)
 
 

@@ -154,6 +154,20 @@ def test_a_scorer_page_whose_stream_falls_silent_asks_the_log(
     expect(page.locator("#status")).to_contain_text("Ben to play", timeout=20_000)
 
 
+def test_a_tv_whose_stream_falls_silent_fetches_its_part(
+    settings, other_page: Any, monkeypatch: pytest.MonkeyPatch
+):
+    settings.LIVE_POLL_SECONDS = 1
+    game = new_game()
+    tv = other_page(TV)
+    tv.goto(f"/games/{game.pk}/watch")
+    expect(tv.locator("#live[data-pushed]")).to_have_count(1)  # its stream is open
+    monkeypatch.setattr(streams, "KEEP_ALIVE", b"")  # open, and silent from now on
+    monkeypatch.setattr(hub, "publish", lambda channel, message: None)
+    domain.act(game.pk, "pass")
+    expect(tv.locator("#status")).to_contain_text("Ben to play", timeout=20_000)
+
+
 def test_a_page_hears_a_quiet_stream_keep_alive(page: Page):
     """Else every page would take its quiet stream for a silent one, and poll."""
     game = new_game()
