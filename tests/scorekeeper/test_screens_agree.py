@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from bench.sequences import HASBRO
 from referee import RefereeError
 from scorekeeper.game import domain
 from scorekeeper.game.consistency import check_game
 from scorekeeper.models import Club, Game
 from scorekeeper.web.scorer_link import cookie_name
 from tests.factories import make_club
-from tests.sequences import HASBRO
 
 pytestmark = pytest.mark.django_db
 
