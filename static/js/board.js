@@ -164,10 +164,6 @@
     if (filled(r, c) && !blank && top.toUpperCase() === letter.toUpperCase()) {
       through.add(k);
       steps.push({ k: k, tile: false, skipped: [] });
-      if (stacking) {
-        say(letter + " is already on top at " + at(r, c).dataset.name + ": you can't stack " +
-            letter + " on " + letter + ", so the play reads through it.");
-      }
       advance();
       changed();
       return;
@@ -229,7 +225,7 @@
     const list = cells
       .map(function ([r, c]) { return at(r, c).dataset.name + "=" + pending.get(key(r, c)); })
       .join(" ");
-    if (!cells.length) return "";
+    if (!cells.length) return stacking ? readThrough() : "";
     const rows = new Set(cells.map(function (x) { return x[0]; }));
     const cols = new Set(cells.map(function (x) { return x[1]; }));
     let lineAcross;
@@ -255,6 +251,17 @@
     }
     const position = lineAcross ? (start[0] + 1) + column(start[1]) : column(start[1]) + (start[0] + 1);
     return position + " " + letters;
+  }
+
+  // Upwords: letters typed only on themselves so far ("5E O"), written as typed, so the
+  // preview names the rule it would break as it does for the play typed in the field.
+  function readThrough() {
+    const cells = Array.from(through).map(function (k) { return k.split(",").map(Number); })
+      .sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
+    if (!cells.length) return "";
+    const [r, c] = cells[0];
+    const position = across ? (r + 1) + column(c) : column(c) + (r + 1);
+    return position + " " + cells.map(function ([r, c]) { return at(r, c).dataset.top; }).join("");
   }
 
   function changed() {

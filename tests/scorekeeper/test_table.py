@@ -109,13 +109,53 @@ def test_preview_says_why_a_play_is_not_legal(client):
     html = client.post(scorer(game) + "preview", {"play": "E5=O"}).content.decode()
     assert "Not legal" in html and "You can&#x27;t stack O on O at E5." in html
     html = client.post(scorer(game) + "preview", {"play": "4C ZX"}).content.decode()
-    assert "ZX is not in CLUB." in html
+    assert "not in CLUB: ZX, XM." in html
 
 
 def test_preview_of_nonsense_is_a_plain_message(client):
     game = start(client)
     html = client.post(scorer(game) + "preview", {"play": "hello there friend"}).content.decode()
     assert "is not a play" in html
+
+
+def previewed(client, game: Game, play: str) -> str:
+    return client.post(scorer(game) + "preview", {"play": play}).content.decode()
+
+
+def test_a_play_still_being_entered_is_told_what_it_lacks_not_refused(client):
+    game = start(client)
+    html = previewed(client, game, "5E M")  # the first letter of the first word
+    assert "A word needs two letters or more: type the next one." in html
+    assert "Not legal" not in html and 'class="bad"' not in html
+    turn(client, game, action="play", play="5D MOOD")
+    html = previewed(client, game, "2A ON")  # not yet at the word on the board
+    assert "Go on until the word reaches a tile already on the board." in html
+    assert "Not legal" not in html and "data-squares" not in html
+    html = previewed(client, game, "4C ZX")  # a word not (yet) in the list
+    assert "So far, not in CLUB: ZX, XM." in html and "Not legal" not in html
+
+
+def test_a_play_no_further_letter_mends_is_refused_while_entered(client):
+    game = start(client)
+    turn(client, game, action="play", play="5D MOOD")
+    html = previewed(client, game, "D4=W E6=A")  # not in one line
+    assert "Not legal" in html and "All the new tiles must lie in one row or one column." in html
+    html = previewed(client, game, "E5=O")  # a tile put on its own letter
+    assert "Not legal" in html and "You can&#x27;t stack O on O at E5." in html
+
+
+def test_a_typed_play_only_repeating_the_letter_under_it_names_the_stacking_rule(client):
+    game = start(client)
+    turn(client, game, action="play", play="5D MOOD")
+    html = previewed(client, game, "5E O")  # while entered: the next letter may carry on
+    assert "The play reads through E5: type the next letter." in html and "stack" not in html
+    response = turn(client, game, action="play", play="5E O")
+    page = client.get(response["Location"]).content.decode()
+    assert "You can&#x27;t stack O on O at E5." in page
+    assert "A play needs at least one tile" not in page
+    # The documented way of writing a word through a letter already there: no warning.
+    html = previewed(client, game, "E5 ON")
+    assert "<strong>4</strong> points" in html and "stack" not in html
 
 
 def test_preview_changes_nothing(client):
