@@ -276,14 +276,14 @@
       sq.querySelectorAll(".new").forEach(function (span) { span.remove(); });
       const tile = pending.get(k);
       sq.classList.toggle("pending", tile !== undefined);
-      sq.classList.toggle("pending-blank", tile !== undefined && tile !== tile.toUpperCase());
+      sq.classList.toggle("pending-blank", tile !== undefined && isBlank(tile));
       sq.classList.toggle("through", through.has(k));
       if (tile !== undefined) {
         const letter = tile === "Qu" ? "Qu" : tile.toUpperCase();
         add(sq, "letter new", letter);
         if (stacking && Number(sq.dataset.height) > 0) {
           add(sq, "height new", String(Number(sq.dataset.height) + 1)); // the height it makes
-        } else if (tile === tile.toUpperCase() && values[tile]) {
+        } else if (!isBlank(tile) && values[tile]) {
           add(sq, "val new", values[tile]);
         }
       }
@@ -292,6 +292,9 @@
       if (isCursor) sq.dataset.arrow = across ? "→" : "↓";
     });
   }
+
+  // A blank is its letter in lowercase ("e"); the Qu tile's "u" is not one.
+  function isBlank(tile) { return tile !== "Qu" && tile !== tile.toUpperCase(); }
 
   function add(sq, className, text) {
     const span = document.createElement("span");

@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture(autouse=True)
 def table_lexicon(use_words):
-    return use_words(WORDS + " HOUSES BET")
+    return use_words(WORDS + " HOUSES BET QUIT")
 
 
 def make_game(ruleset: str, plays=(), players=("Ann", "Ben"), passes: int = 0) -> Game:
@@ -176,6 +176,23 @@ def test_a_word_typed_through_a_letter_on_a_stack_says_no_warning(page, live_ser
     expect(page.locator("#play-input")).to_have_value("E5 .N")
     expect(page.locator("#preview")).to_contain_text("points")
     expect(page.locator("#entry-note")).to_have_text("")
+
+
+def test_the_qu_tile_is_not_drawn_as_a_blank(page, live_server):
+    game = make_game("upwords-10")
+    page.goto(scorer(game))
+    tap(page, "E5")
+    for letter in ("Qu", "I", "T"):
+        page.click(f"button.key[data-letter={letter}]")
+    expect(page.locator("#play-input")).to_have_value("5E QuIT")
+    qu = page.locator("button.sq[data-name=E5]")
+    expect(qu.locator(".letter.new")).to_have_text("Qu")
+    expect(qu).to_have_class(re.compile(r"\bpending\b"))
+    expect(qu).not_to_have_class(re.compile("blank"))
+    page.click("button.submit")
+    expect(page.locator(".messages")).to_contain_text("5E QuIT")
+    expect(page.locator("button.sq[data-name=E5]")).not_to_have_class(re.compile("blank"))
+    shoot(page, "qu-tile")
 
 
 def test_a_double_tap_on_submit_enters_one_turn(page, live_server):
