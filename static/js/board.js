@@ -45,18 +45,32 @@
     });
   });
 
-  // The squares a refusal is about, marked on the board (and said in each square's name,
-  // after the square's own: "E5: empty, refused here").
+  // A square's name says what it shows (WCAG's label in name): a tile placed now ("E5: M 3,
+  // placed now"), and a refusal's mark after the square's own ("E5: empty, refused here").
+  // Only the squares that change are touched: the board's 225 names are the server's.
   const REFUSED = ", refused here";
+  const drawn = new Map(); // square -> its name as the server drew it, once changed here
+  const shown = new Map(); // square -> what it shows now instead of its drawn tile
+  let offending = new Set();
+  function relabel(sq) {
+    if (!drawn.has(sq)) drawn.set(sq, sq.getAttribute("aria-label") || "");
+    const now = shown.has(sq) ? sq.dataset.name + ": " + shown.get(sq) : drawn.get(sq);
+    sq.setAttribute("aria-label", now + (offending.has(sq) ? REFUSED : ""));
+  }
   function markOffending() {
     const bad = document.querySelector("#preview [data-squares]");
-    const names = bad ? bad.dataset.squares.split(" ") : [];
-    board.querySelectorAll(".sq[data-name]").forEach(function (sq) {
-      const on = names.indexOf(sq.dataset.name) >= 0;
-      sq.classList.toggle("offending", on);
-      const label = sq.getAttribute("aria-label") || "";
-      const plain = label.endsWith(REFUSED) ? label.slice(0, -REFUSED.length) : label;
-      sq.setAttribute("aria-label", on ? plain + REFUSED : plain);
+    const marked = new Set();
+    if (bad) {
+      bad.dataset.squares.split(" ").forEach(function (name) {
+        const sq = name && board.querySelector('.sq[data-name="' + name + '"]');
+        if (sq) marked.add(sq);
+      });
+    }
+    const before = offending;
+    offending = marked;
+    new Set([...before, ...marked]).forEach(function (sq) {
+      sq.classList.toggle("offending", marked.has(sq));
+      relabel(sq);
     });
   }
   markOffending();
@@ -280,12 +294,23 @@
       sq.classList.toggle("through", through.has(k));
       if (tile !== undefined) {
         const letter = tile === "Qu" ? "Qu" : tile.toUpperCase();
+        let said = letter;
         add(sq, "letter new", letter);
         if (stacking && Number(sq.dataset.height) > 0) {
-          add(sq, "height new", String(Number(sq.dataset.height) + 1)); // the height it makes
+          const height = String(Number(sq.dataset.height) + 1); // the height it makes
+          add(sq, "height new", height);
+          said += " " + height + " high";
         } else if (!isBlank(tile) && values[tile]) {
           add(sq, "val new", values[tile]);
+          said += " " + values[tile];
         }
+        said += (isBlank(tile) ? ", a blank" : "") + ", placed now";
+        if (shown.get(sq) !== said) {
+          shown.set(sq, said);
+          relabel(sq);
+        }
+      } else if (shown.delete(sq)) {
+        relabel(sq);
       }
       const isCursor = cursor && k === key(cursor[0], cursor[1]);
       sq.classList.toggle("cursor", Boolean(isCursor));

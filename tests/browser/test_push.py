@@ -186,4 +186,3 @@ def test_a_turn_from_another_phone_keeps_its_plays_dots(
     note = page.locator("#elsewhere")
     expect(note).to_be_visible(timeout=2000)
     expect(note).to_contain_text("Entered on another device: Ann: undo (E3 TO..).")
-

@@ -195,6 +195,29 @@ def test_the_qu_tile_is_not_drawn_as_a_blank(page, live_server):
     shoot(page, "qu-tile")
 
 
+# Every square and key whose name doesn't hold its visible text, spaces aside (WCAG 2.5.3).
+UNLIKE_THEIR_TEXT = """Array.from(document.querySelectorAll("[role=gridcell], .pad .key"))
+  .filter(function (el) {
+    const shown = el.innerText.replace(/\\s+/g, "");
+    const name = (el.getAttribute("aria-label") || el.innerText).replace(/\\s+/g, "");
+    return !name.includes(shown);
+  }).map(function (el) { return el.getAttribute("aria-label") + " / " + el.innerText; })"""
+
+
+def test_squares_and_keys_are_named_with_what_they_show(page, live_server):
+    game = make_game("crossword-classic", ["8D HOUSE"])
+    page.goto(scorer(game))
+    grid = page.get_by_role("grid")
+    expect(grid.get_by_role("gridcell", name="D8: H 4, double letter, last play")).to_have_count(1)
+    expect(page.get_by_role("button", name="H 4 points")).to_have_count(1)
+    tap(page, "E9")
+    page.click("button.key[data-letter=X]")
+    expect(grid.get_by_role("gridcell", name="E9: X 8, placed now")).to_have_count(1)
+    assert page.evaluate(UNLIKE_THEIR_TEXT) == []
+    page.click("button.key[data-key=Clear]")
+    expect(grid.get_by_role("gridcell", name=re.compile("^E9: empty"))).to_have_count(1)
+
+
 def test_a_double_tap_on_submit_enters_one_turn(page, live_server):
     game = make_game("upwords-10")
     page.goto(scorer(game))

@@ -7,7 +7,9 @@ import re
 import pytest
 from django.test import Client, override_settings
 
+from referee import GameState
 from scorekeeper.models import Game, Turn
+from scorekeeper.web.presenters import board_html, board_rows
 from tests.factories import CLUB_WORDS, scorer, start, turn
 
 pytestmark = pytest.mark.django_db
@@ -64,8 +66,8 @@ def test_board_shows_stack_heights_and_labels(client):
     turn(client, game, action="play", play="5D MOOD")
     turn(client, game, action="play", play="5D W")
     html = client.get(scorer(game)).content.decode()
-    assert 'aria-label="D5: W, 2 high, last play"' in html
-    assert 'aria-label="E5: O, 1 high"' in html
+    assert 'aria-label="D5: W 2 high, last play"' in html
+    assert 'aria-label="E5: O 1 high"' in html
     assert "Last: Ben played 5D W... for 5 (WOOD 5)." in html
 
 
@@ -326,11 +328,31 @@ def test_the_turn_number_counts_turns_in_effect(client):
     assert "turn 2 ·" in client.get(scorer(game)).content.decode()
 
 
+def test_squares_and_keys_are_named_with_what_they_show(client):
+    game = start(client, ruleset="crossword-classic")
+    turn(client, game, action="play", play="8D HOUSE")
+    html = client.get(scorer(game)).content.decode()
+    # Shown: H and its value 4; said after the square's name, and the premium under it.
+    assert 'aria-label="D8: H 4, double letter, last play"' in html
+    assert 'aria-label="A1: empty, TW"' in html  # shown: TW
+    assert 'aria-label="H 4 points"' in html  # the pad's key shows H 4
+
+
+def test_an_empty_square_is_one_element_with_nothing_to_say_twice():
+    empty = board_rows(GameState.new("crossword-classic", 2), set())
+    html = board_html(empty, scorer=True)
+    assert html.count("<button") == 225
+    # No element inside an empty square: its premium mark is drawn from its class.
+    assert "<span" not in html and "data-top" not in html and "data-height" not in html
+    spectator = board_html(empty, scorer=False)
+    assert spectator.count('role="gridcell"') == 225 and "<span" not in spectator
+
+
 def test_letter_values_on_tiles_and_keys(client):
     game = start(client, ruleset="letterup-classic")
     turn(client, game, action="play", play="8D HOUSE")
     html = client.get(scorer(game)).content.decode()
-    assert 'aria-label="Q, 10 points"' in html
+    assert 'aria-label="Q 10 points"' in html
     assert re.search(
         r'data-name="D8".*?<span class="letter">H</span><span class="val"[^>]*>4</span>', html, re.S
     )
