@@ -49,13 +49,17 @@
   // placed now"), and a refusal's mark after the square's own ("E5: empty, refused here").
   // Only the squares that change are touched: the board's 225 names are the server's.
   const REFUSED = ", refused here";
-  const drawn = new Map(); // square -> its name as the server drew it, once changed here
+  const drawn = new Map(); // square -> its name as drawn (by the server, or offline.js)
+  const given = new Map(); // square -> the name given here last
   const shown = new Map(); // square -> what it shows now instead of its drawn tile
   let offending = new Set();
   function relabel(sq) {
-    if (!drawn.has(sq)) drawn.set(sq, sq.getAttribute("aria-label") || "");
-    const now = shown.has(sq) ? sq.dataset.name + ": " + shown.get(sq) : drawn.get(sq);
-    sq.setAttribute("aria-label", now + (offending.has(sq) ? REFUSED : ""));
+    const current = sq.getAttribute("aria-label") || "";
+    if (current !== given.get(sq)) drawn.set(sq, current); // drawn anew since
+    const now = (shown.has(sq) ? sq.dataset.name + ": " + shown.get(sq) : drawn.get(sq)) +
+      (offending.has(sq) ? REFUSED : "");
+    sq.setAttribute("aria-label", now);
+    given.set(sq, now);
   }
   function markOffending() {
     const bad = document.querySelector("#preview [data-squares]");

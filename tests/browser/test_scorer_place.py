@@ -170,7 +170,9 @@ def test_the_last_play_and_a_refusal_are_marked_apart(phone, size):
     game = make_game(plays=["5D MOOD"])
     open_scorer(phone, game)
     tap(phone, "A1")
-    type_on_pad(phone, "AT")
+    type_on_pad(phone, "A")
+    tap(phone, "C3")
+    type_on_pad(phone, "T")  # not in one line: no further letter mends it
     expect(phone.locator("button.sq[data-name=A1]")).to_have_class(re.compile("offending"))
     shoot(phone, "marks")
     last = phone.get_by_role("gridcell", name="D5: M 1 high, last play")
