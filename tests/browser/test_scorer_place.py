@@ -157,7 +157,7 @@ def test_a_refused_down_play_comes_back_down_with_its_reason_once(phone):
     expect(reasons).to_have_count(1)
     assert phone.locator("main").inner_text().count("OEE") == 1
     # The squares it is about say so after their name.
-    expect(phone.get_by_role("gridcell", name="F6: empty, refused here")).to_have_count(1)
+    expect(phone.get_by_role("gridcell", name="F6: E, placed now, refused here")).to_have_count(1)
     # And the next letter goes on down the column.
     type_on_pad(phone, "Y")
     expect(phone.locator("#play-input")).to_have_value("F5 .EEY")
