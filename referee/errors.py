@@ -99,3 +99,9 @@ class IllegalPlay(RefereeError):
         if self.invalid_words:
             data["words"] = self.invalid_words
         return data
+
+
+def stacked_on_itself(shown: str, square: str) -> Violation:
+    """The same letter stacked on itself (Upwords): the one sentence for a tile placed so and
+    for a play written so (``5E O`` over an O, read through, places no tile)."""
+    return Violation("same_letter", f"You can't stack {shown} on {shown} at {square}.", (square,))

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from referee.board import Board, check_on_board, parse_square, square_name
-from referee.errors import InputError
+from referee.errors import IllegalPlay, InputError, stacked_on_itself
 from referee.rulesets import QU, Ruleset
 
 _ACROSS = re.compile(r"^([0-9]{1,2})([A-Za-z])$")
@@ -112,6 +112,7 @@ class Play:
                     f"{position!r} is not a position: write 8D for across or D8 for down.",
                 )
             tiles = []
+            repeated = []  # squares whose letter was written again on them (Upwords)
             for token in ruleset.split(word):
                 top = None
                 if board is not None and 0 <= row < board.size and 0 <= col < board.size:
@@ -128,7 +129,15 @@ class Play:
                     through = True
                 if not through:
                     tiles.append((row, col, token))
+                elif token != "." and ruleset.stacks:
+                    repeated.append((row, col, token))
                 row, col = row + step[0], col + step[1]
+            if not tiles and repeated:
+                # Only letters written on themselves: the rule it would break, as for a tile
+                # placed on its own letter, not "no tiles".
+                raise IllegalPlay(
+                    stacked_on_itself(ruleset.display(t), square_name(r, c)) for r, c, t in repeated
+                )
             return cls.of(tiles, ruleset)
         tiles = []
         for item in text.replace(",", " ").split():

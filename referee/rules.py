@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from referee.board import Board, Square, check_on_board, square_name
-from referee.errors import IllegalPlay, InputError, Violation
+from referee.errors import IllegalPlay, InputError, Violation, stacked_on_itself
 from referee.play import Play
 from referee.rulesets import (
     BLANK,
@@ -227,9 +227,7 @@ def _stacking(board: Board, new: dict[Square, str], ruleset: Ruleset) -> list[Vi
         stacked.append((r, c))
         if stack[-1] == tile:
             shown = ruleset.display(tile)
-            violations.append(
-                Violation("same_letter", f"You can't stack {shown} on {shown} at {name}.", (name,))
-            )
+            violations.append(stacked_on_itself(shown, name))
         if len(stack) >= ruleset.max_height:
             violations.append(
                 Violation(

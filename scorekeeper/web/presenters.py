@@ -311,24 +311,39 @@ def _empty_squares(ruleset: Ruleset, empty_board: bool, scorer: bool) -> tuple[s
     return found
 
 
+# A premium's name where its mark is hidden under a tile.
+PREMIUM_NAMES = {
+    "DL": "double letter",
+    "TL": "triple letter",
+    "DW": "double word",
+    "TW": "triple word",
+}
+
+
 def _square(
     r: int, c: int, *, premium: str, top: str = "", blank: bool = False, value: int | None = None,
     height: int = 0, start: bool = False, last: bool = False, tab_stop: bool = False,
     stacks: bool, scorer: bool,
 ) -> str:  # fmt: skip
-    """One square's HTML, with its accessible name: ``E5: W, 2 high, last play``."""
+    """One square's HTML, with its accessible name. The name starts with the square and holds
+    what the square shows, in the order shown (WCAG's label in name): ``D8: H 4, double
+    letter``, ``E5: W 2 high, last play``, ``H8: empty, DW, start square``."""
     top = top.upper() if blank else top  # shown as its letter, drawn as a blank
     label = f"{chr(ord('A') + c)}{r + 1}"
     if height:
-        described = f"{top}" + (f", {height} high" if stacks else "")
+        described = top
+        if stacks:
+            described += f" {height} high"
+        elif value and not blank:
+            described += f" {value}"
         if blank:
             described += ", a blank"
+        if premium:
+            described += f", {PREMIUM_NAMES.get(premium, premium)}"
     else:
-        described = "empty"
-    if premium:
-        described += f", {premium}"
-    if start and not height:
-        described += ", start square"
+        described = "empty" + (f", {premium}" if premium else "")
+        if start:
+            described += ", start square"
     if last:
         described += ", last play"
     return _square_html(
@@ -345,10 +360,12 @@ def _square_html(
 ) -> str:  # fmt: skip
     """One square's HTML. The same squares come again and again (most are empty, a board
     changes a few squares a turn, and every screen of a game draws the same), so each is built
-    once: this was most of the cost of drawing a board for each change."""
-    classes = f"sq h{height}"
+    once: this was most of the cost of drawing a board for each change. An empty square is
+    one element: its premium mark is drawn from its class (static/css/app.css), and what an
+    empty square holds (no letter, no height) is said by leaving those attributes out."""
+    classes = "sq"
     if top:
-        classes += " filled"
+        classes += f" h{height} filled"
     if blank:
         classes += " blank"
     if premium:
@@ -359,11 +376,11 @@ def _square_html(
         classes += " last"
     label = escape(aria)
     if scorer:
+        held = f' data-top="{escape(top)}" data-height="{height}"' if top else ""
         html = (
-            f'<button type="button" role="gridcell" class="{classes}" '
-            f'data-row="{row}" data-col="{col}" data-name="{name}" '
-            f'data-top="{escape(top)}" data-height="{height}" '
-            f'aria-label="{label}" tabindex="{0 if tab_stop else -1}">'
+            f'<button type="button" role="gridcell" class="{classes}" data-row="{row}" '
+            f'data-col="{col}" data-name="{name}"{held} aria-label="{label}" '
+            f'tabindex="{0 if tab_stop else -1}">'
         )
     else:
         html = f'<div role="gridcell" class="{classes}" aria-label="{label}">'
@@ -374,10 +391,6 @@ def _square_html(
                 html += f'<span class="height" aria-hidden="true">{height}</span>'
         elif value and not blank:
             html += f'<span class="val" aria-hidden="true">{value}</span>'
-    elif start:
-        html += '<span class="premium star" aria-hidden="true">★</span>'
-    elif premium:
-        html += f'<span class="premium" aria-hidden="true">{escape(premium)}</span>'
     return html + ("</button>" if scorer else "</div>")
 
 

@@ -45,18 +45,36 @@
     });
   });
 
-  // The squares a refusal is about, marked on the board (and said in each square's name,
-  // after the square's own: "E5: empty, refused here").
+  // A square's name says what it shows (WCAG's label in name): a tile placed now ("E5: M 3,
+  // placed now"), and a refusal's mark after the square's own ("E5: empty, refused here").
+  // Only the squares that change are touched: the board's 225 names are the server's.
   const REFUSED = ", refused here";
+  const drawn = new Map(); // square -> its name as drawn (by the server, or offline.js)
+  const given = new Map(); // square -> the name given here last
+  const shown = new Map(); // square -> what it shows now instead of its drawn tile
+  let offending = new Set();
+  function relabel(sq) {
+    const current = sq.getAttribute("aria-label") || "";
+    if (current !== given.get(sq)) drawn.set(sq, current); // drawn anew since
+    const now = (shown.has(sq) ? sq.dataset.name + ": " + shown.get(sq) : drawn.get(sq)) +
+      (offending.has(sq) ? REFUSED : "");
+    sq.setAttribute("aria-label", now);
+    given.set(sq, now);
+  }
   function markOffending() {
     const bad = document.querySelector("#preview [data-squares]");
-    const names = bad ? bad.dataset.squares.split(" ") : [];
-    board.querySelectorAll(".sq[data-name]").forEach(function (sq) {
-      const on = names.indexOf(sq.dataset.name) >= 0;
-      sq.classList.toggle("offending", on);
-      const label = sq.getAttribute("aria-label") || "";
-      const plain = label.endsWith(REFUSED) ? label.slice(0, -REFUSED.length) : label;
-      sq.setAttribute("aria-label", on ? plain + REFUSED : plain);
+    const marked = new Set();
+    if (bad) {
+      bad.dataset.squares.split(" ").forEach(function (name) {
+        const sq = name && board.querySelector('.sq[data-name="' + name + '"]');
+        if (sq) marked.add(sq);
+      });
+    }
+    const before = offending;
+    offending = marked;
+    new Set([...before, ...marked]).forEach(function (sq) {
+      sq.classList.toggle("offending", marked.has(sq));
+      relabel(sq);
     });
   }
   markOffending();
@@ -164,10 +182,6 @@
     if (filled(r, c) && !blank && top.toUpperCase() === letter.toUpperCase()) {
       through.add(k);
       steps.push({ k: k, tile: false, skipped: [] });
-      if (stacking) {
-        say(letter + " is already on top at " + at(r, c).dataset.name + ": you can't stack " +
-            letter + " on " + letter + ", so the play reads through it.");
-      }
       advance();
       changed();
       return;
@@ -229,7 +243,7 @@
     const list = cells
       .map(function ([r, c]) { return at(r, c).dataset.name + "=" + pending.get(key(r, c)); })
       .join(" ");
-    if (!cells.length) return "";
+    if (!cells.length) return stacking ? readThrough() : "";
     const rows = new Set(cells.map(function (x) { return x[0]; }));
     const cols = new Set(cells.map(function (x) { return x[1]; }));
     let lineAcross;
@@ -257,6 +271,17 @@
     return position + " " + letters;
   }
 
+  // Upwords: letters typed only on themselves so far ("5E O"), written as typed, so the
+  // preview names the rule it would break as it does for the play typed in the field.
+  function readThrough() {
+    const cells = Array.from(through).map(function (k) { return k.split(",").map(Number); })
+      .sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
+    if (!cells.length) return "";
+    const [r, c] = cells[0];
+    const position = across ? (r + 1) + column(c) : column(c) + (r + 1);
+    return position + " " + cells.map(function ([r, c]) { return at(r, c).dataset.top; }).join("");
+  }
+
   function changed() {
     input.value = notation();
     render();
@@ -269,22 +294,36 @@
       sq.querySelectorAll(".new").forEach(function (span) { span.remove(); });
       const tile = pending.get(k);
       sq.classList.toggle("pending", tile !== undefined);
-      sq.classList.toggle("pending-blank", tile !== undefined && tile !== tile.toUpperCase());
+      sq.classList.toggle("pending-blank", tile !== undefined && isBlank(tile));
       sq.classList.toggle("through", through.has(k));
       if (tile !== undefined) {
         const letter = tile === "Qu" ? "Qu" : tile.toUpperCase();
+        let said = letter;
         add(sq, "letter new", letter);
         if (stacking && Number(sq.dataset.height) > 0) {
-          add(sq, "height new", String(Number(sq.dataset.height) + 1)); // the height it makes
-        } else if (tile === tile.toUpperCase() && values[tile]) {
+          const height = String(Number(sq.dataset.height) + 1); // the height it makes
+          add(sq, "height new", height);
+          said += " " + height + " high";
+        } else if (!isBlank(tile) && values[tile]) {
           add(sq, "val new", values[tile]);
+          said += " " + values[tile];
         }
+        said += (isBlank(tile) ? ", a blank" : "") + ", placed now";
+        if (shown.get(sq) !== said) {
+          shown.set(sq, said);
+          relabel(sq);
+        }
+      } else if (shown.delete(sq)) {
+        relabel(sq);
       }
       const isCursor = cursor && k === key(cursor[0], cursor[1]);
       sq.classList.toggle("cursor", Boolean(isCursor));
       if (isCursor) sq.dataset.arrow = across ? "→" : "↓";
     });
   }
+
+  // A blank is its letter in lowercase ("e"); the Qu tile's "u" is not one.
+  function isBlank(tile) { return tile !== "Qu" && tile !== tile.toUpperCase(); }
 
   function add(sq, className, text) {
     const span = document.createElement("span");

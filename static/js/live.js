@@ -112,7 +112,9 @@
 
   function described(turn) {
     const who = turn.player ? turn.player + ": " : "";
-    const what = turn.notation ? turn.notation + (turn.action === "play" ? " for " + turn.score : "") : turn.action;
+    // A play's notation may end in dots ("D4 GLIT.."): it never ends the sentence.
+    const what = turn.action === "play" && turn.notation ? turn.notation + " for " + turn.score
+      : turn.action + (turn.notation ? " (" + turn.notation + ")" : "");
     return who + what;
   }
 

@@ -67,11 +67,12 @@ def test_a_whole_upwords_game(page: Page, live_server):
     preview(page).to_contain_text("DEAR")
     submit(page)
 
-    # Ann tries AT in a corner: the preview says why, and Submit is refused with the reason.
+    # Ann tries AT in a corner: the preview says what it lacks, and Submit is refused with the
+    # rule.
     tap(page, "A1")
     page.keyboard.type("at")
     reason = "Your tiles must touch a tile already on the board or be stacked on one."
-    preview(page).to_contain_text(reason)
+    preview(page).to_contain_text("Go on until the word reaches a tile already on the board.")
     submit(page)
     expect(page.locator(".refusal")).to_contain_text(reason)
     camera.shoot("refused")
@@ -87,7 +88,7 @@ def test_a_whole_upwords_game(page: Page, live_server):
     camera.shoot("stack-preview")
     submit(page)
     expect(page.locator("button.sq[data-name=D5]")).to_have_attribute(
-        "aria-label", "D5: W, 2 high, last play"
+        "aria-label", "D5: W 2 high, last play"
     )
 
     # Ben plays a phony (ZX, with ZW and XO down); Ann challenges: not acceptable.
@@ -158,9 +159,9 @@ def test_a_whole_letterup_game(page: Page, live_server):
     camera.shoot("premium-preview")
     submit(page)
 
-    # Ben's first try is not a word: refused as it is entered, naming the word.
+    # Ben's first try is not a word: named as it is entered, refused when submitted.
     page.fill("#play-input", "H8 .XQZ")
-    preview(page).to_contain_text("EXQZ is not in CLUB.")
+    preview(page).to_contain_text("So far, not in CLUB: EXQZ.")
     submit(page)
     expect(page.locator(".refusal")).to_contain_text("EXQZ is not in CLUB.")
     camera.shoot("refused-word")

@@ -151,9 +151,10 @@ def test_they_fit_after_an_undo_and_with_a_refusal(phone, name, size):
     what_matters_is_on_screen(phone)
     assert_in_view(phone, said)
 
-    # A play that touches nothing is refused: it comes back as tapped, with its reason.
+    # A play that touches nothing: told what it lacks while tapped, then refused when
+    # submitted; it comes back as tapped, with its reason.
     tap_play(phone, "A1", "AT", "1A AT")
-    expect(phone.locator("#preview .bad")).to_be_visible()
+    expect(phone.locator("#preview .unfinished")).to_be_visible()
     phone.get_by_role("button", name=re.compile("^Submit")).tap()
     refusal = phone.locator(".refusal")
     expect(refusal).to_contain_text("Not entered")

@@ -183,3 +183,20 @@ def test_a_page_hears_a_quiet_stream_keep_alive(page: Page):
         f"/games/{game.pk}/events",
     )
     expect(page.locator("body[data-kept-alive=twice]")).to_have_count(1, timeout=20_000)
+
+
+def test_a_turn_from_another_phone_keeps_its_plays_dots(
+    page: Page, other_page: Any, no_polling: None
+):
+    game = domain.do_create_game(
+        ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB", challenge_mode="manual"
+    )
+    for play in ("5D MOOD", "6D ODE", "E3 TO.."):  # the last reads through E5 and E6
+        domain.act(game.pk, "play", notation=play)
+    open_scorer(page, game)
+    page.click("button.sq[data-name=A1]")
+    page.keyboard.type("a")  # a play being entered: told, not reloaded
+    domain.act(game.pk, "undo")
+    note = page.locator("#elsewhere")
+    expect(note).to_be_visible(timeout=2000)
+    expect(note).to_contain_text("Entered on another device: Ann: undo (E3 TO..).")

@@ -157,7 +157,7 @@ def test_a_refused_down_play_comes_back_down_with_its_reason_once(phone):
     expect(reasons).to_have_count(1)
     assert phone.locator("main").inner_text().count("OEE") == 1
     # The squares it is about say so after their name.
-    expect(phone.get_by_role("gridcell", name="F6: empty, refused here")).to_have_count(1)
+    expect(phone.get_by_role("gridcell", name="F6: E, placed now, refused here")).to_have_count(1)
     # And the next letter goes on down the column.
     type_on_pad(phone, "Y")
     expect(phone.locator("#play-input")).to_have_value("F5 .EEY")
@@ -170,10 +170,12 @@ def test_the_last_play_and_a_refusal_are_marked_apart(phone, size):
     game = make_game(plays=["5D MOOD"])
     open_scorer(phone, game)
     tap(phone, "A1")
-    type_on_pad(phone, "AT")
+    type_on_pad(phone, "A")
+    tap(phone, "C3")
+    type_on_pad(phone, "T")  # not in one line: no further letter mends it
     expect(phone.locator("button.sq[data-name=A1]")).to_have_class(re.compile("offending"))
     shoot(phone, "marks")
-    last = phone.get_by_role("gridcell", name="D5: M, 1 high, last play")
+    last = phone.get_by_role("gridcell", name="D5: M 1 high, last play")
     expect(last).to_have_count(1)
     refused = phone.get_by_role("gridcell", name=re.compile(r"^A1: .*refused here$"))
     expect(refused).to_have_count(1)

@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture(autouse=True)
 def table_lexicon(use_words):
-    return use_words(WORDS + " HOUSES BET")
+    return use_words(WORDS + " HOUSES BET QUIT")
 
 
 def make_game(ruleset: str, plays=(), players=("Ann", "Ben"), passes: int = 0) -> Game:
@@ -62,7 +62,7 @@ def test_board_scores_and_submit_stay_in_view_while_a_play_is_entered(
     page.goto(scorer(game))
     tap(page, square)
     page.keyboard.type(letters)
-    expect(page.locator("#preview")).to_contain_text(re.compile(r"points|Not legal"))
+    expect(page.locator("#preview")).to_contain_text(re.compile(r"points|Not legal|So far"))
     shoot(page, f"entering-{entry}")
     wrap = page.locator(".board-wrap")
     assert_in_view(page, wrap)
@@ -121,18 +121,101 @@ def test_typing_reads_through_tiles_already_on_the_board(page, live_server):
 def test_the_same_letter_on_a_stack_is_refused_and_a_different_one_stacks(page, live_server):
     game = make_game("upwords-10", ["5D MOOD"])
     page.goto(scorer(game))
-    note = page.locator("#entry-note")
+    preview = page.locator("#preview")
     tap(page, "E5")
     page.click("button.key[data-letter=O]")
-    expect(note).to_contain_text("you can't stack O on O")
-    expect(page.locator("#play-input")).to_have_value("")
+    # Read through, as the play typed in the field ("5E O"): entered so, it names the rule.
+    expect(page.locator("#play-input")).to_have_value("5E O")
+    expect(preview).to_contain_text("The play reads through E5")
+    expect(preview.locator(".bad")).to_have_count(0)  # the next letter may carry on the word
+    page.click("button.submit")
+    expect(page.locator(".refusal")).to_contain_text("You can't stack O on O at E5.")
     shoot(page, "same-letter")
+    page.click("button.key[data-key=Clear]")
     # A different letter stacks, and the pending tile shows the height it will make.
     tap(page, "D5")
     page.keyboard.type("w")
     expect(page.locator("#play-input")).to_have_value("5D W...")
     expect(page.locator("button.sq[data-name=D5] .height.new")).to_have_text("2")
     expect(page.locator("#preview")).to_contain_text("WOOD")
+
+
+def test_a_word_being_tapped_is_told_what_it_lacks_until_it_is_a_play(page, live_server):
+    game = make_game("upwords-10")
+    page.goto(scorer(game))
+    preview = page.locator("#preview")
+    tap(page, "E5")
+    page.click("button.key[data-letter=M]")
+    expect(preview).to_contain_text("A word needs two letters or more")
+    expect(preview.locator(".bad")).to_have_count(0)
+    expect(preview).not_to_contain_text("Not legal")
+    expect(page.locator("button.sq.offending")).to_have_count(0)
+    shoot(page, "first-letter")
+    for letter in "OOD":
+        page.click(f"button.key[data-letter={letter}]")
+    expect(preview).to_contain_text("points")
+    # A complete play that breaks a rule is still refused in red.
+    page.click("button.key[data-key=Clear]")
+    tap(page, "E5")
+    page.click("button.key[data-letter=M]")
+    tap(page, "F6")
+    page.click("button.key[data-letter=O]")
+    expect(preview.locator(".bad")).to_contain_text("Not legal")
+
+
+def test_a_word_typed_through_a_letter_on_a_stack_says_no_warning(page, live_server):
+    game = make_game("upwords-10", ["5D MOOD"])
+    page.goto(scorer(game))
+    tap(page, "E5")
+    tap(page, "E5")  # down: O-N through the O at E5
+    page.keyboard.type("o")
+    expect(page.locator("#play-input")).to_have_value("E5 O")
+    expect(page.locator("#entry-note")).to_have_text("")
+    expect(page.locator("#preview")).not_to_contain_text("stack")
+    page.keyboard.type("n")
+    expect(page.locator("#play-input")).to_have_value("E5 .N")
+    expect(page.locator("#preview")).to_contain_text("points")
+    expect(page.locator("#entry-note")).to_have_text("")
+
+
+def test_the_qu_tile_is_not_drawn_as_a_blank(page, live_server):
+    game = make_game("upwords-10")
+    page.goto(scorer(game))
+    tap(page, "E5")
+    for letter in ("Qu", "I", "T"):
+        page.click(f"button.key[data-letter={letter}]")
+    expect(page.locator("#play-input")).to_have_value("5E QuIT")
+    qu = page.locator("button.sq[data-name=E5]")
+    expect(qu.locator(".letter.new")).to_have_text("Qu")
+    expect(qu).to_have_class(re.compile(r"\bpending\b"))
+    expect(qu).not_to_have_class(re.compile("blank"))
+    page.click("button.submit")
+    expect(page.locator(".messages")).to_contain_text("5E QuIT")
+    expect(page.locator("button.sq[data-name=E5]")).not_to_have_class(re.compile("blank"))
+    shoot(page, "qu-tile")
+
+
+# Every square and key whose name doesn't hold its visible text, spaces aside (WCAG 2.5.3).
+UNLIKE_THEIR_TEXT = """Array.from(document.querySelectorAll("[role=gridcell], .pad .key"))
+  .filter(function (el) {
+    const shown = el.innerText.replace(/\\s+/g, "");
+    const name = (el.getAttribute("aria-label") || el.innerText).replace(/\\s+/g, "");
+    return !name.includes(shown);
+  }).map(function (el) { return el.getAttribute("aria-label") + " / " + el.innerText; })"""
+
+
+def test_squares_and_keys_are_named_with_what_they_show(page, live_server):
+    game = make_game("crossword-classic", ["8D HOUSE"])
+    page.goto(scorer(game))
+    grid = page.get_by_role("grid")
+    expect(grid.get_by_role("gridcell", name="D8: H 4, double letter, last play")).to_have_count(1)
+    expect(page.get_by_role("button", name="H 4 points")).to_have_count(1)
+    tap(page, "E9")
+    page.click("button.key[data-letter=X]")
+    expect(grid.get_by_role("gridcell", name="E9: X 8, placed now")).to_have_count(1)
+    assert page.evaluate(UNLIKE_THEIR_TEXT) == []
+    page.click("button.key[data-key=Clear]")
+    expect(grid.get_by_role("gridcell", name=re.compile("^E9: empty"))).to_have_count(1)
 
 
 def test_a_double_tap_on_submit_enters_one_turn(page, live_server):

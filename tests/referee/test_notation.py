@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from referee.board import Board, parse_square, square_name
-from referee.errors import InputError
+from referee.errors import IllegalPlay, InputError
 from referee.play import Play
 from referee.rulesets import LETTERUP_CLASSIC, UPWORDS_10
 from tests.positions import HASBRO, played
@@ -31,6 +31,18 @@ def test_across_play_is_row_then_column():
 def test_down_play_is_column_then_row_and_dots_pass_through():
     play = Play.parse("G5 L..P", UPWORDS_10)
     assert str(play) == "G5=L G8=P"
+
+
+def test_a_play_only_writing_letters_on_themselves_breaks_the_stacking_rule():
+    board = played("upwords-10", 2, "5D MOOD").board
+    with pytest.raises(IllegalPlay) as error:
+        Play.parse("5E O", UPWORDS_10, board)
+    assert [(v.code, v.message) for v in error.value.violations] == [
+        ("same_letter", "You can't stack O on O at E5.")
+    ]
+    assert (
+        str(Play.parse("5E ON", UPWORDS_10, board)) == "F5=N"
+    )  # its twin reads through, then stacks
 
 
 def test_square_list_notation():

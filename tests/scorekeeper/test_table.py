@@ -7,7 +7,9 @@ import re
 import pytest
 from django.test import Client, override_settings
 
+from referee import GameState
 from scorekeeper.models import Game, Turn
+from scorekeeper.web.presenters import board_html, board_rows
 from tests.factories import CLUB_WORDS, scorer, start, turn
 
 pytestmark = pytest.mark.django_db
@@ -64,8 +66,8 @@ def test_board_shows_stack_heights_and_labels(client):
     turn(client, game, action="play", play="5D MOOD")
     turn(client, game, action="play", play="5D W")
     html = client.get(scorer(game)).content.decode()
-    assert 'aria-label="D5: W, 2 high, last play"' in html
-    assert 'aria-label="E5: O, 1 high"' in html
+    assert 'aria-label="D5: W 2 high, last play"' in html
+    assert 'aria-label="E5: O 1 high"' in html
     assert "Last: Ben played 5D W... for 5 (WOOD 5)." in html
 
 
@@ -109,13 +111,53 @@ def test_preview_says_why_a_play_is_not_legal(client):
     html = client.post(scorer(game) + "preview", {"play": "E5=O"}).content.decode()
     assert "Not legal" in html and "You can&#x27;t stack O on O at E5." in html
     html = client.post(scorer(game) + "preview", {"play": "4C ZX"}).content.decode()
-    assert "ZX is not in CLUB." in html
+    assert "not in CLUB: ZX, XM." in html
 
 
 def test_preview_of_nonsense_is_a_plain_message(client):
     game = start(client)
     html = client.post(scorer(game) + "preview", {"play": "hello there friend"}).content.decode()
     assert "is not a play" in html
+
+
+def previewed(client, game: Game, play: str) -> str:
+    return client.post(scorer(game) + "preview", {"play": play}).content.decode()
+
+
+def test_a_play_still_being_entered_is_told_what_it_lacks_not_refused(client):
+    game = start(client)
+    html = previewed(client, game, "5E M")  # the first letter of the first word
+    assert "A word needs two letters or more: type the next one." in html
+    assert "Not legal" not in html and 'class="bad"' not in html
+    turn(client, game, action="play", play="5D MOOD")
+    html = previewed(client, game, "2A ON")  # not yet at the word on the board
+    assert "Go on until the word reaches a tile already on the board." in html
+    assert "Not legal" not in html and "data-squares" not in html
+    html = previewed(client, game, "4C ZX")  # a word not (yet) in the list
+    assert "So far, not in CLUB: ZX, XM." in html and "Not legal" not in html
+
+
+def test_a_play_no_further_letter_mends_is_refused_while_entered(client):
+    game = start(client)
+    turn(client, game, action="play", play="5D MOOD")
+    html = previewed(client, game, "D4=W E6=A")  # not in one line
+    assert "Not legal" in html and "All the new tiles must lie in one row or one column." in html
+    html = previewed(client, game, "E5=O")  # a tile put on its own letter
+    assert "Not legal" in html and "You can&#x27;t stack O on O at E5." in html
+
+
+def test_a_typed_play_only_repeating_the_letter_under_it_names_the_stacking_rule(client):
+    game = start(client)
+    turn(client, game, action="play", play="5D MOOD")
+    html = previewed(client, game, "5E O")  # while entered: the next letter may carry on
+    assert "The play reads through E5: type the next letter." in html and "stack" not in html
+    response = turn(client, game, action="play", play="5E O")
+    page = client.get(response["Location"]).content.decode()
+    assert "You can&#x27;t stack O on O at E5." in page
+    assert "A play needs at least one tile" not in page
+    # The documented way of writing a word through a letter already there: no warning.
+    html = previewed(client, game, "E5 ON")
+    assert "<strong>4</strong> points" in html and "stack" not in html
 
 
 def test_preview_changes_nothing(client):
@@ -286,11 +328,31 @@ def test_the_turn_number_counts_turns_in_effect(client):
     assert "turn 2 ·" in client.get(scorer(game)).content.decode()
 
 
+def test_squares_and_keys_are_named_with_what_they_show(client):
+    game = start(client, ruleset="crossword-classic")
+    turn(client, game, action="play", play="8D HOUSE")
+    html = client.get(scorer(game)).content.decode()
+    # Shown: H and its value 4; said after the square's name, and the premium under it.
+    assert 'aria-label="D8: H 4, double letter, last play"' in html
+    assert 'aria-label="A1: empty, TW"' in html  # shown: TW
+    assert 'aria-label="H 4 points"' in html  # the pad's key shows H 4
+
+
+def test_an_empty_square_is_one_element_with_nothing_to_say_twice():
+    empty = board_rows(GameState.new("crossword-classic", 2), set())
+    html = board_html(empty, scorer=True)
+    assert html.count("<button") == 225
+    # No element inside an empty square: its premium mark is drawn from its class.
+    assert "<span" not in html and "data-top" not in html and "data-height" not in html
+    spectator = board_html(empty, scorer=False)
+    assert spectator.count('role="gridcell"') == 225 and "<span" not in spectator
+
+
 def test_letter_values_on_tiles_and_keys(client):
     game = start(client, ruleset="letterup-classic")
     turn(client, game, action="play", play="8D HOUSE")
     html = client.get(scorer(game)).content.decode()
-    assert 'aria-label="Q, 10 points"' in html
+    assert 'aria-label="Q 10 points"' in html
     assert re.search(
         r'data-name="D8".*?<span class="letter">H</span><span class="val"[^>]*>4</span>', html, re.S
     )
