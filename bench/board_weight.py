@@ -1,7 +1,7 @@
 """What a page with a board costs the browser: its HTML bytes, its DOM nodes (the board's
 apart) and Chromium's main-thread times (``Performance.getMetrics``), median of N loads.
 
-    .venv/bin/python bench/board_weight.py URL [LOADS]
+    .venv/bin/python -m bench board-weight URL [LOADS]
 
 URL is a page of a running server: a scorer link (``/games/<id>/score/<token>/``, opened
 first so the browser holds the scorer's cookie), a spectator screen or a game page. Prints
@@ -46,7 +46,7 @@ def measure(url: str, loads: int = 9) -> dict[str, float]:
         browser.close()
 
     def ms(name: str) -> float:
-        return round(statistics.median(run[name] for run in runs) * 1000, 1)
+        return round(float(statistics.median(run[name] for run in runs)) * 1000, 1)
 
     return {
         "html_bytes": len(html),
@@ -58,7 +58,13 @@ def measure(url: str, loads: int = 9) -> dict[str, float]:
     }
 
 
-if __name__ == "__main__":
-    figures = measure(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 9)
+def main(argv: list[str]) -> None:
+    if not argv or argv[0].startswith("-"):
+        sys.exit(__doc__)
+    figures = measure(argv[0], int(argv[1]) if len(argv) > 1 else 9)
     print(" ".join(f"{name}={value}" for name, value in figures.items()))
     print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
