@@ -82,6 +82,11 @@
     return b;
   }
 
+  // A sentence ending in a play that ends on a board letter ("D4 GLIT..") keeps its own dots.
+  function stop(sentence) {
+    return sentence.endsWith(".") ? sentence : sentence + ".";
+  }
+
   // The line in the score bar: offline, what waits, and what can be done about it.
   function show() {
     if (!banner) return;
@@ -90,7 +95,7 @@
     const parts = [];
     const controls = [];
     if (queue.length) {
-      const waiting = turns(queue.length) + " waiting to be sent: " + plays(queue) + ".";
+      const waiting = stop(turns(queue.length) + " waiting to be sent: " + plays(queue));
       if (sending) parts.push("Sending " + turns(queue.length) + " that waited: " + plays(queue) + "…");
       else if (offline) parts.push("Offline — " + waiting);
       else {
@@ -102,7 +107,7 @@
       parts.push("Offline — a play you submit waits here and is sent when the connection returns.");
     }
     if (held.length) {
-      parts.push("Kept here, not sent: " + plays(held) + ".");
+      parts.push(stop("Kept here, not sent: " + plays(held)));
       controls.push(button("Send " + (held.length === 1 ? "it" : "them") + " next", sendHeld));
       controls.push(button("Discard", discardHeld));
     }

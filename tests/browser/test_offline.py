@@ -68,6 +68,16 @@ def shoot(page: Page, name: str) -> None:
     page.set_viewport_size({"width": 390, "height": 844})
 
 
+def test_a_waiting_play_that_ends_on_a_board_letter_keeps_its_own_dots(page: Page):
+    game = new_game()
+    domain.act(game.pk, "play", notation="5D MOOD")
+    open_scorer(page, game)
+    page.context.set_offline(True)
+    page.locator("#play-input").fill("G4 A.")
+    submit(page)
+    expect(page.locator("#waiting")).to_have_text("Offline — 1 turn waiting to be sent: G4 A.")
+
+
 def test_plays_submitted_offline_wait_and_land_once_in_order_when_the_connection_returns(
     page: Page,
 ):
