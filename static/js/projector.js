@@ -41,6 +41,8 @@
   }
 
   layOut();
+  // Laid out in the same task as the swap, so the new tables are never painted all at once.
+  screen.addEventListener("htmx:afterSwap", layOut);
   screen.addEventListener("htmx:afterSettle", layOut);
   window.addEventListener("resize", layOut);
   if (seconds > 0) {

@@ -8,6 +8,7 @@ Run on the test database: SQLite in the first CI run, PostgreSQL in the second.
 from __future__ import annotations
 
 import itertools
+import statistics
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -124,10 +125,11 @@ def test_turns_stay_quick_while_the_worst_analyses_and_the_largest_imports_run(t
         stop.set()
         for thread in attackers:
             thread.join(30)
-        # Against the searches of the same run, not a clock's second: a turn that queued behind
-        # one search would take as long as it, on a quick machine or a loaded one.
+        # Against the searches of the same run, not a clock's second: turns that queued behind
+        # the searches would take as long as one, on a quick machine or a loaded one (the
+        # median, as one turn may lose the processor for a while on a machine that is shared).
         assert searches, analyses
-        assert max(latencies) < min(searches) / 2, (
+        assert statistics.median(latencies) < statistics.median(searches) / 4, (
             [round(s, 3) for s in latencies],
             [round(s, 3) for s in searches],
         )

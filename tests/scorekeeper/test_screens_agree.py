@@ -35,7 +35,7 @@ def flat(text: str) -> str:
 
 def squares(page: str) -> dict[str, str]:
     """Each filled square's top letter, by its name, from a board's accessible names."""
-    return dict(re.findall(r'aria-label="([A-Z]\d+): ([A-Z]), ', page))
+    return dict(re.findall(r'aria-label="([A-Z]\d+): (?!empty)([A-Z][a-z]?)[ ,"]', page))
 
 
 def marked(page: str) -> set[str]:
