@@ -15,8 +15,16 @@ from typing import Any
 
 from django.utils import timezone
 
-from referee import FINISHED, IN_PROGRESS, IllegalAction, InputError
-from referee.clock import PLAYER, ClockRule, ClockState, check_readings
+from referee import (
+    FINISHED,
+    IN_PROGRESS,
+    PLAYER_CLOCK,
+    ClockRule,
+    ClockState,
+    IllegalAction,
+    InputError,
+    check_readings,
+)
 from scorekeeper.models import Game, Seat
 
 # What a clock action does, without a turn: the tap that switches it, and pausing.
@@ -107,7 +115,7 @@ def after_entry(
         )
     ended = status == FINISHED and game.status != FINISHED  # the game's row is as it was
     due: list[tuple[int, int]] = []
-    if ended and rule.kind == PLAYER:
+    if ended and rule.kind == PLAYER_CLOCK:
         due = [(seat, -rule.penalty(r)) for seat, r in enumerate(after.readings) if rule.penalty(r)]
     game.clock = stored(rule, after)
     return {**after.to_json(), **({"action": action} if action else {})}, due

@@ -27,6 +27,7 @@ from django.utils import timezone
 
 from referee import (
     MAX_PLAYERS,
+    TURN_TIMER,
     Evaluation,
     GameState,
     IllegalAction,
@@ -38,7 +39,6 @@ from referee import (
     Violation,
     get_ruleset,
 )
-from referee.clock import TURN
 from scorekeeper.game import checkpoints, clocks, rows
 from scorekeeper.game.checkpoints import Kept
 from scorekeeper.game.consistency import log_problems
@@ -208,7 +208,7 @@ def _new_game(
     ):
         raise InputError("bad_turn_clock", f"A turn clock runs from {low} to {high} seconds.")
     started = clocks.started(clock, len(names), first_seat)
-    if started is not None and started["rule"]["kind"] == TURN:
+    if started is not None and started["rule"]["kind"] == TURN_TIMER:
         # A turn timer is the countdown the table shows: turn_clock says the same or nothing.
         seconds = started["rule"]["seconds"]
         if turn_clock is not None and turn_clock != seconds:
