@@ -395,3 +395,15 @@ def test_the_json_record_round_trips_the_clock_and_every_reading():
     assert list(again.turns.order_by("number").values_list("clock", flat=True)) == readings
     assert finals(again) == expected
     assert check_game(again) == []
+
+
+def test_a_time_penalty_after_the_end_is_written_with_the_final_score_as_its_total():
+    game = domain.do_create_game(
+        ruleset="crossword-classic", lexicon="CLUB", players=["Ann", "Ben"],
+        challenge_mode="manual",
+    )  # fmt: skip
+    domain.act(game.pk, "play", tiles=HOUSE)
+    domain.act(game.pk, "finish", racks={0: "AAEEIIO", 1: "AAEEIIO"})  # 7 off each
+    domain.act(game.pk, "penalty", seat=0, points=-10)
+    events = read_gcg(game_to_gcg(Game.objects.get(pk=game.pk))).events
+    assert [(e.kind, e.score, e.total) for e in events][-1] == ("time_penalty", -10, 24 - 7 - 10)
