@@ -3,6 +3,7 @@ without a turn, and the overtime penalties and losses on time at the end (issue 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -407,3 +408,19 @@ def test_a_time_penalty_after_the_end_is_written_with_the_final_score_as_its_tot
     domain.act(game.pk, "penalty", seat=0, points=-10)
     events = read_gcg(game_to_gcg(Game.objects.get(pk=game.pk))).events
     assert [(e.kind, e.score, e.total) for e in events][-1] == ("time_penalty", -10, 24 - 7 - 10)
+
+
+def test_every_page_of_a_clocked_game_shows_its_clock_entries_and_penalties(client):
+    game = ApiGame(client, clock=PLAYER_CLOCK)
+    game.turn({"action": "clock", "clock": "pause"})
+    game.turn({"action": "clock", "clock": "resume"})
+    game.play(MOOD, clock_ms=[-184_000, MINUTES_25])
+    game.turn({"action": "finish", "clock_ms": [-184_000, 0]})
+    log = client.get(f"/games/{game.id}/log")
+    assert log.status_code == 200
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", log.content.decode()))
+    assert "Ann clock pause 0 0" in text and "Ann clock resume 0 0" in text
+    assert "Ann time penalty -40 -67" in text
+    for page in ("", "watch", "export.json"):  # GCG is the crossword game's: tested above
+        assert client.get(f"/games/{game.id}/{page}").status_code == 200, page
+    assert client.get(game.created["scorer_url"], follow=True).status_code == 200
