@@ -21,6 +21,9 @@ The package imports no Django: its Django edge (``apps.py``, the word judge's ``
 from __future__ import annotations
 
 from referee.board import Board, square_name
+from referee.clock import PLAYER as PLAYER_CLOCK
+from referee.clock import TURN as TURN_TIMER
+from referee.clock import ClockRule, ClockState, check_readings, format_ms
 from referee.errors import (
     GameOver,
     IllegalAction,
@@ -81,6 +84,13 @@ from referee.rulesets import (
 )
 
 __all__ = [
+    # The game clock
+    "PLAYER_CLOCK",
+    "TURN_TIMER",
+    "ClockRule",
+    "ClockState",
+    "check_readings",
+    "format_ms",
     # The game
     "ABANDONED",
     "FINISHED",

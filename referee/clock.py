@@ -203,6 +203,22 @@ class ClockState:
     def start(cls, rule: ClockRule, seats: int, first: int, at: int) -> ClockState:
         return cls((rule.full_ms,) * seats, first, False, at, rule.kind, rule.full_ms)
 
+    @classmethod
+    def from_json(cls, data: dict[str, object], rule: ClockRule) -> ClockState:
+        """The state ``to_json`` wrote, under the game's ``rule``.
+
+        >>> rule = ClockRule()
+        >>> state = ClockState.start(rule, seats=2, first=1, at=5)
+        >>> ClockState.from_json(state.to_json(), rule) == state
+        True
+        """
+        readings = data["readings"]
+        running = data["running"]
+        at = data["at"]
+        assert isinstance(readings, list) and isinstance(at, int)
+        assert running is None or isinstance(running, int)
+        return cls(tuple(readings), running, bool(data["paused"]), at, rule.kind, rule.full_ms)
+
     def now(self, at: int) -> tuple[int, ...]:
         """The readings at the moment ``at``: the running clock less the time since."""
         if self.running is None or self.paused:

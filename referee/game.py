@@ -65,7 +65,9 @@ class LastPlay:
 class Outcome:
     """What one action did, for the turn log."""
 
-    action: Literal["play", "pass", "exchange", "challenge", "finish", "penalty", "abandon", "void"]
+    action: Literal[
+        "play", "pass", "exchange", "challenge", "finish", "penalty", "abandon", "void", "clock"
+    ]
     seat: int
     score: int = 0
     words: tuple[ScoredWord, ...] = ()

@@ -191,6 +191,8 @@ class Game(models.Model):
     first_seat = models.PositiveSmallIntegerField(default=0)
     # Seconds a turn may take, shown as a countdown at the table (Letter UP: 75); None: off.
     turn_clock = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The game's clock (``scorekeeper.game.clocks``): its rule and the last readings; None: none.
+    clock = models.JSONField(null=True, blank=True)
     status = models.CharField(
         max_length=16, choices=Status.choices, default=Status.IN_PROGRESS, db_index=True
     )
@@ -312,6 +314,8 @@ class Turn(models.Model):
     note = models.TextField(blank=True)  # a record's note on this turn
     # Solo games: the best score the rack allowed (the analysis), to compare the play with.
     best = models.IntegerField(null=True, blank=True)
+    # A clocked game's clocks after this entry (``referee.clock.ClockState.to_json``).
+    clock = models.JSONField(null=True, blank=True)
     result = models.CharField(max_length=8, choices=Result.choices, blank=True, default="")
     # The play a challenge judged, the turn an undo took back, or the turn a correction replaced.
     target = models.ForeignKey(

@@ -126,6 +126,13 @@ class GameIn(Schema):
         description=f"seconds per turn shown at the table, {domain.TURN_CLOCK[0]} to "
         f"{domain.TURN_CLOCK[1]}",
     )
+    clock: Any = Field(
+        None,
+        description='the game\'s clock: {"kind": "player", "minutes": 25, "overtime_penalty": '
+        '10, "max_overtime_minutes": 10, "over_max": "capped" | "loses"} or {"kind": "turn", '
+        '"seconds": 75}; none by default. A turn clock sets turn_clock to its seconds.',
+        examples=[{"kind": "player", "minutes": 25}],
+    )
 
 
 class TileIn(Schema):
@@ -163,6 +170,19 @@ class TurnIn(Schema):
         "not its `turn`); 409 if another entry took it first",
     )
     by: Text | None = Field(None, max_length=80, description="who is entering the turn")
+    clock_ms: Any = Field(
+        None,
+        description="a clocked game: every player's clock, remaining milliseconds by seat "
+        "order (negative in overtime), as the phone read them; by default worked out from the "
+        "last readings and the server's time",
+        examples=[[1_380_000, 1_500_000]],
+    )
+    clock_at: Any = Field(
+        None, description="when the readings were taken, in milliseconds since 1970 (UTC)"
+    )
+    clock: str | None = Field(
+        None, description="a clock action (action: clock): switch, pause or resume"
+    )
 
 
 # What any route may answer: a wrong method (405), an error of ours (500) or a database out of
@@ -375,6 +395,7 @@ def create_game(request: HttpRequest, payload: GameIn) -> Status[NewGameOut]:
         options=payload.options,
         first=payload.first,
         turn_clock=payload.turn_clock,
+        clock=payload.clock,
         retry_slot=retry_slot(request),
     )
     state = game_state(game)
@@ -511,6 +532,9 @@ def post_turn(request: HttpRequest, game_id: str, payload: TurnIn) -> HttpRespon
         # The token is checked on the row the turn locks: the game is read once.
         allowed=lambda game: _authorize(request, game),
         retry_slot=retry_slot(request),
+        clock_ms=payload.clock_ms,
+        clock_at=payload.clock_at,
+        clock=payload.clock,
     )
     spend_beyond(request, applied.rescored)
     # The state just stored is the state to show: no second trip to the database for it.

@@ -173,6 +173,15 @@ class TurnOut(TypedDict):
     corrected_at: str | None
     corrected_by: str | None
     created_at: Annotated[str, Field(description="ISO 8601, UTC")]
+    clock: NotRequired[
+        Annotated[
+            dict[str, Any],
+            Field(
+                description="a clocked game only: the clocks after this entry (readings, "
+                "running, paused, at; a clock action's action: switch, pause or resume)"
+            ),
+        ]
+    ]
 
 
 @with_config(_example(_PLAYER))
@@ -223,6 +232,17 @@ class GameOut(TypedDict):
     created_at: str
     updated_at: str
     finished_at: str | None
+    clock: NotRequired[
+        Annotated[
+            dict[str, Any],
+            Field(
+                description="a clocked game only: its rule, the readings (remaining ms by seat "
+                "order, negative in overtime), the running seat (null: none), paused, and at "
+                "(the readings' moment, epoch ms): a clock now reads its reading less the time "
+                "since at, if it runs"
+            ),
+        ]
+    ]
 
 
 @with_config(

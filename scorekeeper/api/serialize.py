@@ -91,7 +91,7 @@ def _game(
     last_turn: TurnOut | None,
 ) -> GameOut:
     to_move = seats[state.to_move].player.name if game.status == Game.Status.IN_PROGRESS else None
-    return {
+    out: GameOut = {
         "id": str(game.id),
         "ruleset": game.ruleset,
         "lexicon": game.lexicon,
@@ -113,6 +113,9 @@ def _game(
         "updated_at": game.updated_at.isoformat(),
         "finished_at": game.finished_at.isoformat() if game.finished_at else None,
     }
+    if game.clock is not None:  # a clocked game's only: the others answer as before
+        out["clock"] = game.clock
+    return out
 
 
 def player(seat: Seat) -> PlayerOut:
@@ -150,7 +153,7 @@ def log_page(game: Game, after: int = 0, limit: int = LOG_PAGE) -> LogPage:
 _TURN_COLUMNS = (
     "pk", "number", "seat__player__name", "action", "score", "words", "result", "notation", "tiles",
     "count", "target__number", "undone_at", "undone_by", "created_at", "corrected_at",
-    "corrected_by",
+    "corrected_by", "clock",
 )  # fmt: skip
 
 
@@ -173,6 +176,7 @@ def turn_data(turn: Turn, number: int | None) -> TurnOut:
         turn.created_at,
         turn.corrected_at,
         turn.corrected_by,
+        turn.clock,
     )
 
 
@@ -193,8 +197,9 @@ def _turn_dict(
     created_at: datetime,
     corrected_at: datetime | None = None,
     corrected_by: str = "",
+    clock: dict[str, Any] | None = None,
 ) -> TurnOut:
-    return {
+    out: TurnOut = {
         "number": number,
         "turn": turn,
         "player": player,
@@ -214,6 +219,9 @@ def _turn_dict(
         "corrected_by": corrected_by or None,
         "created_at": created_at.isoformat(),
     }
+    if clock is not None:  # a clocked game's entries only: the others answer as before
+        out["clock"] = clock
+    return out
 
 
 def play_out(move: Move) -> PlayOut:

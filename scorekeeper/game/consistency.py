@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from referee import GameState, RefereeError, square_name
-from scorekeeper.game import checkpoints
+from scorekeeper.game import checkpoints, clocks
 from scorekeeper.game.replay import count_turns_played, replay, steps
 from scorekeeper.game.results import results, totals
 from scorekeeper.game.state import load_state, new_state
@@ -47,7 +47,7 @@ def check_game(game: Game) -> list[str]:
         else:
             problems.append(f"{key}: stored {value!r}, the log gives {again[key]!r}")
     finals = replayed.final_scores
-    outcome = results(finals) or [""] * len(seats)
+    outcome = results(finals, clocks.lost_on_time(game)) or [""] * len(seats)
     for seat in seats:
         expected = finals[seat.order] if finals else None
         if seat.final_score != expected:
@@ -150,6 +150,8 @@ def _log_problems(
             else:
                 replaced.add(alive[places[0]].number)
                 alive[places[0]] = turn
+        elif KINDS[turn.action].aside:
+            continue  # a clock action changes nothing in the game: no undo takes it back
         elif KINDS[turn.action].replay is not None:
             alive.append(turn)
         elif not alive or turn.target_id != alive[-1].pk:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from uuid import UUID
 
@@ -27,6 +27,7 @@ from django.utils import timezone
 
 from referee import (
     MAX_PLAYERS,
+    TURN_TIMER,
     Evaluation,
     GameState,
     IllegalAction,
@@ -38,7 +39,7 @@ from referee import (
     Violation,
     get_ruleset,
 )
-from scorekeeper.game import checkpoints, rows
+from scorekeeper.game import checkpoints, clocks, rows
 from scorekeeper.game.checkpoints import Kept
 from scorekeeper.game.consistency import log_problems
 from scorekeeper.game.in_play import InPlay, StoredInPlay
@@ -114,6 +115,7 @@ class Applied:
     state: GameState
     changes: list[Change] = field(default_factory=list)  # the scores a correction changed
     rescored: int = 0  # the later turns a correction scored again: what it cost
+    time_penalties: list[tuple[int, int]] = field(default_factory=list)  # due by seat, at the end
 
 
 # Creating a game -------------------------------------------------------------------------------
@@ -126,6 +128,7 @@ def do_create_game(
     options: Mapping[str, Any] | None = None,
     first: str | None = None,
     turn_clock: int | None = None,
+    clock: object = None,
     club: Club | None = None,
     table_number: int | None = None,
     retry_slot: str | None = None,
@@ -148,6 +151,7 @@ def do_create_game(
         options=options,
         first=first,
         turn_clock=turn_clock,
+        clock=clock,
     )
     game.retry_slot = retry_slot
     if table_number is not None:
@@ -184,6 +188,7 @@ def _new_game(
     options: Mapping[str, Any] | None,
     first: str | None,
     turn_clock: int | None,
+    clock: object = None,
 ) -> tuple[Game, list[str], GameState]:
     """A game as asked for, checked and not yet saved: its row, its players' names, and the
     engine's state before the first turn."""
@@ -202,6 +207,17 @@ def _new_game(
         or not low <= turn_clock <= high
     ):
         raise InputError("bad_turn_clock", f"A turn clock runs from {low} to {high} seconds.")
+    started = clocks.started(clock, len(names), first_seat)
+    if started is not None and started["rule"]["kind"] == TURN_TIMER:
+        # A turn timer is the countdown the table shows: turn_clock says the same or nothing.
+        seconds = started["rule"]["seconds"]
+        if turn_clock is not None and turn_clock != seconds:
+            raise InputError(
+                "bad_turn_clock",
+                f"turn_clock ({turn_clock}) and the clock's seconds ({seconds}) disagree: "
+                "give one.",
+            )
+        turn_clock = seconds
     lexicon_id, checksum = resolve_lexicon(settings.DEFAULT_LEXICON if lexicon is None else lexicon)
     state = GameState.new(rules, len(names), rule_options, first_seat)
     game = Game(
@@ -212,6 +228,7 @@ def _new_game(
         challenge_mode=challenge_mode,
         first_seat=first_seat,
         turn_clock=turn_clock,
+        clock=started,
     )
     return game, names, state
 
@@ -293,6 +310,9 @@ def act(
     director: AbstractBaseUser | None = None,
     allowed: Callable[[Game], None] | None = None,
     retry_slot: str | None = None,
+    clock_ms: object = None,
+    clock_at: object = None,
+    clock: object = None,
 ) -> Applied:
     """Apply one action to a game for the player whose turn it is, and log it.
 
@@ -356,7 +376,7 @@ def act(
         )
         entry = Entry(
             by, notation, tiles, count, racks, verdict, seat, points, rack, note, target, best,
-            director,
+            director, clock_ms, clock_at, clock,
         )  # fmt: skip
         context = Context(
             game,
@@ -387,14 +407,23 @@ def act(
         ahead.settle(if_unchanged=True)
     with transaction.atomic():
         if ahead is not None and (applied := ahead.store()) is not None:
-            return applied
+            return _time_penalties(applied, by)
         worked = worked_out(rows.game_rows(pk, lock=True))  # the game, seats, players, locked
         if isinstance(worked, Applied):
             return worked
         worked.settle()
         applied = worked.store()
         assert applied is not None, "a game changed under its own lock"
-        return applied
+        return _time_penalties(applied, by)
+
+
+def _time_penalties(applied: Applied, by: str) -> Applied:
+    """Enter each time penalty the entry's end of the game made due, as its own log entry,
+    in the entry's transaction: the answer is the entry, with the game as they leave it."""
+    last = applied
+    for seat, points in applied.time_penalties:
+        last = act(applied.game.pk, "penalty", by=by, seat=seat, points=points)
+    return replace(last, turn=applied.turn, changes=applied.changes, rescored=applied.rescored)
 
 
 def _entered_under(game: Game, retry_slot: str) -> Turn | None:
@@ -477,7 +506,10 @@ class _Worked:
         # To every screen of the game, once this commits, with the part drawn from what it stores.
         announce(game, turn, seats, self.state)
         context = self.context
-        return Applied(turn, game, seats, self.state, context.changes, context.rescored)
+        return Applied(
+            turn, game, seats, self.state, context.changes, context.rescored,
+            context.time_penalties,
+        )  # fmt: skip
 
 
 def _due(game: Game, turn: Turn, state: GameState) -> Kept | None:
@@ -528,6 +560,15 @@ def _enter(kind: ActionKind, context: Context) -> GameState:
     state = context.log.state_before(_taken(turn).place) if kind.rebuilds else context.state
     if turn.totals is None:  # a correction records the totals where it stands in play
         turn.totals = totals(state)
+    turn.clock, context.time_penalties = clocks.after_entry(
+        context.game,
+        context.seats,
+        to_move=state.to_move,
+        status=state.status,
+        readings=entry.clock_ms,
+        clock_at=entry.clock_at,
+        action=entry.clock if kind.aside else None,
+    )
     return state
 
 
@@ -770,6 +811,8 @@ def do_set_first(game_id: UUID | str, first: str) -> Game:
             )
         game.first_seat = seat_named([s.player.name for s in seats], first)
         game.save(update_fields=["first_seat"])
+        if game.clock is not None:  # the new first player's clock runs
+            game.clock = clocks.started(game.clock["rule"], len(seats), game.first_seat)
         store_state(game, seats, new_state(game, len(seats)))
         return game
 

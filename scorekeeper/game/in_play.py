@@ -15,10 +15,11 @@ from referee import GameState
 from scorekeeper.game import checkpoints, counting
 from scorekeeper.game.checkpoints import Kept, in_effect
 from scorekeeper.game.counting import IN_EFFECT
-from scorekeeper.game.turn_kinds import TURNS, kind_of, options_of, turns_of
+from scorekeeper.game.turn_kinds import KINDS, TURNS, kind_of, options_of, turns_of
 from scorekeeper.models import Game, Seat, Turn
 
 PLAYS = ("play", "correct")  # the entries that may have put tiles on the board
+ASIDE = [name for name, kind in KINDS.items() if kind.aside]  # what an undo passes over
 
 
 class InPlay:
@@ -30,7 +31,8 @@ class InPlay:
         self.fresh = fresh
 
     def last(self) -> Turn | None:
-        turns = self.turns()
+        """The last turn in effect an undo can take back: a clock action is passed over."""
+        turns = [t for t in self.turns() if not kind_of(t).aside]
         return turns[-1] if turns else None
 
     def last_play(self) -> Turn | None:
@@ -80,6 +82,7 @@ class StoredInPlay(InPlay):
     def last(self) -> Turn | None:
         found: Turn | None = (
             in_effect(self.game)
+            .exclude(action__in=ASIDE)
             .select_related("seat__player", "target__seat__player")
             .order_by("-place")
             .first()

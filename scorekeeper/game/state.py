@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from django.utils import timezone
 
 from referee import FINISHED, GameState, RuleOptions, get_ruleset
-from scorekeeper.game import rows
+from scorekeeper.game import clocks, rows
 from scorekeeper.game.results import results
 from scorekeeper.models import Game, Seat
 
@@ -42,6 +42,7 @@ def load_state(game: Game, seats: Sequence[Seat]) -> GameState:
 GAME_STATE = [
     "board", "bag_count", "to_move", "passes", "exchanges", "last_play", "status",
     "finished_at", "turn_number", "turns_played", "checkpoint_place", "updated_at",
+    "clock",
 ]  # fmt: skip
 
 
@@ -70,7 +71,7 @@ def set_state(game: Game, seats: Sequence[Seat], state: GameState) -> list[tuple
         game.finished_at = None
     game.status = state.status
     finals = state.final_scores
-    outcome = results(finals) or [""] * len(seats)
+    outcome = results(finals, clocks.lost_on_time(game)) or [""] * len(seats)
     changed = []
     for seat in seats:
         now = {

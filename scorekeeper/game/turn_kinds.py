@@ -43,7 +43,7 @@ from referee import (
     parse_position,
     tile_in_set,
 )
-from scorekeeper.game import counting, rows
+from scorekeeper.game import clocks, counting, rows
 from scorekeeper.game.counting import IN_EFFECT, Counting
 from scorekeeper.game.results import totals
 from scorekeeper.game.word_policy import WordPolicy, lexicon_for
@@ -75,6 +75,11 @@ class Entry:
     # The signed-in account acting as a club's director (void, and undoing a void); None from
     # the scorer page and the API, which can do neither.
     director: AbstractBaseUser | None = None
+    # A clocked game's readings (remaining ms by seat order) and when the phone took them
+    # (epoch ms); ``clock`` is a clock action's: switch, pause or resume.
+    clock_ms: object = None
+    clock_at: object = None
+    clock: object = None
 
 
 @dataclass
@@ -92,6 +97,8 @@ class Context:
     # What the entry changes in the log besides adding itself (an undo's mark on the turn it
     # took back, a correction's later turns scored again): written with it, under the lock.
     writes: list[Callable[[], None]] = field(default_factory=list)
+    # Time penalties by seat that the entry's end of the game makes due (a player clock).
+    time_penalties: list[tuple[int, int]] = field(default_factory=list)
     uncounted: int = 0  # turns players count that the entry took out of effect
     kept: Kept | None = None  # the checkpoints a correction made again as it replayed
     rescored: int = 0  # the later turns a correction scored again
@@ -147,6 +154,8 @@ class ActionKind:
     turns: Counting = counting.a_turn
     # It only ends the game (the end of game, abandoning, voiding): "end" on the chart.
     ends: bool = False
+    # It changes nothing in the game, only its clock (a clock action): an undo passes over it.
+    aside: bool = False
 
 
 # Play ------------------------------------------------------------------------------------------
@@ -386,7 +395,34 @@ def _gcg_penalty(
     turn: Turn, before: Before, after: GameState, nicks: Sequence[str]
 ) -> list[GcgEntry]:
     seat = turn.seat.order
-    return [_event("time_penalty", seat, nicks, turn.rack, turn.score, after.scores[seat])]
+    # After the end the total is the final score: the rack adjustments are in it.
+    return [_event("time_penalty", seat, nicks, turn.rack, turn.score, totals(after)[seat])]
+
+
+# Clock -----------------------------------------------------------------------------------------
+def _enter_clock(ctx: Context) -> None:
+    ctx.turn.seat = ctx.seats[ctx.state.to_move]
+    clocks.check_clock_action(ctx.entry.clock, ctx.state.status)
+
+
+def _replay_clock(state: GameState, turn: Turn) -> Outcome:
+    return Outcome("clock", state.to_move)
+
+
+_CLOCK_SENTENCES = {
+    clocks.SWITCH: "The clock was switched to {name}.",
+    clocks.PAUSE: "The clock was paused.",
+    clocks.RESUME: "The clock was restarted.",
+}
+
+
+def _describe_clock(turn: Turn) -> str:
+    clock = turn.clock or {}
+    running = clock.get("running")
+    seats = {seat.order: seat.player.name for seat in turn.game.seats.select_related("player")}
+    name = seats.get(running, "the next player") if isinstance(running, int) else "no one"
+    said = _CLOCK_SENTENCES.get(str(clock.get("action")), "The clock was set.")
+    return said.format(name=name)
 
 
 # Undo ------------------------------------------------------------------------------------------
@@ -784,6 +820,16 @@ KINDS: dict[str, ActionKind] = {
             always=True,
             turns=counting.no_turn,
             ends=True,
+        ),
+        ActionKind(
+            "clock",
+            enter=_enter_clock,
+            replay=_replay_clock,
+            describe=_describe_clock,
+            label=lambda t: f"clock {(t.clock or {}).get('action', '')}".rstrip(),
+            gcg=_no_gcg,
+            turns=counting.no_turn,
+            aside=True,
         ),
     )
 }

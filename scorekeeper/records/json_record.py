@@ -15,7 +15,7 @@ from django.db import DatabaseError, models, transaction
 from django.utils.dateparse import parse_datetime
 
 from referee import InputError, RefereeError
-from scorekeeper.game import checkpoints
+from scorekeeper.game import checkpoints, clocks
 from scorekeeper.game.consistency import check_game
 from scorekeeper.game.domain import LOG_MAX, check_player_names, player_named
 from scorekeeper.game.replay import count_turns_played, places_of
@@ -48,7 +48,16 @@ TURN_FIELDS = _columns(Turn, "undone_at", "corrected_at", "created_at", "place",
 # Fields added after records were first written: a record without them still reads. A seat's
 # result follows from the final scores; a turn without totals is read like the log's own
 # older entries (the chart replays them).
-LATER_FIELDS = {"result", "totals", "title", "description", "rack", "note", "corrected_by", "best"}
+LATER_FIELDS = {
+    "result", "totals", "title", "description", "rack", "note", "corrected_by", "best", "clock",
+}  # fmt: skip
+# Written only when set: a game without a clock has the record it had before clocks.
+WHEN_SET = {"clock"}
+
+
+def _set(row: models.Model, names: list[str]) -> dict[str, Any]:
+    values = {f: getattr(row, f) for f in names}
+    return {f: v for f, v in values.items() if v is not None or f not in WHEN_SET}
 
 
 def _time(value: datetime | None) -> str | None:
@@ -64,7 +73,7 @@ def export_record(game: Game) -> dict[str, Any]:
         "version": VERSION,
         "game": {
             "id": str(game.pk),
-            **{f: getattr(game, f) for f in GAME_FIELDS},
+            **_set(game, GAME_FIELDS),
             "created_at": _time(game.created_at),
             "updated_at": _time(game.updated_at),
             "finished_at": _time(game.finished_at),
@@ -77,7 +86,7 @@ def export_record(game: Game) -> dict[str, Any]:
         ],
         "turns": [
             {
-                **{f: getattr(t, f) for f in TURN_FIELDS},
+                **_set(t, TURN_FIELDS),
                 "seat": t.seat.order,
                 "target": t.target.number if t.target else None,
                 "undone_at": _time(t.undone_at),
@@ -138,7 +147,7 @@ def _create(record: dict[str, Any], new_id: bool) -> Game:
     data = record["game"]
     if not new_id and Game.objects.filter(pk=data["id"]).exists():
         raise InputError("game_exists", f"Game {data['id']} is already here.")
-    game = Game(**{f: data[f] for f in GAME_FIELDS})
+    game = Game(**_fields(data, GAME_FIELDS))
     if not new_id:
         game.pk = data["id"]
     game.full_clean(exclude=["board", "options", "last_play"])
@@ -160,7 +169,7 @@ def _create(record: dict[str, Any], new_id: bool) -> Game:
         finals = [s.final_score for s in ordered]
         known = [s for s in finals if s is not None]
         finished = game.status == "finished" and len(known) == len(finals)
-        outcome = results(known) if finished else None
+        outcome = results(known, clocks.lost_on_time(game)) if finished else None
         for seat, result in zip(ordered, outcome or [""] * len(ordered), strict=True):
             seat.result = result
             seat.save(update_fields=["result"])

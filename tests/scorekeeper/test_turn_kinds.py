@@ -19,7 +19,7 @@ MOOD = [(4, 3, "M"), (4, 4, "O"), (4, 5, "O"), (4, 6, "D")]
 def test_every_kind_names_its_handler_replay_sentence_label_and_gcg():
     assert set(KINDS) == {
         "play", "pass", "exchange", "challenge", "penalty", "undo", "finish", "correct", "abandon",
-        "void",
+        "void", "clock",
     }  # fmt: skip
     for name, kind in KINDS.items():
         assert kind.name == name
