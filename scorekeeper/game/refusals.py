@@ -11,6 +11,7 @@ from __future__ import annotations
 from referee import GameOver, IllegalAction, IllegalPlay, InputError, RefereeError
 from scorekeeper.game.analysis import Busy, Preparing
 from scorekeeper.game.domain import GameHere, GameNotFound, StaleTurn
+from scorekeeper.game.tournaments import EventConflict
 
 STATUS: tuple[tuple[type[Exception], int], ...] = (
     (Preparing, 503),
@@ -19,6 +20,7 @@ STATUS: tuple[tuple[type[Exception], int], ...] = (
     (StaleTurn, 409),
     (GameHere, 409),
     (GameOver, 409),
+    (EventConflict, 409),
     (IllegalPlay, 422),
     (IllegalAction, 422),
     (InputError, 400),
