@@ -19,6 +19,7 @@ from scorekeeper.web import (
     rankings,
     records,
     table,
+    tournaments,
 )
 from scorekeeper.web.scorer_link import scorer_paths
 
@@ -78,6 +79,12 @@ urlpatterns = [
     path("clubs/<slug:slug>/live", director.live, name="club_live"),
     path("clubs/<slug:slug>/live/tables", director.live_part, name="club_live_part"),
     path("clubs/<slug:slug>/events", live.club_events, name="club_events"),
+    # /tournaments/: a club's events
+    path(
+        "tournaments/<int:tournament_id>/export.t",
+        tournaments.export_t,
+        name="tournament_export_t",
+    ),
     # /judge/: the word judge (the referee's own page)
     path("", include("referee.urls")),
 ]

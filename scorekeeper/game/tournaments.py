@@ -23,6 +23,7 @@ from django.db import IntegrityError, transaction
 from referee import IllegalAction, InputError, get_ruleset
 from scorekeeper import tournaments as core
 from scorekeeper.game import domain
+from scorekeeper.game.refusals import Conflict
 from scorekeeper.game.word_policy import AUTO, MANUAL, resolve_lexicon
 from scorekeeper.live.hub import hub
 from scorekeeper.live.news import club_channel
@@ -39,10 +40,6 @@ from scorekeeper.models import (
 MAX_ROUNDS = 30
 MAX_ENTRANTS = 200
 MAX_RATING = 3000
-
-
-class EventConflict(IllegalAction):
-    """The event has moved on: a round paired already, a result entered already (409)."""
 
 
 @dataclass(frozen=True)
@@ -296,10 +293,10 @@ def do_pair_round(
         number = paired + 1
         if round is not None and round != number:
             if round <= paired:
-                raise EventConflict("paired_twice", f"Round {round} is paired already.")
+                raise Conflict("paired_twice", f"Round {round} is paired already.")
             raise IllegalAction("not_next", f"The next round to pair is round {number}.")
         if number > tournament.rounds:
-            raise EventConflict(
+            raise Conflict(
                 "event_over", f"All {tournament.rounds} rounds of {tournament.name} are paired."
             )
         entrants = entrants_of(tournament)
@@ -338,7 +335,7 @@ def do_pair_round(
                     gibsonized=list(made.gibsonized),
                 )
         except IntegrityError:
-            raise EventConflict("paired_twice", f"Round {number} is paired already.") from None
+            raise Conflict("paired_twice", f"Round {number} is paired already.") from None
         entrant_of = {entrant.pk: entrant for entrant in entrants}
         for pairing in made.pairings:
             first, second = entrant_of[pairing.first], entrant_of[pairing.second]
@@ -392,7 +389,7 @@ def do_enter_result(
                 f"{one.player.name} and {two.player.name} are not paired in round {round}.",
             )
         if pairing.absent_id is not None or final_scores(pairing) is not None:
-            raise EventConflict(
+            raise Conflict(
                 "has_result",
                 f"The game of {one.player.name} and {two.player.name} in round {round} "
                 "has its result already.",
@@ -421,7 +418,7 @@ def do_withdraw(entrant: Entrant, *, by: str = "") -> Entrant:
         tournament = Tournament.objects.select_for_update().get(pk=entrant.tournament_id)
         entrant = Entrant.objects.select_related("player").get(pk=entrant.pk)
         if not entrant.active:
-            raise EventConflict("withdrawn", f"{entrant.player.name} has withdrawn already.")
+            raise Conflict("withdrawn", f"{entrant.player.name} has withdrawn already.")
         entrant.active = False
         entrant.save(update_fields=["active"])
         for pairing in pairings_of(tournament):
@@ -495,7 +492,6 @@ def names_of(tournament: Tournament) -> dict[int, str]:
 
 __all__ = [
     "Entry",
-    "EventConflict",
     "Row",
     "do_add_players",
     "do_create_tournament",

@@ -8,7 +8,8 @@ import pytest
 from referee import IllegalAction, InputError
 from scorekeeper.game import domain
 from scorekeeper.game import tournaments as events
-from scorekeeper.game.tournaments import Entry, EventConflict
+from scorekeeper.game.refusals import Conflict
+from scorekeeper.game.tournaments import Entry
 from scorekeeper.live.hub import hub
 from scorekeeper.live.news import club_channel
 from scorekeeper.models import Game, Pairing
@@ -91,7 +92,7 @@ def test_an_odd_field_gives_the_lowest_rated_the_bye_as_a_win_by_the_bye_spread(
 def test_a_round_is_paired_once():
     made = event()
     events.do_pair_round(made, "swiss")
-    with pytest.raises(EventConflict, match="Round 1 is paired already"):
+    with pytest.raises(Conflict, match="Round 1 is paired already"):
         events.do_pair_round(made, "swiss", round=1)
     assert made.round_set.count() == 1 and Game.objects.count() == 2
 
@@ -154,7 +155,7 @@ def test_a_result_is_entered_once():
     pairing = Pairing.objects.get(round__tournament=made, table=1)
     names = pairing.first.player.name, pairing.second.player.name
     events.do_enter_result(made, 1, names[0], 400, names[1], 300)
-    with pytest.raises(EventConflict, match="has its result already"):
+    with pytest.raises(Conflict, match="has its result already"):
         events.do_enter_result(made, 1, names[0], 300, names[1], 400)
     pairing.refresh_from_db()
     assert (pairing.first_score, pairing.second_score) == (400, 300)
