@@ -121,14 +121,24 @@ def find_table(rounds: dict[int, list[Pairing]], name: str) -> Seating | None:
     return None
 
 
-def _standings_context(tournament: Tournament) -> dict[str, Any]:
+def _live_context(
+    tournament: Tournament, rounds: dict[int, list[Pairing]] | None = None
+) -> dict[str, Any]:
+    """What the live part shows: the latest round's tables, the standings, the scorecards."""
+    rounds = dict(events.rounds_of(tournament)) if rounds is None else rounds
     rows = events.standings(tournament)
     names = {row.entrant.pk: row.entrant.player.name for row in rows}
     cards = [
         (row, [(line, names.get(line.opponent or 0, "")) for line in row.standing.scorecard])
         for row in rows
     ]
-    return {"tournament": tournament, "rows": rows, "cards": cards}
+    return {
+        "tournament": tournament,
+        "rows": rows,
+        "cards": cards,
+        "current": rounds[max(rounds)] if rounds else [],
+        "current_round": max(rounds) if rounds else 0,
+    }
 
 
 @require_GET
@@ -137,13 +147,11 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     rounds = dict(events.rounds_of(tournament))
     asked = request.GET.get("name", "").strip()[:80]
     context = {
-        **_standings_context(tournament),
+        **_live_context(tournament, rounds),
         "club": tournament.club,
         "director": directs(request.user, tournament.club),
         "asked": asked,
         "found": find_table(rounds, asked) if asked else None,
-        "current": rounds[max(rounds)] if rounds else [],
-        "current_round": max(rounds) if rounds else 0,
         "poll": settings.LIVE_POLL_SECONDS,
     }
     return render(request, "tournaments/event.html", context)
@@ -152,7 +160,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_GET
 def standings_part(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = get_tournament(tournament_id)
-    response = render(request, "tournaments/_standings.html", _standings_context(tournament))
+    response = render(request, "tournaments/_live.html", _live_context(tournament))
     response["Cache-Control"] = "no-cache"
     return response
 

@@ -58,6 +58,7 @@ def test_a_small_evening_s_standings_follow_each_game_to_its_end(
     expect(ranks).to_have_text(["1=", "1=", "3=", "3="], timeout=3000)
 
     second_round = post(f"/api/tournaments/{event['id']}/rounds/", {"method": "swiss"})
+    expect(page.locator("#event-standings-part h2").first).to_have_text("Round 2", timeout=3000)
     winners = {table["first"] for table in first_round["pairings"]}
     top = second_round["pairings"][0]
     assert {top["first"], top["second"]} == winners  # Swiss: the winners meet
