@@ -194,6 +194,9 @@ def _enter(tournament: Tournament, entries: Sequence[Entry], *, joined_round: in
     for number, entry in enumerate(entries, start=last + 1):
         player = domain.player_named(entry.name)
         tournament.club.roster.add(player)
+        kept = None if entry.rating else kept_rating(player.pk, tournament.club, besides=tournament)
+        if kept is not None:  # an entry without a rating takes the one its last event left
+            entry = Entry(entry.name, kept.rating, max(entry.career_games, kept.career_games))
         made.append(
             Entrant.objects.create(
                 tournament=tournament,
@@ -465,6 +468,34 @@ def standings(tournament: Tournament) -> list[Row]:
         )
         for row in rows
     ]
+
+
+@dataclass(frozen=True)
+class KeptRating:
+    """A player's rating after their latest event here, for their page and the next event."""
+
+    tournament: Tournament
+    rating: int
+    career_games: int
+
+
+def kept_rating(
+    player_id: int, club: Club | None = None, *, besides: Tournament | None = None
+) -> KeptRating | None:
+    """The rating ``player_id`` left their latest event with (of ``club``, if given; other
+    than ``besides``), and their career games after it; None before any."""
+    entries = Entrant.objects.filter(player_id=player_id).select_related("tournament__club")
+    if besides is not None:
+        entries = entries.exclude(tournament=besides)
+    if club is not None:
+        entries = entries.filter(tournament__club=club)
+    latest = entries.order_by("-tournament__date", "-tournament__created_at").first()
+    if latest is None:
+        return None
+    tournament = latest.tournament
+    players = [core_player(entrant) for entrant in entrants_of(tournament)]
+    change = core.rate_event(players, core_results(tournament))[latest.pk]
+    return KeptRating(tournament, change.after, latest.career_games + change.games)
 
 
 def export_t(tournament: Tournament) -> str:

@@ -232,3 +232,20 @@ def test_a_typed_in_result_is_news_on_the_clubs_channel_once_it_commits(
         assert listener.get(1) is not None
     finally:
         listener.leave()
+
+
+def test_the_rating_an_event_leaves_is_the_next_events_and_on_the_players_page(client):
+    made = event()
+    events.do_pair_round(made, "manual", manual=[("Ann Archer", "Ben Baker"), ("Cy Cole", "Di Dunn")])  # fmt: skip
+    events.do_enter_result(made, 1, "Ann Archer", 300, "Ben Baker", 400)
+    after = line(events.standings(made), "Ben Baker").rating_after
+    assert after > 1600
+    following = events.do_create_tournament(
+        made.club, name="Next Friday", ruleset="upwords-10", lexicon="CLUB", rounds=3,
+        players=[Entry("Ben Baker"), Entry("Cy Cole", 1550), Entry("Ed Evans")],
+    )  # fmt: skip
+    entered = {e.player.name: (e.rating, e.career_games) for e in following.entrants.all()}
+    assert entered == {"Ben Baker": (after, 1), "Cy Cole": (1550, 0), "Ed Evans": (0, 0)}
+    ben = following.entrants.get(player__name="Ben Baker").player
+    page = client.get(f"/players/{ben.pk}/").content.decode()
+    assert f"Rating <strong>{after}</strong> after" in page
