@@ -16,6 +16,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date as Date
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -175,6 +176,48 @@ def do_create_tournament(
     return tournament
 
 
+def do_import_tournament(club: Club, text: str, **fields: Any) -> Tournament:
+    """Start an event from tsh's ``.t`` file: its players and ratings, in its line order,
+    and its results so far as rounds paired by hand, each game's scores typed in (a game
+    paired and not finished waits for its result; a bye and an absence keep their kind, at
+    the event's own margins). ``fields`` are ``do_create_tournament``'s."""
+    try:
+        division = core.read_t(text)
+    except core.TournamentError as error:
+        raise InputError(error.code, error.message) from None
+    played = max((result.round for result in division.results), default=0)
+    if played > fields.get("rounds", 0):
+        raise InputError("bad_rules", f"The file has {played} rounds: the event needs as many.")
+    entries = [Entry(player.name, player.rating) for player in division.players]
+    with transaction.atomic():
+        tournament = do_create_tournament(club, players=entries, **fields)
+        entrant_of = {line: entrant for line, entrant in enumerate(entrants_of(tournament), 1)}
+        for number in range(1, played + 1):
+            paired = TournamentRound.objects.create(
+                tournament=tournament, number=number, method="manual", based_on=number - 1
+            )
+            table = 0
+            for result in division.results:
+                if result.round != number:
+                    continue
+                if isinstance(result, core.Game):
+                    table += 1
+                    Pairing.objects.create(
+                        round=paired,
+                        table=table,
+                        first=entrant_of[result.first],
+                        second=entrant_of[result.second],
+                        first_score=result.first_score,
+                        second_score=result.second_score,
+                    )
+                elif isinstance(result, core.Bye):
+                    Pairing.objects.create(round=paired, first=entrant_of[result.player])
+                elif isinstance(result, core.Absence):
+                    absent = entrant_of[result.player]
+                    Pairing.objects.create(round=paired, first=absent, absent=absent)
+    return tournament
+
+
 def do_add_players(tournament: Tournament, players: Sequence[Entry]) -> list[Entrant]:
     """Late entries: paired from the next round on; the rounds before count as losses by
     the forfeit margin (the core's ``Absence``)."""
@@ -251,6 +294,8 @@ def final_scores(pairing: Pairing) -> tuple[int, int] | None:
 
 def result_of(pairing: Pairing, tournament: Tournament) -> core.Result:
     number = pairing.round.number
+    if pairing.second_id is None and pairing.absent_id == pairing.first_id:
+        return core.Absence(number, pairing.first_id, tournament.forfeit_spread)
     if pairing.second_id is None:
         return core.Bye(number, pairing.first_id, tournament.bye_spread)
     if pairing.absent_id is not None:

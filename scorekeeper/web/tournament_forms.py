@@ -10,6 +10,7 @@ from scorekeeper.game import tournaments as events
 from scorekeeper.tournaments import METHODS
 from scorekeeper.web.forms import lexicon_choices
 
+T_FILE_MOST = 1_000_000  # bytes: a .t file of 200 players and 30 rounds is far less
 METHOD_NAMES = {
     "swiss": "Swiss",
     "koth": "King of the Hill",
@@ -46,10 +47,7 @@ class PlayersField(forms.CharField):
     widget = forms.Textarea(attrs={"rows": 8, "autocapitalize": "words", "spellcheck": "false"})
 
     def clean(self, value: str) -> list[events.Entry]:
-        entries = read_entries(super().clean(value) or "")
-        if not entries:
-            raise forms.ValidationError("Enter at least one player, one a line.")
-        return entries
+        return read_entries(super().clean(value) or "")
 
 
 class NewTournamentForm(forms.Form):
@@ -62,8 +60,14 @@ class NewTournamentForm(forms.Form):
     )
     rounds = forms.IntegerField(min_value=1, max_value=events.MAX_ROUNDS, initial=3)
     players = PlayersField(
+        required=False,
         help_text="One a line: a name, then a rating and career games if known "
-        "(Ann Archer 1712 230)."
+        "(Ann Archer 1712 230).",
+    )
+    tfile = forms.FileField(
+        required=False,
+        label="Or start from a .t file",
+        help_text="tsh's file: its players, ratings and results so far.",
     )
     bye_spread = forms.IntegerField(min_value=0, max_value=1000, initial=50, label="Bye spread")
     gibson = forms.BooleanField(required=False, initial=True, label="Gibsonize a clinched leader")
@@ -75,6 +79,26 @@ class NewTournamentForm(forms.Form):
         assert isinstance(lexicon, forms.ChoiceField)
         lexicon.choices = choices
         lexicon.initial = choices[0][0]
+
+    def clean(self) -> dict[str, object]:
+        data = super().clean() or {}
+        if not data.get("players") and not data.get("tfile"):
+            self.add_error("players", "Enter at least one player, one a line, or give a .t file.")
+        if data.get("players") and data.get("tfile"):
+            self.add_error("tfile", "Give the players or a .t file, not both.")
+        return data
+
+    def t_text(self) -> str | None:
+        """The .t file's text, if one was given; ``ValidationError`` if it is not text."""
+        upload = self.cleaned_data.get("tfile")
+        if upload is None:
+            return None
+        if upload.size > T_FILE_MOST:
+            raise forms.ValidationError("A .t file here is at most 1 MB.")
+        try:
+            return str(upload.read().decode("utf-8"))
+        except UnicodeDecodeError:
+            raise forms.ValidationError("A .t file is text (UTF-8).") from None
 
 
 class PairForm(forms.Form):

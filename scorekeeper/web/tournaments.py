@@ -70,23 +70,29 @@ def new_tournament(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_club(slug)
     if not directs(request.user, club):
         return _refuse(request, club, "make its tournaments")
-    form = NewTournamentForm(request.POST if request.method == "POST" else None)
+    posted = request.method == "POST"
+    form = NewTournamentForm(request.POST if posted else None, request.FILES if posted else None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        fields = {
+            "name": data["name"],
+            "ruleset": data["ruleset"],
+            "lexicon": data["lexicon"],
+            "challenge_mode": data["challenge_mode"],
+            "rounds": data["rounds"],
+            "bye_spread": data["bye_spread"],
+            "gibson": data["gibson"],
+        }
         try:
-            made = events.do_create_tournament(
-                club,
-                name=data["name"],
-                ruleset=data["ruleset"],
-                lexicon=data["lexicon"],
-                challenge_mode=data["challenge_mode"],
-                rounds=data["rounds"],
-                players=data["players"],
-                bye_spread=data["bye_spread"],
-                gibson=data["gibson"],
-            )
+            text = form.t_text()
+            if text is None:
+                made = events.do_create_tournament(club, players=data["players"], **fields)
+            else:
+                made = events.do_import_tournament(club, text, **fields)
         except REFUSALS as error:
             form.add_error(None, message_of(error))
+        except forms.ValidationError as error:
+            form.add_error("tfile", error)
         else:
             messages.success(request, f"{made.name} is made with {made.entrants.count()} players.")
             return redirect("tournament_direct", tournament_id=made.pk)

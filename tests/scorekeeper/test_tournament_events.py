@@ -249,3 +249,30 @@ def test_the_rating_an_event_leaves_is_the_next_events_and_on_the_players_page(c
     ben = following.entrants.get(player__name="Ben Baker").player
     page = client.get(f"/players/{ben.pk}/").content.decode()
     assert f"Rating <strong>{after}</strong> after" in page
+
+
+def test_an_event_started_from_its_t_file_has_its_players_ratings_and_results():
+    made = event(FOUR[:3])
+    events.do_pair_round(made, "swiss")  # Cy has the bye
+    events.do_enter_result(made, 1, "Ann Archer", 412, "Ben Baker", 377)
+    text = events.export_t(made)
+    copy = events.do_import_tournament(
+        made.club, text, name="Friday again", ruleset="upwords-10", lexicon="CLUB", rounds=3
+    )
+
+    def shown(tournament):
+        return [(r.standing.rank, r.standing.player.name, r.standing.wins, r.standing.spread,
+                 r.rating_before) for r in events.standings(tournament)]  # fmt: skip
+
+    assert shown(copy) == shown(made)
+    assert events.export_t(copy) == text
+    assert copy.round_set.get().pairings.filter(game__isnull=False).count() == 0  # no turn log
+
+
+def test_a_t_file_that_cant_be_read_starts_no_event():
+    club = make_club(roster=())
+    with pytest.raises(InputError, match="Line 1"):
+        events.do_import_tournament(
+            club, "not a t file\n", name="F", ruleset="upwords-10", lexicon="CLUB", rounds=3
+        )
+    assert not club.tournaments.exists()

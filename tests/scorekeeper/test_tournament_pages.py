@@ -5,6 +5,7 @@ their table and reads the standings."""
 from __future__ import annotations
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 
 from scorekeeper.game import tournaments as events
 from scorekeeper.models import Game, Pairing, Tournament
@@ -119,3 +120,27 @@ def test_the_club_page_lists_its_tournaments(client, director):
     tournament = made(director)
     page = client.get(f"/clubs/{director.slug}/").content.decode()
     assert f'href="/tournaments/{tournament.pk}/"' in page and "New tournament" in page
+
+
+def test_a_director_starts_an_event_from_a_t_file(client, director):
+    text = (
+        "Archer, Ann 1700 2; 412; p12 1\nBaker, Ben 1600 1; 377; p12 2\nCole, Cy 0 0; 50; p12 0\n"
+    )
+    upload = SimpleUploadedFile("friday.t", text.encode(), content_type="text/plain")
+    form = {"name": "Friday", "ruleset": "upwords-10", "lexicon": "CLUB", "challenge_mode": "auto",
+            "rounds": "3", "bye_spread": "50", "tfile": upload}  # fmt: skip
+    response = client.post(f"/clubs/{director.slug}/tournaments/new", form)
+    assert response.status_code == 302
+    tournament = Tournament.objects.get()
+    rows = [(r.standing.rank, r.standing.player.name, r.standing.spread, r.rating_before)
+            for r in events.standings(tournament)]  # fmt: skip
+    assert rows == [("1", "Cy Cole", 50, 0), ("2", "Ann Archer", 35, 1700), ("3", "Ben Baker", -35, 1600)]  # fmt: skip
+
+
+def test_a_t_file_that_cant_be_read_is_refused_with_its_line(client, director):
+    upload = SimpleUploadedFile("bad.t", b"nothing here\n", content_type="text/plain")
+    form = {"name": "Friday", "ruleset": "upwords-10", "lexicon": "CLUB", "challenge_mode": "auto",
+            "rounds": "3", "bye_spread": "50", "tfile": upload}  # fmt: skip
+    response = client.post(f"/clubs/{director.slug}/tournaments/new", form)
+    assert response.status_code == 400 and "Line 1 is not" in response.content.decode()
+    assert not Tournament.objects.exists()
