@@ -16,7 +16,7 @@ from django.urls import reverse
 from ninja import Field, Schema, Status
 
 from scorekeeper.api.accounts import NotSignedIn, account_of
-from scorekeeper.api.endpoints import ANY, READ, WRITE, ApiError, Int, Text, answers, api
+from scorekeeper.api.endpoints import READ, WRITE, ApiError, Int, Text, answers, api
 from scorekeeper.api.schemas import (
     ClubOut,
     PairingOut,
@@ -256,7 +256,7 @@ def standings(request: HttpRequest, tournament_id: int) -> list[StandingOut]:
 
 @api.get(
     "/tournaments/{tournament_id}/export.t",
-    **answers(308, None, *ANY, 404),
+    **answers(308, None, *READ, 404),
     summary="Where the event's tsh .t file is: /tournaments/{id}/export.t",
 )
 def export_t(request: HttpRequest, tournament_id: int) -> HttpResponse:
