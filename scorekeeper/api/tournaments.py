@@ -39,7 +39,9 @@ class ClubIn(Schema):
 class EntryIn(Schema):
     name: Text = Field(..., examples=["Ann Archer"], description="as people write it")
     rating: Int = Field(0, ge=0, le=events.MAX_RATING, description="0: unrated")
-    career_games: Int = Field(0, ge=0, description="rated games before this event")
+    career_games: Int = Field(
+        0, ge=0, le=events.MAX_CAREER_GAMES, description="rated games before this event"
+    )
 
 
 class GibsonIn(Schema):

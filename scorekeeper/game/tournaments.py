@@ -36,11 +36,13 @@ from scorekeeper.models import (
     Tournament,
     TournamentRound,
     name_key,
+    name_problem,
 )
 
 MAX_ROUNDS = 30
 MAX_ENTRANTS = 200
 MAX_RATING = 3000
+MAX_CAREER_GAMES = 100_000
 
 
 @dataclass(frozen=True)
@@ -100,8 +102,8 @@ def check_entries(entries: Sequence[Entry], taken: Sequence[str] = ()) -> list[E
         seen.add(name_key(name))
         if not 0 <= entry.rating <= MAX_RATING:
             raise InputError("bad_rating", f"A rating is 0 (unrated) to {MAX_RATING}.")
-        if entry.career_games < 0:
-            raise InputError("bad_career_games", "Career games can't be negative.")
+        if not 0 <= entry.career_games <= MAX_CAREER_GAMES:
+            raise InputError("bad_career_games", f"Career games are 0 to {MAX_CAREER_GAMES:,}.")
         tidied.append(Entry(name, entry.rating, entry.career_games))
     if len(seen) > MAX_ENTRANTS:
         raise InputError("too_many_players", f"An event has at most {MAX_ENTRANTS} players.")
@@ -135,6 +137,8 @@ def do_create_tournament(
     new to the app becomes a player). Everything is checked before anything is stored."""
     if not name.strip() or len(name) > 120:
         raise InputError("bad_name", "An event's name is 1 to 120 characters.")
+    if problem := name_problem(name):
+        raise InputError("bad_name", problem)
     rules = get_ruleset(ruleset)
     lexicon_id, _ = resolve_lexicon(settings.DEFAULT_LEXICON if lexicon is None else lexicon)
     if challenge_mode not in (AUTO, MANUAL):

@@ -144,3 +144,20 @@ def test_a_t_file_that_cant_be_read_is_refused_with_its_line(client, director):
     response = client.post(f"/clubs/{director.slug}/tournaments/new", form)
     assert response.status_code == 400 and "Line 1 is not" in response.content.decode()
     assert not Tournament.objects.exists()
+
+
+def test_a_number_out_of_range_is_refused_with_a_sentence(client, director):
+    form = {"name": "Friday", "ruleset": "upwords-10", "lexicon": "CLUB", "challenge_mode": "auto",
+            "rounds": "3", "bye_spread": "50", "players": "Ann 1500 99999999999"}  # fmt: skip
+    response = client.post(f"/clubs/{director.slug}/tournaments/new", form)
+    assert (
+        response.status_code == 400
+        and "Career games are 0 to 100,000." in response.content.decode()
+    )
+    form["players"] = "Ann 99999"
+    response = client.post(f"/clubs/{director.slug}/tournaments/new", form)
+    assert (
+        response.status_code == 400
+        and "A rating is 0 (unrated) to 3000." in response.content.decode()
+    )
+    assert not Tournament.objects.exists()
