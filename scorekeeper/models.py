@@ -412,3 +412,115 @@ class KeptAnswer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.slot[:12]} {self.status or 'in progress'}"
+
+
+class AccountToken(models.Model):
+    """A personal token of an account for the JSON API (``Authorization: Bearer <token>``),
+    made by ``manage.py account token USERNAME``; only its digest is kept, so a copy of the
+    database opens no account."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_token"
+    )
+    digest = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"token of {self.user}"
+
+
+class Tournament(models.Model):
+    """A club's event: its games' rules, its rounds and the director's tournament rules (the
+    plain core, ``scorekeeper.tournaments``, reads them as its ``Rules``). One division."""
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
+    name = models.CharField(max_length=120)
+    date = models.DateField(default=timezone.localdate)
+    ruleset = models.CharField(max_length=32, validators=[known_ruleset])
+    lexicon = models.CharField(max_length=64)
+    challenge_mode = models.CharField(max_length=8, choices=Game.ChallengeMode.choices)
+    rounds = models.PositiveSmallIntegerField()
+    bye_spread = models.PositiveSmallIntegerField(default=50)
+    forfeit_spread = models.PositiveSmallIntegerField(default=50)
+    gibson = models.BooleanField(default=True)
+    gibson_spread = models.PositiveSmallIntegerField(default=500)
+    prize_places = models.PositiveSmallIntegerField(default=1)
+    repeats_allowed = models.PositiveSmallIntegerField(default=1)
+    seed = models.PositiveIntegerField(default=0)  # the draws for who goes first
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.club.name})"
+
+
+class Entrant(models.Model):
+    """A player entered in a tournament, with the rating and career games they came with."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    number = models.PositiveSmallIntegerField()  # the line of the .t file, in entry order
+    rating = models.PositiveSmallIntegerField(default=0)  # 0: unrated, as in a .t file
+    career_games = models.PositiveIntegerField(default=0)
+    active = models.BooleanField(default=True)  # False once withdrawn
+    joined_round = models.PositiveSmallIntegerField(default=1)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="one_entry_per_player"),
+            models.UniqueConstraint(fields=["tournament", "number"], name="unique_entry_number"),
+        ]
+
+    def __str__(self) -> str:
+        return self.player.name
+
+
+class TournamentRound(models.Model):
+    """A round as paired: by which method, from the standings after which round, and who was
+    gibsonized in it."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField()
+    method = models.CharField(max_length=16)
+    based_on = models.PositiveSmallIntegerField()
+    gibsonized = models.JSONField(default=list, blank=True)  # entrants' ids
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="unique_round_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"round {self.number}"
+
+
+class Pairing(models.Model):
+    """One table of a round (``first`` seated first in its ``game``), or a bye (no
+    ``second``, no table). A result typed in by the director (a game played without the app)
+    is kept here, without a turn log; a withdrawal makes it a forfeit (``absent``)."""
+
+    round = models.ForeignKey(TournamentRound, on_delete=models.CASCADE, related_name="pairings")
+    table = models.PositiveSmallIntegerField(null=True, blank=True)
+    first = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(
+        Entrant, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    game = models.OneToOneField(
+        Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="pairing"
+    )
+    first_score = models.IntegerField(null=True, blank=True)  # typed in
+    second_score = models.IntegerField(null=True, blank=True)
+    absent = models.ForeignKey(
+        Entrant, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["round", "table"]
+
+    def __str__(self) -> str:
+        return f"table {self.table}" if self.table else "bye"

@@ -20,6 +20,7 @@ from scorekeeper.web import (
     rankings,
     records,
     table,
+    tournaments,
 )
 from scorekeeper.web.scorer_link import scorer_paths
 
@@ -87,6 +88,37 @@ urlpatterns = [
         name="club_projector_part",
     ),
     path("clubs/<slug:slug>/events", live.club_events, name="club_events"),
+    path("clubs/<slug:slug>/tournaments/new", tournaments.new_tournament, name="new_tournament"),
+    # /tournaments/: a club's events
+    path("tournaments/<int:tournament_id>/", tournaments.tournament_page, name="tournament"),
+    path(
+        "tournaments/<int:tournament_id>/standings",
+        tournaments.standings_part,
+        name="tournament_standings",
+    ),
+    path("tournaments/<int:tournament_id>/direct", tournaments.direct, name="tournament_direct"),
+    path("tournaments/<int:tournament_id>/pair", tournaments.pair, name="tournament_pair"),
+    path(
+        "tournaments/<int:tournament_id>/result",
+        tournaments.enter_result,
+        name="tournament_result",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/withdraw",
+        tournaments.withdraw,
+        name="tournament_withdraw",
+    ),
+    path("tournaments/<int:tournament_id>/add", tournaments.add_players, name="tournament_add"),
+    path(
+        "tournaments/<int:tournament_id>/rounds/<int:number>",
+        tournaments.round_sheet,
+        name="tournament_round",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/export.t",
+        tournaments.export_t,
+        name="tournament_export_t",
+    ),
     # /judge/: the word judge (the referee's own page)
     path("", include("referee.urls")),
 ]

@@ -438,6 +438,119 @@ class ErrorBody(TypedDict):
     line: NotRequired[Annotated[int, Field(description="a refused import: the record's line")]]
 
 
+# A club's tournament -----------------------------------------------------------------------------
+@with_config(_example({"slug": "riverside", "name": "Riverside"}))
+class ClubOut(TypedDict):
+    """A club just made: its address on the site and the API (``/clubs/<slug>/``)."""
+
+    slug: str
+    name: str
+
+
+_EVENT = {
+    "id": 7,
+    "name": "Friday night",
+    "date": "2026-01-30",
+    "ruleset": "upwords-10",
+    "lexicon": "TWL06",
+    "challenge_mode": "auto",
+    "rounds": 3,
+    "rounds_paired": 1,
+    "players": 8,
+}
+
+
+@with_config(_example(_EVENT))
+class TournamentOut(TypedDict):
+    """A club's tournament: its games' rules, its rounds, how many are paired, its players."""
+
+    id: int
+    name: str
+    date: Annotated[str, Field(description="YYYY-MM-DD")]
+    ruleset: str
+    lexicon: str
+    challenge_mode: Annotated[str, Field(description="auto (checked as played) or manual")]
+    rounds: int
+    rounds_paired: int
+    players: Annotated[int, Field(description="how many are entered")]
+
+
+_PAIRED_GAME = {"id": "0b0a3c3e-7f4c-4b8e-9d7e-2f1d6a1c9b11", "token": _TOKEN}
+
+
+@with_config(_example(_PAIRED_GAME))
+class PairedGameOut(TypedDict):
+    """A table's game, played through ``/api/games/{id}/`` as any other."""
+
+    id: str
+    token: Annotated[str, Field(description="for the director: Authorization: Bearer <token>")]
+
+
+_PAIRING = {"table": 1, "first": "Ann Archer", "second": "Ben Baker", "game": _PAIRED_GAME}
+
+
+@with_config(_example(_PAIRING))
+class PairingOut(TypedDict):
+    """One table: who goes first, who second, and the game made for it."""
+
+    table: int
+    first: str
+    second: str
+    game: PairedGameOut | None
+
+
+@with_config(_example({"round": 1, "method": "swiss", "pairings": [_PAIRING], "byes": ["Cy"]}))
+class RoundOut(TypedDict):
+    """A round just paired: its tables in order, and who has the bye."""
+
+    round: int
+    method: str
+    pairings: list[PairingOut]
+    byes: list[str]
+
+
+_RESULT = {"round": 1, "table": 1, "player1": "Ann Archer", "score1": 412, "player2": "Ben Baker",
+           "score2": 377}  # fmt: skip
+
+
+@with_config(_example(_RESULT))
+class ResultOut(TypedDict):
+    """A result typed in, as stored."""
+
+    round: int
+    table: int | None
+    player1: str
+    score1: int
+    player2: str
+    score2: int
+
+
+_STANDING = {
+    "rank": "1=",
+    "name": "Ann Archer",
+    "wins": 2.5,
+    "losses": 0.5,
+    "spread": 212,
+    "gibsonized": False,
+    "rating_before": 1700,
+    "rating_change": 14,
+}
+
+
+@with_config(_example(_STANDING))
+class StandingOut(TypedDict):
+    """One line of the standings, in order: a place shared is shown with "=" ("1=")."""
+
+    rank: str
+    name: str
+    wins: Annotated[float, Field(description="a draw counts \u00bd")]
+    losses: float
+    spread: int
+    gibsonized: Annotated[bool, Field(description="paired as a clinched leader this round")]
+    rating_before: Annotated[int, Field(description="0: unrated")]
+    rating_change: int
+
+
 def _refused(code: str, message: str, **more: Any) -> dict[str, Any]:
     return {"error": {"code": code, "message": message, **more}}
 

@@ -10,11 +10,12 @@ stored game against its log. ``word_policy`` says how words are judged; ``analys
 what could have been played, within a budget; ``resubmit`` recognises a turn sent twice;
 ``counting`` says how players count turns (a leaf the table of turn kinds uses);
 ``refusals`` is the table from what the domain refuses to an answer (status, code,
-sentence); ``links`` the scorer's addresses; ``membership`` who plays for a club.
+sentence); ``links`` the scorer's addresses; ``membership`` who plays for a club; ``tournaments`` a
+club's event (its rounds' games made here, its standings read from their final scores).
 
 Each change is announced to the screens (``scorekeeper.live.news.announce``) once it commits.
 
 May import: ``referee``, ``scorekeeper.models``, ``scorekeeper.invisible``,
-``scorekeeper.live`` and each other.
+``scorekeeper.live``, ``scorekeeper.tournaments`` (the plain core) and each other.
 Never imports ``api``, ``web``, ``records`` or ``stats``.
 """

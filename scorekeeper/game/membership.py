@@ -27,7 +27,9 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
-from scorekeeper.models import Club, Game, Invitation, Player, Seat
+from referee import InputError
+from scorekeeper.game.refusals import Conflict
+from scorekeeper.models import Club, Game, Invitation, Player, Seat, name_problem
 
 # A made account's username: a stem from the player's name and a random tail that never
 # depends on which usernames are taken (a director learns nothing from the name they get).
@@ -269,3 +271,30 @@ def _no_longer_holds(invitation: Invitation, player: Player, user: AbstractBaseU
 
 def decline(invitation: Invitation) -> None:
     invitation.delete()
+
+
+# Addresses a club's slug can't take: /clubs/new and /clubs/invitations are pages.
+RESERVED_SLUGS = frozenset({"new", "invitations"})
+CLUB_NAME_MAX = 80
+
+
+def do_create_club(name: str, director: AbstractBaseUser) -> Club:
+    """A new club, with ``director`` as its director; its slug from its name."""
+    name = " ".join(str(name).split())
+    problem = name_problem(name) if name else "Give the club a name."
+    if problem or len(name) > CLUB_NAME_MAX:
+        raise InputError(
+            "bad_name", problem or f"A club's name has at most {CLUB_NAME_MAX} characters."
+        )
+    slug = slugify(name)[:80]
+    if not slug or slug in RESERVED_SLUGS:
+        raise InputError("bad_name", "Give the club a name with some letters or digits in it.")
+    try:
+        with transaction.atomic():
+            club = Club.objects.create(name=name, slug=slug)
+            club.directors.add(director)  # type: ignore[arg-type]
+    except IntegrityError:
+        raise Conflict(
+            "club_exists", f"There is already a club called {name} (or close to it)."
+        ) from None
+    return club

@@ -1,9 +1,10 @@
 """How a refusal becomes an HTTP status: one table, read by the JSON API and the pages alike.
 
 400 malformed input, 404 unknown game, 409 the game moved on (a stale page, a finished
-game) or a record is of a game already here, 422 a play or action the rules refuse, 503 a
-word list still being prepared or every search slot busy (with the error's
-``retry_after``). The first row that matches wins, so a subclass is listed before its base.
+game), a record is of a game already here or what was asked is done already
+(``Conflict``), 422 a play or action the rules refuse, 503 a word list still being prepared
+or every search slot busy (with the error's ``retry_after``). The first row that matches wins,
+so a subclass is listed before its base.
 """
 
 from __future__ import annotations
@@ -12,6 +13,11 @@ from referee import GameOver, IllegalAction, IllegalPlay, InputError, RefereeErr
 from scorekeeper.game.analysis import Busy, Preparing
 from scorekeeper.game.domain import GameHere, GameNotFound, StaleTurn
 
+
+class Conflict(IllegalAction):
+    """What was asked is done already: a round paired, a result entered, a club of that name."""
+
+
 STATUS: tuple[tuple[type[Exception], int], ...] = (
     (Preparing, 503),
     (Busy, 503),
@@ -19,6 +25,7 @@ STATUS: tuple[tuple[type[Exception], int], ...] = (
     (StaleTurn, 409),
     (GameHere, 409),
     (GameOver, 409),
+    (Conflict, 409),
     (IllegalPlay, 422),
     (IllegalAction, 422),
     (InputError, 400),

@@ -107,6 +107,7 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
         "director": directs(request.user, club),
         "tables": club_standings(club),
         "games": games,
+        "tournaments": club.tournaments.all()[:RECENT_GAMES],
     }
     response = render(request, "clubs/club.html", context)
     if request.user.is_authenticated:  # a director's page (a new password, once): kept nowhere

@@ -8,6 +8,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from referee import RULESETS, get_ruleset
+from scorekeeper.game.tournaments import kept_rating
 from scorekeeper.models import Player, Seat
 from scorekeeper.stats.rankings import (
     SORT_LABELS,
@@ -67,6 +68,7 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
         "games": [player_game(seat) for seat in seats],
         "results": player_results(seats),
         "rulesets": RULESETS,
+        "rating": kept_rating(player.pk),
         **player_record(player, seats),
     }
     return render(request, "history/player.html", context)

@@ -4,6 +4,8 @@
 //   (?part=live) and shows it; when an event comes without it (entries caught up from the
 //   record) it fetches the part again (htmx, hx-trigger="refresh"), as "director" (the club's
 //   live tables) does for each change;
+// - data-live="standings" (a tournament's standings) fetches its part again for each change of
+//   the club's games and events;
 // - the scorer's page (.scorer-page) shows a turn entered on another device: the page
 //   reloads where it is when nothing is being entered here, else it says so with a button.
 // While the stream is not open (no push here, a proxy that drops it, a server with no room)
@@ -73,7 +75,7 @@
   }
 
   // The spectator screen and the director's tables.
-  document.querySelectorAll("[data-events][data-live='screen'], [data-events][data-live='director']").forEach(function (element) {
+  document.querySelectorAll("[data-events][data-live='screen'], [data-events][data-live='director'], [data-events][data-live='standings']").forEach(function (element) {
     const refresh = refresher(element);
     if (element.dataset.live === "screen") {
       connect(element, function (turn) {

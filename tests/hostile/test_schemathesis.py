@@ -50,15 +50,22 @@ pytestmark = pytest.mark.django_db
 # The operations the description lists (``operations`` checks it), named here so that the
 # tests can be listed without a request: importing a test module sends none.
 OPERATIONS = [
+    "GET /api/clubs/{slug}/tournaments/",
     "GET /api/games/{game_id}/",
     "GET /api/games/{game_id}/export",
     "GET /api/games/{game_id}/turns/",
     "GET /api/lexicons",
     "GET /api/rulesets",
+    "GET /api/tournaments/{tournament_id}/export.t",
+    "GET /api/tournaments/{tournament_id}/standings",
     "POST /api/analysis/",
+    "POST /api/clubs/",
+    "POST /api/clubs/{slug}/tournaments/",
     "POST /api/games/",
     "POST /api/games/import",
     "POST /api/games/{game_id}/turns/",
+    "POST /api/tournaments/{tournament_id}/results/",
+    "POST /api/tournaments/{tournament_id}/rounds/",
 ]
 CHECKS = [
     not_a_server_error,
@@ -75,7 +82,8 @@ EXAMPLES = {  # the game operations get more: they are where the rules are
     "GET /api/games/{game_id}/turns/": 40,
     "POST /api/games/import": 30,
     "POST /api/analysis/": 30,
-}  # and 5 each for the lists of rulesets and lexicons, which take no input
+}  # and 5 each for the lists of rulesets and lexicons, which take no input, and for the
+# tournament's routes, whose changes a caller without an account can't reach
 
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
@@ -129,6 +137,10 @@ NEGATIVE = [
     "GET /api/games/{game_id}/turns/",
     "POST /api/games/import",
     "POST /api/analysis/",
+    "POST /api/clubs/",
+    "POST /api/clubs/{slug}/tournaments/",
+    "POST /api/tournaments/{tournament_id}/rounds/",
+    "POST /api/tournaments/{tournament_id}/results/",
 ]
 CASES = [(label, GenerationMode.POSITIVE) for label in OPERATIONS] + [
     (label, GenerationMode.NEGATIVE) for label in NEGATIVE

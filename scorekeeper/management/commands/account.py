@@ -1,5 +1,6 @@
 """Accounts with no mail set up: ``account add USERNAME`` makes one, ``account reset USERNAME``
-gives it a new password. There is no sign-up page; Django's ``changepassword`` works too."""
+gives it a new password, ``account token USERNAME`` a new personal API token (replacing the
+one before). There is no sign-up page; Django's ``changepassword`` works too."""
 
 from __future__ import annotations
 
@@ -11,19 +12,21 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
+from scorekeeper.api.accounts import new_account_token
 from scorekeeper.game.membership import random_password
 
 
 class Command(BaseCommand):
     help = (
         "add USERNAME: make an account (the password read from stdin, or a random one printed "
-        "once); reset USERNAME: give it a new random password, printed once."
+        "once); reset USERNAME: give it a new random password, printed once; token USERNAME: a "
+        "new API token (Authorization: Bearer <token>), printed once."
     )
 
     stealth_options = ("stdin",)  # tests pass the password as call_command(..., stdin=...)
 
     def add_arguments(self, parser):  # type: ignore[no-untyped-def]
-        parser.add_argument("what", choices=["add", "reset"])
+        parser.add_argument("what", choices=["add", "reset", "token"])
         parser.add_argument("username")
 
     def handle(self, *args, **options):  # type: ignore[no-untyped-def]
@@ -46,6 +49,9 @@ class Command(BaseCommand):
             if found is None:
                 raise CommandError(f"There is no account called {username}.")
             user = found
+            if options["what"] == "token":
+                self.stdout.write(new_account_token(user))  # alone on its line, for scripts
+                return
             given, password = "", random_password()
             user.set_password(password)
             user.save(update_fields=["password"])

@@ -1,0 +1,267 @@
+"""The API of a club's tournament: make a club, make an event, pair its rounds, type in a
+result, read its standings and its ``.t`` file.
+
+A change is a director's (``accounts.account_of``: the session with CSRF, or the account's
+token); reading an event is anyone's. Each route calls one operation of
+``scorekeeper.game.tournaments`` (or ``membership`` for a club); a paired game is played
+through ``/api/games/{id}/`` as any other.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.urls import reverse
+from ninja import Field, Schema, Status
+
+from scorekeeper.api.accounts import NotSignedIn, account_of
+from scorekeeper.api.endpoints import READ, WRITE, ApiError, Int, Text, answers, api
+from scorekeeper.api.schemas import (
+    ClubOut,
+    PairingOut,
+    ResultOut,
+    RoundOut,
+    StandingOut,
+    TournamentOut,
+)
+from scorekeeper.game import tournaments as events
+from scorekeeper.game.membership import directs, do_create_club
+from scorekeeper.models import Club, Tournament, TournamentRound
+
+DIRECTING = (401, 403, *WRITE)
+
+
+class ClubIn(Schema):
+    name: Text = Field(..., max_length=80, examples=["Riverside"])
+
+
+class EntryIn(Schema):
+    name: Text = Field(..., examples=["Ann Archer"], description="as people write it")
+    rating: Int = Field(0, ge=0, le=events.MAX_RATING, description="0: unrated")
+    career_games: Int = Field(
+        0, ge=0, le=events.MAX_CAREER_GAMES, description="rated games before this event"
+    )
+
+
+class GibsonIn(Schema):
+    on: bool = True
+    spread: Int = Field(500, ge=0, le=1000, description="the margin a game assumed")
+    prize_places: Int = Field(1, ge=0, le=1000)
+
+
+class TournamentIn(Schema):
+    name: Text = Field(..., max_length=120, examples=["Friday night"])
+    ruleset: str = Field(..., examples=["upwords-10"])
+    lexicon: str | None = Field(None, examples=["TWL06"], description="or 'honour'")
+    challenge_mode: Literal["auto", "manual"] = "auto"
+    rounds: Int = Field(..., ge=1, le=events.MAX_ROUNDS)
+    players: list[EntryIn] = Field(..., min_length=1, max_length=events.MAX_ENTRANTS)
+    bye_spread: Int = Field(50, ge=0, le=1000)
+    forfeit_spread: Int = Field(50, ge=0, le=1000)
+    repeats_allowed: Int = Field(
+        1, ge=0, le=1000, description="Swiss: how many times a couple may meet again"
+    )
+    gibson: GibsonIn = GibsonIn(on=True, spread=500, prize_places=1)
+
+
+class RoundIn(Schema):
+    method: Literal["swiss", "round_robin", "koth", "fontes", "manual"]
+    round: Int | None = Field(None, description="the round meant; refused unless it is the next")
+    based_on: Int | None = Field(
+        None, description="the last round the standings count (the round before by default)"
+    )
+    pairings: list[tuple[Text, Text]] = Field(
+        default_factory=list, description="manual: the couples, by name", max_length=200
+    )
+    bye: Text | None = Field(None, description="manual: who has the bye")
+
+
+class ResultIn(Schema):
+    round: Int = Field(..., ge=1)
+    player1: Text
+    score1: Int
+    player2: Text
+    score2: Int
+
+
+def _director(request: HttpRequest, club: Club) -> None:
+    try:
+        user = account_of(request)
+    except NotSignedIn as refused:
+        raise ApiError(refused.status, refused.code, refused.message) from None
+    if not directs(user, club):
+        raise ApiError(403, "not_director", f"Only a director of {club.name} can do that.")
+
+
+def _club(slug: str) -> Club:
+    club = Club.objects.filter(slug=slug).first()
+    if club is None:
+        raise Http404
+    return club
+
+
+def _tournament(tournament_id: int) -> Tournament:
+    found = Tournament.objects.select_related("club").filter(pk=tournament_id).first()
+    if found is None:
+        raise Http404
+    return found
+
+
+def _described(tournament: Tournament) -> TournamentOut:
+    return {
+        "id": tournament.pk,
+        "name": tournament.name,
+        "date": tournament.date.isoformat(),
+        "ruleset": tournament.ruleset,
+        "lexicon": tournament.lexicon,
+        "challenge_mode": tournament.challenge_mode,
+        "rounds": tournament.rounds,
+        "rounds_paired": tournament.round_set.count(),
+        "players": tournament.entrants.count(),
+    }
+
+
+def _round(paired: TournamentRound) -> RoundOut:
+    pairings = list(
+        paired.pairings.select_related("first__player", "second__player", "game").order_by("table")
+    )
+    tables: list[PairingOut] = [
+        {
+            "table": p.table,
+            "first": p.first.player.name,
+            "second": p.second.player.name,
+            "game": None if p.game is None else {"id": str(p.game.pk), "token": p.game.token},
+        }
+        for p in pairings
+        if p.second is not None and p.table is not None
+    ]
+    byes = [p.first.player.name for p in pairings if p.second is None]
+    return {"round": paired.number, "method": paired.method, "pairings": tables, "byes": byes}
+
+
+@api.post("/clubs/", **answers(201, ClubOut, *DIRECTING), summary="Make a club, as its director")
+def create_club(request: HttpRequest, payload: ClubIn) -> Status[ClubOut]:
+    try:
+        user = account_of(request)
+    except NotSignedIn as refused:
+        raise ApiError(refused.status, refused.code, refused.message) from None
+    club = do_create_club(payload.name, user)
+    return Status(201, {"slug": club.slug, "name": club.name})
+
+
+@api.post(
+    "/clubs/{slug}/tournaments/",
+    **answers(201, TournamentOut, *DIRECTING, 404),
+    summary="Make a tournament of the club, with its players",
+)
+def create_tournament(
+    request: HttpRequest, slug: str, payload: TournamentIn
+) -> Status[TournamentOut]:
+    club = _club(slug)
+    _director(request, club)
+    made = events.do_create_tournament(
+        club,
+        name=payload.name,
+        ruleset=payload.ruleset,
+        lexicon=payload.lexicon,
+        challenge_mode=payload.challenge_mode,
+        rounds=payload.rounds,
+        players=[events.Entry(p.name, p.rating, p.career_games) for p in payload.players],
+        bye_spread=payload.bye_spread,
+        forfeit_spread=payload.forfeit_spread,
+        repeats_allowed=payload.repeats_allowed,
+        gibson=payload.gibson.on,
+        gibson_spread=payload.gibson.spread,
+        prize_places=payload.gibson.prize_places,
+    )
+    return Status(201, _described(made))
+
+
+@api.get(
+    "/clubs/{slug}/tournaments/",
+    **answers(200, list[TournamentOut], *READ, 404),
+    summary="A club's tournaments, the latest first",
+)
+def list_tournaments(request: HttpRequest, slug: str) -> list[TournamentOut]:
+    return [_described(t) for t in _club(slug).tournaments.all()]
+
+
+@api.post(
+    "/tournaments/{tournament_id}/rounds/",
+    **answers(201, RoundOut, *DIRECTING, 404),
+    summary="Pair the next round; each table's game is made, its first player to move",
+)
+def pair_round(request: HttpRequest, tournament_id: int, payload: RoundIn) -> Status[RoundOut]:
+    tournament = _tournament(tournament_id)
+    _director(request, tournament.club)
+    paired = events.do_pair_round(
+        tournament,
+        payload.method,
+        round=payload.round,
+        based_on=payload.based_on,
+        manual=payload.pairings,
+        manual_bye=payload.bye,
+    )
+    return Status(201, _round(paired))
+
+
+@api.post(
+    "/tournaments/{tournament_id}/results/",
+    **answers(201, ResultOut, *DIRECTING, 404),
+    summary="Type in the result of a game played without the app",
+)
+def enter_result(request: HttpRequest, tournament_id: int, payload: ResultIn) -> Status[ResultOut]:
+    tournament = _tournament(tournament_id)
+    _director(request, tournament.club)
+    pairing = events.do_enter_result(
+        tournament,
+        payload.round,
+        payload.player1,
+        payload.score1,
+        payload.player2,
+        payload.score2,
+        by=str(getattr(request, "user", "") or ""),
+    )
+    answer: ResultOut = {
+        "round": payload.round,
+        "table": pairing.table,
+        "player1": events.entrant_named(tournament, payload.player1).player.name,
+        "score1": payload.score1,
+        "player2": events.entrant_named(tournament, payload.player2).player.name,
+        "score2": payload.score2,
+    }
+    return Status(201, answer)
+
+
+@api.get(
+    "/tournaments/{tournament_id}/standings",
+    **answers(200, list[StandingOut], *READ, 404),
+    summary="The standings in order, places shared shown as 1=",
+)
+def standings(request: HttpRequest, tournament_id: int) -> list[StandingOut]:
+    rows = events.standings(_tournament(tournament_id))
+    return [
+        {
+            "rank": row.standing.rank,
+            "name": row.standing.player.name,
+            "wins": row.standing.wins,
+            "losses": row.standing.losses,
+            "spread": row.standing.spread,
+            "gibsonized": row.gibsonized,
+            "rating_before": row.rating_before,
+            "rating_change": row.rating_change,
+        }
+        for row in rows
+    ]
+
+
+@api.get(
+    "/tournaments/{tournament_id}/export.t",
+    **answers(308, None, *READ, 404),
+    summary="Where the event's tsh .t file is: /tournaments/{id}/export.t",
+)
+def export_t(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    # The file has one address, the page's; the API points there.
+    tournament = _tournament(tournament_id)
+    return HttpResponseRedirect(reverse("tournament_export_t", args=[tournament.pk]), status=308)

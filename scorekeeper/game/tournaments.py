@@ -1,0 +1,584 @@
+"""A club's tournament as the record keeps it: the one path that makes an event, pairs its
+rounds (each pairing a game made by ``domain.do_create_game``), takes a result typed in and
+withdraws a player; and the reads that turn its rows into the plain core's data
+(``scorekeeper.tournaments``) and its answers back: standings, scorecards, ratings, the ``.t``
+file.
+
+Standings are computed when read, from each game's stored ``final_score`` (never its turn
+log), so a game's end or a correction made after it changes them at once. Every change here
+and every change to an event's game is news on its club's channel (``live.news``), which the
+standings screens follow.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date as Date
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+
+from referee import IllegalAction, InputError, get_ruleset
+from scorekeeper import tournaments as core
+from scorekeeper.game import domain
+from scorekeeper.game.refusals import Conflict
+from scorekeeper.game.word_policy import AUTO, MANUAL, resolve_lexicon
+from scorekeeper.live.hub import hub
+from scorekeeper.live.news import club_channel
+from scorekeeper.models import (
+    Club,
+    Entrant,
+    Game,
+    Pairing,
+    Tournament,
+    TournamentRound,
+    name_key,
+    name_problem,
+)
+
+MAX_ROUNDS = 30
+MAX_ENTRANTS = 200
+MAX_RATING = 3000
+MAX_CAREER_GAMES = 100_000
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A player as the director enters them: a name, a rating (0: unrated), career games."""
+
+    name: str
+    rating: int = core.UNRATED
+    career_games: int = 0
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the standings as shown: the core's ``Standing``, whether the player is
+    gibsonized in the latest round, and their rating before the event and its change."""
+
+    standing: core.Standing
+    entrant: Entrant
+    gibsonized: bool
+    rating_before: int
+    rating_after: int
+
+    @property
+    def rating_change(self) -> int:
+        return self.rating_after - self.rating_before
+
+
+def refused(error: core.TournamentError) -> IllegalAction:
+    """The core's refusal as the domain's (422, its code and sentence)."""
+    return IllegalAction(error.code, error.message)
+
+
+# Making an event ---------------------------------------------------------------------------------
+def rules_of(tournament: Tournament) -> core.Rules:
+    return core.Rules(
+        rounds=tournament.rounds,
+        bye_spread=tournament.bye_spread,
+        forfeit_spread=tournament.forfeit_spread,
+        gibson=tournament.gibson,
+        gibson_spread=tournament.gibson_spread,
+        prize_places=tournament.prize_places,
+        repeats_allowed=tournament.repeats_allowed,
+        seed=tournament.seed,
+    )
+
+
+def check_entries(entries: Sequence[Entry], taken: Sequence[str] = ()) -> list[Entry]:
+    """The entries with their names tidied, or the refusal of the first that won't do."""
+    if not entries:
+        raise InputError("no_players", "Enter at least one player.")
+    seen = {name_key(name) for name in taken}
+    tidied = []
+    for entry in entries:
+        (name,) = _names([entry.name])
+        if name_key(name) in seen:
+            raise InputError("duplicate_player", f"{name} is entered twice.")
+        seen.add(name_key(name))
+        if not 0 <= entry.rating <= MAX_RATING:
+            raise InputError("bad_rating", f"A rating is 0 (unrated) to {MAX_RATING}.")
+        if not 0 <= entry.career_games <= MAX_CAREER_GAMES:
+            raise InputError("bad_career_games", f"Career games are 0 to {MAX_CAREER_GAMES:,}.")
+        tidied.append(Entry(name, entry.rating, entry.career_games))
+    if len(seen) > MAX_ENTRANTS:
+        raise InputError("too_many_players", f"An event has at most {MAX_ENTRANTS} players.")
+    return tidied
+
+
+def _names(names: Sequence[str]) -> list[str]:
+    # The same checks as a game's players (visible, not too long), one name at a time.
+    return domain.check_player_names(list(names))
+
+
+def do_create_tournament(
+    club: Club,
+    *,
+    name: str,
+    ruleset: str,
+    rounds: int,
+    players: Sequence[Entry],
+    lexicon: str | None = None,
+    challenge_mode: str = AUTO,
+    date: Date | None = None,
+    bye_spread: int = 50,
+    forfeit_spread: int = 50,
+    gibson: bool = True,
+    gibson_spread: int = 500,
+    prize_places: int = 1,
+    repeats_allowed: int = 1,
+    seed: int = 0,
+) -> Tournament:
+    """Make an event of ``club`` with its players, each put on the club's roster (a name
+    new to the app becomes a player). Everything is checked before anything is stored."""
+    if not name.strip() or len(name) > 120:
+        raise InputError("bad_name", "An event's name is 1 to 120 characters.")
+    if problem := name_problem(name):
+        raise InputError("bad_name", problem)
+    rules = get_ruleset(ruleset)
+    lexicon_id, _ = resolve_lexicon(settings.DEFAULT_LEXICON if lexicon is None else lexicon)
+    if challenge_mode not in (AUTO, MANUAL):
+        raise InputError(
+            "bad_challenge_mode", "challenge_mode must be auto (checked as played) or manual."
+        )
+    if not 1 <= rounds <= MAX_ROUNDS:
+        raise InputError("bad_rules", f"An event has 1 to {MAX_ROUNDS} rounds.")
+    for label, value in (
+        ("bye spread", bye_spread),
+        ("forfeit spread", forfeit_spread),
+        ("Gibson spread", gibson_spread),
+        ("prize places", prize_places),
+        ("repeat limit", repeats_allowed),
+    ):
+        if not 0 <= value <= 1000:
+            raise InputError("bad_rules", f"The {label} is 0 to 1000.")
+    entries = check_entries(players)
+    tournament = Tournament(
+        club=club,
+        name=" ".join(name.split()),
+        ruleset=rules.id,
+        lexicon=lexicon_id,
+        challenge_mode=challenge_mode,
+        rounds=rounds,
+        bye_spread=bye_spread,
+        forfeit_spread=forfeit_spread,
+        gibson=gibson,
+        gibson_spread=gibson_spread,
+        prize_places=prize_places,
+        repeats_allowed=repeats_allowed,
+        seed=seed,
+    )
+    if date is not None:
+        tournament.date = date
+    with transaction.atomic():
+        tournament.save()
+        _enter(tournament, entries, joined_round=1)
+    return tournament
+
+
+def do_import_tournament(club: Club, text: str, **fields: Any) -> Tournament:
+    """Start an event from tsh's ``.t`` file: its players and ratings, in its line order,
+    and its results so far as rounds paired by hand, each game's scores typed in (a game
+    paired and not finished waits for its result; a bye and an absence keep their kind, at
+    the event's own margins). ``fields`` are ``do_create_tournament``'s."""
+    try:
+        division = core.read_t(text)
+    except core.TournamentError as error:
+        raise InputError(error.code, error.message) from None
+    played = max((result.round for result in division.results), default=0)
+    if played > fields.get("rounds", 0):
+        raise InputError("bad_rules", f"The file has {played} rounds: the event needs as many.")
+    entries = [Entry(player.name, player.rating) for player in division.players]
+    with transaction.atomic():
+        tournament = do_create_tournament(club, players=entries, **fields)
+        entrant_of = {line: entrant for line, entrant in enumerate(entrants_of(tournament), 1)}
+        for number in range(1, played + 1):
+            paired = TournamentRound.objects.create(
+                tournament=tournament, number=number, method="manual", based_on=number - 1
+            )
+            table = 0
+            for result in division.results:
+                if result.round != number:
+                    continue
+                if isinstance(result, core.Game):
+                    table += 1
+                    Pairing.objects.create(
+                        round=paired,
+                        table=table,
+                        first=entrant_of[result.first],
+                        second=entrant_of[result.second],
+                        first_score=result.first_score,
+                        second_score=result.second_score,
+                    )
+                elif isinstance(result, core.Bye):
+                    Pairing.objects.create(round=paired, first=entrant_of[result.player])
+                elif isinstance(result, core.Absence):
+                    absent = entrant_of[result.player]
+                    Pairing.objects.create(round=paired, first=absent, absent=absent)
+    return tournament
+
+
+def do_add_players(tournament: Tournament, players: Sequence[Entry]) -> list[Entrant]:
+    """Late entries: paired from the next round on; the rounds before count as losses by
+    the forfeit margin (the core's ``Absence``)."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        taken = [entrant.player.name for entrant in tournament.entrants.select_related("player")]
+        entries = check_entries(players, taken)
+        joined = tournament.round_set.count() + 1
+        made = _enter(tournament, entries, joined_round=joined)
+        announce(tournament)
+    return made
+
+
+def _enter(tournament: Tournament, entries: Sequence[Entry], *, joined_round: int) -> list[Entrant]:
+    last = tournament.entrants.order_by("-number").values_list("number", flat=True).first() or 0
+    made = []
+    for number, entry in enumerate(entries, start=last + 1):
+        player = domain.player_named(entry.name)
+        tournament.club.roster.add(player)
+        kept = None if entry.rating else kept_rating(player.pk, tournament.club, besides=tournament)
+        if kept is not None:  # an entry without a rating takes the one its last event left
+            entry = Entry(entry.name, kept.rating, max(entry.career_games, kept.career_games))
+        made.append(
+            Entrant.objects.create(
+                tournament=tournament,
+                player=player,
+                number=number,
+                rating=entry.rating,
+                career_games=entry.career_games,
+                joined_round=joined_round,
+            )
+        )
+    return made
+
+
+# The rows as the core's data -------------------------------------------------------------------
+def entrants_of(tournament: Tournament) -> list[Entrant]:
+    return list(tournament.entrants.select_related("player").order_by("number"))
+
+
+def core_player(entrant: Entrant) -> core.Player:
+    return core.Player(
+        id=entrant.pk,
+        name=entrant.player.name,
+        rating=entrant.rating,
+        career_games=entrant.career_games,
+        active=entrant.active,
+        joined_round=entrant.joined_round,
+    )
+
+
+def pairings_of(tournament: Tournament) -> list[Pairing]:
+    return list(
+        Pairing.objects.filter(round__tournament=tournament)
+        .select_related("round", "game", "first__player", "second__player")
+        .prefetch_related("game__seats")
+        .order_by("round__number", "table")
+    )
+
+
+def final_scores(pairing: Pairing) -> tuple[int, int] | None:
+    """(first's, second's) final scores: typed in, or the game's once it has finished."""
+    if pairing.first_score is not None and pairing.second_score is not None:
+        return pairing.first_score, pairing.second_score
+    game = pairing.game
+    if game is None or game.status != Game.Status.FINISHED or pairing.second is None:
+        return None
+    scores = {seat.player_id: seat.final_score for seat in game.seats.all()}
+    first, second = scores.get(pairing.first.player_id), scores.get(pairing.second.player_id)
+    if first is None or second is None:
+        return None
+    return first, second
+
+
+def result_of(pairing: Pairing, tournament: Tournament) -> core.Result:
+    number = pairing.round.number
+    if pairing.second_id is None and pairing.absent_id == pairing.first_id:
+        return core.Absence(number, pairing.first_id, tournament.forfeit_spread)
+    if pairing.second_id is None:
+        return core.Bye(number, pairing.first_id, tournament.bye_spread)
+    if pairing.absent_id is not None:
+        present = pairing.second_id if pairing.absent_id == pairing.first_id else pairing.first_id
+        assert present is not None
+        return core.Forfeit(number, present, pairing.absent_id, tournament.forfeit_spread)
+    scores = final_scores(pairing)
+    first, second = scores if scores is not None else (None, None)
+    return core.Game(number, pairing.first_id, pairing.second_id, first, second)
+
+
+def core_results(
+    tournament: Tournament, pairings: Sequence[Pairing] | None = None
+) -> list[core.Result]:
+    found = pairings_of(tournament) if pairings is None else pairings
+    return [result_of(pairing, tournament) for pairing in found]
+
+
+# Pairing a round -------------------------------------------------------------------------------
+def entrant_named(tournament: Tournament, name: str) -> Entrant:
+    found = tournament.entrants.select_related("player").filter(player__name_key=name_key(name))
+    entrant = found.first()
+    if entrant is None:
+        raise InputError("unknown_player", f"{name} is not entered in {tournament.name}.")
+    return entrant
+
+
+def do_pair_round(
+    tournament: Tournament,
+    method: str,
+    *,
+    round: int | None = None,
+    based_on: int | None = None,
+    manual: Sequence[tuple[str, str]] = (),
+    manual_bye: str | None = None,
+) -> TournamentRound:
+    """Pair the next round by ``method`` and make a game for each table, its first player
+    seated first, with the event's rules: all in one transaction, under the event's lock.
+    ``round``, when given, must be the next one (a round paired already is refused)."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        paired = tournament.round_set.count()
+        number = paired + 1
+        if round is not None and round != number:
+            if round <= paired:
+                raise Conflict("paired_twice", f"Round {round} is paired already.")
+            raise IllegalAction("not_next", f"The next round to pair is round {number}.")
+        if number > tournament.rounds:
+            raise Conflict(
+                "event_over", f"All {tournament.rounds} rounds of {tournament.name} are paired."
+            )
+        entrants = entrants_of(tournament)
+        by_name = {name_key(e.player.name): e.pk for e in entrants}
+
+        def pk_of(name: str) -> int:
+            if name_key(name) not in by_name:
+                raise InputError("unknown_player", f"{name} is not entered in {tournament.name}.")
+            return by_name[name_key(name)]
+
+        options = core.Options(
+            manual=tuple((pk_of(a), pk_of(b)) for a, b in manual),
+            manual_bye=None if manual_bye is None else pk_of(manual_bye),
+        )
+        try:
+            made = core.pair_round(
+                method,
+                [core_player(entrant) for entrant in entrants],
+                core_results(tournament),
+                rules_of(tournament),
+                number,
+                based_on=based_on,
+                options=options,
+            )
+        except core.TournamentError as error:
+            raise refused(error) from None
+        if not made.pairings and made.bye is None:
+            raise IllegalAction("nobody_to_pair", f"Nobody is left to pair in round {number}.")
+        try:
+            with transaction.atomic():
+                paired_round = TournamentRound.objects.create(
+                    tournament=tournament,
+                    number=number,
+                    method=method,
+                    based_on=number - 1 if based_on is None else based_on,
+                    gibsonized=list(made.gibsonized),
+                )
+        except IntegrityError:
+            raise Conflict("paired_twice", f"Round {number} is paired already.") from None
+        entrant_of = {entrant.pk: entrant for entrant in entrants}
+        for pairing in made.pairings:
+            first, second = entrant_of[pairing.first], entrant_of[pairing.second]
+            game = domain.do_create_game(
+                ruleset=tournament.ruleset,
+                players=[first.player.name, second.player.name],
+                lexicon=tournament.lexicon,
+                challenge_mode=tournament.challenge_mode,
+                first=first.player.name,
+                club=tournament.club,
+                table_number=pairing.table,
+            )
+            Pairing.objects.create(
+                round=paired_round, table=pairing.table, first=first, second=second, game=game
+            )
+        if made.bye is not None:
+            Pairing.objects.create(round=paired_round, first=entrant_of[made.bye])
+        announce(tournament)
+    return paired_round
+
+
+# Results and withdrawals -----------------------------------------------------------------------
+def do_enter_result(
+    tournament: Tournament,
+    round: int,
+    player1: str,
+    score1: int,
+    player2: str,
+    score2: int,
+    *,
+    by: str = "",
+) -> Pairing:
+    """Type in the result of a game played without the app ("table 4: Ann 412 Ben 377"):
+    kept on the pairing, without a turn log; the table's game, if still open, is abandoned."""
+    if name_key(player1) == name_key(player2):
+        raise IllegalAction("self_pairing", f"{player1} can't play themselves.")
+    for score in (score1, score2):
+        if not -1000 <= score <= 10000:
+            raise InputError("bad_score", "A score is -1000 to 10000.")
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        one, two = entrant_named(tournament, player1), entrant_named(tournament, player2)
+        pairing = (
+            Pairing.objects.select_related("round", "game", "first__player", "second__player")
+            .filter(round__tournament=tournament, round__number=round)
+            .filter(first__in=(one, two), second__in=(one, two))
+            .first()
+        )
+        if pairing is None:
+            raise IllegalAction(
+                "not_paired",
+                f"{one.player.name} and {two.player.name} are not paired in round {round}.",
+            )
+        if pairing.absent_id is not None or final_scores(pairing) is not None:
+            raise Conflict(
+                "has_result",
+                f"The game of {one.player.name} and {two.player.name} in round {round} "
+                "has its result already.",
+            )
+        if pairing.first_id == one.pk:
+            pairing.first_score, pairing.second_score = score1, score2
+        else:
+            pairing.first_score, pairing.second_score = score2, score1
+        pairing.save(update_fields=["first_score", "second_score"])
+        _close(pairing.game, by)
+        announce(tournament)
+    return pairing
+
+
+def _close(game: Game | None, by: str) -> None:
+    """Abandon a table's game that is still open: its result is kept elsewhere now, and
+    the director's screen no longer shows it in play."""
+    if game is not None and game.status in (Game.Status.IN_PROGRESS, Game.Status.AWAITING_RACKS):
+        domain.act(game.pk, "abandon", by=by)
+
+
+def do_withdraw(entrant: Entrant, *, by: str = "") -> Entrant:
+    """Withdraw a player: later rounds are paired without them, and their games already
+    paired and not yet over become forfeit wins for their opponents."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=entrant.tournament_id)
+        entrant = Entrant.objects.select_related("player").get(pk=entrant.pk)
+        if not entrant.active:
+            raise Conflict("withdrawn", f"{entrant.player.name} has withdrawn already.")
+        entrant.active = False
+        entrant.save(update_fields=["active"])
+        for pairing in pairings_of(tournament):
+            mine = entrant.pk in (pairing.first_id, pairing.second_id)
+            open_game = pairing.absent_id is None and final_scores(pairing) is None
+            if mine and pairing.second_id is not None and open_game:
+                pairing.absent = entrant
+                pairing.save(update_fields=["absent"])
+                _close(pairing.game, by)
+        announce(tournament)
+    return entrant
+
+
+def announce(tournament: Tournament) -> None:
+    """Tell the club's screens that the event changed once the transaction commits (a
+    game's own changes are announced by the domain)."""
+    club_id = tournament.club_id
+
+    def send() -> None:
+        hub.publish(club_channel(club_id), {"game": "", "entry": 0, "at": round(time.time(), 3)})
+
+    transaction.on_commit(lambda: hub.soon(send), robust=True)
+
+
+# Reading an event ------------------------------------------------------------------------------
+def standings(tournament: Tournament) -> list[Row]:
+    """The standings in order, with scorecards, Gibsons and ratings."""
+    entrants = entrants_of(tournament)
+    pairings = pairings_of(tournament)
+    players = [core_player(entrant) for entrant in entrants]
+    results = core_results(tournament, pairings)
+    rows = core.compute_standings(players, results, rules_of(tournament))
+    ratings = core.rate_event(players, results)
+    latest = tournament.round_set.order_by("-number").first()
+    gibsonized = set(latest.gibsonized) if latest else set()
+    by_id = {entrant.pk: entrant for entrant in entrants}
+    return [
+        Row(
+            standing=row,
+            entrant=by_id[row.player.id],
+            gibsonized=row.player.id in gibsonized,
+            rating_before=ratings[row.player.id].before,
+            rating_after=ratings[row.player.id].after,
+        )
+        for row in rows
+    ]
+
+
+@dataclass(frozen=True)
+class KeptRating:
+    """A player's rating after their latest event here, for their page and the next event."""
+
+    tournament: Tournament
+    rating: int
+    career_games: int
+
+
+def kept_rating(
+    player_id: int, club: Club | None = None, *, besides: Tournament | None = None
+) -> KeptRating | None:
+    """The rating ``player_id`` left their latest event with (of ``club``, if given; other
+    than ``besides``), and their career games after it; None before any."""
+    entries = Entrant.objects.filter(player_id=player_id).select_related("tournament__club")
+    if besides is not None:
+        entries = entries.exclude(tournament=besides)
+    if club is not None:
+        entries = entries.filter(tournament__club=club)
+    latest = entries.order_by("-tournament__date", "-tournament__created_at").first()
+    if latest is None:
+        return None
+    tournament = latest.tournament
+    players = [core_player(entrant) for entrant in entrants_of(tournament)]
+    change = core.rate_event(players, core_results(tournament))[latest.pk]
+    return KeptRating(tournament, change.after, latest.career_games + change.games)
+
+
+def export_t(tournament: Tournament) -> str:
+    """The event as tsh's ``.t`` file, one line a player in entry order."""
+    players = [core_player(entrant) for entrant in entrants_of(tournament)]
+    try:
+        return core.write_t(players, core_results(tournament))
+    except core.TournamentError as error:
+        raise refused(error) from None
+
+
+def rounds_of(tournament: Tournament) -> Mapping[int, list[Pairing]]:
+    """Each round's pairings in table order (the bye last), by round number."""
+    found: dict[int, list[Pairing]] = {}
+    for pairing in pairings_of(tournament):
+        found.setdefault(pairing.round.number, []).append(pairing)
+    for pairings in found.values():
+        pairings.sort(key=lambda p: (p.table is None, p.table or 0))
+    return found
+
+
+def names_of(tournament: Tournament) -> dict[int, str]:
+    return {e.pk: e.player.name for e in tournament.entrants.select_related("player")}
+
+
+__all__ = [
+    "Entry",
+    "Row",
+    "do_add_players",
+    "do_create_tournament",
+    "do_enter_result",
+    "do_pair_round",
+    "do_withdraw",
+    "export_t",
+    "standings",
+]

@@ -1,0 +1,133 @@
+"""The director's forms for a tournament: making one (its players several at once, one a
+line), pairing a round, typing in a result, withdrawing a player."""
+
+from __future__ import annotations
+
+from django import forms
+
+from referee import RULESETS
+from scorekeeper.game import tournaments as events
+from scorekeeper.tournaments import METHODS
+from scorekeeper.web.forms import lexicon_choices
+
+T_FILE_MOST = 1_000_000  # bytes: a .t file of 200 players and 30 rounds is far less
+METHOD_NAMES = {
+    "swiss": "Swiss",
+    "koth": "King of the Hill",
+    "round_robin": "Round robin",
+    "fontes": "Initial Fontes",
+    "manual": "By hand",
+}
+assert set(METHOD_NAMES) == set(METHODS)
+
+
+def read_entries(text: str) -> list[events.Entry]:
+    """One player a line: a name, then optionally a rating and career games
+    ("Ann Archer 1712 230"); blank lines are skipped.
+
+    >>> [tuple(vars(e).values()) for e in read_entries("Ann Archer 1712 230\\nBen Baker\\n")]
+    [('Ann Archer', 1712, 230), ('Ben Baker', 0, 0)]
+    """
+    entries = []
+    for line in text.splitlines():
+        words = line.replace(",", " ").split()
+        numbers: list[int] = []
+        while words and words[-1].isdigit() and len(numbers) < 2:
+            numbers.insert(0, int(words.pop()))
+        if not words:
+            if numbers:
+                raise forms.ValidationError(f"{line.strip()!r} has no name.")
+            continue
+        rating, career = (numbers + [0, 0])[:2]
+        entries.append(events.Entry(" ".join(words), rating, career))
+    return entries
+
+
+class PlayersField(forms.CharField):
+    widget = forms.Textarea(attrs={"rows": 8, "autocapitalize": "words", "spellcheck": "false"})
+
+    def clean(self, value: str) -> list[events.Entry]:
+        return read_entries(super().clean(value) or "")
+
+
+class NewTournamentForm(forms.Form):
+    name = forms.CharField(max_length=120, label="Name of the event")
+    ruleset = forms.ChoiceField(label="Game", choices=[(r.id, r.name) for r in RULESETS.values()])
+    lexicon = forms.ChoiceField(label="Dictionary")
+    challenge_mode = forms.ChoiceField(
+        label="Words",
+        choices=[("auto", "Checked as played"), ("manual", "Stand until challenged")],
+    )
+    rounds = forms.IntegerField(min_value=1, max_value=events.MAX_ROUNDS, initial=3)
+    players = PlayersField(
+        required=False,
+        help_text="One a line: a name, then a rating and career games if known "
+        "(Ann Archer 1712 230).",
+    )
+    tfile = forms.FileField(
+        required=False,
+        label="Or start from a .t file",
+        help_text="tsh's file: its players, ratings and results so far.",
+    )
+    bye_spread = forms.IntegerField(min_value=0, max_value=1000, initial=50, label="Bye spread")
+    gibson = forms.BooleanField(required=False, initial=True, label="Gibsonize a clinched leader")
+
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        choices = lexicon_choices() + [("honour", "No word list (honour system)")]
+        lexicon = self.fields["lexicon"]
+        assert isinstance(lexicon, forms.ChoiceField)
+        lexicon.choices = choices
+        lexicon.initial = choices[0][0]
+
+    def clean(self) -> dict[str, object]:
+        data = super().clean() or {}
+        if not data.get("players") and not data.get("tfile"):
+            self.add_error("players", "Enter at least one player, one a line, or give a .t file.")
+        if data.get("players") and data.get("tfile"):
+            self.add_error("tfile", "Give the players or a .t file, not both.")
+        return data
+
+    def t_text(self) -> str | None:
+        """The .t file's text, if one was given; ``ValidationError`` if it is not text."""
+        upload = self.cleaned_data.get("tfile")
+        if upload is None:
+            return None
+        if upload.size > T_FILE_MOST:
+            raise forms.ValidationError("A .t file here is at most 1 MB.")
+        try:
+            return str(upload.read().decode("utf-8"))
+        except UnicodeDecodeError:
+            raise forms.ValidationError("A .t file is text (UTF-8).") from None
+
+
+class PairForm(forms.Form):
+    method = forms.ChoiceField(choices=list(METHOD_NAMES.items()), label="Pair by")
+    pairings = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        label="By hand: one table a line",
+        help_text="Ann Archer - Ben Baker; a name alone has the bye.",
+    )
+
+    def manual(self) -> tuple[list[tuple[str, str]], str | None]:
+        couples, bye = [], None
+        for line in self.cleaned_data["pairings"].splitlines():
+            if not line.strip():
+                continue
+            names = [part.strip() for part in line.replace(" v ", " - ").split(" - ")]
+            if len(names) == 1:
+                bye = names[0]
+            elif len(names) == 2:
+                couples.append((names[0], names[1]))
+            else:
+                raise forms.ValidationError(f"{line.strip()!r}: two names, with ' - ' between.")
+        return couples, bye
+
+
+class ResultForm(forms.Form):
+    round = forms.IntegerField(min_value=1)
+    player1 = forms.CharField(max_length=80, label="Player")
+    score1 = forms.IntegerField(min_value=-1000, max_value=10000, label="Score")
+    player2 = forms.CharField(max_length=80, label="Opponent")
+    score2 = forms.IntegerField(min_value=-1000, max_value=10000, label="Score")

@@ -1,0 +1,288 @@
+"""A club's tournament on the site: its public page (find my table, pairings, standings with
+scorecards, kept up to date as results land), its standings part, its ``.t`` file, the
+director's page (make an event, pair a round, type in a result, withdraw a player) and a
+printable round page with each table's scorer link as a QR code.
+
+Every change goes through ``scorekeeper.game.tournaments``; the views check who asks, read the
+form, call one operation and redirect.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from scorekeeper.game import tournaments as events
+from scorekeeper.game.links import link_url
+from scorekeeper.game.membership import directs
+from scorekeeper.game.refusals import REFUSALS, message_of
+from scorekeeper.models import Club, Pairing, Tournament, name_key
+from scorekeeper.web.clubs import get_club
+from scorekeeper.web.managing import qr_svg
+from scorekeeper.web.shortcuts import error_page, private
+from scorekeeper.web.tournament_forms import NewTournamentForm, PairForm, ResultForm, read_entries
+
+
+def get_tournament(tournament_id: int) -> Tournament:
+    found = Tournament.objects.select_related("club").filter(pk=tournament_id).first()
+    if found is None:
+        raise Http404("There is no such tournament.")
+    return found
+
+
+@require_GET
+def export_t(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The event as tsh's ``.t`` file, for a ratings authority."""
+    tournament = get_tournament(tournament_id)
+    try:
+        text = events.export_t(tournament)
+    except REFUSALS as error:
+        return error_page(request, 409, "No .t file yet", message_of(error))
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.pk}.t"'
+    return response
+
+
+# Who may do what ------------------------------------------------------------------------------
+def _refuse(request: HttpRequest, club: Club, what: str) -> HttpResponse:
+    message = f"Only a director of {club.name} can {what}."
+    return render(request, "clubs/forbidden.html", {"club": club, "message": message}, status=403)
+
+
+def _who(request: HttpRequest) -> str:
+    return request.user.get_username() if request.user.is_authenticated else ""
+
+
+# Making an event ------------------------------------------------------------------------------
+@login_required
+@require_http_methods(["GET", "POST"])
+def new_tournament(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_club(slug)
+    if not directs(request.user, club):
+        return _refuse(request, club, "make its tournaments")
+    posted = request.method == "POST"
+    form = NewTournamentForm(request.POST if posted else None, request.FILES if posted else None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        fields = {
+            "name": data["name"],
+            "ruleset": data["ruleset"],
+            "lexicon": data["lexicon"],
+            "challenge_mode": data["challenge_mode"],
+            "rounds": data["rounds"],
+            "bye_spread": data["bye_spread"],
+            "gibson": data["gibson"],
+        }
+        try:
+            text = form.t_text()
+            if text is None:
+                made = events.do_create_tournament(club, players=data["players"], **fields)
+            else:
+                made = events.do_import_tournament(club, text, **fields)
+        except REFUSALS as error:
+            form.add_error(None, message_of(error))
+        except forms.ValidationError as error:
+            form.add_error("tfile", error)
+        else:
+            messages.success(request, f"{made.name} is made with {made.entrants.count()} players.")
+            return redirect("tournament_direct", tournament_id=made.pk)
+    status = 400 if request.method == "POST" else 200
+    context = {"club": club, "form": form}
+    return private(render(request, "tournaments/new.html", context, status=status))
+
+
+# The public page ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Seating:
+    """Where a player sits in the latest round, for "find my table"."""
+
+    round: int
+    table: int | None  # None: the bye
+    seat: str  # "first", "second" or "" for the bye
+    opponent: str
+
+
+def find_table(rounds: dict[int, list[Pairing]], name: str) -> Seating | None:
+    if not rounds:
+        return None
+    number = max(rounds)
+    key = name_key(name)
+    for pairing in rounds[number]:
+        first = pairing.first.player.name
+        second = pairing.second.player.name if pairing.second else ""
+        if name_key(first) == key:
+            return Seating(number, pairing.table, "first" if second else "", second)
+        if second and name_key(second) == key:
+            return Seating(number, pairing.table, "second", first)
+    return None
+
+
+def _live_context(
+    tournament: Tournament, rounds: dict[int, list[Pairing]] | None = None
+) -> dict[str, Any]:
+    """What the live part shows: the latest round's tables, the standings, the scorecards."""
+    rounds = dict(events.rounds_of(tournament)) if rounds is None else rounds
+    rows = events.standings(tournament)
+    names = {row.entrant.pk: row.entrant.player.name for row in rows}
+    cards = [
+        (row, [(line, names.get(line.opponent or 0, "")) for line in row.standing.scorecard])
+        for row in rows
+    ]
+    return {
+        "tournament": tournament,
+        "rows": rows,
+        "cards": cards,
+        "current": rounds[max(rounds)] if rounds else [],
+        "current_round": max(rounds) if rounds else 0,
+    }
+
+
+@require_GET
+def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = get_tournament(tournament_id)
+    rounds = dict(events.rounds_of(tournament))
+    asked = request.GET.get("name", "").strip()[:80]
+    context = {
+        **_live_context(tournament, rounds),
+        "club": tournament.club,
+        "director": directs(request.user, tournament.club),
+        "asked": asked,
+        "found": find_table(rounds, asked) if asked else None,
+        "poll": settings.LIVE_POLL_SECONDS,
+    }
+    return render(request, "tournaments/event.html", context)
+
+
+@require_GET
+def standings_part(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = get_tournament(tournament_id)
+    response = render(request, "tournaments/_live.html", _live_context(tournament))
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+# The director's page --------------------------------------------------------------------------
+@login_required
+@require_GET
+def direct(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = get_tournament(tournament_id)
+    if not directs(request.user, tournament.club):
+        return _refuse(request, tournament.club, "run its tournaments")
+    rounds = dict(events.rounds_of(tournament))
+    context = {
+        "tournament": tournament,
+        "club": tournament.club,
+        "rounds": sorted(rounds.items()),
+        "pair_form": PairForm(),
+        "result_form": ResultForm(initial={"round": max(rounds) if rounds else 1}),
+        "entrants": events.entrants_of(tournament),
+        "paired": len(rounds),
+    }
+    return private(render(request, "tournaments/direct.html", context))
+
+
+def _directed(
+    request: HttpRequest, tournament_id: int, change: Callable[[Tournament], str]
+) -> HttpResponse:
+    """A director's change from their page: done and said, or refused with its sentence."""
+    tournament = get_tournament(tournament_id)
+    if not directs(request.user, tournament.club):
+        return _refuse(request, tournament.club, "run its tournaments")
+    try:
+        messages.success(request, change(tournament))
+    except REFUSALS as error:
+        messages.error(request, message_of(error))
+    except forms.ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    return redirect("tournament_direct", tournament_id=tournament.pk)
+
+
+@login_required
+@require_POST
+def pair(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    def change(tournament: Tournament) -> str:
+        form = PairForm(request.POST)
+        if not form.is_valid():
+            raise forms.ValidationError("Choose how to pair the round.")
+        couples, bye = form.manual() if form.cleaned_data["method"] == "manual" else ([], None)
+        paired = events.do_pair_round(
+            tournament, form.cleaned_data["method"], manual=couples, manual_bye=bye
+        )
+        return f"Round {paired.number} is paired: {paired.pairings.count()} tables and byes."
+
+    return _directed(request, tournament_id, change)
+
+
+@login_required
+@require_POST
+def enter_result(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    def change(tournament: Tournament) -> str:
+        form = ResultForm(request.POST)
+        if not form.is_valid():
+            raise forms.ValidationError("Give the round, both players and both scores.")
+        data = form.cleaned_data
+        events.do_enter_result(
+            tournament, data["round"], data["player1"], data["score1"], data["player2"],
+            data["score2"], by=_who(request),
+        )  # fmt: skip
+        one, two = f"{data['player1']} {data['score1']}", f"{data['player2']} {data['score2']}"
+        return f"Round {data['round']}: {one}, {two}."
+
+    return _directed(request, tournament_id, change)
+
+
+@login_required
+@require_POST
+def withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    def change(tournament: Tournament) -> str:
+        number = request.POST.get("entrant", "")
+        entrant = tournament.entrants.filter(pk=int(number) if number.isdigit() else 0).first()
+        if entrant is None:
+            raise forms.ValidationError("Choose a player of this event.")
+        events.do_withdraw(entrant, by=_who(request))
+        return f"{entrant.player.name} is withdrawn: not paired from the next round on."
+
+    return _directed(request, tournament_id, change)
+
+
+@login_required
+@require_POST
+def add_players(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    def change(tournament: Tournament) -> str:
+        entries = read_entries(request.POST.get("players", ""))
+        made = events.do_add_players(tournament, entries)
+        return f"Entered {', '.join(e.player.name for e in made)} from the next round on."
+
+    return _directed(request, tournament_id, change)
+
+
+# The printable round --------------------------------------------------------------------------
+@login_required
+@require_GET
+def round_sheet(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """Every table of a round with its scorer link as a QR code: each table's phone opens
+    its own game. The links carry the games' secrets, so only a director sees them."""
+    tournament = get_tournament(tournament_id)
+    if not directs(request.user, tournament.club):
+        return _refuse(request, tournament.club, "print its rounds")
+    pairings = events.rounds_of(tournament).get(number)
+    if pairings is None:
+        raise Http404("That round is not paired.")
+    tables = []
+    for pairing in pairings:
+        url = request.build_absolute_uri(link_url(pairing.game)) if pairing.game else ""
+        # segno draws the SVG from the address alone: nothing in it comes from a person.
+        qr = mark_safe(qr_svg(url)) if url else ""  # noqa: S308
+        tables.append({"pairing": pairing, "url": url, "qr": qr})
+    context = {"tournament": tournament, "number": number, "tables": tables}
+    return private(render(request, "tournaments/round.html", context))
