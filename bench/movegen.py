@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.server import HARNESS, ROOT
+from bench.server import HARNESS, ROOT, lexicon_library
 from bench.stats import percentile, rounded
 from referee import (
     BLANK,
@@ -241,8 +241,6 @@ def worst_case(lexicon: Any) -> tuple[float, int]:
 
 def main(argv: list[str] | None = None) -> None:
     """The move generator's figures alone: ``python -m bench movegen``."""
-    from bench.run import lexicon_library
-
     with tempfile.TemporaryDirectory() as cache:
         figures = run(lexicon_library(Path(cache)), ROOT)
     print(json.dumps(figures, indent=2))

@@ -96,7 +96,7 @@ from bench import movegen as movegen_bench
 from bench import results
 from bench.goals import goals_met
 from bench.procs import machine
-from bench.server import HARNESS, ROOT
+from bench.server import HARNESS, ROOT, lexicon_library
 from referee import GameState, LexiconLibrary, Play, compile_lexicon, evaluate
 
 LONG_LOG_FIGURES = (
@@ -149,12 +149,6 @@ def live_databases() -> list[tuple[str, str | None, str | None]]:
     if pg and redis:
         found.append(("postgresql", pg, redis))
     return found
-
-
-def lexicon_library(cache: Path) -> LexiconLibrary:
-    folder = os.environ.get("LEXICON_DIR") or str(HARNESS.parent / "shared" / "lexica")
-    dirs = [Path(folder)] if Path(folder).is_dir() else []
-    return LexiconLibrary(dirs, cache)
 
 
 def median_us(fn: Callable[[], None], rounds: int = 15, batch: int = 400) -> float:

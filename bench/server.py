@@ -26,10 +26,18 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from bench.transport import call
+from referee import LexiconLibrary
 
 HARNESS = Path(__file__).resolve().parent.parent  # where the bench package is
 # The app measured: this checkout, or another revision's (``python -m bench compare``).
 ROOT = Path(os.environ.get("BENCH_APP_ROOT") or HARNESS).resolve()
+
+
+def lexicon_library(cache: Path) -> LexiconLibrary:
+    """The word lists the figures are taken with: ``LEXICON_DIR``, else ../shared/lexica."""
+    folder = os.environ.get("LEXICON_DIR") or str(HARNESS.parent / "shared" / "lexica")
+    dirs = [Path(folder)] if Path(folder).is_dir() else []
+    return LexiconLibrary(dirs, cache)
 
 
 def free_port() -> int:

@@ -143,3 +143,54 @@ def test_no_test_imports_from_a_test_file_or_a_conftest() -> None:
                 if any(part.startswith("test_") or part == "conftest" for part in parts):
                     found.append(f"{path}:{node.lineno}: imports .{module}")
     assert found == [], "share helpers through tests/factories.py or tests/positions.py"
+
+
+def runtime_imports(module: str, tree: ast.Module, known: set[str]) -> set[str]:
+    """The modules of ``known`` that ``module`` imports when it runs, at its top or inside a
+    function (``if TYPE_CHECKING:`` blocks are for the type checker and are left out)."""
+    typing_only = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and ast.unparse(node.test).endswith("TYPE_CHECKING")
+        for inner in ast.walk(node)
+    }
+    package = module if (ROOT / module.replace(".", "/") / "__init__.py").exists() else ""
+    found = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative: from the module's own package
+                parts = (package or module.rpartition(".")[0]).split(".")
+                base = ".".join(parts[: len(parts) - node.level + 1] + ([base] if base else []))
+            for alias in node.names:
+                name = f"{base}.{alias.name}"
+                found.add(name if name in known else base)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return (found & known) - {module}
+
+
+def test_no_package_imports_itself_round_a_circle() -> None:
+    """A module that needs one that needs it back works only by the order they load in."""
+    trees = {}
+    for path, tree in modules("referee", "scorekeeper", "config", "bench"):
+        name = path.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
+        trees[name] = tree
+    edges = {name: runtime_imports(name, tree, set(trees)) for name, tree in trees.items()}
+    circles = []
+    for start in sorted(edges):  # a path from each module back to itself, if any
+        seen: set[str] = set()
+        paths = [[start]]
+        while paths:
+            path = paths.pop()
+            for step in sorted(edges[path[-1]]):
+                if step == start:
+                    circles.append(" → ".join([*path, start]))
+                    paths = []
+                    break
+                if step not in seen:
+                    seen.add(step)
+                    paths.append([*path, step])
+    assert circles == []

@@ -556,7 +556,3 @@ def export_game(
     game = domain.access_game(game_id)
     name = "export_gcg" if format == "gcg" else "export_json"
     return HttpResponseRedirect(reverse(name, args=[game.pk]), status=308)
-
-
-# The tournament's routes are on this API too: registered when their module is imported.
-from scorekeeper.api import tournaments  # noqa: E402, F401

@@ -57,6 +57,20 @@ BACKLOG = 64  # messages a listener may have waiting; past that it catches up fr
 RESYNC: dict[str, Any] = {"resync": True}  # to every listener: news may have been lost
 
 
+# What changed in the record for these games and clubs since a time: (channel, message) pairs.
+ReadChanges = Callable[
+    [Collection[str], Collection[int], dict[str, int], float], list[tuple[str, dict[str, Any]]]
+]
+_read_changes: ReadChanges | None = None
+
+
+def read_changes_with(reader: ReadChanges) -> None:
+    """How a process with no broker reads the record for changes (``news.changes``, handed
+    over when news is imported: news publishes through the hub, so the hub can't import it)."""
+    global _read_changes
+    _read_changes = reader
+
+
 class Listener:
     """One screen's place in the hub: the news on its channel, in order, until it leaves."""
 
@@ -311,8 +325,6 @@ class Hub:
     def _watch_loop(self, every: float) -> None:
         """Without a broker, each process reads the record every ``every`` seconds for changes
         to the games and clubs its screens follow (changes committed by other processes)."""
-        from scorekeeper.live import news
-
         known: dict[str, int] = {}
         since = time.time()
         while True:
@@ -322,9 +334,10 @@ class Hub:
             games = {c[5:] for c in channels if c.startswith("game:")}
             clubs = {int(c[5:]) for c in channels if c.startswith("club:")}
             now = time.time()
-            if games or clubs:
+            read = _read_changes
+            if (games or clubs) and read is not None:
                 try:
-                    for channel, message in news.changes(games, clubs, known, since):
+                    for channel, message in read(games, clubs, known, since):
                         self.deliver(channel, message)
                 except Exception:  # noqa: BLE001 - the database is busy or away: next time
                     log.warning("the record could not be read for changes", exc_info=True)

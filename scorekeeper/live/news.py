@@ -29,7 +29,7 @@ from uuid import UUID
 from django.db import close_old_connections, connection, transaction
 from django.db.models import Count, Max
 
-from scorekeeper.live.hub import hub
+from scorekeeper.live.hub import hub, read_changes_with
 from scorekeeper.models import Game, Seat, Turn
 
 if TYPE_CHECKING:
@@ -184,7 +184,7 @@ def changes(
     """What changed in the record, for these games and clubs, since about ``since`` (a time):
     (channel, message) pairs, each game's entries past the last ``known`` one (which it
     updates) and a note on a club's channel for each of its games that changed. For
-    processes with no broker to hear each other through (``hub.Hub.watch_record``, whose
+    processes with no broker to hear each other through (the hub's record watch, whose
     thread keeps its connection, let go when it grows old, as a request's is); a screen skips
     what it has. Each query is as long as what changed, not as the thousands followed.
 
@@ -259,3 +259,6 @@ __all__ = [
     "latest_entry",
     "missed",
 ]
+
+
+read_changes_with(changes)  # the record watch of a process with no broker
