@@ -26,13 +26,17 @@ lint: install
 	DEBUG=1 $(VENV)/bin/mypy
 
 # With PG_TEST_URL set (CI sets it), the suite runs a second time on PostgreSQL: all but what
-# uses no database, which ran once already (the engine's own tests, plain Python; the documented
-# commands, run in a fresh clone's environment on SQLite).
-ONCE := --ignore=referee --ignore=tests/referee --ignore=tests/test_readme_commands.py
+# uses no database, which ran once already (the engine's and the tournaments' cores, plain
+# Python; the import rules; the documented commands, run in a fresh clone's environment on
+# SQLite), and the browser's journeys, whose pages reach the database through the same views
+# the rest of the suite runs on PostgreSQL: run twice, they took the suite past 20 minutes.
+ONCE := --ignore=referee --ignore=tests/referee --ignore=tests/test_readme_commands.py \
+	--ignore=tests/scorekeeper/tournaments --ignore=tests/test_imports.py \
+	--ignore=tests/test_bench.py --ignore=tests/browser
 test: lint
 	$(PY) -m pytest
 	@if [ -n "$(PG_TEST_URL)" ]; then \
-		echo "== the suite again, on PostgreSQL (but what uses no database)"; \
+		echo "== the suite again, on PostgreSQL (but what uses no database, and the browser)"; \
 		DATABASE_URL="$(PG_TEST_URL)" $(PY) -m pytest $(ONCE); \
 	fi
 
