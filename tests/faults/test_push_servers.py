@@ -84,7 +84,9 @@ def play_mood(port: int, game: dict[str, Any]) -> None:
 
 
 WITH_REDIS = pytest.param(
-    {"REDIS_URL": "redis://127.0.0.1:6379/14", "WEB_CONCURRENCY": "1"}, id="redis"
+    {"REDIS_URL": "redis://127.0.0.1:6379/14", "WEB_CONCURRENCY": "1"},
+    id="redis",
+    marks=pytest.mark.redis,
 )
 # No broker: each server's workers read the database for each other's changes.
 THROUGH_THE_RECORD = pytest.param({"WEB_CONCURRENCY": "2"}, id="the-record")

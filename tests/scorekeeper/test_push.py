@@ -144,6 +144,7 @@ def test_a_turn_is_announced_once_it_commits_and_a_refused_one_never(
         listener.leave()
 
 
+@pytest.mark.redis
 def test_with_a_broker_the_part_is_drawn_where_the_turn_commits_if_a_screen_shows_it(
     client, settings, django_capture_on_commit_callbacks
 ):
