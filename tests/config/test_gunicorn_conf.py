@@ -13,7 +13,7 @@ from types import ModuleType, SimpleNamespace
 
 import pytest
 
-CONF = Path(__file__).resolve().parent.parent / "config" / "gunicorn.conf.py"
+CONF = Path(__file__).resolve().parents[2] / "config" / "gunicorn.conf.py"
 
 
 @pytest.fixture(autouse=True)

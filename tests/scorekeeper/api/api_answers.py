@@ -20,7 +20,7 @@ in the same window, and a refusal's "try again in N s" is always the same N).
 
 ``tests/fixtures/api_answers.<database>.json`` holds the recording (``sqlite``, ``postgresql``). ``test_api_answers.py`` replays the
 scenario and compares; to record again (after a change meant to alter an answer, reviewed in the
-diff): ``RECORD_API_ANSWERS=1 pytest tests/scorekeeper/test_api_answers.py``.
+diff): ``RECORD_API_ANSWERS=1 pytest tests/scorekeeper/api/test_api_answers.py``.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from django.test import Client, override_settings
 
 from referee import get_library
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
 
 def recording() -> Path:

@@ -33,7 +33,7 @@ from tests.positions import random_play
 
 pytestmark = pytest.mark.django_db
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "gcg"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "gcg"
 REAL = sorted((FIXTURES / "real").glob("*.gcg"))
 # The Polish game's letters (Ę, Ć, …) are not tiles of the English set.
 ENGLISH = [path for path in REAL if path.name != "polish_endgame.gcg"]

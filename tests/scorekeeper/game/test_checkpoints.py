@@ -19,7 +19,7 @@ from tests.factories import HOUSE
 
 pytestmark = pytest.mark.django_db
 
-REAL = Path(__file__).resolve().parents[1] / "fixtures" / "gcg" / "real"
+REAL = Path(__file__).resolve().parents[2] / "fixtures" / "gcg" / "real"
 # A play with a blank in each of these real records, and the same play with the letter itself:
 # a correction that changes that turn's score and every total after it, and stays legal.
 BLANK_TO_LETTER = [
