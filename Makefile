@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 ADDR ?= 127.0.0.1:8000
 
-.PHONY: install run test lint bench lighthouse serve screenshots
+.PHONY: install run test quick lint bench lighthouse serve screenshots
 
 install: $(VENV)/.installed
 
@@ -48,6 +48,10 @@ test: lint
 	cat $(PG_LOG); \
 	echo "== SQLite: exit $$sqlite; PostgreSQL: exit $$postgresql"; \
 	[ $$sqlite -eq 0 ] && [ $$postgresql -eq 0 ]
+
+# The suite but its slow kinds (the browser, the servers, the fuzzers): a few minutes, while working.
+quick: install
+	$(PY) -m pytest -m "not (browser or server or fuzz)" -q
 
 # Production: settings from the environment (SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL, ...).
 serve: install

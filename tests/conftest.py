@@ -11,6 +11,31 @@ from django.core.cache import cache
 
 from referee import reset_library
 
+# The slow kinds, by where they live: `make quick` runs everything else.
+SLOW_KINDS = {
+    "server": (  # start gunicorn, or run the documented commands in a scratch project
+        "tests/faults/",
+        "tests/hostile/test_server_cost.py",
+        "tests/security/test_logs.py",
+        "tests/test_readme_commands.py",
+    ),
+    "fuzz": (  # many generated requests or records
+        "tests/hostile/test_api_fuzz.py",
+        "tests/hostile/test_gcg_fuzz.py",
+        "tests/hostile/test_pages_fuzz.py",
+        "tests/hostile/test_schemathesis.py",
+    ),
+}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    root = config.rootpath
+    for item in items:
+        where = item.path.relative_to(root).as_posix() if item.path.is_relative_to(root) else ""
+        for marker, places in SLOW_KINDS.items():
+            if where.startswith(places):
+                item.add_marker(marker)
+
 
 @pytest.fixture(autouse=True)
 def fresh_cache():
