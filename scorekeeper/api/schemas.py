@@ -457,7 +457,12 @@ _EVENT = {
     "rounds": 3,
     "rounds_paired": 1,
     "players": 8,
-}
+    "rejected_challenge": "",
+    "clock": {
+        "kind": "player", "minutes": 25, "overtime_penalty": 10, "max_overtime_minutes": 10,
+        "over_max": "capped",
+    },
+}  # fmt: skip
 
 
 @with_config(_example(_EVENT))
@@ -473,6 +478,13 @@ class TournamentOut(TypedDict):
     rounds: int
     rounds_paired: int
     players: Annotated[int, Field(description="how many are entered")]
+    rejected_challenge: Annotated[
+        str, Field(description="a failed challenge's rule in its games; empty: the ruleset's")
+    ]
+    clock: Annotated[
+        dict[str, Any] | None,
+        Field(description="its games' clock rule, as POST /api/games/ takes it; null: none"),
+    ]
 
 
 _PAIRED_GAME = {"id": "0b0a3c3e-7f4c-4b8e-9d7e-2f1d6a1c9b11", "token": _TOKEN}
