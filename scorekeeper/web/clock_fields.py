@@ -31,13 +31,13 @@ def clock_fields() -> dict[str, forms.Field]:
             label="Game clock", choices=CLOCK_KINDS, required=False, initial=""
         ),
         "clock_minutes": forms.IntegerField(
-            label="Minutes each", min_value=1, max_value=180, initial=DEFAULT_RULE.minutes,
-            required=False,
-            help_text=f"A time bank: {DEFAULT_RULE.overtime_penalty} points off for each started "
+            label="Time bank: minutes each", min_value=1, max_value=180,
+            initial=DEFAULT_RULE.minutes, required=False,
+            help_text=f"{DEFAULT_RULE.overtime_penalty} points off for each started "
             f"minute over, up to {DEFAULT_RULE.max_overtime_minutes} minutes.",
         ),
         "clock_seconds": forms.IntegerField(
-            label="Seconds a turn", min_value=10, max_value=600,
+            label="Turn timer: seconds a turn", min_value=10, max_value=600,
             initial=ClockRule(kind=TURN).seconds, required=False,
         ),
     }  # fmt: skip
