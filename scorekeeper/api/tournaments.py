@@ -16,6 +16,7 @@ from django.urls import reverse
 from ninja import Field, Schema, Status
 
 from scorekeeper.api.accounts import NotSignedIn, account_of
+from scorekeeper.api.clubs import club_named, director_of
 from scorekeeper.api.endpoints import READ, WRITE, ApiError, Int, Text, answers, api
 from scorekeeper.api.schemas import (
     ClubOut,
@@ -28,7 +29,7 @@ from scorekeeper.api.schemas import (
 from scorekeeper.game import club_settings
 from scorekeeper.game import tournaments as events
 from scorekeeper.game.event_files import T_FILE_MOST
-from scorekeeper.game.membership import directs, do_create_club
+from scorekeeper.game.membership import do_create_club
 from scorekeeper.models import Club, Tournament, TournamentRound
 
 DIRECTING = (401, 403, *WRITE)
@@ -154,22 +155,6 @@ class ResultIn(Schema):
     score2: Int
 
 
-def _director(request: HttpRequest, club: Club) -> None:
-    try:
-        user = account_of(request)
-    except NotSignedIn as refused:
-        raise ApiError(refused.status, refused.code, refused.message) from None
-    if not directs(user, club):
-        raise ApiError(403, "not_director", f"Only a director of {club.name} can do that.")
-
-
-def _club(slug: str) -> Club:
-    club = Club.objects.filter(slug=slug).first()
-    if club is None:
-        raise Http404
-    return club
-
-
 def _tournament(tournament_id: int) -> Tournament:
     found = Tournament.objects.select_related("club").filter(pk=tournament_id).first()
     if found is None:
@@ -229,8 +214,8 @@ def create_club(request: HttpRequest, payload: ClubIn) -> Status[ClubOut]:
 def create_tournament(
     request: HttpRequest, slug: str, payload: TournamentIn
 ) -> Status[TournamentOut]:
-    club = _club(slug)
-    _director(request, club)
+    club = club_named(slug)
+    director_of(request, club)
     made = events.do_create_tournament(
         club,
         players=[events.Entry(p.name, p.rating, p.career_games) for p in payload.players],
@@ -245,8 +230,8 @@ def create_tournament(
     summary="Start an event from tsh's .t file: its players, ratings and results so far",
 )
 def import_tournament(request: HttpRequest, slug: str, payload: ImportIn) -> Status[TournamentOut]:
-    club = _club(slug)
-    _director(request, club)
+    club = club_named(slug)
+    director_of(request, club)
     made = events.do_import_tournament(club, payload.t_file, **payload.fields(club))
     return Status(201, _described(made))
 
@@ -257,7 +242,7 @@ def import_tournament(request: HttpRequest, slug: str, payload: ImportIn) -> Sta
     summary="A club's tournaments, the latest first",
 )
 def list_tournaments(request: HttpRequest, slug: str) -> list[TournamentOut]:
-    return [_described(t) for t in _club(slug).tournaments.all()]
+    return [_described(t) for t in club_named(slug).tournaments.all()]
 
 
 @api.post(
@@ -267,7 +252,7 @@ def list_tournaments(request: HttpRequest, slug: str) -> list[TournamentOut]:
 )
 def pair_round(request: HttpRequest, tournament_id: int, payload: RoundIn) -> Status[RoundOut]:
     tournament = _tournament(tournament_id)
-    _director(request, tournament.club)
+    director_of(request, tournament.club)
     paired = events.do_pair_round(
         tournament,
         payload.method,
@@ -286,7 +271,7 @@ def pair_round(request: HttpRequest, tournament_id: int, payload: RoundIn) -> St
 )
 def enter_result(request: HttpRequest, tournament_id: int, payload: ResultIn) -> Status[ResultOut]:
     tournament = _tournament(tournament_id)
-    _director(request, tournament.club)
+    director_of(request, tournament.club)
     pairing = events.do_enter_result(
         tournament,
         payload.round,

@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from scorekeeper.api.accounts import new_account_token
 from scorekeeper.game.membership import directs
 from scorekeeper.models import Club, Game, Player
 from tests.factories import account, make_club, messages_of
@@ -185,3 +186,58 @@ def test_only_a_director_sees_or_changes_the_settings(client, dora):
     assert Player.objects.filter(name="Ben").exists()
     page = client.get("/clubs/riverside/").content.decode()
     assert "Club settings" not in page and "?club=riverside" in page  # a member's club game
+
+
+# The same through the API ----------------------------------------------------------------------
+def api(client, token: str, method: str, path: str, body: dict | None = None):
+    send = getattr(client, method)
+    auth = {"HTTP_AUTHORIZATION": f"Bearer {token}"}
+    return send(f"/api/clubs/riverside/{path}", body or {}, content_type="application/json", **auth)
+
+
+def refused(response, status: int, code: str) -> str:
+    assert response.status_code == status, response.content
+    error = response.json()["error"]
+    assert error["code"] == code and error["message"].endswith(".")
+    return error["message"]
+
+
+def test_a_director_changes_the_settings_through_the_api(client, dora):
+    token = new_account_token(Club.objects.get().directors.get())
+    rules = {"ruleset": "upwords-10", "lexicon": "honour", "challenge_mode": "manual",
+             "rejected_challenge": "lose_turn", "clock": {"kind": "turn", "seconds": 60}}  # fmt: skip
+    kept = api(client, token, "put", "rules", rules)
+    assert kept.status_code == 200, kept.content
+    assert kept.json() == {"slug": "riverside", "name": "Riverside", "directors": ["dora"],
+                           "rules": rules}  # fmt: skip
+    assert client.get("/api/clubs/riverside/settings").json() == kept.json()
+    renamed = api(client, token, "post", "name", {"name": "Riverside Words"})
+    assert renamed.json()["name"] == "Riverside Words"
+    sent = api(client, token, "post", "players/rename", {"player": "ann", "name": "Ann Archer"})
+    assert sent.json() == {"was": "Ann", "name": "Ann Archer"}
+    made = api(client, token, "post", "directors/", {"player": "Ann Archer"})
+    assert made.json()["directors"] == ["ann", "dora"]
+    assert api(client, token, "post", "directors/step-down").json()["directors"] == ["ann"]
+    refused(api(client, token, "put", "rules", rules), 403, "not_director")
+
+
+def test_the_api_refuses_with_a_sentence_and_changes_nothing(client, dora):
+    token = new_account_token(Club.objects.get().directors.get())
+    refused(api(client, token, "put", "rules", {"clock": {"kind": "sand"}}), 400, "clock_shape")
+    refused(api(client, token, "put", "rules", {"lexicon": "XYZ"}), 400, "unknown_lexicon")
+    said = refused(api(client, token, "post", "directors/", {"player": "Ben"}), 422, "not_member")
+    assert said == "Ben has no account: give them one to make them a director."
+    said = refused(
+        api(client, token, "post", "directors/", {"player": "Zed"}), 422, "not_on_roster"
+    )
+    assert said == "Zed is not on Riverside's roster."
+    said = refused(api(client, token, "post", "directors/step-down"), 409, "last_director")
+    assert said == "You are Riverside's only director: make another member a director first."
+    sent = api(client, token, "post", "players/rename", {"player": "Ann", "name": "ben"})
+    assert refused(sent, 409, "name_taken") == "Another player is known as ben already."
+    eve = new_account_token(account("eve"))
+    refused(api(client, eve, "post", "name", {"name": "Mine"}), 403, "not_director")
+    club = Club.objects.get()
+    assert (club.name, club.default_lexicon, club.default_clock) == ("Riverside", "", None)
+    assert [u.username for u in club.directors.all()] == ["dora"]
+    assert sorted(p.name for p in club.roster.all()) == ["Ann", "Ben", "Cy"]
