@@ -118,6 +118,13 @@ class Club(models.Model):
     )
     roster = models.ManyToManyField(Player, related_name="clubs", blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The club's usual rules, which pre-fill its new games and events ("": none kept; the
+    # form's own default). ``default_clock`` is a clock rule as ``Game.clock`` states it.
+    default_ruleset = models.CharField(max_length=32, blank=True)
+    default_lexicon = models.CharField(max_length=64, blank=True)
+    default_challenge_mode = models.CharField(max_length=8, blank=True)
+    default_rejected_challenge = models.CharField(max_length=16, blank=True)
+    default_clock = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["name"]
@@ -447,6 +454,10 @@ class Tournament(models.Model):
     prize_places = models.PositiveSmallIntegerField(default=1)
     repeats_allowed = models.PositiveSmallIntegerField(default=1)
     seed = models.PositiveIntegerField(default=0)  # the draws for who goes first
+    # A failed challenge's cost in the event's games ("": the ruleset's own rule) and their
+    # clock rule (``referee.ClockRule.to_json``; None: no clock).
+    rejected_challenge = models.CharField(max_length=16, blank=True)
+    clock = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -9,6 +9,7 @@ from django.urls import include, path
 
 from scorekeeper.api.endpoints import api
 from scorekeeper.web import (
+    club_settings,
     clubs,
     director,
     history,
@@ -79,6 +80,15 @@ urlpatterns = [
     path("clubs/invitations/<int:number>", invitations.answer, name="club_invitation"),
     path("clubs/<slug:slug>/", clubs.club_page, name="club"),
     path("clubs/<slug:slug>/roster", clubs.roster, name="club_roster"),
+    path("clubs/<slug:slug>/settings", club_settings.settings_page, name="club_settings"),
+    path("clubs/<slug:slug>/settings/name", club_settings.rename_club, name="club_rename"),
+    path("clubs/<slug:slug>/settings/rules", club_settings.club_rules, name="club_rules"),
+    path(
+        "clubs/<slug:slug>/settings/player-name",
+        club_settings.rename_player,
+        name="club_rename_player",
+    ),
+    path("clubs/<slug:slug>/settings/directors", club_settings.directors, name="club_directors"),
     path("clubs/<slug:slug>/live", director.live, name="club_live"),
     path("clubs/<slug:slug>/live/tables", director.live_part, name="club_live_part"),
     path("clubs/<slug:slug>/live/projector", director.projector, name="club_projector"),
@@ -118,6 +128,11 @@ urlpatterns = [
         "tournaments/<int:tournament_id>/export.t",
         tournaments.export_t,
         name="tournament_export_t",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/standings.csv",
+        tournaments.standings_csv,
+        name="tournament_standings_csv",
     ),
     # /judge/: the word judge (the referee's own page)
     path("", include("referee.urls")),

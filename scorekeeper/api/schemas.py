@@ -447,6 +447,52 @@ class ClubOut(TypedDict):
     name: str
 
 
+_CLUB_RULES = {
+    "ruleset": "upwords-10",
+    "lexicon": "TWL06",
+    "challenge_mode": "manual",
+    "rejected_challenge": "",
+    "clock": {"kind": "turn", "seconds": 75},
+}
+
+
+@with_config(_example(_CLUB_RULES))
+class ClubRulesOut(TypedDict):
+    """A club's usual rules, which pre-fill its new games and events ("": none kept)."""
+
+    ruleset: str
+    lexicon: str
+    challenge_mode: Annotated[str, Field(description="auto, manual, or empty")]
+    rejected_challenge: Annotated[str, Field(description="a failed challenge's rule, or empty")]
+    clock: Annotated[
+        dict[str, Any] | None,
+        Field(description="a clock rule as POST /api/games/ takes it; null: none"),
+    ]
+
+
+@with_config(
+    _example(
+        {"slug": "riverside", "name": "Riverside", "directors": ["ann", "dora"],
+         "rules": _CLUB_RULES}
+    )
+)  # fmt: skip
+class ClubSettingsOut(TypedDict):
+    """A club's settings: its address, name, directors (usernames) and usual rules."""
+
+    slug: str
+    name: str
+    directors: list[str]
+    rules: ClubRulesOut
+
+
+@with_config(_example({"was": "Ann Archer", "name": "Ann Archer-Lee"}))
+class RenamedOut(TypedDict):
+    """A roster player renamed: their name before and now."""
+
+    was: str
+    name: str
+
+
 _EVENT = {
     "id": 7,
     "name": "Friday night",
@@ -457,7 +503,12 @@ _EVENT = {
     "rounds": 3,
     "rounds_paired": 1,
     "players": 8,
-}
+    "rejected_challenge": "",
+    "clock": {
+        "kind": "player", "minutes": 25, "overtime_penalty": 10, "max_overtime_minutes": 10,
+        "over_max": "capped",
+    },
+}  # fmt: skip
 
 
 @with_config(_example(_EVENT))
@@ -473,6 +524,13 @@ class TournamentOut(TypedDict):
     rounds: int
     rounds_paired: int
     players: Annotated[int, Field(description="how many are entered")]
+    rejected_challenge: Annotated[
+        str, Field(description="a failed challenge's rule in its games; empty: the ruleset's")
+    ]
+    clock: Annotated[
+        dict[str, Any] | None,
+        Field(description="its games' clock rule, as POST /api/games/ takes it; null: none"),
+    ]
 
 
 _PAIRED_GAME = {"id": "0b0a3c3e-7f4c-4b8e-9d7e-2f1d6a1c9b11", "token": _TOKEN}

@@ -9,13 +9,14 @@ through ``/api/games/{id}/`` as any other.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from ninja import Field, Schema, Status
 
 from scorekeeper.api.accounts import NotSignedIn, account_of
+from scorekeeper.api.clubs import club_named, director_of
 from scorekeeper.api.endpoints import READ, WRITE, ApiError, Int, Text, answers, api
 from scorekeeper.api.schemas import (
     ClubOut,
@@ -25,8 +26,10 @@ from scorekeeper.api.schemas import (
     StandingOut,
     TournamentOut,
 )
+from scorekeeper.game import club_settings
 from scorekeeper.game import tournaments as events
-from scorekeeper.game.membership import directs, do_create_club
+from scorekeeper.game.event_files import T_FILE_MOST
+from scorekeeper.game.membership import do_create_club
 from scorekeeper.models import Club, Tournament, TournamentRound
 
 DIRECTING = (401, 403, *WRITE)
@@ -50,19 +53,86 @@ class GibsonIn(Schema):
     prize_places: Int = Field(1, ge=0, le=1000)
 
 
-class TournamentIn(Schema):
+class EventIn(Schema):
+    """An event's rules: everything a new event takes but its players."""
+
     name: Text = Field(..., max_length=120, examples=["Friday night"])
-    ruleset: str = Field(..., examples=["upwords-10"])
-    lexicon: str | None = Field(None, examples=["TWL06"], description="or 'honour'")
-    challenge_mode: Literal["auto", "manual"] = "auto"
+    ruleset: str | None = Field(
+        None, examples=["upwords-10"], description="by default the club's usual game"
+    )
+    lexicon: str | None = Field(
+        None,
+        examples=["TWL06"],
+        description="or 'honour'; by default the club's usual dictionary, else the server's",
+    )
+    challenge_mode: Literal["auto", "manual"] | None = Field(
+        None, description="by default the club's usual word checking, else auto"
+    )
     rounds: Int = Field(..., ge=1, le=events.MAX_ROUNDS)
-    players: list[EntryIn] = Field(..., min_length=1, max_length=events.MAX_ENTRANTS)
     bye_spread: Int = Field(50, ge=0, le=1000)
     forfeit_spread: Int = Field(50, ge=0, le=1000)
     repeats_allowed: Int = Field(
         1, ge=0, le=1000, description="Swiss: how many times a couple may meet again"
     )
     gibson: GibsonIn = GibsonIn(on=True, spread=500, prize_places=1)
+    rejected_challenge: str | None = Field(
+        None,
+        description="a failed challenge's rule in its games (none, lose_turn, minus_5, "
+        "bonus_5, bonus_10; empty: the ruleset's own); by default the club's usual one",
+    )
+    clock: Any = Field(
+        None,
+        description="its games' clock, as POST /api/games/ takes it "
+        '({"kind": "player", "minutes": 25} or {"kind": "turn", "seconds": 75}; null: none); '
+        "left out, the club's usual clock",
+        examples=[{"kind": "player", "minutes": 25}],
+    )
+
+    def rules(self, club: Club) -> dict[str, Any]:
+        """The event's game rules: as given, else the club's usual ones."""
+        usual = club_settings.rules_of(club)
+        ruleset = self.ruleset or usual.ruleset
+        if not ruleset:
+            raise ApiError(422, "no_ruleset", f"Give the ruleset: {club.name} keeps no usual game.")
+        return {
+            "ruleset": ruleset,
+            "lexicon": self.lexicon or usual.lexicon or None,
+            "challenge_mode": self.challenge_mode or usual.challenge_mode or "auto",
+            "rejected_challenge": (
+                usual.rejected_challenge
+                if self.rejected_challenge is None
+                else self.rejected_challenge
+            ),
+            "clock": self.clock if "clock" in self.model_fields_set else usual.clock,
+        }
+
+    def fields(self, club: Club) -> dict[str, Any]:
+        """``do_create_tournament``'s keywords but its players."""
+        return {
+            "name": self.name,
+            "rounds": self.rounds,
+            "bye_spread": self.bye_spread,
+            "forfeit_spread": self.forfeit_spread,
+            "repeats_allowed": self.repeats_allowed,
+            "gibson": self.gibson.on,
+            "gibson_spread": self.gibson.spread,
+            "prize_places": self.gibson.prize_places,
+            **self.rules(club),
+        }
+
+
+class TournamentIn(EventIn):
+    players: list[EntryIn] = Field(..., min_length=1, max_length=events.MAX_ENTRANTS)
+
+
+class ImportIn(EventIn):
+    t_file: str = Field(
+        ...,
+        max_length=T_FILE_MOST,
+        description="the text of tsh's .t file: one line a player, 'Last, First rating "
+        "opponents; scores' (its results so far become rounds paired by hand)",
+        examples=["Archer, Ann 1700 2; 412\nBaker, Ben 1600 1; 377\n"],
+    )
 
 
 class RoundIn(Schema):
@@ -85,22 +155,6 @@ class ResultIn(Schema):
     score2: Int
 
 
-def _director(request: HttpRequest, club: Club) -> None:
-    try:
-        user = account_of(request)
-    except NotSignedIn as refused:
-        raise ApiError(refused.status, refused.code, refused.message) from None
-    if not directs(user, club):
-        raise ApiError(403, "not_director", f"Only a director of {club.name} can do that.")
-
-
-def _club(slug: str) -> Club:
-    club = Club.objects.filter(slug=slug).first()
-    if club is None:
-        raise Http404
-    return club
-
-
 def _tournament(tournament_id: int) -> Tournament:
     found = Tournament.objects.select_related("club").filter(pk=tournament_id).first()
     if found is None:
@@ -119,6 +173,8 @@ def _described(tournament: Tournament) -> TournamentOut:
         "rounds": tournament.rounds,
         "rounds_paired": tournament.round_set.count(),
         "players": tournament.entrants.count(),
+        "rejected_challenge": tournament.rejected_challenge,
+        "clock": tournament.clock,
     }
 
 
@@ -158,23 +214,25 @@ def create_club(request: HttpRequest, payload: ClubIn) -> Status[ClubOut]:
 def create_tournament(
     request: HttpRequest, slug: str, payload: TournamentIn
 ) -> Status[TournamentOut]:
-    club = _club(slug)
-    _director(request, club)
+    club = club_named(slug)
+    director_of(request, club)
     made = events.do_create_tournament(
         club,
-        name=payload.name,
-        ruleset=payload.ruleset,
-        lexicon=payload.lexicon,
-        challenge_mode=payload.challenge_mode,
-        rounds=payload.rounds,
         players=[events.Entry(p.name, p.rating, p.career_games) for p in payload.players],
-        bye_spread=payload.bye_spread,
-        forfeit_spread=payload.forfeit_spread,
-        repeats_allowed=payload.repeats_allowed,
-        gibson=payload.gibson.on,
-        gibson_spread=payload.gibson.spread,
-        prize_places=payload.gibson.prize_places,
+        **payload.fields(club),
     )
+    return Status(201, _described(made))
+
+
+@api.post(
+    "/clubs/{slug}/tournaments/import",
+    **answers(201, TournamentOut, *DIRECTING, 404),
+    summary="Start an event from tsh's .t file: its players, ratings and results so far",
+)
+def import_tournament(request: HttpRequest, slug: str, payload: ImportIn) -> Status[TournamentOut]:
+    club = club_named(slug)
+    director_of(request, club)
+    made = events.do_import_tournament(club, payload.t_file, **payload.fields(club))
     return Status(201, _described(made))
 
 
@@ -184,7 +242,7 @@ def create_tournament(
     summary="A club's tournaments, the latest first",
 )
 def list_tournaments(request: HttpRequest, slug: str) -> list[TournamentOut]:
-    return [_described(t) for t in _club(slug).tournaments.all()]
+    return [_described(t) for t in club_named(slug).tournaments.all()]
 
 
 @api.post(
@@ -194,7 +252,7 @@ def list_tournaments(request: HttpRequest, slug: str) -> list[TournamentOut]:
 )
 def pair_round(request: HttpRequest, tournament_id: int, payload: RoundIn) -> Status[RoundOut]:
     tournament = _tournament(tournament_id)
-    _director(request, tournament.club)
+    director_of(request, tournament.club)
     paired = events.do_pair_round(
         tournament,
         payload.method,
@@ -213,7 +271,7 @@ def pair_round(request: HttpRequest, tournament_id: int, payload: RoundIn) -> St
 )
 def enter_result(request: HttpRequest, tournament_id: int, payload: ResultIn) -> Status[ResultOut]:
     tournament = _tournament(tournament_id)
-    _director(request, tournament.club)
+    director_of(request, tournament.club)
     pairing = events.do_enter_result(
         tournament,
         payload.round,
@@ -254,6 +312,19 @@ def standings(request: HttpRequest, tournament_id: int) -> list[StandingOut]:
         }
         for row in rows
     ]
+
+
+@api.get(
+    "/tournaments/{tournament_id}/standings.csv",
+    **answers(308, None, *READ, 404),
+    summary="Where the standings' CSV file is: /tournaments/{id}/standings.csv",
+)
+def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    # As the .t file: one address, the page's (rank, name, wins, losses, spread, games,
+    # gibsonized, rating_before, rating_after, rating_change; a header line first).
+    tournament = _tournament(tournament_id)
+    path = reverse("tournament_standings_csv", args=[tournament.pk])
+    return HttpResponseRedirect(path, status=308)
 
 
 @api.get(

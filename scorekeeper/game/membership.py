@@ -28,6 +28,7 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
 from referee import InputError
+from scorekeeper.game.directing import directs as directs
 from scorekeeper.game.refusals import Conflict
 from scorekeeper.models import Club, Game, Invitation, Player, Seat, name_problem
 
@@ -52,11 +53,6 @@ class NotLinked(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
-
-
-def directs(user: AbstractBaseUser | AnonymousUser, club: Club) -> bool:
-    """Whether ``user`` is one of ``club``'s directors."""
-    return bool(user.is_authenticated and club.directors.filter(pk=user.pk).exists())
 
 
 def speaks_for(user: AbstractBaseUser | AnonymousUser, player: Player) -> bool:

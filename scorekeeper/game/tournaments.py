@@ -24,6 +24,7 @@ from django.db import IntegrityError, transaction
 from referee import IllegalAction, InputError, get_ruleset
 from scorekeeper import tournaments as core
 from scorekeeper.game import domain
+from scorekeeper.game.club_settings import ClubRules, check_clock, check_rules
 from scorekeeper.game.refusals import Conflict
 from scorekeeper.game.word_policy import AUTO, MANUAL, resolve_lexicon
 from scorekeeper.live.hub import hub
@@ -43,6 +44,7 @@ MAX_ROUNDS = 30
 MAX_ENTRANTS = 200
 MAX_RATING = 3000
 MAX_CAREER_GAMES = 100_000
+SCORE_LOWEST, SCORE_MOST = -1000, 10000  # a game's score typed in or read from a .t file
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,12 @@ def rules_of(tournament: Tournament) -> core.Rules:
     )
 
 
+def options_of(tournament: Tournament) -> dict[str, str]:
+    """The rule options the event's games take beyond their ruleset's own."""
+    kept = tournament.rejected_challenge
+    return {"rejected_challenge": kept} if kept else {}
+
+
 def check_entries(entries: Sequence[Entry], taken: Sequence[str] = ()) -> list[Entry]:
     """The entries with their names tidied, or the refusal of the first that won't do."""
     if not entries:
@@ -132,9 +140,13 @@ def do_create_tournament(
     prize_places: int = 1,
     repeats_allowed: int = 1,
     seed: int = 0,
+    rejected_challenge: str = "",
+    clock: object = None,
 ) -> Tournament:
     """Make an event of ``club`` with its players, each put on the club's roster (a name
-    new to the app becomes a player). Everything is checked before anything is stored."""
+    new to the app becomes a player). ``rejected_challenge`` is a failed challenge's rule in
+    its games ("": the ruleset's own) and ``clock`` their clock rule, as ``POST /api/games/``
+    takes it (None: no clock). Everything is checked before anything is stored."""
     if not name.strip() or len(name) > 120:
         raise InputError("bad_name", "An event's name is 1 to 120 characters.")
     if problem := name_problem(name):
@@ -157,6 +169,7 @@ def do_create_tournament(
         if not 0 <= value <= 1000:
             raise InputError("bad_rules", f"The {label} is 0 to 1000.")
     entries = check_entries(players)
+    checked = check_rules(ClubRules(rejected_challenge=rejected_challenge))
     tournament = Tournament(
         club=club,
         name=" ".join(name.split()),
@@ -171,6 +184,8 @@ def do_create_tournament(
         prize_places=prize_places,
         repeats_allowed=repeats_allowed,
         seed=seed,
+        rejected_challenge=checked.rejected_challenge,
+        clock=check_clock(clock),
     )
     if date is not None:
         tournament.date = date
@@ -189,6 +204,15 @@ def do_import_tournament(club: Club, text: str, **fields: Any) -> Tournament:
         division = core.read_t(text)
     except core.TournamentError as error:
         raise InputError(error.code, error.message) from None
+    for result in division.results:
+        if isinstance(result, core.Game):
+            for score in (result.first_score, result.second_score):
+                if score is not None and not SCORE_LOWEST <= score <= SCORE_MOST:
+                    raise InputError(
+                        "bad_score",
+                        f"Round {result.round} has a score of {score}: a score is "
+                        f"{SCORE_LOWEST} to {SCORE_MOST}.",
+                    )
     played = max((result.round for result in division.results), default=0)
     if played > fields.get("rounds", 0):
         raise InputError("bad_rules", f"The file has {played} rounds: the event needs as many.")
@@ -399,6 +423,8 @@ def do_pair_round(
                 first=first.player.name,
                 club=tournament.club,
                 table_number=pairing.table,
+                options=options_of(tournament),
+                clock=tournament.clock,
             )
             Pairing.objects.create(
                 round=paired_round, table=pairing.table, first=first, second=second, game=game
@@ -425,8 +451,8 @@ def do_enter_result(
     if name_key(player1) == name_key(player2):
         raise IllegalAction("self_pairing", f"{player1} can't play themselves.")
     for score in (score1, score2):
-        if not -1000 <= score <= 10000:
-            raise InputError("bad_score", "A score is -1000 to 10000.")
+        if not SCORE_LOWEST <= score <= SCORE_MOST:
+            raise InputError("bad_score", f"A score is {SCORE_LOWEST} to {SCORE_MOST}.")
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         one, two = entrant_named(tournament, player1), entrant_named(tournament, player2)

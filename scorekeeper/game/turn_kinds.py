@@ -45,6 +45,7 @@ from referee import (
 )
 from scorekeeper.game import clocks, counting, rows
 from scorekeeper.game.counting import IN_EFFECT, Counting
+from scorekeeper.game.directing import directs
 from scorekeeper.game.results import totals
 from scorekeeper.game.word_policy import WordPolicy, lexicon_for
 from scorekeeper.models import Game, Seat, Turn
@@ -686,7 +687,7 @@ def _require_director(ctx: Context, what: str) -> None:
             "club director's decision).",
         )
     director = ctx.entry.director
-    if director is None or not club.directors.filter(pk=director.pk).exists():
+    if director is None or not directs(director, club):
         raise IllegalAction(
             "not_a_director", f"Only a director of {club.name} can {what} in this game."
         )

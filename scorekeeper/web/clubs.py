@@ -19,19 +19,17 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
 from django.db.models import Count, Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
-from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scorekeeper.game import domain, membership
 from scorekeeper.game.membership import directs
 from scorekeeper.game.refusals import REFUSALS, message_of
-from scorekeeper.models import NAME_MAX, Club, Player, Seat, name_problem
+from scorekeeper.models import NAME_MAX, Club, Player, Seat, clubs_of, name_problem
 from scorekeeper.stats.standings import club_standings
 from scorekeeper.web.forms import ClubForm
 from scorekeeper.web.invitations import waiting
@@ -40,7 +38,6 @@ RECENT_GAMES = 20
 # A password a director just made for a player, shown once on the next view of the club page
 # (kept in the server-side session, never in a cookie or a message).
 NEW_ACCOUNT = "club_new_account"
-RESERVED_SLUGS = {"new", "invitations"}  # /clubs/new and /clubs/invitations are pages
 USERNAME_MAX = 150  # Django's username field
 
 
@@ -51,7 +48,7 @@ def get_club(slug: str) -> Club:
     return club
 
 
-def _refuse(request: HttpRequest, club: Club, what: str) -> HttpResponse:
+def refuse(request: HttpRequest, club: Club, what: str) -> HttpResponse:
     """403, naming what was refused and why."""
     message = f"Only a director of {club.name} can {what}."
     context = {"club": club, "message": message}
@@ -74,20 +71,15 @@ def club_list(request: HttpRequest) -> HttpResponse:
 def new_club(request: HttpRequest) -> HttpResponse:
     form = ClubForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
-        name = form.cleaned_data["name"]
-        slug = slugify(name)[:80]
-        if not slug or slug in RESERVED_SLUGS:
-            form.add_error("name", "Give the club a name with some letters or digits in it.")
+        user = request.user
+        assert isinstance(user, AbstractBaseUser)
+        try:
+            club = membership.do_create_club(form.cleaned_data["name"], user)
+        except REFUSALS as error:
+            form.add_error("name", message_of(error))
         else:
-            try:
-                with transaction.atomic():
-                    club = Club.objects.create(name=name, slug=slug)
-                    club.directors.add(request.user)  # type: ignore[arg-type]
-            except IntegrityError:
-                form.add_error("name", f"There is already a club called {name} (or close to it).")
-            else:
-                messages.success(request, f"{club.name} is made, and you are its director.")
-                return redirect("club", slug=club.slug)
+            messages.success(request, f"{club.name} is made, and you are its director.")
+            return redirect("club", slug=club.slug)
     status = 400 if request.method == "POST" else 200
     return render(request, "clubs/new_club.html", {"form": form}, status=status)
 
@@ -105,6 +97,7 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
         "roster": roster_lines(club, request.user),
         "directors": club.directors.order_by("username"),
         "director": directs(request.user, club),
+        "member": clubs_of(request.user).filter(pk=club.pk).exists(),
         "tables": club_standings(club),
         "games": games,
         "tournaments": club.tournaments.all()[:RECENT_GAMES],
@@ -187,7 +180,7 @@ def roster(request: HttpRequest, slug: str) -> HttpResponse:
     Taking a player off needs ``confirm=yes``; without it the question is asked first."""
     club = get_club(slug)
     if not directs(request.user, club):
-        return _refuse(request, club, "change its roster")
+        return refuse(request, club, "change its roster")
     user = request.user
     assert isinstance(user, AbstractBaseUser)
     change = request.POST.get("change", "")
@@ -197,7 +190,7 @@ def roster(request: HttpRequest, slug: str) -> HttpResponse:
     if change != "remove" and change not in ACCOUNT_CHANGES:
         messages.error(request, "Say what to change: add, remove, invite, unlink, account or me.")
         return redirect("club", slug=club.slug)
-    number = _number(request.POST.get("player"))
+    number = number_of(request.POST.get("player"))
     player = club.roster.filter(pk=number).first() if number is not None else None
     if player is None:
         messages.error(request, f"That player is not on {club.name}'s roster.")
@@ -232,7 +225,7 @@ def _other_clubs(player: Player, user: AbstractBaseUser | AnonymousUser) -> str:
     return ", ".join(c.name for c in others)
 
 
-def _number(raw: str | None) -> int | None:
+def number_of(raw: str | None) -> int | None:
     return int(raw) if raw and raw.isascii() and raw.isdigit() and len(raw) < 12 else None
 
 
@@ -358,7 +351,7 @@ def void_game(request: HttpRequest, game_id: Any) -> HttpResponse:
         messages.error(request, "Not voided: a casual game can't be declared void.")
         return redirect(page)
     if not directs(request.user, club):
-        return _refuse(request, club, "declare its games void")
+        return refuse(request, club, "declare its games void")
     user = request.user
     assert isinstance(user, AbstractBaseUser)
     by = f"director: {user.get_username()}"

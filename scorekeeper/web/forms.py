@@ -27,6 +27,7 @@ from scorekeeper.game.domain import TABLE_MOST, TURN_CLOCK
 from scorekeeper.game.word_policy import AUTO, MANUAL
 from scorekeeper.models import NAME_MAX, Club, Game, name_key, name_problem
 from scorekeeper.stats.rankings import SORT_LABELS, WORDS
+from scorekeeper.web.clock_fields import CLOCK_FIELDS, clock_fields
 
 SEATS = range(1, MAX_PLAYERS + 1)
 
@@ -177,6 +178,7 @@ class NewGameForm(forms.Form):
                 label=f"Player {n}", max_length=NAME_MAX, required=n == 1
             )
         self.fields["turn_clock"].help_text = turn_clock_help(self.shown)
+        self.fields.update(clock_fields())
         defaults = RuleOptions.defaults(self.shown)
         concerns = RuleOptions.applies_to(self.shown)
         for name in RuleOptions.CHOICES:
@@ -192,6 +194,9 @@ class NewGameForm(forms.Form):
         self.fields["lexicon"].initial = (
             settings.DEFAULT_LEXICON if settings.DEFAULT_LEXICON in ids else ids[0]
         )
+
+    def clock_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in CLOCK_FIELDS]
 
     def player_fields(self) -> list[forms.BoundField]:
         return [self[f"player_{n}"] for n in SEATS]

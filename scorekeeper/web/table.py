@@ -19,7 +19,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import condition, require_GET, require_POST
 
 from referee import RULESETS, RefereeError, draw_for_first, get_ruleset
-from scorekeeper.game import domain
+from scorekeeper.game import club_settings, domain
 from scorekeeper.game.analysis import best_play
 from scorekeeper.game.domain import GameNotFound, StaleTurn, name_players
 from scorekeeper.game.links import scorer_url
@@ -29,6 +29,7 @@ from scorekeeper.game.resubmit import same_turn
 from scorekeeper.game.turn_kinds import describe
 from scorekeeper.models import Game, Player, Seat, clubs_of
 from scorekeeper.retries import retry_slot
+from scorekeeper.web.clock_fields import clock_initial, clock_of
 from scorekeeper.web.forms import NewGameForm, ruleset_named
 from scorekeeper.web.invitations import waiting
 from scorekeeper.web.live_parts import game_version, live_part, read_game
@@ -65,11 +66,22 @@ def new_game(request: HttpRequest) -> HttpResponse:
     clubs = clubs_of(request.user)
     notice = problem = ""
     asked = request.GET.get("ruleset") if request.method == "GET" else None
+    from_club = None
     if request.method == "POST":
         # An empty POST is still a submission: it gets the form's errors, not a blank form.
         form = NewGameForm(request.POST, clubs=clubs)
     else:
-        form = NewGameForm(clubs=clubs, ruleset=ruleset_named(asked))
+        # ?club=<slug>: a club game, starting from the club's usual rules.
+        slug = request.GET.get("club", "")
+        from_club = clubs.filter(slug=slug).first() if slug else None
+        initial: dict[str, object] = {}
+        kept = None
+        if from_club is not None:
+            rules = club_settings.rules_of(from_club)
+            kept = ruleset_named(rules.ruleset)
+            initial = {**rules.initial(), **clock_initial(rules.clock), "club": from_club.slug}
+            initial.pop("ruleset", None)  # the form shows the ruleset it is given
+        form = NewGameForm(clubs=clubs, ruleset=ruleset_named(asked) or kept, initial=initial)
         if asked is not None and ruleset_named(asked) is None:
             problem = (
                 f"There is no ruleset called {asked[:40]!r}: choose one of "
@@ -98,6 +110,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 options=form.options(),
                 first=players[first],
                 turn_clock=data["turn_clock"],
+                clock=clock_of(data),
                 club=data.get("club"),
                 table_number=data.get("table_number"),
             )
@@ -125,6 +138,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
             "form": form,
             "notice": notice,
             "asked": asked,  # another ruleset's options were asked for: they are shown open
+            "from_club": from_club,  # the club's usual rules are shown open
             "problem": problem,
             "known_players": Player.objects.filter(from_record=False).values_list(
                 "name", flat=True

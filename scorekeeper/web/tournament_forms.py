@@ -7,10 +7,12 @@ from django import forms
 
 from referee import RULESETS
 from scorekeeper.game import tournaments as events
+from scorekeeper.game.event_files import T_FILE_MOST
 from scorekeeper.tournaments import METHODS
+from scorekeeper.web.clock_fields import CLOCK_FIELDS, clock_fields
+from scorekeeper.web.club_forms import rejected_challenge_field
 from scorekeeper.web.forms import lexicon_choices
 
-T_FILE_MOST = 1_000_000  # bytes: a .t file of 200 players and 30 rounds is far less
 METHOD_NAMES = {
     "swiss": "Swiss",
     "koth": "King of the Hill",
@@ -79,6 +81,13 @@ class NewTournamentForm(forms.Form):
         assert isinstance(lexicon, forms.ChoiceField)
         lexicon.choices = choices
         lexicon.initial = choices[0][0]
+        self.fields["rejected_challenge"] = rejected_challenge_field()
+        self.fields.update(clock_fields())
+        order = list(self.fields)
+        rules_end = order.index("challenge_mode") + 1
+        added = ["rejected_challenge", *CLOCK_FIELDS]
+        rest = [name for name in order if name not in added]
+        self.order_fields(rest[:rules_end] + added + rest[rules_end:])
 
     def clean(self) -> dict[str, object]:
         data = super().clean() or {}

@@ -22,12 +22,14 @@ from django.shortcuts import redirect, render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from scorekeeper.game import club_settings, event_files
 from scorekeeper.game import tournaments as events
 from scorekeeper.game.links import link_url
 from scorekeeper.game.membership import directs
 from scorekeeper.game.refusals import REFUSALS, message_of
-from scorekeeper.models import Club, Pairing, Tournament, name_key
-from scorekeeper.web.clubs import get_club
+from scorekeeper.models import Pairing, Tournament, name_key
+from scorekeeper.web.clock_fields import clock_initial, clock_of
+from scorekeeper.web.clubs import get_club, refuse
 from scorekeeper.web.managing import qr_svg
 from scorekeeper.web.shortcuts import error_page, private
 from scorekeeper.web.tournament_forms import NewTournamentForm, PairForm, ResultForm, read_entries
@@ -53,12 +55,18 @@ def export_t(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return response
 
 
+@require_GET
+def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The standings as a CSV file, for a spreadsheet or the club's newsletter."""
+    tournament = get_tournament(tournament_id)
+    response = HttpResponse(
+        event_files.standings_csv(tournament), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="standings-{tournament.pk}.csv"'
+    return response
+
+
 # Who may do what ------------------------------------------------------------------------------
-def _refuse(request: HttpRequest, club: Club, what: str) -> HttpResponse:
-    message = f"Only a director of {club.name} can {what}."
-    return render(request, "clubs/forbidden.html", {"club": club, "message": message}, status=403)
-
-
 def _who(request: HttpRequest) -> str:
     return request.user.get_username() if request.user.is_authenticated else ""
 
@@ -69,9 +77,13 @@ def _who(request: HttpRequest) -> str:
 def new_tournament(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_club(slug)
     if not directs(request.user, club):
-        return _refuse(request, club, "make its tournaments")
+        return refuse(request, club, "make its tournaments")
     posted = request.method == "POST"
-    form = NewTournamentForm(request.POST if posted else None, request.FILES if posted else None)
+    usual = club_settings.rules_of(club)  # the form starts from the club's usual rules
+    initial = {**usual.initial(), **clock_initial(usual.clock)}
+    form = NewTournamentForm(
+        request.POST if posted else None, request.FILES if posted else None, initial=initial
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         fields = {
@@ -82,6 +94,8 @@ def new_tournament(request: HttpRequest, slug: str) -> HttpResponse:
             "rounds": data["rounds"],
             "bye_spread": data["bye_spread"],
             "gibson": data["gibson"],
+            "rejected_challenge": data["rejected_challenge"],
+            "clock": clock_of(data),
         }
         try:
             text = form.t_text()
@@ -177,7 +191,7 @@ def standings_part(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def direct(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = get_tournament(tournament_id)
     if not directs(request.user, tournament.club):
-        return _refuse(request, tournament.club, "run its tournaments")
+        return refuse(request, tournament.club, "run its tournaments")
     rounds = dict(events.rounds_of(tournament))
     context = {
         "tournament": tournament,
@@ -197,7 +211,7 @@ def _directed(
     """A director's change from their page: done and said, or refused with its sentence."""
     tournament = get_tournament(tournament_id)
     if not directs(request.user, tournament.club):
-        return _refuse(request, tournament.club, "run its tournaments")
+        return refuse(request, tournament.club, "run its tournaments")
     try:
         messages.success(request, change(tournament))
     except REFUSALS as error:
@@ -274,7 +288,7 @@ def round_sheet(request: HttpRequest, tournament_id: int, number: int) -> HttpRe
     its own game. The links carry the games' secrets, so only a director sees them."""
     tournament = get_tournament(tournament_id)
     if not directs(request.user, tournament.club):
-        return _refuse(request, tournament.club, "print its rounds")
+        return refuse(request, tournament.club, "print its rounds")
     pairings = events.rounds_of(tournament).get(number)
     if pairings is None:
         raise Http404("That round is not paired.")

@@ -112,7 +112,7 @@ def test_an_event_is_made_and_listed(dora):
     assert listed == [
         {"id": number, "name": "Friday", "date": listed[0]["date"], "ruleset": "upwords-10",
          "lexicon": "CLUB", "challenge_mode": "auto", "rounds": 2, "rounds_paired": 0,
-         "players": 4}
+         "players": 4, "rejected_challenge": "", "clock": None}
     ]  # fmt: skip
     made = Tournament.objects.get()
     assert (made.bye_spread, made.gibson, made.gibson_spread, made.prize_places) == (

@@ -1,0 +1,173 @@
+"""The API of a club's settings, as its settings page has them: read them, keep its usual
+rules, rename it, rename a roster player, make a member a director, step down.
+
+A change is a director's (``director_of``: the session with CSRF, or the account's token,
+then the one check of who directs, ``directing.directs``, which the tournaments' routes ask
+too); reading is anyone's, as the club's page is. Each change calls one operation of
+``scorekeeper.game.club_settings``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from django.http import Http404, HttpRequest
+from ninja import Field, Schema
+
+from scorekeeper.api.accounts import NotSignedIn, account_of
+from scorekeeper.api.endpoints import READ, WRITE, ApiError, Text, answers, api
+from scorekeeper.api.schemas import ClubSettingsOut, RenamedOut
+from scorekeeper.game import club_settings
+from scorekeeper.game.directing import directs
+from scorekeeper.models import Club, name_key
+
+DIRECTING = (401, 403, *WRITE)
+
+
+def club_named(slug: str) -> Club:
+    club = Club.objects.filter(slug=slug).first()
+    if club is None:
+        raise Http404
+    return club
+
+
+def director_of(request: HttpRequest, club: Club) -> Any:
+    """The account asking, a director of ``club``; else a 401 or 403 with its sentence."""
+    try:
+        user = account_of(request)
+    except NotSignedIn as refused:
+        raise ApiError(refused.status, refused.code, refused.message) from None
+    if not directs(user, club):
+        raise ApiError(403, "not_director", f"Only a director of {club.name} can do that.")
+    return user
+
+
+class ClubRulesIn(Schema):
+    ruleset: str = Field("", examples=["upwords-10"], description="empty: none kept")
+    lexicon: str = Field("", examples=["TWL06"], description="a lexicon id, 'honour', or empty")
+    challenge_mode: Literal["", "auto", "manual"] = ""
+    rejected_challenge: Literal["", "none", "lose_turn", "minus_5", "bonus_5", "bonus_10"] = ""
+    clock: Any = Field(
+        None,
+        description="a clock as POST /api/games/ takes it, or null for none",
+        examples=[{"kind": "player", "minutes": 25}],
+    )
+
+
+class ClubNameIn(Schema):
+    name: Text = Field(..., max_length=80, examples=["Riverside Word Club"])
+
+
+class PlayerNameIn(Schema):
+    player: Text = Field(..., examples=["Ann Archer"], description="the roster player's name now")
+    name: Text = Field(..., examples=["Ann Archer-Lee"], description="their new name")
+
+
+class DirectorIn(Schema):
+    player: Text = Field(
+        ..., examples=["Ann Archer"], description="a roster player linked to an account"
+    )
+
+
+def settings_of(club: Club) -> ClubSettingsOut:
+    rules = club_settings.rules_of(club)
+    return {
+        "slug": club.slug,
+        "name": club.name,
+        "directors": list(club.directors.order_by("username").values_list("username", flat=True)),
+        "rules": {
+            "ruleset": rules.ruleset,
+            "lexicon": rules.lexicon,
+            "challenge_mode": rules.challenge_mode,
+            "rejected_challenge": rules.rejected_challenge,
+            "clock": rules.clock,
+        },
+    }
+
+
+def _roster_player(club: Club, name: str) -> Any:
+    player = club.roster.filter(name_key=name_key(name)).select_related("user").first()
+    if player is None:
+        raise ApiError(422, "not_on_roster", f"{name} is not on {club.name}'s roster.")
+    return player
+
+
+@api.get(
+    "/clubs/{slug}/settings",
+    **answers(200, ClubSettingsOut, *READ, 404),
+    summary="A club's name, directors and usual rules",
+)
+def read_settings(request: HttpRequest, slug: str) -> ClubSettingsOut:
+    return settings_of(club_named(slug))
+
+
+@api.put(
+    "/clubs/{slug}/rules",
+    **answers(200, ClubSettingsOut, *DIRECTING, 404),
+    summary="Keep the club's usual rules, which pre-fill its new games and events",
+)
+def set_rules(request: HttpRequest, slug: str, payload: ClubRulesIn) -> ClubSettingsOut:
+    club = club_named(slug)
+    director_of(request, club)
+    rules = club_settings.ClubRules(
+        ruleset=payload.ruleset,
+        lexicon=payload.lexicon,
+        challenge_mode=payload.challenge_mode,
+        rejected_challenge=payload.rejected_challenge,
+        clock=payload.clock,
+    )
+    return settings_of(club_settings.do_set_rules(club, rules))
+
+
+@api.post(
+    "/clubs/{slug}/name",
+    **answers(200, ClubSettingsOut, *DIRECTING, 404),
+    summary="Rename the club (its slug stays)",
+)
+def rename_club(request: HttpRequest, slug: str, payload: ClubNameIn) -> ClubSettingsOut:
+    club = club_named(slug)
+    director_of(request, club)
+    return settings_of(club_settings.do_rename_club(club, payload.name))
+
+
+@api.post(
+    "/clubs/{slug}/players/rename",
+    **answers(200, RenamedOut, *DIRECTING, 404),
+    summary="Rename a player who plays for the club",
+)
+def rename_player(request: HttpRequest, slug: str, payload: PlayerNameIn) -> RenamedOut:
+    club = club_named(slug)
+    director_of(request, club)
+    player = _roster_player(club, payload.player)
+    was = player.name
+    renamed = club_settings.do_rename_player(club, player, payload.name)
+    return {"was": was, "name": renamed.name}
+
+
+@api.post(
+    "/clubs/{slug}/directors/",
+    **answers(200, ClubSettingsOut, *DIRECTING, 404),
+    summary="Make a member (a roster player's account) a director of the club",
+)
+def add_director(request: HttpRequest, slug: str, payload: DirectorIn) -> ClubSettingsOut:
+    club = club_named(slug)
+    director_of(request, club)
+    player = _roster_player(club, payload.player)
+    if player.user is None:
+        raise ApiError(
+            422,
+            "not_member",
+            f"{player.name} has no account: give them one to make them a director.",
+        )
+    return settings_of(club_settings.do_add_director(club, player.user))
+
+
+@api.post(
+    "/clubs/{slug}/directors/step-down",
+    **answers(200, ClubSettingsOut, *DIRECTING, 404),
+    summary="Stop directing the club, while another director remains",
+)
+def step_down(request: HttpRequest, slug: str) -> ClubSettingsOut:
+    club = club_named(slug)
+    user = director_of(request, club)
+    return settings_of(club_settings.do_step_down(club, user))

@@ -1,0 +1,45 @@
+"""An event's files beside its ``.t`` file (``tournaments.export_t``): the standings as a CSV
+file, one writer for its page and the API; and the largest ``.t`` file an import takes.
+
+One line a player in the standings' order, with a header: ``rank`` as shown ("1="), ``name``
+as entered, ``wins`` and ``losses`` (a draw is ½: 1.5), ``spread``, ``games`` played,
+``gibsonized`` (yes or no, in the latest round), ``rating_before``, ``rating_after`` and
+``rating_change``. A name a spreadsheet would read as a formula (starting ``=``, ``+``, ``-``
+or ``@``) is written with a ``'`` before it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from scorekeeper.game.tournaments import standings
+from scorekeeper.models import Tournament
+
+T_FILE_MOST = 1_000_000  # characters: a .t file of 200 players and 30 rounds is far less
+HEADER = (
+    "rank", "name", "wins", "losses", "spread", "games", "gibsonized", "rating_before",
+    "rating_after", "rating_change",
+)  # fmt: skip
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _text(value: str) -> str:
+    return f"'{value}" if value.startswith(FORMULA_START) else value
+
+
+def standings_csv(tournament: Tournament) -> str:
+    """The standings of ``tournament`` as CSV text (lines ending CRLF, as RFC 4180 has it)."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(HEADER)
+    for row in standings(tournament):
+        line = row.standing
+        writer.writerow(
+            (
+                line.rank, _text(line.player.name), f"{line.wins:g}", f"{line.losses:g}",
+                line.spread, line.games, "yes" if row.gibsonized else "no", row.rating_before,
+                row.rating_after, row.rating_change,
+            )
+        )  # fmt: skip
+    return out.getvalue()
