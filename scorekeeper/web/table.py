@@ -97,7 +97,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 challenge_mode=data["challenge_mode"],
                 options=form.options(),
                 first=players[first],
-                turn_clock=data["turn_clock"],
+                clock=data["clock_rule"],
                 club=data.get("club"),
                 table_number=data.get("table_number"),
             )

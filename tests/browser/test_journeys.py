@@ -23,7 +23,7 @@ def new_game(page: Page, camera: Camera, ruleset: str, mode: str, clock: str = "
     page.select_option("#id_starter", "1")
     page.check(f"input[name=challenge_mode][value={mode}]")
     if clock:
-        page.click("text=Rule options")
+        page.check("input[name=clock][value=turn]")
         page.fill("#id_turn_clock", clock)
     page.click("text=Start the game")
     expect(page.locator("h1.status")).to_contain_text("Ann to play")
