@@ -26,9 +26,10 @@ from scorekeeper.game.links import scorer_url
 from scorekeeper.game.refusals import REFUSALS, message_of
 from scorekeeper.game.replay import turn_phrase
 from scorekeeper.game.resubmit import same_turn
-from scorekeeper.game.turn_kinds import describe
+from scorekeeper.game.turn_kinds import ON_TIME, describe
 from scorekeeper.models import Game, Player, Seat, clubs_of
 from scorekeeper.retries import retry_slot
+from scorekeeper.web.clock_faces import posted_clock
 from scorekeeper.web.forms import NewGameForm, ruleset_named
 from scorekeeper.web.invitations import waiting
 from scorekeeper.web.live_parts import game_version, live_part, read_game
@@ -214,8 +215,11 @@ def turn(request: HttpRequest, game: Game) -> HttpResponse:
             count=count,
             racks=_racks_from(request, game) if action == "finish" else None,
             rack=rack,
+            # A turn timer run out: the pass it becomes, said as such.
+            note=ON_TIME if action == "pass" and request.POST.get("on_time") else "",
             best=best.score if best else None,
             retry_slot=retry_slot(request),
+            **posted_clock(request.POST),
         )
     except StaleTurn:
         earlier = same_turn(game, expected, action, typed, count)
