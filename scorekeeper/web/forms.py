@@ -1,6 +1,7 @@
 """Forms of the table and history pages. They only read input; every change goes through the
 domain. Limits and choices come from where they are defined (the engine's ``RuleOptions``,
-``MAX_PLAYERS``, the model's name length, the domain's clock range), never restated here.
+``MAX_PLAYERS``, the model's name length, the clock's ranges in ``referee.clock``), never
+restated here.
 """
 
 from __future__ import annotations
