@@ -21,7 +21,10 @@ The package imports no Django: its Django edge (``apps.py``, the word judge's ``
 from __future__ import annotations
 
 from referee.board import Board, square_name
+from referee.clock import CAPPED as CLOCK_CAPPED
+from referee.clock import LOSES as CLOCK_LOSES
 from referee.clock import PLAYER as PLAYER_CLOCK
+from referee.clock import SETTINGS as CLOCK_SETTINGS
 from referee.clock import TURN as TURN_TIMER
 from referee.clock import ClockRule, ClockState, check_readings, format_ms
 from referee.errors import (
@@ -85,6 +88,9 @@ from referee.rulesets import (
 
 __all__ = [
     # The game clock
+    "CLOCK_CAPPED",
+    "CLOCK_LOSES",
+    "CLOCK_SETTINGS",
     "PLAYER_CLOCK",
     "TURN_TIMER",
     "ClockRule",

@@ -32,7 +32,7 @@ MINUTE_MS = 60_000
 LIMIT_MS = 24 * 60 * MINUTE_MS
 
 # Each setting's default and the range a director may choose, in the setting's own unit.
-_SETTINGS: dict[str, tuple[int, int, int]] = {
+SETTINGS: dict[str, tuple[int, int, int]] = {
     "minutes": (25, 1, 180),
     "overtime_penalty": (10, 0, 100),
     "max_overtime_minutes": (10, 0, 60),
@@ -72,14 +72,14 @@ class ClockRule:
         kind = data.get("kind")
         if kind not in (PLAYER, TURN):
             raise _shape('A clock\'s kind is "player" (a time bank each) or "turn" (a timer).')
-        allowed = {"kind", "seconds"} if kind == TURN else set(_SETTINGS) - {"seconds"}
+        allowed = {"kind", "seconds"} if kind == TURN else set(SETTINGS) - {"seconds"}
         allowed |= {"kind"} | ({"over_max"} if kind == PLAYER else set())
         unknown = sorted(set(data) - allowed)
         if unknown:
             raise _shape(f"A {kind} clock has no setting {unknown[0]!r}.")
         values: dict[str, object] = {"kind": kind}
-        for name in allowed & set(_SETTINGS):
-            default, low, high = _SETTINGS[name]
+        for name in allowed & set(SETTINGS):
+            default, low, high = SETTINGS[name]
             value = data.get(name, default)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
                 words = name.replace("_", " ")

@@ -183,6 +183,8 @@ def _replay_play(state: GameState, turn: Turn) -> Outcome:
     return state.play(Play(tuple(Placement(r, c, t) for r, c, t in turn.tiles)))
 
 
+# A pass's note when a turn timer ran out: the pass the turn became, said "passed on time".
+ON_TIME = "on time"
 _COUNTS = {5: "five", 6: "six", 7: "seven", 8: "eight"}
 
 
@@ -733,7 +735,7 @@ KINDS: dict[str, ActionKind] = {
             "pass",
             enter=_enter_pass,
             replay=lambda state, turn: state.pass_turn(),
-            describe=lambda t: f"{_name(t)} passed.",
+            describe=lambda t: f"{_name(t)} passed{' on time' if t.note == ON_TIME else ''}.",
             label=lambda t: "pass",
             gcg=_gcg_pass,
             recorded=True,

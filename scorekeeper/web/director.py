@@ -28,6 +28,7 @@ from scorekeeper.game.turn_kinds import describe
 from scorekeeper.live.news import club_version
 from scorekeeper.models import Club, Game, Seat, Turn
 from scorekeeper.stats.standings import club_standings
+from scorekeeper.web.clock_faces import clock_faces
 from scorekeeper.web.clubs import get_club
 from scorekeeper.web.shortcuts import error_page, query_whole
 
@@ -51,6 +52,7 @@ class Table:
     minutes: int
     stalled: bool
     turn: str  # "turn 12", as players count
+    clock: dict[str, Any] | None  # a clocked game's clocks (``clock_faces``)
 
 
 def stall_minutes(request: HttpRequest) -> int:
@@ -98,6 +100,7 @@ def live_tables(club: Club, stall: int, now: datetime) -> list[Table]:
                 minutes=minutes,
                 stalled=minutes >= stall,
                 turn=turn_phrase(game),
+                clock=clock_faces(game, [s.player.name for s in seated]),
             )
         )
     tables.sort(key=table_order)

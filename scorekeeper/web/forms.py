@@ -1,6 +1,7 @@
 """Forms of the table and history pages. They only read input; every change goes through the
 domain. Limits and choices come from where they are defined (the engine's ``RuleOptions``,
-``MAX_PLAYERS``, the model's name length, the domain's clock range), never restated here.
+``MAX_PLAYERS``, the model's name length, the clock's ranges in ``referee.clock``), never
+restated here.
 """
 
 from __future__ import annotations
@@ -12,10 +13,16 @@ from django.conf import settings
 from django.db.models import QuerySet
 
 from referee import (
+    CLOCK_CAPPED,
+    CLOCK_LOSES,
+    CLOCK_SETTINGS,
     GCG_MAX_SIZE,
     HONOUR_ID,
     MAX_PLAYERS,
+    PLAYER_CLOCK,
     RULESETS,
+    TURN_TIMER,
+    ClockRule,
     LexiconFileError,
     RuleOptions,
     Ruleset,
@@ -23,11 +30,10 @@ from referee import (
     challenge_rule_name,
     get_library,
 )
-from scorekeeper.game.domain import TABLE_MOST, TURN_CLOCK
+from scorekeeper.game.domain import TABLE_MOST
 from scorekeeper.game.word_policy import AUTO, MANUAL
 from scorekeeper.models import NAME_MAX, Club, Game, name_key, name_problem
 from scorekeeper.stats.rankings import SORT_LABELS, WORDS
-from scorekeeper.web.clock_fields import CLOCK_FIELDS, clock_fields
 
 SEATS = range(1, MAX_PLAYERS + 1)
 
@@ -61,6 +67,31 @@ def option_field(name: str) -> forms.TypedChoiceField:
         empty_value=None,
         # Choices a phone shows whole, wrapped, and taken with one tap (a select cut them off).
         widget=forms.RadioSelect,
+    )
+
+
+NO_CLOCK = "none"
+# The fields of each kind of clock: the others are not read (a page without its script sends
+# them all).
+CLOCK_FIELDS = {
+    PLAYER_CLOCK: ("clock_minutes", "clock_penalty", "clock_max_overtime", "clock_over_max"),
+    TURN_TIMER: ("turn_clock",),
+}
+
+
+def clock_field(label: str, setting: str, said: str) -> forms.IntegerField:
+    """One of a clock's numbers, in the range the clock's rule allows (``referee.clock``)."""
+    default, low, high = CLOCK_SETTINGS[setting]
+    unit = "seconds" if setting == "seconds" else "points" if "penalty" in setting else "minutes"
+    sentence = f"{said} a whole number of {unit} from {low} to {high}."
+    return forms.IntegerField(
+        label=label,
+        initial=default,
+        min_value=low,
+        max_value=high,
+        required=False,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+        error_messages={"invalid": sentence, "min_value": sentence, "max_value": sentence},
     )
 
 
@@ -128,12 +159,36 @@ class NewGameForm(forms.Form):
         help_text="Whoever drew the tile nearest to A starts. You can change it on the scorer "
         "page until the first turn.",
     )
-    turn_clock = forms.IntegerField(
-        label="Turn clock (seconds, empty for none)",
-        min_value=TURN_CLOCK[0],
-        max_value=TURN_CLOCK[1],
+    clock = forms.ChoiceField(
+        label="Clock",
+        choices=[
+            (NO_CLOCK, "None"),
+            (PLAYER_CLOCK, "A clock for each player (overtime costs points)"),
+            (TURN_TIMER, "A timer for each turn"),
+        ],
+        initial=NO_CLOCK,
         required=False,
+        widget=forms.RadioSelect,
     )
+    clock_minutes = clock_field("Minutes each", "minutes", "Each player's time is")
+    clock_penalty = clock_field(
+        "Points lost per minute over", "overtime_penalty", "Each minute over costs"
+    )
+    clock_max_overtime = clock_field(
+        "Most overtime (minutes)", "max_overtime_minutes", "The most overtime is"
+    )
+    clock_over_max = forms.ChoiceField(
+        label="Past the most overtime",
+        choices=[
+            (CLOCK_CAPPED, "the penalty stops growing"),
+            (CLOCK_LOSES, "the player loses on time"),
+        ],
+        initial=CLOCK_CAPPED,
+        required=False,
+        widget=forms.RadioSelect,
+    )
+    # The turn timer's seconds (the field's old name: a form sent with it alone times turns).
+    turn_clock = clock_field("Seconds a turn", "seconds", "A turn lasts")
 
     def __init__(
         self,
@@ -178,7 +233,8 @@ class NewGameForm(forms.Form):
                 label=f"Player {n}", max_length=NAME_MAX, required=n == 1
             )
         self.fields["turn_clock"].help_text = turn_clock_help(self.shown)
-        self.fields.update(clock_fields())
+        if self.shown.turn_seconds:
+            self.fields["turn_clock"].initial = self.shown.turn_seconds
         defaults = RuleOptions.defaults(self.shown)
         concerns = RuleOptions.applies_to(self.shown)
         for name in RuleOptions.CHOICES:
@@ -194,9 +250,6 @@ class NewGameForm(forms.Form):
         self.fields["lexicon"].initial = (
             settings.DEFAULT_LEXICON if settings.DEFAULT_LEXICON in ids else ids[0]
         )
-
-    def clock_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in CLOCK_FIELDS]
 
     def player_fields(self) -> list[forms.BoundField]:
         return [self[f"player_{n}"] for n in SEATS]
@@ -225,6 +278,7 @@ class NewGameForm(forms.Form):
             r.id: {
                 "name": r.name,
                 "clock_help": turn_clock_help(r),
+                "turn_seconds": r.turn_seconds or CLOCK_SETTINGS["seconds"][0],
                 "defaults": {
                     name: str(getattr(RuleOptions.defaults(r), name))
                     for name in RuleOptions.applies_to(r)
@@ -267,6 +321,7 @@ class NewGameForm(forms.Form):
         starter = data.get("starter")
         if starter not in (None, "draw") and int(starter) > len(given):
             self.add_error("starter", "Choose one of the players you named.")
+        self.read_clock(data)
         club = data.get("club")
         if club is None and data.get("table_number") is not None:
             self.add_error("table_number", "A table number is for a club game: choose the club.")
@@ -276,6 +331,56 @@ class NewGameForm(forms.Form):
                 if name and name_key(name) not in on_roster:
                     self.add_error(f"player_{n}", f"{name} is not on {club.name}'s roster.")
         return data
+
+    def read_clock(self, data: dict[str, Any]) -> None:
+        """The clock chosen, as ``data["clock_rule"]`` (the API's shape, or None). A form sent
+        without a choice (an older page) times turns if it gives their seconds. The fields of
+        the kinds not chosen are not read: their errors are dropped."""
+        sent_seconds = str(self.data.get("turn_clock", "")).strip()
+        kind = data.get("clock") or (TURN_TIMER if sent_seconds else NO_CLOCK)
+        for other, names in CLOCK_FIELDS.items():
+            if other != kind:
+                for name in names:
+                    self.errors.pop(name, None)
+                    data.pop(name, None)
+        if any(name in self.errors for name in CLOCK_FIELDS.get(kind, ())):
+            return
+        data["clock_rule"] = None
+        if kind == TURN_TIMER:
+            data["clock_rule"] = {"kind": TURN_TIMER, "seconds": self.given(data, "turn_clock")}
+        elif kind == PLAYER_CLOCK:
+            data["clock_rule"] = {
+                "kind": PLAYER_CLOCK,
+                "minutes": self.given(data, "clock_minutes"),
+                "overtime_penalty": self.given(data, "clock_penalty"),
+                "max_overtime_minutes": self.given(data, "clock_max_overtime"),
+                "over_max": data.get("clock_over_max") or CLOCK_CAPPED,
+            }
+
+    @staticmethod
+    def clock_initial(clock: dict[str, Any] | None) -> dict[str, Any]:
+        """The clock's fields as a stored clock rule (a club's usual one) fills them."""
+        if not clock:
+            return {}
+        rule = ClockRule.from_json(clock)
+        if rule.kind == TURN_TIMER:
+            return {"clock": TURN_TIMER, "turn_clock": rule.seconds}
+        return {
+            "clock": PLAYER_CLOCK,
+            "clock_minutes": rule.minutes,
+            "clock_penalty": rule.overtime_penalty,
+            "clock_max_overtime": rule.max_overtime_minutes,
+            "clock_over_max": rule.over_max,
+        }
+
+    def given(self, data: dict[str, Any], name: str) -> int:
+        """A clock's number as sent, or (left empty) its default."""
+        value = data.get(name)
+        return int(self.fields[name].initial if value is None else value)
+
+    def clock_fields(self) -> dict[str, list[forms.BoundField]]:
+        """The settings of each kind of clock, for the page to show under its choice."""
+        return {kind: [self[name] for name in names] for kind, names in CLOCK_FIELDS.items()}
 
     def options(self) -> dict[str, Any]:
         """Every option that concerns the chosen ruleset, passed on explicitly: as chosen, or,

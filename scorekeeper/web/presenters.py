@@ -28,6 +28,7 @@ from scorekeeper.game.state import load_state
 from scorekeeper.game.turn_kinds import challenge_verdict, describe, options_of, turns_of
 from scorekeeper.game.word_policy import policy_for
 from scorekeeper.models import Game, Seat, Turn
+from scorekeeper.web.clock_faces import clock_faces, time_penalties
 
 # A table's reads, built once (``rows.Compiled``): every screen of a table reads them again
 # for each change. The latest entries, and the one before them (most often what a challenge
@@ -159,6 +160,8 @@ def _table_shown(
         "verdict_word": verdict_word,
         "verdict_cost": verdict_cost,
         "rules": rules_summary(game, len(seats)),
+        "clock": clock_faces(game, [seat.player.name for seat in seats]),
+        "time_penalties": time_penalties(game, [seat.player.name for seat in seats]),
         # The spectator screen: the last play's words, and the last few turns in sentences.
         "last_play_words": played_words(last_play) if last_play else [],
         "recent": [] if scorer else recent_turns(game, latest, read),

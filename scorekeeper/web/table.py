@@ -26,10 +26,10 @@ from scorekeeper.game.links import scorer_url
 from scorekeeper.game.refusals import REFUSALS, message_of
 from scorekeeper.game.replay import turn_phrase
 from scorekeeper.game.resubmit import same_turn
-from scorekeeper.game.turn_kinds import describe
+from scorekeeper.game.turn_kinds import ON_TIME, describe
 from scorekeeper.models import Game, Player, Seat, clubs_of
 from scorekeeper.retries import retry_slot
-from scorekeeper.web.clock_fields import clock_initial, clock_of
+from scorekeeper.web.clock_faces import posted_clock
 from scorekeeper.web.forms import NewGameForm, ruleset_named
 from scorekeeper.web.invitations import waiting
 from scorekeeper.web.live_parts import game_version, live_part, read_game
@@ -79,7 +79,11 @@ def new_game(request: HttpRequest) -> HttpResponse:
         if from_club is not None:
             rules = club_settings.rules_of(from_club)
             kept = ruleset_named(rules.ruleset)
-            initial = {**rules.initial(), **clock_initial(rules.clock), "club": from_club.slug}
+            initial = {
+                **rules.initial(),
+                **NewGameForm.clock_initial(rules.clock),
+                "club": from_club.slug,
+            }
             initial.pop("ruleset", None)  # the form shows the ruleset it is given
         form = NewGameForm(clubs=clubs, ruleset=ruleset_named(asked) or kept, initial=initial)
         if asked is not None and ruleset_named(asked) is None:
@@ -109,8 +113,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 challenge_mode=data["challenge_mode"],
                 options=form.options(),
                 first=players[first],
-                turn_clock=data["turn_clock"],
-                clock=clock_of(data),
+                clock=data["clock_rule"],
                 club=data.get("club"),
                 table_number=data.get("table_number"),
             )
@@ -228,8 +231,11 @@ def turn(request: HttpRequest, game: Game) -> HttpResponse:
             count=count,
             racks=_racks_from(request, game) if action == "finish" else None,
             rack=rack,
+            # A turn timer run out: the pass it becomes, said as such.
+            note=ON_TIME if action == "pass" and request.POST.get("on_time") else "",
             best=best.score if best else None,
             retry_slot=retry_slot(request),
+            **posted_clock(request.POST),
         )
     except StaleTurn:
         earlier = same_turn(game, expected, action, typed, count)

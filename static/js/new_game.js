@@ -1,7 +1,8 @@
 // The new-game form. The "Who starts" list names the players as they are typed: "Player 2"
 // becomes "Ben". The rule options follow the ruleset: choosing another one sets them to its
 // own rules and offers only the options that concern it (the server's table, in
-// #ruleset-options). Without this script the server does both (see NewGameForm).
+// #ruleset-options). The clock's settings shown are those of the kind of clock chosen (the
+// others are not sent). Without this script the server does all this (see NewGameForm).
 (function () {
   "use strict";
   var starter = document.getElementById("id_starter");
@@ -20,6 +21,18 @@
     });
     rename();
   }
+
+  var kinds = document.querySelectorAll("input[name=clock]");
+  function showClock() {
+    var chosen = document.querySelector("input[name=clock]:checked");
+    document.querySelectorAll("[data-clock-kind]").forEach(function (box) {
+      var shown = Boolean(chosen) && box.dataset.clockKind === chosen.value;
+      box.hidden = !shown;
+      box.querySelectorAll("input").forEach(function (field) { field.disabled = !shown; });
+    });
+  }
+  kinds.forEach(function (radio) { radio.addEventListener("change", showClock); });
+  showClock();
 
   var table = document.getElementById("ruleset-options");
   var shownFor = document.querySelector("input[name=options_for]");
@@ -42,6 +55,8 @@
     document.querySelectorAll(".options-for").forEach(function (el) { el.textContent = ruleset.name; });
     var clockHelp = document.getElementById("turn-clock-help");
     if (clockHelp) clockHelp.textContent = ruleset.clock_help;
+    var seconds = document.getElementById("id_turn_clock");
+    if (seconds) seconds.value = ruleset.turn_seconds;
   }
 
   var radios = document.querySelectorAll("input[name=ruleset]");

@@ -30,9 +30,12 @@
     challenge: "challenges",
     undo: "undoing a turn",
     finish: "finishing the game",
+    clock: "the clock",
   };
 
-  // Each waiting play: {key, expected, play, direction, rack, tiles: [[row, col, tile]]}.
+  // Each waiting play: {key, expected, play, direction, rack, tiles: [[row, col, tile]]}; in
+  // a clocked game also clock (the readings when it was played: {ms, at}) and clock_after
+  // (the clocks after it, shown here until the server has it).
   let queue = [];
   let held = []; // plays that waited behind a refused one: sent only when the scorer says so
   let sending = false;
@@ -252,6 +255,10 @@
     body.set("play", item.play);
     body.set("direction", item.direction);
     if (item.rack) body.set("rack", item.rack);
+    if (item.clock) {
+      body.set("clock_ms", item.clock.ms.join(","));
+      body.set("clock_at", String(item.clock.at));
+    }
     return body;
   }
 
@@ -334,6 +341,10 @@
   }
 
   function enqueue(item) {
+    // Played now, sent later: the next player's clock runs here from the play's readings.
+    if (item.clock && window.tableClock && !item.clock_after) {
+      item.clock_after = window.tableClock.afterTurn(item.clock);
+    }
     queue.push(item);
     save();
     draw();
@@ -414,6 +425,8 @@
       direction: data.get("direction") === "down" ? "down" : "across",
       rack: (data.get("rack") || "").trim(),
       tiles: tapped(),
+      // The clocks when it was played, not when it is sent.
+      clock: window.tableClock ? window.tableClock.reading() : null,
     };
     if (!item.tiles.length && item.play) item.tiles = typedTiles(item.play);
     if (!item.play && (queue.length || !navigator.onLine)) {
@@ -461,6 +474,11 @@
       say(offlineSentence(what));
       release();
       return;
+    }
+    const clock = window.tableClock ? window.tableClock.reading() : null;
+    if (clock) {
+      data.set("clock_ms", clock.ms.join(","));
+      data.set("clock_at", String(clock.at));
     }
     busy();
     const result = await post(data, newKey());
@@ -560,8 +578,17 @@
     }).catch(function () { /* not allowed here (a private window, say): as without one */ });
   }
 
+  // The clocks after the last turn waiting here, if the page shows older ones.
+  function showWaitingClock() {
+    const kept = queue.concat(held).filter(function (item) { return item.clock_after; }).pop();
+    if (kept && window.tableClock && kept.clock_after.at > window.tableClock.at()) {
+      window.tableClock.show(kept.clock_after);
+    }
+  }
+
   load();
   draw();
+  showWaitingClock();
   show();
   if (queue.length) retry();
   keepForOffline();

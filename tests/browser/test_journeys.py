@@ -23,7 +23,7 @@ def new_game(page: Page, camera: Camera, ruleset: str, mode: str, clock: str = "
     page.select_option("#id_starter", "1")
     page.check(f"input[name=challenge_mode][value={mode}]")
     if clock:
-        page.click("text=Rule options")
+        page.check("input[name=clock][value=turn]")
         page.fill("#id_turn_clock", clock)
     page.click("text=Start the game")
     expect(page.locator("h1.status")).to_contain_text("Ann to play")
@@ -148,7 +148,9 @@ def test_a_whole_upwords_game(page: Page, live_server):
 def test_a_whole_letterup_game(page: Page, live_server):
     camera = Camera(page, "letterup")
     new_game(page, camera, "letterup-classic", "auto", clock="75")
-    expect(page.locator(".clock")).to_be_visible()
+    # The turn timer: Ann's turn counts down from 1:15.
+    timer = page.locator(".scorebar .player-clock.running .clock-time")
+    expect(timer).to_have_text(re.compile(r"^[01]:\d\d$"))
     camera.shoot("board")
 
     # Ann: HOUSE from D8, H on a double letter and E on the centre double word.

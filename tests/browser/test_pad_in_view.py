@@ -23,7 +23,10 @@ GAMES = {
     "letterup": ("letterup-classic", "8D HOUSE", "D9", "9D AHA"),
     "upwords-10": ("upwords-10", "5D MOOD", "D6", "6D AHA"),
     "upwords-8": ("upwords-8", "4C MOOD", "C5", "5C AHA"),
+    # The same on a clock: each player's time on the score bar, the running one a button.
+    "crossword-clock": ("crossword-classic", "8D HOUSE", "D9", "9D AHA"),
 }
+CLOCKED = {"crossword-clock"}
 SIZES = {"360x740": SMALL, "390x844": PHONE}
 
 
@@ -43,10 +46,14 @@ def phone(browser: object, live_server: object) -> Iterator[Page]:
     context.close()
 
 
-def make_game(ruleset: str, play: str) -> Game:
+def make_game(ruleset: str, play: str, clocked: bool = False) -> Game:
     # Challenges by hand: the Challenge button sits by Submit, the widest submit row there is.
     game = domain.do_create_game(
-        ruleset=ruleset, players=["Annabel", "Benedict"], lexicon="CLUB", challenge_mode="manual"
+        ruleset=ruleset,
+        players=["Annabel", "Benedict"],
+        lexicon="CLUB",
+        challenge_mode="manual",
+        clock={"kind": "player", "minutes": 25} if clocked else None,
     )
     domain.act(game.pk, "play", notation=play)
     return Game.objects.get(pk=game.pk)
@@ -110,11 +117,13 @@ def tap_letters(page: Page, letters: str, notation: str) -> None:
 def test_the_board_preview_submit_and_pad_fit_while_a_play_is_entered(phone, name, size):
     ruleset, play, square, long_play = GAMES[name]
     phone.set_viewport_size(size)
-    game = make_game(ruleset, play)
+    game = make_game(ruleset, play, name in CLOCKED)
     phone.goto(f"/games/{game.pk}/score/{game.token}/")
     settled(phone)
     shoot(phone, f"{name}-1-nothing-tapped")
     what_matters_is_on_screen(phone)
+    if name in CLOCKED:
+        assert_in_view(phone, phone.locator(".player-clock.running"))
 
     phone.tap(f"button.sq[data-name={square}]")
     expect(phone.locator(f"button.sq[data-name={square}]")).to_have_class(re.compile("cursor"))
@@ -135,7 +144,7 @@ def test_the_board_preview_submit_and_pad_fit_while_a_play_is_entered(phone, nam
 def test_they_fit_after_an_undo_and_with_a_refusal(phone, name, size):
     ruleset, play, square, long_play = GAMES[name]
     phone.set_viewport_size(size)
-    game = make_game(ruleset, play)
+    game = make_game(ruleset, play, name in CLOCKED)
     phone.goto(f"/games/{game.pk}/score/{game.token}/")
     settled(phone)
 
@@ -169,7 +178,7 @@ def test_they_fit_after_an_undo_and_with_a_refusal(phone, name, size):
 def test_a_laptop_keeps_the_board_whole_beside_the_pad(phone, name):
     ruleset, play, square, long_play = GAMES[name]
     phone.set_viewport_size(DESKTOP)
-    game = make_game(ruleset, play)
+    game = make_game(ruleset, play, name in CLOCKED)
     phone.goto(f"/games/{game.pk}/score/{game.token}/")
     settled(phone)
     phone.click(f"button.sq[data-name={square}]")

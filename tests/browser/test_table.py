@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper.game import domain
+from scorekeeper.game import clocks, domain
 from scorekeeper.models import Game, Turn
 from tests.browser.pages import DESKTOP, PHONE, SHOTS, SMALL, WORDS, assert_in_view
 
@@ -291,8 +291,13 @@ def test_the_spectator_screen_fills_the_screen_without_scrolling(
 ):
     page.set_viewport_size(size)
     game = make_game(ruleset, plays, players=("Ann", "Ben", "Cleo"))
-    game.turn_clock = 75
-    game.save(update_fields=["turn_clock"])
+    # Letter UP's screen keeps a turn countdown alone; Upwords' a clock for each player.
+    clock = ".clock" if ruleset.startswith("letterup") else ".player-clock"
+    if clock == ".clock":
+        game.turn_clock = 75
+    else:
+        game.clock = clocks.started({"kind": "player"}, 3, 1)  # Ben is to play
+    game.save(update_fields=["turn_clock", "clock"])
     page.goto(f"/games/{game.pk}/watch")
     shoot(page, f"watch-{ruleset}")
     expect(page.locator("header.site")).to_have_count(0)
@@ -304,7 +309,9 @@ def test_the_spectator_screen_fills_the_screen_without_scrolling(
     for score in page.locator(".scoreboard .score").all():
         assert_in_view(page, score)
         assert score.bounding_box()["height"] >= 40
-    assert_in_view(page, page.locator(".clock"))
+    expect(page.locator(clock)).to_have_count(3 if clock == ".player-clock" else 1)
+    for face in page.locator(clock).all():
+        assert_in_view(page, face)
     last = page.locator(".last-play")
     expect(last).to_contain_text("for ")
     assert_in_view(page, last)

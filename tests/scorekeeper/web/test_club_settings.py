@@ -80,7 +80,7 @@ def test_the_usual_rules_are_kept_and_pre_fill_a_club_game_and_an_event(client, 
     )
     assert shown(form, "lexicon") == "CLUB" and shown(form, "club") == "riverside"
     assert checked(form, "rejected_challenge") == "bonus_5"
-    assert shown(form, "clock") == "player"
+    assert checked(form, "clock") == "player" and 'name="clock_minutes" value="20"' in form
 
     event = client.get("/clubs/riverside/tournaments/new").content.decode()
     assert shown(event, "ruleset") == "crossword-classic" and shown(event, "lexicon") == "CLUB"
@@ -92,7 +92,7 @@ def test_a_club_game_started_with_a_clock_has_it(client, dora):
     sent = {
         "ruleset": "upwords-10", "options_for": "upwords-10", "lexicon": "CLUB",
         "challenge_mode": "auto", "starter": "1", "player_1": "Ann", "player_2": "Ben",
-        "club": "riverside", "clock": "turn", "clock_seconds": "90",
+        "club": "riverside", "clock": "turn", "turn_clock": "90",
     }  # fmt: skip
     assert client.post("/games/new", sent).status_code == 302
     game = Game.objects.get()

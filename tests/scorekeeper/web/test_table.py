@@ -46,7 +46,7 @@ def test_drawing_for_first_names_the_draws(client):
         ({"player_1": ""}, "This field is required"),
         ({"player_2": "ann"}, "same name"),
         ({"starter": "3"}, "Choose one of the players"),
-        ({"turn_clock": "5"}, "greater than or equal to 10"),
+        ({"turn_clock": "5"}, "A turn lasts a whole number of seconds from 10 to 600."),
         ({"lexicon": "NOPE"}, "Select a valid choice"),
     ],
 )
