@@ -284,6 +284,12 @@ class Seat(models.Model):
         return self.final_score if self.final_score is not None else self.score
 
 
+# The log entries that are no move in the order of play (an undo): the turn kinds' own
+# ``TAKING_BACK``, copied here because the table sits above the models (the test of the table
+# checks that the two agree).
+TAKING_BACK = ("undo",)
+
+
 class TurnQuerySet(models.QuerySet["Turn"]):
     def effective(self) -> TurnQuerySet:
         """The turns that make the game: neither undone, corrected nor undo entries, by number.
@@ -292,7 +298,7 @@ class TurnQuerySet(models.QuerySet["Turn"]):
         ``scorekeeper.game.replay.play_order`` puts them in the order of play."""
         return (
             self.filter(undone_at__isnull=True, corrected_at__isnull=True)
-            .exclude(action="undo")
+            .exclude(action__in=TAKING_BACK)
             .order_by("number")
         )
 

@@ -30,7 +30,7 @@ from scorekeeper.api.schemas import (
 )
 from scorekeeper.game.replay import turn_numbers
 from scorekeeper.game.state import load_state
-from scorekeeper.game.turn_kinds import Change, number_of, turns_of
+from scorekeeper.game.turn_kinds import Change, kind_of, number_of, turns_of
 from scorekeeper.game.word_policy import policy_for
 from scorekeeper.models import Game, Seat, Turn
 
@@ -75,7 +75,7 @@ def _number_of_new(turn: Turn, played: int, options: RuleOptions) -> int | None:
     """The turn just entered, as players count it, without reading the log: an entry that is
     a turn comes last in the order of play, so it is the ``played``-th; only a correction
     stands where the turn it replaced stood, which the log says (``number_of``)."""
-    if turn.action == "correct":
+    if kind_of(turn).replaces:
         return number_of(turn)
     return played if turns_of(turn, options) > 0 else None
 

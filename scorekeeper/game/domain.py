@@ -319,8 +319,8 @@ def act(
     Runs in one transaction holding the game's row lock, so everything it reads (the board a
     play's notation is read against, the last play a challenge judges) is the state it
     changes. Where the lock is the whole database's (SQLite), a turn that reads nothing but
-    the game's rows (``WORKED_OUT_AHEAD``: a play, a pass, an exchange...) is worked out
-    first on an unlocked read of them, and the transaction stores it only if the game is
+    the game's rows (``ActionKind.worked_out_ahead``: a play, a pass, an exchange...) is
+    worked out first on an unlocked read of them, and the transaction stores it only if the game is
     unchanged since (its latest entry's number and its last change's time, which every change
     to a game sets; else it works the turn out again), so the lock is held for the writes.
 
@@ -396,7 +396,7 @@ def act(
     ahead: _Worked | None = None
     if (
         kind is not None
-        and kind.name in WORKED_OUT_AHEAD
+        and kind.worked_out_ahead
         and not connection.features.has_select_for_update
         and not connection.in_atomic_block
     ):
@@ -434,15 +434,6 @@ def _entered_under(game: Game, retry_slot: str) -> Turn | None:
     entered = Turn.objects.select_related("seat__player", "target").get(pk=found)
     entered.game = game
     return entered
-
-
-# The kinds whose handlers read nothing but the game's own rows and its log (no club: the log
-# changes only with the game's version) and write only with the entry (``Context.writes``):
-# worked out ahead of the lock where it is the whole database's (``act``). A correction's
-# replay of the turns after the one it replaces is the longest of them.
-WORKED_OUT_AHEAD = frozenset(
-    {"play", "pass", "exchange", "penalty", "finish", "abandon", "challenge", "correct"}
-)
 
 
 @dataclass
@@ -553,7 +544,7 @@ def _enter(kind: ActionKind, context: Context) -> GameState:
     # The note is shown on the game's pages: what can't be seen there goes.
     turn.rack, turn.note = entry.rack[:16], visible(entry.note, keep="\n")
     best = entry.best
-    if kind.name == "play" and isinstance(best, int) and not isinstance(best, bool):
+    if kind.places_tiles and isinstance(best, int) and not isinstance(best, bool):
         turn.best = best
     # An undo leaves the state before the entry it took back; a correction replays the log
     # itself and leaves the state it reached in the context.

@@ -4,8 +4,9 @@ Each kind names, in one entry, how it is entered at the table (its live handler)
 replayed from the log, the one sentence that describes it (the scorer's message, the log, the
 history's caption and the spectator screen all use it), a short label for the log's column,
 and what it writes in a GCG record (``referee.gcg`` events and notes; ``records.gcg_export`` hands
-them to the one writer). ``scorekeeper.game.domain.act`` looks the kind up here
-and nowhere else.
+them to the one writer), and flags that say what it is (``places_tiles``, ``judges_play``...).
+``scorekeeper.game.domain.act`` looks the kind up here and nowhere else; every other module asks
+a kind's flags, or the names derived from them (``JUDGING``, for a query), never its name.
 
 Adding a kind: write its handlers below, add its entry to ``KINDS``, teach the engine
 (``referee.game.GameState``) the move if it is a new one, and add tests. No migration: the log
@@ -157,6 +158,48 @@ class ActionKind:
     ends: bool = False
     # It changes nothing in the game, only its clock (a clock action): an undo passes over it.
     aside: bool = False
+    # What the kind is, for every reader of the log (pages, records, the checks): ask these,
+    # never the kind's name.
+    # It puts tiles on the board (a play; a correction does when it stands for one).
+    places_tiles: bool = False
+    # It trades tiles with the bag (an exchange): the entry says how many.
+    exchanges_tiles: bool = False
+    # It judges the last play (a challenge): the entry names that play and the verdict.
+    judges_play: bool = False
+    # It stands in the place of an earlier turn as the move it records (a correction).
+    replaces: bool = False
+    # A correction can replace it: a play, a pass, an exchange (or a correction of one).
+    correctable: bool = False
+    # It declares the game void (a club director's decision).
+    voids: bool = False
+    # It takes what is left on the racks off the scores (the end of the game).
+    counts_racks: bool = False
+    # Its entry scores 0 (a pass, an exchange, abandoning): the log's check holds it to that.
+    scoreless: bool = False
+    # The log shows every player's total beside it (the end of the game, a void).
+    shows_every_total: bool = False
+    # Where the lock is the whole database's, it is worked out before the lock is taken
+    # (``domain.act``): its handler reads nothing but the game's own rows and its log (no
+    # club: the log changes only with the game's version) and writes only with the entry
+    # (``Context.writes``).
+    worked_out_ahead: bool = False
+
+    @property
+    def in_play(self) -> bool:
+        """It is a move in the order of play, replayed from the log (all but an undo, which
+        takes one back)."""
+        return self.replay is not None
+
+    @property
+    def has_score(self) -> bool:
+        """Its entry has a score of its own, shown in the log's score column: an undo and the
+        entries that only end the game have none."""
+        return self.in_play and not self.ends
+
+    @property
+    def may_place_tiles(self) -> bool:
+        """It may have put tiles on the board: a play, or a correction that stands for one."""
+        return self.places_tiles or self.replaces
 
 
 # Play ------------------------------------------------------------------------------------------
@@ -431,7 +474,7 @@ def _enter_undo(ctx: Context) -> None:
     target = ctx.log.last()
     if target is None:
         raise IllegalAction("nothing_to_undo", "There is no turn to undo.")
-    if target.action == "void":
+    if kind_of(target).voids:
         _require_director(ctx, "undo a void")
     target.undone_at = timezone.now()
     target.undone_by = ctx.entry.by[:80]
@@ -509,9 +552,6 @@ def _gcg_finish(
 
 
 # Correct ---------------------------------------------------------------------------------------
-MOVES = ("play", "pass", "exchange", "correct")  # what a correction can replace
-
-
 def move_of(turn: Turn) -> str:
     """The move a turn records: a play has tiles, an exchange a count, else a pass (what a
     correction entry stands for)."""
@@ -617,7 +657,7 @@ def _rescore(
             f"After this correction, {what} would be {mover}’s turn, not {name}’s.",
         )
     try:
-        if turn.tiles and turn.action in ("play", "correct"):
+        if turn.tiles and kind_of(turn).may_place_tiles:
             play = Play(tuple(Placement(r, c, t) for r, c, t in turn.tiles))
             outcome = state.play(play, lexicon)
         else:
@@ -636,7 +676,7 @@ def _rescore(
             "correction_breaks_turn",
             f"After this correction, {what} could no longer be entered: {error.message}",
         ) from None
-    if turn.tiles or turn.action == "challenge":
+    if turn.tiles or kind_of(turn).judges_play:
         if turn.score != outcome.score:
             ctx.changes.append(Change(name, turn.score, outcome.score, turn=number))
         turn.score = outcome.score
@@ -728,6 +768,9 @@ KINDS: dict[str, ActionKind] = {
             label=lambda t: "play",
             gcg=_gcg_play,
             recorded=True,
+            places_tiles=True,
+            correctable=True,
+            worked_out_ahead=True,
         ),
         ActionKind(
             "pass",
@@ -737,6 +780,9 @@ KINDS: dict[str, ActionKind] = {
             label=lambda t: "pass",
             gcg=_gcg_pass,
             recorded=True,
+            correctable=True,
+            scoreless=True,
+            worked_out_ahead=True,
         ),
         ActionKind(
             "exchange",
@@ -746,6 +792,10 @@ KINDS: dict[str, ActionKind] = {
             label=lambda t: f"exchange {t.count}",
             gcg=_gcg_exchange,
             recorded=True,
+            exchanges_tiles=True,
+            correctable=True,
+            scoreless=True,
+            worked_out_ahead=True,
         ),
         ActionKind(
             "challenge",
@@ -756,6 +806,8 @@ KINDS: dict[str, ActionKind] = {
             gcg=_gcg_challenge,
             recorded=True,
             turns=counting.challenge,
+            judges_play=True,
+            worked_out_ahead=True,
         ),
         ActionKind(
             "penalty",
@@ -767,6 +819,7 @@ KINDS: dict[str, ActionKind] = {
             any_seat=True,
             recorded=True,
             turns=counting.no_turn,
+            worked_out_ahead=True,
         ),
         ActionKind(
             "undo",
@@ -790,6 +843,9 @@ KINDS: dict[str, ActionKind] = {
             recorded=True,
             turns=counting.no_turn,
             ends=True,
+            counts_racks=True,
+            shows_every_total=True,
+            worked_out_ahead=True,
         ),
         ActionKind(
             "correct",
@@ -799,6 +855,9 @@ KINDS: dict[str, ActionKind] = {
             label=lambda t: f"correction of #{t.target.number}" if t.target else "correction",
             gcg=lambda turn, before, after, nicks: _as_move(turn).gcg(turn, before, after, nicks),
             retakes=True,
+            replaces=True,
+            correctable=True,
+            worked_out_ahead=True,
         ),
         ActionKind(
             "abandon",
@@ -810,6 +869,8 @@ KINDS: dict[str, ActionKind] = {
             recorded=True,
             turns=counting.no_turn,
             ends=True,
+            scoreless=True,
+            worked_out_ahead=True,
         ),
         ActionKind(
             "void",
@@ -821,6 +882,8 @@ KINDS: dict[str, ActionKind] = {
             always=True,
             turns=counting.no_turn,
             ends=True,
+            voids=True,
+            shows_every_total=True,
         ),
         ActionKind(
             "clock",
@@ -847,6 +910,22 @@ def kind_of(turn: Turn) -> ActionKind:
 
 # How many turns each kind adds, by name: what the database counts (``counting.total``).
 TURNS: dict[str, Counting] = {name: kind.turns for name, kind in KINDS.items()}
+
+
+def names_of(test: Callable[[ActionKind], bool]) -> tuple[str, ...]:
+    """The names of the kinds that pass ``test``, in the table's order: what a log entry's
+    ``action`` is compared with, in memory or in a query (``action__in=``)."""
+    return tuple(name for name, kind in KINDS.items() if test(kind))
+
+
+MOVES = names_of(lambda kind: kind.correctable)  # what a correction can replace
+PLAYS = names_of(lambda kind: kind.may_place_tiles)  # the entries that may have put tiles down
+PLACING = names_of(lambda kind: kind.places_tiles)  # a play itself
+JUDGING = names_of(lambda kind: kind.judges_play)  # a challenge
+REPLACING = names_of(lambda kind: kind.replaces)  # a correction
+VOIDING = names_of(lambda kind: kind.voids)  # a void
+TAKING_BACK = names_of(lambda kind: not kind.in_play)  # an undo: no move in the order of play
+ASIDE = names_of(lambda kind: kind.aside)  # what an undo passes over
 
 
 def options_of(game: Game) -> RuleOptions:

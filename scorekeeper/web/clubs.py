@@ -29,6 +29,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from scorekeeper.game import domain, membership
 from scorekeeper.game.membership import directs
 from scorekeeper.game.refusals import REFUSALS, message_of
+from scorekeeper.game.turn_kinds import kind_of
 from scorekeeper.models import NAME_MAX, Club, Player, Seat, clubs_of, name_problem
 from scorekeeper.stats.standings import club_standings
 from scorekeeper.web.forms import ClubForm
@@ -362,7 +363,7 @@ def void_game(request: HttpRequest, game_id: Any) -> HttpResponse:
     try:
         if undo:
             last = game.turns.effective().last()
-            if last is None or last.action != "void":
+            if last is None or not kind_of(last).voids:
                 messages.error(request, "This game is not void: there is nothing to undo.")
                 return redirect(page)
             domain.act(game.pk, "undo", by=by, director=user)

@@ -24,7 +24,7 @@ from scorekeeper.game import domain
 from scorekeeper.game.links import link_url, scorer_url
 from scorekeeper.game.refusals import REFUSALS, message_of, status_of
 from scorekeeper.game.replay import effective_turns, number_turns, state_before
-from scorekeeper.game.turn_kinds import MOVES, Change, describe, move_of, options_of
+from scorekeeper.game.turn_kinds import KINDS, MOVES, Change, describe, move_of, options_of
 from scorekeeper.limits import spend_beyond
 from scorekeeper.models import Game, Turn
 from scorekeeper.web.presenters import board_rows, pad
@@ -76,7 +76,10 @@ def correct(request: HttpRequest, game: Game) -> HttpResponse:
                 f"Log entry #{chosen[:12]} is not a play, pass or exchange in effect."
             )
         return render(request, "table/correct.html", context, status=status)
-    move = request.POST.get("move", "play")
+    # The move the turn really was (the form's play, pass or exchange).
+    move = KINDS.get(request.POST.get("move", "play"))
+    plays = move is not None and move.places_tiles
+    exchanges = move is not None and move.exchanges_tiles
     try:
         applied = domain.act(
             game.pk,
@@ -84,9 +87,9 @@ def correct(request: HttpRequest, game: Game) -> HttpResponse:
             expected_turn=posted_whole(request.POST, "expected_turn", "The turn number"),
             by="scorer page",
             target=target.number,
-            notation=request.POST.get("play", "") if move == "play" else None,
+            notation=request.POST.get("play", "") if plays else None,
             count=posted_whole(request.POST, "count", "The number of tiles to exchange")
-            if move == "exchange"
+            if exchanges
             else None,
         )
     except REFUSALS as error:

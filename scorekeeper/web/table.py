@@ -26,7 +26,7 @@ from scorekeeper.game.links import scorer_url
 from scorekeeper.game.refusals import REFUSALS, message_of
 from scorekeeper.game.replay import turn_phrase
 from scorekeeper.game.resubmit import same_turn
-from scorekeeper.game.turn_kinds import describe
+from scorekeeper.game.turn_kinds import KINDS, describe, kind_of
 from scorekeeper.models import Game, Player, Seat, clubs_of
 from scorekeeper.retries import retry_slot
 from scorekeeper.web.clock_fields import clock_initial, clock_of
@@ -207,13 +207,16 @@ def turn(request: HttpRequest, game: Game) -> HttpResponse:
     turn's sentence, or with the refusal and the play as typed. The page's script sends it
     with an Idempotency-Key and asks for JSON (``_answer``)."""
     action = request.POST.get("action", "")
+    asked = KINDS.get(action)  # None for an action the domain will refuse by name
+    plays = asked is not None and asked.places_tiles
+    racks_left = asked is not None and asked.counts_racks
     typed = request.POST.get("play", "")
     direction = DOWN if request.POST.get("direction") == DOWN else ACROSS
     expected = count = None
     # A solo player may give the rack, to be told how the play compares with the best one:
     # searched (within the analysis budget, before the turn's transaction) only for a play
     # the rules take, so a refused play costs no search.
-    rack = request.POST.get("rack", "").strip()[:16] if action == "play" else ""
+    rack = request.POST.get("rack", "").strip()[:16] if plays else ""
     solo = bool(rack) and game.seats.count() == 1
     best = best_play(game, rack) if solo and domain.preview(game, typed).evaluation else None
     try:
@@ -224,9 +227,9 @@ def turn(request: HttpRequest, game: Game) -> HttpResponse:
             action,
             expected_turn=expected,
             by="scorer page",
-            notation=typed if action == "play" else None,
+            notation=typed if plays else None,
             count=count,
-            racks=_racks_from(request, game) if action == "finish" else None,
+            racks=_racks_from(request, game) if racks_left else None,
             rack=rack,
             best=best.score if best else None,
             retry_slot=retry_slot(request),
@@ -234,18 +237,18 @@ def turn(request: HttpRequest, game: Game) -> HttpResponse:
     except StaleTurn:
         earlier = same_turn(game, expected, action, typed, count)
         if earlier is not None:  # sent twice: the answer the first one got
-            if earlier.action != "challenge":
+            if not kind_of(earlier).judges_play:
                 messages.success(request, describe(earlier))
             return _answer(request, game, describe(earlier))
         stale = "Another turn was entered first, perhaps on another device: here is the game now."
         return _refused(request, game, stale, text=typed, direction=direction)
     except REFUSALS as error:
-        racks = _racks_from(request, game) if action == "finish" else None
+        racks = _racks_from(request, game) if racks_left else None
         return _refused(
             request, game, message_of(error), text=typed, direction=direction, racks=racks
         )
     said = describe(applied.turn)
-    if applied.turn.action != "challenge":  # a verdict is shown by the board, in full
+    if not kind_of(applied.turn).judges_play:  # a verdict is shown by the board, in full
         messages.success(request, said)
     if best is not None:
         made = applied.turn.score
