@@ -28,9 +28,10 @@ from scorekeeper.api.schemas import (
     TurnAnswer,
     TurnOut,
 )
+from scorekeeper.game.entries import Change
 from scorekeeper.game.replay import turn_numbers
 from scorekeeper.game.state import load_state
-from scorekeeper.game.turn_kinds import Change, kind_of, number_of, turns_of
+from scorekeeper.game.turn_kinds import kind_of, number_of, turns_of
 from scorekeeper.game.word_policy import policy_for
 from scorekeeper.models import Game, Seat, Turn
 

@@ -42,10 +42,11 @@ from referee import (
 from scorekeeper.game import checkpoints, clocks, rows
 from scorekeeper.game.checkpoints import Kept
 from scorekeeper.game.consistency import log_problems
+from scorekeeper.game.entries import Change, Context, Entry
 from scorekeeper.game.in_play import InPlay, StoredInPlay
 from scorekeeper.game.results import totals
 from scorekeeper.game.state import GAME_STATE, load_state, new_state, set_state, store_state
-from scorekeeper.game.turn_kinds import KINDS, ActionKind, Change, Context, Entry
+from scorekeeper.game.turn_kinds import KINDS, ActionKind
 from scorekeeper.game.word_policy import AUTO, MANUAL, lexicon_for, policy_for, resolve_lexicon
 from scorekeeper.invisible import visible
 from scorekeeper.live.news import announce

@@ -21,7 +21,8 @@ from referee import (
     RuleOptions,
 )
 from scorekeeper.game import checkpoints, counting
-from scorekeeper.game.counting import IN_EFFECT, Counted
+from scorekeeper.game.counting import IN_EFFECT, Counted, options_of
+from scorekeeper.game.entries import Before
 from scorekeeper.game.state import new_state
 from scorekeeper.game.turn_kinds import (
     JUDGING,
@@ -29,9 +30,7 @@ from scorekeeper.game.turn_kinds import (
     REPLACING,
     TAKING_BACK,
     TURNS,
-    Before,
     kind_of,
-    options_of,
 )
 from scorekeeper.models import Game, Turn
 

@@ -36,13 +36,13 @@ from scorekeeper.game.domain import access_game
 from scorekeeper.game.membership import voidable
 from scorekeeper.game.replay import number_turns, steps, turn_phrase
 from scorekeeper.game.results import totals
+from scorekeeper.game.sentences import challenge_verdict
 from scorekeeper.game.state import load_state
 from scorekeeper.game.turn_kinds import (
     JUDGING,
     KINDS,
     TURNS,
     VOIDING,
-    challenge_verdict,
     describe,
     kind_of,
 )

@@ -23,16 +23,11 @@ from referee import (
     is_blank,
 )
 from scorekeeper.game import rows
+from scorekeeper.game.counting import options_of
 from scorekeeper.game.replay import stood
+from scorekeeper.game.sentences import challenge_verdict
 from scorekeeper.game.state import load_state
-from scorekeeper.game.turn_kinds import (
-    PLACING,
-    challenge_verdict,
-    describe,
-    kind_of,
-    options_of,
-    turns_of,
-)
+from scorekeeper.game.turn_kinds import PLACING, describe, kind_of, turns_of
 from scorekeeper.game.word_policy import policy_for
 from scorekeeper.models import Game, Seat, Turn
 
