@@ -1,6 +1,6 @@
 """The domain: a game's rules as the record keeps them. Nothing here sees a request.
 
-``domain`` is the one path that changes a game (``access_game`` finds one, ``do_create_game``
+``domain`` is the one path that changes a game (``fetch_game`` finds one, ``do_create_game``
 and ``act`` change it, each in one transaction under the game's lock; ``preview`` shows a
 play before it is entered). ``turn_kinds`` is the table of what a turn can be (play, pass,
 exchange, challenge, undo, correction...): how each is entered, replayed, described and

@@ -89,8 +89,10 @@ class GameHere(InputError):
         self.game = game
 
 
-def access_game(game_id: object, *, lock: bool = False) -> Game:
-    """The game with this id, or ``GameNotFound``: every entry point finds a game here.
+def fetch_game(game_id: object, *, lock: bool = False) -> Game:
+    """The game with this id, or ``GameNotFound``: every entry point finds a game here. It
+    fetches only and checks no permission: who may change the game is the caller's to check
+    (the scorer's link, the API's token, a club director's account).
 
     With ``lock=True`` (inside a transaction) the game's row is locked until it commits, as
     every change to a game holds it: two changes to one game never interleave.
@@ -719,7 +721,7 @@ def do_link_players(game_id: UUID | str, linked: Callable[[Player], bool] | None
     known by those names, where ``linked`` allows it (None: every one), under the game's lock;
     the seats it changed. The unlinked names it replaced, now in no game, are deleted."""
     with transaction.atomic():
-        game = access_game(game_id, lock=True)
+        game = fetch_game(game_id, lock=True)
         seats = list(game.seats.select_related("player").order_by("order"))
         changed = []
         for seat in seats:
@@ -793,7 +795,7 @@ def do_set_first(game_id: UUID | str, first: str) -> Game:
     ``Game.first_seat`` is where the replay begins.
     """
     with transaction.atomic():
-        game = access_game(game_id, lock=True)
+        game = fetch_game(game_id, lock=True)
         seats = list(game.seats.select_related("player").order_by("order"))
         if game.turns.exists():
             raise IllegalAction(
@@ -814,7 +816,7 @@ def do_new_scorer_link(game_id: UUID | str, by: str = "") -> Game:
     """Give the game a new secret, under its lock: the old scorer link, and every browser
     holding it, can no longer change the game. Logged without either secret."""
     with transaction.atomic():
-        game = access_game(game_id, lock=True)
+        game = fetch_game(game_id, lock=True)
         game.token = new_token()
         game.save(update_fields=["token", "updated_at"])
     log.info(

@@ -345,7 +345,7 @@ def _make_account(request: HttpRequest, club: Club, player: Player) -> None:
 def void_game(request: HttpRequest, game_id: Any) -> HttpResponse:
     """A director of the game's club declares it void (with a reason, confirmed), or undoes
     the void (``undo``). Both go through the domain, which checks the director again."""
-    game = domain.access_game(game_id)
+    game = domain.fetch_game(game_id)
     page = reverse("game", args=[game.pk])
     club = game.club
     if club is None:

@@ -32,7 +32,7 @@ from referee import (
 )
 from scorekeeper.game import checkpoints
 from scorekeeper.game.analysis import analyse, cost_units, incomplete_note
-from scorekeeper.game.domain import access_game
+from scorekeeper.game.domain import fetch_game
 from scorekeeper.game.membership import voidable
 from scorekeeper.game.replay import number_turns, steps, turn_phrase
 from scorekeeper.game.results import totals
@@ -269,7 +269,7 @@ def _log_rows(
 
 @require_GET
 def game_page(request: HtmxHttpRequest, game_id: object) -> HttpResponse:
-    game = access_game(game_id)
+    game = fetch_game(game_id)
     seats = list(game.seats.select_related("player").order_by("order"))
     ruleset = get_ruleset(game.ruleset)
     index = _index(game)
@@ -393,7 +393,7 @@ def _log_context(
 @require_GET
 def game_log(request: HttpRequest, game_id: object) -> HttpResponse:
     """The next page of a game's log, as table rows for the game page's "later turns"."""
-    game = access_game(game_id)
+    game = fetch_game(game_id)
     try:
         after = query_whole(request.GET.get("after"), game.turn_number, ENTRY) or 0
     except InputError as error:

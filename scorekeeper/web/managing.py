@@ -189,7 +189,7 @@ def qr_svg(url: str) -> str:
 
 @require_GET
 def watch_qr(request: HttpRequest, game_id: Any) -> HttpResponse:
-    game = domain.access_game(game_id)
+    game = domain.fetch_game(game_id)
     url = request.build_absolute_uri(reverse("watch", args=[game.pk]))
     response = HttpResponse(qr_svg(url), content_type="image/svg+xml")
     patch_cache_control(response, max_age=3600)
