@@ -387,7 +387,7 @@ def list_lexicons(request: HttpRequest) -> list[LexiconOut]:
 
 @api.post("/games/", **answers(201, NewGameOut, *WRITE), summary="Start a game")
 def create_game(request: HttpRequest, payload: GameIn) -> Status[NewGameOut]:
-    game = domain.do_create_game(
+    game = domain.check_create_game(
         ruleset=payload.ruleset,
         lexicon=payload.lexicon,
         players=payload.players,

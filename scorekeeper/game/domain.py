@@ -1,10 +1,11 @@
 """The one path that changes a game.
 
-Every entry point (the JSON API, the pages, management commands) calls ``do_create_game`` or
-``act``. ``act`` runs in one transaction that locks the game row and checks the expected turn
-number, so a double tap or a second device can never apply a turn twice, and a refused action
-changes nothing: the engine checks everything before it changes its state, and the transaction
-rolls back whatever else happened.
+Every entry point (the JSON API, the pages, management commands) calls ``check_create_game``
+(which checks a new game, then has ``do_create_game`` store it) or ``act``. ``act`` runs in
+one transaction that locks the game row and checks the expected turn number, so a double tap
+or a second device can never apply a turn twice, and a refused action changes nothing: the
+engine checks everything before it changes its state, and the transaction rolls back whatever
+else happened.
 
 A game's record (an imported file) is entered through ``draft_game``: its turns go through the
 same handlers as ``act``'s, in memory, and ``Draft.save`` stores the game and its whole log in
@@ -17,7 +18,7 @@ import logging
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 from uuid import UUID
 
 from django.conf import settings
@@ -122,7 +123,7 @@ class Applied:
 
 
 # Creating a game -------------------------------------------------------------------------------
-def do_create_game(
+def check_create_game(
     *,
     ruleset: str,
     players: Sequence[str],
@@ -136,17 +137,17 @@ def do_create_game(
     table_number: int | None = None,
     retry_slot: str | None = None,
 ) -> Game:
-    """Start a game: every player has drawn a full rack and ``first`` (a player's name; by
-    default the first named) is to move. ``lexicon`` defaults to ``settings.DEFAULT_LEXICON``.
+    """Check a game as asked for, then start it (``do_create_game``): every player has drawn a
+    full rack and ``first`` (a player's name; by default the first named) is to move.
+    ``lexicon`` defaults to ``settings.DEFAULT_LEXICON``. A refusal writes nothing.
 
-    A game for a ``club`` counts in its standings: every player must be on its roster (checked
-    under the club's row lock, so a player taken off the roster meanwhile is refused), played
-    at its table ``table_number`` if given (the director's screen lists the tables by it).
-    ``retry_slot`` (``act``'s) is stored with the game: a game made under it already is
-    returned, and no other made."""
+    A game for a ``club`` counts in its standings, played at its table ``table_number`` if
+    given (the director's screen lists the tables by it). ``retry_slot`` (``act``'s) is stored
+    with the game: a game made under it already is returned, before anything is checked, and
+    no other made."""
     if retry_slot is not None and (made := made_under(retry_slot)) is not None:
         return made
-    game, names, state = _new_game(
+    new = _new_game(
         ruleset=ruleset,
         players=players,
         lexicon=lexicon,
@@ -156,13 +157,32 @@ def do_create_game(
         turn_clock=turn_clock,
         clock=clock,
     )
-    game.retry_slot = retry_slot
     if table_number is not None:
         if club is None:
             raise InputError("table_without_club", "A table number is for a club game.")
         if not 1 <= table_number <= TABLE_MOST:
             raise InputError("bad_table", f"A table number is 1 to {TABLE_MOST}.")
-        game.table_number = table_number
+        new.game.table_number = table_number
+    return do_create_game(new, club=club, retry_slot=retry_slot)
+
+
+class NewGame(NamedTuple):
+    """A game as asked for, checked and not yet saved: its row, its players' names, and the
+    engine's state before the first turn."""
+
+    game: Game
+    names: list[str]
+    state: GameState
+
+
+def do_create_game(
+    new: NewGame, *, club: Club | None = None, retry_slot: str | None = None
+) -> Game:
+    """Store a game ``check_create_game`` checked, with its seats and its state, in one
+    transaction. Every player of a ``club`` game must be on its roster: checked under the
+    club's row lock, so a player taken off the roster meanwhile is refused."""
+    game, names, state = new
+    game.retry_slot = retry_slot
     with transaction.atomic():
         if club is not None:
             game.club = check_roster(club, names)
@@ -192,9 +212,8 @@ def _new_game(
     first: str | None,
     turn_clock: int | None,
     clock: object = None,
-) -> tuple[Game, list[str], GameState]:
-    """A game as asked for, checked and not yet saved: its row, its players' names, and the
-    engine's state before the first turn."""
+) -> NewGame:
+    """A game as asked for, checked and not yet saved (``NewGame``)."""
     rules = get_ruleset(ruleset)
     rule_options = RuleOptions.from_dict(options, rules)
     names = check_player_names(players)
@@ -233,7 +252,7 @@ def _new_game(
         turn_clock=turn_clock,
         clock=started,
     )
-    return game, names, state
+    return NewGame(game, names, state)
 
 
 def check_roster(club: Club, names: Sequence[str]) -> Club:
@@ -579,7 +598,7 @@ def draft_game(
     description: str = "",
     by: str = "",
 ) -> Draft:
-    """A game to enter from its record: checked as ``do_create_game`` checks one, held in memory
+    """A game to enter from its record: checked as ``check_create_game`` checks one, held in memory
     until ``Draft.save``. Writes nothing. ``title`` and ``description`` are the record's."""
     game, names, state = _new_game(
         ruleset=ruleset,
@@ -673,7 +692,7 @@ class Draft:
         self, linked: Callable[[Player], bool] | None = None, retry_slot: str | None = None
     ) -> Game:
         """Store the game, its players, seats and whole log in one short transaction; with a
-        ``retry_slot`` (``do_create_game``'s) under which a game was made already, that game.
+        ``retry_slot`` (``check_create_game``'s) under which a game was made already, that game.
 
         With ``linked``, a seat is the player known by its name only when ``linked`` says so
         of that player; every other seat gets a new player of that name, ``from_record``. With

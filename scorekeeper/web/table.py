@@ -102,7 +102,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
         else:
             first, rounds = int(data["starter"]) - 1, []
         try:
-            game = domain.do_create_game(
+            game = domain.check_create_game(
                 ruleset=ruleset.id,
                 lexicon=data["lexicon"],
                 players=players,

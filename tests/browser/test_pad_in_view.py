@@ -45,7 +45,7 @@ def phone(browser: object, live_server: object) -> Iterator[Page]:
 
 def make_game(ruleset: str, play: str) -> Game:
     # Challenges by hand: the Challenge button sits by Submit, the widest submit row there is.
-    game = domain.do_create_game(
+    game = domain.check_create_game(
         ruleset=ruleset, players=["Annabel", "Benedict"], lexicon="CLUB", challenge_mode="manual"
     )
     domain.act(game.pk, "play", notation=play)

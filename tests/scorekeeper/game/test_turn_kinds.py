@@ -179,7 +179,7 @@ def test_a_full_log_refuses_a_time_penalty_too(monkeypatch):
     # A penalty changes no one's turn, so nothing else stops it: it once grew a log past the
     # cap without end (6,001 entries from one import).
     monkeypatch.setattr(domain, "LOG_CAP", 3)
-    game = domain.do_create_game(
+    game = domain.check_create_game(
         ruleset="crossword-classic", players=["Ann", "Ben"], lexicon="CLUB"
     )
     for _ in range(3):
@@ -192,7 +192,7 @@ def test_a_full_log_refuses_a_time_penalty_too(monkeypatch):
 
 def test_a_play_of_every_tile_on_the_rack_says_its_bonus(use_words):
     use_words("RETAINS")
-    game = domain.do_create_game(
+    game = domain.check_create_game(
         ruleset="crossword-classic", lexicon="CLUB", players=["Ann", "Ben"]
     )
     domain.act(game.pk, "play", tiles=[(7, 3 + i, letter) for i, letter in enumerate("RETAINS")])

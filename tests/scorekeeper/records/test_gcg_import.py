@@ -153,7 +153,7 @@ def test_the_format_option_reads_gcg_from_any_file_name(tmp_path):
 
 # Export, then import: the same game ------------------------------------------------------------
 def crossword(**options: object) -> Game:
-    return domain.do_create_game(
+    return domain.check_create_game(
         ruleset="crossword-classic", lexicon="CLUB", players=["Ann", "Ben"],
         challenge_mode="manual", options=options,
     )  # fmt: skip
