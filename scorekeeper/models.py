@@ -208,7 +208,12 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     # The current state, kept in step with the turn log.
-    turn_number = models.PositiveIntegerField(default=0)  # number of the latest log entry
+    # The number of the latest log entry (``Turn.number``; 0 before the first): the game's
+    # version, and ``expected_turn`` - 1. The API and the JSON record call it turn_number, as
+    # its column is named.
+    last_entry_number = models.PositiveIntegerField(
+        default=0, db_column="turn_number", verbose_name="turn number"
+    )
     # The turns players count so far (the log's entries in effect, without the undos and the
     # entries that only end a game): "turn 12" is the next. Kept by the domain with the log.
     turns_played = models.PositiveIntegerField(default=0)

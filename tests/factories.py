@@ -166,7 +166,7 @@ def hold(client, game) -> None:
 
 def turn(client, game: Game, **data):
     game.refresh_from_db()
-    data.setdefault("expected_turn", game.turn_number + 1)
+    data.setdefault("expected_turn", game.last_entry_number + 1)
     return client.post(scorer(game) + "turn", data)
 
 

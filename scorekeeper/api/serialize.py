@@ -49,7 +49,7 @@ def game_state(
     if seats is None or state is None:
         seats = list(game.seats.select_related("player").order_by("order"))
         state = load_state(game, seats)
-    if last_turn is None and game.turn_number:
+    if last_turn is None and game.last_entry_number:
         last_turn = game.turns.select_related("seat__player", "target").order_by("-number").first()
     last = turn_data(last_turn, number_of(last_turn)) if last_turn else None
     return _game(game, seats, state, last)
@@ -62,7 +62,7 @@ def turn_answer(
     is at hand: nothing is read again), with every score a correction changed. An entry
     answered again after later ones (a retry whose first answer was lost) is counted as the
     log says, beside the game as it stands."""
-    if turn.number != game.turn_number:
+    if turn.number != game.last_entry_number:
         entry = turn_data(turn, turn_numbers(game).get(turn.pk))
         return {"turn": entry, "game": game_state(game, seats=seats, state=state)}
     entry = turn_data(turn, _number_of_new(turn, game.turns_played, state.options))
@@ -101,7 +101,7 @@ def _game(
         "options": game.options,
         "turn_clock": game.turn_clock,
         "status": game.status,
-        "turn_number": game.turn_number,
+        "turn_number": game.last_entry_number,
         "turn": game.turns_played,
         "to_move": to_move,
         "players": [player(seat) for seat in seats],

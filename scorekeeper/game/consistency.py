@@ -61,8 +61,8 @@ def check_game(game: Game) -> list[str]:
                 f"the log gives {outcome[seat.order]!r}"
             )
     latest = game.turns.order_by("-number").values_list("number", flat=True).first() or 0
-    if game.turn_number != latest:
-        problems.append(f"turn_number: stored {game.turn_number}, the log ends at {latest}")
+    if game.last_entry_number != latest:
+        problems.append(f"turn_number: stored {game.last_entry_number}, the log ends at {latest}")
     played = count_turns_played(game)
     if game.turns_played != played:
         problems.append(f"turns_played: stored {game.turns_played}, the log counts {played}")

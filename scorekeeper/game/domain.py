@@ -380,14 +380,14 @@ def act(
             raise InputError(
                 "unknown_action", f"Unknown action {action!r}; use one of {tuple(KINDS)}."
             )
-        if expected_turn is not None and expected_turn != game.turn_number + 1:
+        if expected_turn is not None and expected_turn != game.last_entry_number + 1:
             raise StaleTurn(
                 "stale_turn",
                 f"Log entry #{expected_turn} can't be next: the log is at entry "
-                f"#{game.turn_number}, perhaps from another device. Reload to see it.",
+                f"#{game.last_entry_number}, perhaps from another device. Reload to see it.",
             )
-        check_room(game.turn_number, kind)
-        number = game.turn_number + 1
+        check_room(game.last_entry_number, kind)
+        number = game.last_entry_number + 1
         turn = Turn(
             game=game,
             number=number,
@@ -477,7 +477,7 @@ class _Worked:
         ``if_unchanged``, the game's only if its version is still the one read."""
         kind, turn = self.kind, self.context.turn
         game, seats = self.context.game, self.context.seats
-        game.turn_number = turn.number
+        game.last_entry_number = turn.number
         if kind.retakes:  # it took an earlier entry out of effect
             game.turns_played -= self.context.uncounted
             self.kept = self.context.kept
@@ -713,7 +713,7 @@ class Draft:
             raise InputError("inconsistent_log", "; ".join(problems))
         set_state(game, seats, self.state)
         game.checkpoint_place = self.kept.place
-        game.turn_number = len(turns)
+        game.last_entry_number = len(turns)
         game.turns_played = self.turns_played
         values = [rows.turn_values(turn) for turn in turns]
         with transaction.atomic():

@@ -277,7 +277,7 @@ def game_page(request: HtmxHttpRequest, game_id: object) -> HttpResponse:
     steps_at = LogSteps.of(index, options)
     try:
         at = _step_asked(request, steps_at, len(index))
-        after = query_whole(request.GET.get("after"), game.turn_number, ENTRY)
+        after = query_whole(request.GET.get("after"), game.last_entry_number, ENTRY)
     except InputError as error:
         return error_page(request, 400, "No such turn", error.message, game=game)
     names = [s.player.name for s in seats]
@@ -395,7 +395,7 @@ def game_log(request: HttpRequest, game_id: object) -> HttpResponse:
     """The next page of a game's log, as table rows for the game page's "later turns"."""
     game = fetch_game(game_id)
     try:
-        after = query_whole(request.GET.get("after"), game.turn_number, ENTRY) or 0
+        after = query_whole(request.GET.get("after"), game.last_entry_number, ENTRY) or 0
     except InputError as error:
         return error_page(request, 400, "No such log entry", error.message, game=game)
     index = _index(game)

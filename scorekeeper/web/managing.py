@@ -57,7 +57,7 @@ def correct(request: HttpRequest, game: Game) -> HttpResponse:
         "move": request.POST.get("move", move_of(target) if target else "play"),
         "typed": request.POST.get("play", target.notation if target and target.tiles else ""),
         "count": request.POST.get("count", str(target.count or 1) if target else "1"),
-        "next_turn": game.turn_number + 1,
+        "next_turn": game.last_entry_number + 1,
         "exchange_exactly_one": get_ruleset(game.ruleset).exchange_exactly_one,
     }
     if target is not None:

@@ -84,7 +84,7 @@ def table_context(
         **pad(state.ruleset),
         "exchange_counts": range(1, min(state.racks[state.to_move], state.bag) + 1),
         "rack_prefill": rack_prefill(state),
-        "next_turn": game.turn_number + 1,
+        "next_turn": game.last_entry_number + 1,
         "solo": solo_summary(game) if len(seats) == 1 else None,
     }
 

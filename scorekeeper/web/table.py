@@ -174,7 +174,7 @@ def scorer(request: HttpRequest, game: Game) -> HttpResponse:
         return render(request, "table/board.html", context)
     kept = request.session.pop(REFUSAL, None) if REFUSAL in request.session else None
     # Shown once, and only on the game and the turn it was about.
-    if kept and kept.get("game") == str(game.pk) and kept.get("turn") == game.turn_number:
+    if kept and kept.get("game") == str(game.pk) and kept.get("turn") == game.last_entry_number:
         typed = kept["typed"]
         shown = domain.preview(game, typed) if typed else None
         context.update(
@@ -296,12 +296,12 @@ def _refused(
     """Back to the scorer page's board (303, so a reload never resends), with the reason and
     the play as typed, in the direction it was tapped, or the racks as typed for a refused
     finish, kept for it; players are named, not numbered."""
-    game.refresh_from_db(fields=["turn_number"])
+    game.refresh_from_db(fields=["last_entry_number"])
     names = list(game.seats.order_by("order").values_list("player__name", flat=True))
     said = name_players(message, names)
     request.session[REFUSAL] = {
         "game": str(game.pk),
-        "turn": game.turn_number,
+        "turn": game.last_entry_number,
         "message": said,
         "typed": text[:500],
         "direction": direction,

@@ -68,7 +68,7 @@ def test_a_malformed_key_is_refused(client, key):
     game = ApiGame(client)
     response = game.turn({"action": "pass"}, HTTP_IDEMPOTENCY_KEY=key)
     assert response.status_code == 400
-    assert Game.objects.get(pk=game.id).turn_number == 0
+    assert Game.objects.get(pk=game.id).last_entry_number == 0
 
 
 @pytest.mark.django_db(transaction=True)

@@ -78,7 +78,7 @@ def test_a_second_phone_sending_the_same_play_is_told_it_was_entered(client):
     again = client.post(scorer(game) + "turn", data, follow=True)
     assert "Ann played 5D MOOD for 8 (MOOD 8)." in again.content.decode()
     assert "needs at least one tile" not in again.content.decode()
-    assert Game.objects.get(pk=game.pk).turn_number == 1
+    assert Game.objects.get(pk=game.pk).last_entry_number == 1
 
 
 def test_a_stale_api_play_is_a_409_before_the_play_is_read(client):
@@ -110,7 +110,7 @@ def test_a_bad_count_on_the_page_names_the_count(client, count, message):
     )
     assert response.status_code == 303  # back to the scorer page, with the reason
     assert message in client.get(response["Location"]).content.decode()
-    assert Game.objects.get(pk=game.pk).turn_number == 0
+    assert Game.objects.get(pk=game.pk).last_entry_number == 0
 
 
 def test_an_engine_error_is_not_mistaken_for_a_bad_number(client):
@@ -127,7 +127,7 @@ def test_an_unknown_action_changes_nothing(client):
     game = ApiGame(client)
     response = game.turn({"action": "resign"})
     assert response.status_code == 400 and response.json()["error"]["code"] == "unknown_action"
-    assert Game.objects.get(pk=game.id).turn_number == 0
+    assert Game.objects.get(pk=game.id).last_entry_number == 0
 
 
 def test_each_turn_records_the_totals_the_chart_reads(client):
@@ -187,7 +187,7 @@ def test_a_full_log_refuses_a_time_penalty_too(monkeypatch):
     with pytest.raises(IllegalAction) as caught:
         domain.act(game.pk, "penalty", seat=1, points=-1)
     assert caught.value.code == "log_full"
-    assert Game.objects.get(pk=game.pk).turn_number == 3
+    assert Game.objects.get(pk=game.pk).last_entry_number == 3
 
 
 def test_a_play_of_every_tile_on_the_rack_says_its_bonus(use_words):
