@@ -397,8 +397,9 @@ def act(
             retry_slot=retry_slot,
         )
         entry = Entry(
-            by, notation, tiles, count, racks, verdict, seat, points, rack, note, target, best,
-            director, clock_ms, clock_at, clock,
+            by=by, notation=notation, tiles=tiles, count=count, racks=racks, verdict=verdict,
+            seat=seat, points=points, rack=rack, note=note, target=target, best=best,
+            director=director, clock_ms=clock_ms, clock_at=clock_at, clock=clock,
         )  # fmt: skip
         context = Context(
             game,

@@ -20,9 +20,10 @@ if TYPE_CHECKING:
     from scorekeeper.game.in_play import InPlay
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Entry:
-    """What the scorer entered for one turn; each kind reads the parts it needs."""
+    """What the scorer entered for one turn; each kind reads the parts it needs. Made by
+    keyword only: its parts are many, and several of one type."""
 
     by: str = ""
     notation: str | None = None  # a play as people write it: "5D WOOD", "E5=A F5=T"
