@@ -76,7 +76,7 @@ def _rounds(game: Any, rounds: int) -> dict[str, float]:
     from django.test import Client
 
     client = Client()
-    page = f"/games/{game.pk}/?turn={game.turn_number // 2}"
+    page = f"/games/{game.pk}/?turn={game.last_entry_number // 2}"
     times: dict[str, list[float]] = {}
     for _ in range(rounds):
         for name, ms in _round(game, page, client).items():

@@ -77,7 +77,7 @@ def run(processes: int = 4, seconds: float = 10.0) -> dict[str, Any]:
 
         call_command("migrate", verbosity=0)
         made = [
-            str(domain.do_create_game(ruleset="letterup-classic", players=["Ann", "Ben"]).pk)
+            str(domain.check_create_game(ruleset="letterup-classic", players=["Ann", "Ben"]).pk)
             for _ in range(processes * GAMES + GAMES)
         ]
         alone, made = made[:GAMES], made[GAMES:]

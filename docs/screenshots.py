@@ -47,7 +47,7 @@ club = Club.objects.create(name="Riverside", slug="riverside")
 tables = [(["Ann", "Ben"], 3), (["Cy", "Di"], 1), (["Ed", "Flo"], 4)]
 club.roster.add(*(domain.player_named(n) for names, _ in tables for n in names))
 for names, turns in tables:
-    game = domain.do_create_game(ruleset="upwords-10", players=names, club=club)
+    game = domain.check_create_game(ruleset="upwords-10", players=names, club=club)
     for tiles in plays[:turns]:
         domain.act(game.pk, "play", tiles=tiles)
 """

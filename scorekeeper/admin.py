@@ -108,7 +108,7 @@ class GameAdmin(ReadOnly, admin.ModelAdmin[Game]):
         "challenge_mode",
         "status",
         "club",
-        "turn_number",
+        "last_entry_number",
         "created_at",
     ]
     list_filter = ["ruleset", "status", "challenge_mode", "lexicon", "club"]

@@ -208,7 +208,12 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     # The current state, kept in step with the turn log.
-    turn_number = models.PositiveIntegerField(default=0)  # number of the latest log entry
+    # The number of the latest log entry (``Turn.number``; 0 before the first): the game's
+    # version, and ``expected_turn`` - 1. The API and the JSON record call it turn_number, as
+    # its column is named.
+    last_entry_number = models.PositiveIntegerField(
+        default=0, db_column="turn_number", verbose_name="turn number"
+    )
     # The turns players count so far (the log's entries in effect, without the undos and the
     # entries that only end a game): "turn 12" is the next. Kept by the domain with the log.
     turns_played = models.PositiveIntegerField(default=0)
@@ -284,6 +289,12 @@ class Seat(models.Model):
         return self.final_score if self.final_score is not None else self.score
 
 
+# The log entries that are no move in the order of play (an undo): the turn kinds' own
+# ``TAKING_BACK``, copied here because the table sits above the models (the test of the table
+# checks that the two agree).
+TAKING_BACK = ("undo",)
+
+
 class TurnQuerySet(models.QuerySet["Turn"]):
     def effective(self) -> TurnQuerySet:
         """The turns that make the game: neither undone, corrected nor undo entries, by number.
@@ -292,7 +303,7 @@ class TurnQuerySet(models.QuerySet["Turn"]):
         ``scorekeeper.game.replay.play_order`` puts them in the order of play."""
         return (
             self.filter(undone_at__isnull=True, corrected_at__isnull=True)
-            .exclude(action="undo")
+            .exclude(action__in=TAKING_BACK)
             .order_by("number")
         )
 

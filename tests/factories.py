@@ -103,7 +103,7 @@ def finished_game(
     """An Upwords game: the first ``plays`` turns of RULES.md §3 (8, 8, 10, ... points, seats
     in turn), then ``extra`` points by seat (as time penalties), then the end: each final score
     is the seat's turns + extra + RACK_PENALTY."""
-    game = domain.do_create_game(ruleset="upwords-10", players=names, lexicon=lexicon, club=club)
+    game = domain.check_create_game(ruleset="upwords-10", players=names, lexicon=lexicon, club=club)
     for triples, _ in HASBRO[:plays]:
         domain.act(game.pk, "play", tiles=triples)
     for seat, points in (extra or {}).items():
@@ -166,7 +166,7 @@ def hold(client, game) -> None:
 
 def turn(client, game: Game, **data):
     game.refresh_from_db()
-    data.setdefault("expected_turn", game.turn_number + 1)
+    data.setdefault("expected_turn", game.last_entry_number + 1)
     return client.post(scorer(game) + "turn", data)
 
 
@@ -194,7 +194,7 @@ HOUSE = [(7, 3, "H"), (7, 4, "O"), (7, 5, "U"), (7, 6, "S"), (7, 7, "E")]  # 8D,
 
 # Factories ------------------------------------------------------------------------------------
 def new_game(ruleset: str = "upwords-10", **fields: Any) -> Game:
-    return domain.do_create_game(
+    return domain.check_create_game(
         ruleset=ruleset,
         lexicon="CLUB",
         players=fields.pop("players", ["Ann", "Ben"]),
@@ -264,7 +264,7 @@ def club_night(
     games = []
     for i, number in enumerate(numbers):
         names = list(NIGHT_NAMES[2 * i : 2 * i + 2])
-        game = domain.do_create_game(
+        game = domain.check_create_game(
             ruleset="upwords-10", players=names, lexicon=lexicon, club=club, table_number=number
         )
         for triples, _ in HASBRO[: 1 + i % 2]:

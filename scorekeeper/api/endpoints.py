@@ -387,7 +387,7 @@ def list_lexicons(request: HttpRequest) -> list[LexiconOut]:
 
 @api.post("/games/", **answers(201, NewGameOut, *WRITE), summary="Start a game")
 def create_game(request: HttpRequest, payload: GameIn) -> Status[NewGameOut]:
-    game = domain.do_create_game(
+    game = domain.check_create_game(
         ruleset=payload.ruleset,
         lexicon=payload.lexicon,
         players=payload.players,
@@ -480,7 +480,7 @@ def import_game(request: HttpRequest, payload: ImportIn) -> Status[dict[str, obj
     "effect; a withdrawn play and its retry have the same `turn`).",
 )
 def get_game(request: HttpRequest, game_id: str) -> HttpResponse:
-    answer: GameOut = game_state(domain.access_game(game_id))
+    answer: GameOut = game_state(domain.fetch_game(game_id))
     return rendered(request, answer)
 
 
@@ -499,7 +499,7 @@ def list_turns(
     after: Annotated[int, Query(ge=0, description="the last entry number already read")] = 0,
     limit: Annotated[int, Query(ge=1, le=LOG_PAGE)] = LOG_PAGE,
 ) -> HttpResponse:
-    answer: LogPage = log_page(domain.access_game(game_id), after, limit)
+    answer: LogPage = log_page(domain.fetch_game(game_id), after, limit)
     return rendered(request, answer)
 
 
@@ -511,7 +511,7 @@ def list_turns(
 def post_turn(request: HttpRequest, game_id: str, payload: TurnIn) -> HttpResponse:
     racks = None
     if payload.racks is not None:
-        game = domain.access_game(game_id)
+        game = domain.fetch_game(game_id)
         _authorize(request, game)
         seats = {s.player.name_key: s.order for s in game.seats.select_related("player")}
         racks = {}
@@ -553,6 +553,6 @@ def export_game(
     request: HttpRequest, game_id: str, format: Literal["json", "gcg"] = "json"
 ) -> HttpResponse:
     # Each format has one address, the page's; this older address points there.
-    game = domain.access_game(game_id)
+    game = domain.fetch_game(game_id)
     name = "export_gcg" if format == "gcg" else "export_json"
     return HttpResponseRedirect(reverse(name, args=[game.pk]), status=308)

@@ -28,9 +28,10 @@ from scorekeeper.api.schemas import (
     TurnAnswer,
     TurnOut,
 )
+from scorekeeper.game.entries import Change
 from scorekeeper.game.replay import turn_numbers
 from scorekeeper.game.state import load_state
-from scorekeeper.game.turn_kinds import Change, number_of, turns_of
+from scorekeeper.game.turn_kinds import kind_of, number_of, turns_of
 from scorekeeper.game.word_policy import policy_for
 from scorekeeper.models import Game, Seat, Turn
 
@@ -48,7 +49,7 @@ def game_state(
     if seats is None or state is None:
         seats = list(game.seats.select_related("player").order_by("order"))
         state = load_state(game, seats)
-    if last_turn is None and game.turn_number:
+    if last_turn is None and game.last_entry_number:
         last_turn = game.turns.select_related("seat__player", "target").order_by("-number").first()
     last = turn_data(last_turn, number_of(last_turn)) if last_turn else None
     return _game(game, seats, state, last)
@@ -61,7 +62,7 @@ def turn_answer(
     is at hand: nothing is read again), with every score a correction changed. An entry
     answered again after later ones (a retry whose first answer was lost) is counted as the
     log says, beside the game as it stands."""
-    if turn.number != game.turn_number:
+    if turn.number != game.last_entry_number:
         entry = turn_data(turn, turn_numbers(game).get(turn.pk))
         return {"turn": entry, "game": game_state(game, seats=seats, state=state)}
     entry = turn_data(turn, _number_of_new(turn, game.turns_played, state.options))
@@ -75,7 +76,7 @@ def _number_of_new(turn: Turn, played: int, options: RuleOptions) -> int | None:
     """The turn just entered, as players count it, without reading the log: an entry that is
     a turn comes last in the order of play, so it is the ``played``-th; only a correction
     stands where the turn it replaced stood, which the log says (``number_of``)."""
-    if turn.action == "correct":
+    if kind_of(turn).replaces:
         return number_of(turn)
     return played if turns_of(turn, options) > 0 else None
 
@@ -100,7 +101,7 @@ def _game(
         "options": game.options,
         "turn_clock": game.turn_clock,
         "status": game.status,
-        "turn_number": game.turn_number,
+        "turn_number": game.last_entry_number,
         "turn": game.turns_played,
         "to_move": to_move,
         "players": [player(seat) for seat in seats],

@@ -1,10 +1,13 @@
 """The domain: a game's rules as the record keeps them. Nothing here sees a request.
 
-``domain`` is the one path that changes a game (``access_game`` finds one, ``do_create_game``
-and ``act`` change it, each in one transaction under the game's lock; ``preview`` shows a
-play before it is entered). ``turn_kinds`` is the table of what a turn can be (play, pass,
-exchange, challenge, undo, correction...): how each is entered, replayed, described, worded
-(a challenge's verdict) and written to GCG. ``replay`` replays the log; ``state`` moves the
+``domain`` is the one path that changes a game (``fetch_game`` finds one;
+``check_create_game`` checks a new one and ``do_create_game`` stores it; ``act`` changes one,
+in one transaction under the game's lock; ``preview`` shows a play before it is entered).
+``turn_kinds`` is the table of what a turn can be (play, pass, exchange, challenge, undo,
+correction...): how each is entered, replayed, described and
+written to GCG, and what it is (its flags); ``sentences`` says each kind (and a challenge's
+verdict), ``correction`` replaces an earlier turn and scores the later ones again, ``entries``
+holds what a kind's handler reads and writes. ``replay`` replays the log; ``state`` moves the
 engine's state to and from the rows; ``results`` says who won; ``consistency`` checks a
 stored game against its log. ``word_policy`` says how words are judged; ``analysis`` finds
 what could have been played, within a budget; ``resubmit`` recognises a turn sent twice;

@@ -61,8 +61,8 @@ def check_game(game: Game) -> list[str]:
                 f"the log gives {outcome[seat.order]!r}"
             )
     latest = game.turns.order_by("-number").values_list("number", flat=True).first() or 0
-    if game.turn_number != latest:
-        problems.append(f"turn_number: stored {game.turn_number}, the log ends at {latest}")
+    if game.last_entry_number != latest:
+        problems.append(f"turn_number: stored {game.last_entry_number}, the log ends at {latest}")
     played = count_turns_played(game)
     if game.turns_played != played:
         problems.append(f"turns_played: stored {game.turns_played}, the log counts {played}")
@@ -143,7 +143,7 @@ def _log_problems(
     for turn in turns:
         if turn.action not in KINDS:
             problems.append(f"turn {turn.number} has an unknown action {turn.action!r}")
-        elif turn.action == "correct":
+        elif KINDS[turn.action].replaces:
             places = [i for i, t in enumerate(alive) if t.pk == turn.target_id]
             if not places:
                 problems.append(f"turn {turn.number} corrects a turn that was not in effect")
@@ -180,11 +180,12 @@ def _log_problems(
     for step in steps(game, players=len(seats), turns=alive):
         turn, outcome, where = step.turn, step.outcome, f"turn {step.turn.number}"
         state = step.state
-        if turn.seat.order != step.before.to_move and not kind_of(turn).any_seat:
+        kind = kind_of(turn)
+        if turn.seat.order != step.before.to_move and not kind.any_seat:
             problems.append(
                 f"{where} is logged for seat {turn.seat.order}, not {step.before.to_move}"
             )
-        if turn.action == "play" or turn.action == "correct" and turn.tiles:
+        if kind.places_tiles or kind.replaces and turn.tiles:
             words = [w.to_dict() for w in outcome.words]
             if (turn.notation, turn.words, turn.score) != (outcome.notation, words, outcome.score):
                 problems.append(
@@ -192,7 +193,7 @@ def _log_problems(
                     f"the play is {outcome.notation} for {outcome.score}"
                 )
             last_play = turn
-        elif turn.action == "challenge":
+        elif kind.judges_play:
             if turn.target is None or turn.target != last_play:
                 judged = last_play.number if last_play else None
                 problems.append(f"{where} names the wrong play: the last play was {judged}")
@@ -200,7 +201,7 @@ def _log_problems(
                 problems.append(f"{where} has no verdict")
             if turn.score != outcome.score:
                 problems.append(f"{where} is logged for {turn.score}, not {outcome.score}")
-        elif turn.action in ("pass", "exchange", "correct", "abandon") and turn.score:
+        elif (kind.scoreless or kind.replaces) and turn.score:
             problems.append(f"{where} is logged for {turn.score} points, not 0")
         # Entries made before the totals were recorded have none; any recorded must be right.
         if turn.totals is not None and turn.totals != totals(step.state):

@@ -1,8 +1,8 @@
 """How players count turns, as a scoresheet does: the rule each kind of log entry follows.
 
 A leaf: it imports the engine's options and Django's query expressions, nothing of the
-scorekeeper, so the table of turn kinds (``turn_kinds``), the replay and the migrations can
-all use it.
+scorekeeper (the game's model for its type only), so the table of turn kinds (``turn_kinds``),
+its sentences, the replay and the migrations can all use it.
 
 Each kind of entry says how many turns it adds to the count (``Counting``), by the verdict it
 records and the rules the game is played with:
@@ -27,12 +27,15 @@ records and the rules the game is played with:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from django.db.models import Case, IntegerField, Q, Sum, Value, When
 from django.db.models.functions import Coalesce
 
-from referee import RuleOptions
+from referee import RuleOptions, get_ruleset
+
+if TYPE_CHECKING:
+    from scorekeeper.models import Game
 
 # How many turns an entry adds to the count, by its verdict ("", "upheld", "rejected") and the
 # game's rules: 1 a turn, 0 none, -1 a turn to be played again.
@@ -42,6 +45,11 @@ RESULTS = ("", "upheld", "rejected")  # a log entry's verdict (``Turn.Result``)
 
 # The log entries in effect: neither undone nor replaced by a correction (an undo has no turn).
 IN_EFFECT = Q(undone_at__isnull=True, corrected_at__isnull=True)
+
+
+def options_of(game: Game) -> RuleOptions:
+    """The rules ``game`` is played with: what a challenge costs, so how turns are counted."""
+    return RuleOptions.from_dict(game.options, get_ruleset(game.ruleset))
 
 
 def a_turn(result: str, options: RuleOptions) -> int:
@@ -110,5 +118,6 @@ __all__ = [
     "challenge",
     "no_turn",
     "number",
+    "options_of",
     "total",
 ]

@@ -1,10 +1,11 @@
 """The one path that changes a game.
 
-Every entry point (the JSON API, the pages, management commands) calls ``do_create_game`` or
-``act``. ``act`` runs in one transaction that locks the game row and checks the expected turn
-number, so a double tap or a second device can never apply a turn twice, and a refused action
-changes nothing: the engine checks everything before it changes its state, and the transaction
-rolls back whatever else happened.
+Every entry point (the JSON API, the pages, management commands) calls ``check_create_game``
+(which checks a new game, then has ``do_create_game`` store it) or ``act``. ``act`` runs in
+one transaction that locks the game row and checks the expected turn number, so a double tap
+or a second device can never apply a turn twice, and a refused action changes nothing: the
+engine checks everything before it changes its state, and the transaction rolls back whatever
+else happened.
 
 A game's record (an imported file) is entered through ``draft_game``: its turns go through the
 same handlers as ``act``'s, in memory, and ``Draft.save`` stores the game and its whole log in
@@ -17,7 +18,7 @@ import logging
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 from uuid import UUID
 
 from django.conf import settings
@@ -42,10 +43,11 @@ from referee import (
 from scorekeeper.game import checkpoints, clocks, rows
 from scorekeeper.game.checkpoints import Kept
 from scorekeeper.game.consistency import log_problems
+from scorekeeper.game.entries import Change, Context, Entry
 from scorekeeper.game.in_play import InPlay, StoredInPlay
 from scorekeeper.game.results import totals
 from scorekeeper.game.state import GAME_STATE, load_state, new_state, set_state, store_state
-from scorekeeper.game.turn_kinds import KINDS, ActionKind, Change, Context, Entry
+from scorekeeper.game.turn_kinds import KINDS, ActionKind
 from scorekeeper.game.word_policy import AUTO, MANUAL, lexicon_for, policy_for, resolve_lexicon
 from scorekeeper.invisible import visible
 from scorekeeper.live.news import announce
@@ -88,8 +90,10 @@ class GameHere(InputError):
         self.game = game
 
 
-def access_game(game_id: object, *, lock: bool = False) -> Game:
-    """The game with this id, or ``GameNotFound``: every entry point finds a game here.
+def fetch_game(game_id: object, *, lock: bool = False) -> Game:
+    """The game with this id, or ``GameNotFound``: every entry point finds a game here. It
+    fetches only and checks no permission: who may change the game is the caller's to check
+    (the scorer's link, the API's token, a club director's account).
 
     With ``lock=True`` (inside a transaction) the game's row is locked until it commits, as
     every change to a game holds it: two changes to one game never interleave.
@@ -119,7 +123,7 @@ class Applied:
 
 
 # Creating a game -------------------------------------------------------------------------------
-def do_create_game(
+def check_create_game(
     *,
     ruleset: str,
     players: Sequence[str],
@@ -133,17 +137,17 @@ def do_create_game(
     table_number: int | None = None,
     retry_slot: str | None = None,
 ) -> Game:
-    """Start a game: every player has drawn a full rack and ``first`` (a player's name; by
-    default the first named) is to move. ``lexicon`` defaults to ``settings.DEFAULT_LEXICON``.
+    """Check a game as asked for, then start it (``do_create_game``): every player has drawn a
+    full rack and ``first`` (a player's name; by default the first named) is to move.
+    ``lexicon`` defaults to ``settings.DEFAULT_LEXICON``. A refusal writes nothing.
 
-    A game for a ``club`` counts in its standings: every player must be on its roster (checked
-    under the club's row lock, so a player taken off the roster meanwhile is refused), played
-    at its table ``table_number`` if given (the director's screen lists the tables by it).
-    ``retry_slot`` (``act``'s) is stored with the game: a game made under it already is
-    returned, and no other made."""
+    A game for a ``club`` counts in its standings, played at its table ``table_number`` if
+    given (the director's screen lists the tables by it). ``retry_slot`` (``act``'s) is stored
+    with the game: a game made under it already is returned, before anything is checked, and
+    no other made."""
     if retry_slot is not None and (made := made_under(retry_slot)) is not None:
         return made
-    game, names, state = _new_game(
+    new = _new_game(
         ruleset=ruleset,
         players=players,
         lexicon=lexicon,
@@ -153,13 +157,32 @@ def do_create_game(
         turn_clock=turn_clock,
         clock=clock,
     )
-    game.retry_slot = retry_slot
     if table_number is not None:
         if club is None:
             raise InputError("table_without_club", "A table number is for a club game.")
         if not 1 <= table_number <= TABLE_MOST:
             raise InputError("bad_table", f"A table number is 1 to {TABLE_MOST}.")
-        game.table_number = table_number
+        new.game.table_number = table_number
+    return do_create_game(new, club=club, retry_slot=retry_slot)
+
+
+class NewGame(NamedTuple):
+    """A game as asked for, checked and not yet saved: its row, its players' names, and the
+    engine's state before the first turn."""
+
+    game: Game
+    names: list[str]
+    state: GameState
+
+
+def do_create_game(
+    new: NewGame, *, club: Club | None = None, retry_slot: str | None = None
+) -> Game:
+    """Store a game ``check_create_game`` checked, with its seats and its state, in one
+    transaction. Every player of a ``club`` game must be on its roster: checked under the
+    club's row lock, so a player taken off the roster meanwhile is refused."""
+    game, names, state = new
+    game.retry_slot = retry_slot
     with transaction.atomic():
         if club is not None:
             game.club = check_roster(club, names)
@@ -189,9 +212,8 @@ def _new_game(
     first: str | None,
     turn_clock: int | None,
     clock: object = None,
-) -> tuple[Game, list[str], GameState]:
-    """A game as asked for, checked and not yet saved: its row, its players' names, and the
-    engine's state before the first turn."""
+) -> NewGame:
+    """A game as asked for, checked and not yet saved (``NewGame``)."""
     rules = get_ruleset(ruleset)
     rule_options = RuleOptions.from_dict(options, rules)
     names = check_player_names(players)
@@ -230,7 +252,7 @@ def _new_game(
         turn_clock=turn_clock,
         clock=started,
     )
-    return game, names, state
+    return NewGame(game, names, state)
 
 
 def check_roster(club: Club, names: Sequence[str]) -> Club:
@@ -319,8 +341,8 @@ def act(
     Runs in one transaction holding the game's row lock, so everything it reads (the board a
     play's notation is read against, the last play a challenge judges) is the state it
     changes. Where the lock is the whole database's (SQLite), a turn that reads nothing but
-    the game's rows (``WORKED_OUT_AHEAD``: a play, a pass, an exchange...) is worked out
-    first on an unlocked read of them, and the transaction stores it only if the game is
+    the game's rows (``ActionKind.worked_out_ahead``: a play, a pass, an exchange...) is
+    worked out first on an unlocked read of them, and the transaction stores it only if the game is
     unchanged since (its latest entry's number and its last change's time, which every change
     to a game sets; else it works the turn out again), so the lock is held for the writes.
 
@@ -358,14 +380,14 @@ def act(
             raise InputError(
                 "unknown_action", f"Unknown action {action!r}; use one of {tuple(KINDS)}."
             )
-        if expected_turn is not None and expected_turn != game.turn_number + 1:
+        if expected_turn is not None and expected_turn != game.last_entry_number + 1:
             raise StaleTurn(
                 "stale_turn",
                 f"Log entry #{expected_turn} can't be next: the log is at entry "
-                f"#{game.turn_number}, perhaps from another device. Reload to see it.",
+                f"#{game.last_entry_number}, perhaps from another device. Reload to see it.",
             )
-        check_room(game.turn_number, kind)
-        number = game.turn_number + 1
+        check_room(game.last_entry_number, kind)
+        number = game.last_entry_number + 1
         turn = Turn(
             game=game,
             number=number,
@@ -375,8 +397,9 @@ def act(
             retry_slot=retry_slot,
         )
         entry = Entry(
-            by, notation, tiles, count, racks, verdict, seat, points, rack, note, target, best,
-            director, clock_ms, clock_at, clock,
+            by=by, notation=notation, tiles=tiles, count=count, racks=racks, verdict=verdict,
+            seat=seat, points=points, rack=rack, note=note, target=target, best=best,
+            director=director, clock_ms=clock_ms, clock_at=clock_at, clock=clock,
         )  # fmt: skip
         context = Context(
             game,
@@ -396,7 +419,7 @@ def act(
     ahead: _Worked | None = None
     if (
         kind is not None
-        and kind.name in WORKED_OUT_AHEAD
+        and kind.worked_out_ahead
         and not connection.features.has_select_for_update
         and not connection.in_atomic_block
     ):
@@ -436,15 +459,6 @@ def _entered_under(game: Game, retry_slot: str) -> Turn | None:
     return entered
 
 
-# The kinds whose handlers read nothing but the game's own rows and its log (no club: the log
-# changes only with the game's version) and write only with the entry (``Context.writes``):
-# worked out ahead of the lock where it is the whole database's (``act``). A correction's
-# replay of the turns after the one it replaces is the longest of them.
-WORKED_OUT_AHEAD = frozenset(
-    {"play", "pass", "exchange", "penalty", "finish", "abandon", "challenge", "correct"}
-)
-
-
 @dataclass
 class _Worked:
     """A turn worked out on the game's rows as ``read``: the entry and the state after it,
@@ -464,7 +478,7 @@ class _Worked:
         ``if_unchanged``, the game's only if its version is still the one read."""
         kind, turn = self.kind, self.context.turn
         game, seats = self.context.game, self.context.seats
-        game.turn_number = turn.number
+        game.last_entry_number = turn.number
         if kind.retakes:  # it took an earlier entry out of effect
             game.turns_played -= self.context.uncounted
             self.kept = self.context.kept
@@ -553,7 +567,7 @@ def _enter(kind: ActionKind, context: Context) -> GameState:
     # The note is shown on the game's pages: what can't be seen there goes.
     turn.rack, turn.note = entry.rack[:16], visible(entry.note, keep="\n")
     best = entry.best
-    if kind.name == "play" and isinstance(best, int) and not isinstance(best, bool):
+    if kind.places_tiles and isinstance(best, int) and not isinstance(best, bool):
         turn.best = best
     # An undo leaves the state before the entry it took back; a correction replays the log
     # itself and leaves the state it reached in the context.
@@ -585,7 +599,7 @@ def draft_game(
     description: str = "",
     by: str = "",
 ) -> Draft:
-    """A game to enter from its record: checked as ``do_create_game`` checks one, held in memory
+    """A game to enter from its record: checked as ``check_create_game`` checks one, held in memory
     until ``Draft.save``. Writes nothing. ``title`` and ``description`` are the record's."""
     game, names, state = _new_game(
         ruleset=ruleset,
@@ -679,7 +693,7 @@ class Draft:
         self, linked: Callable[[Player], bool] | None = None, retry_slot: str | None = None
     ) -> Game:
         """Store the game, its players, seats and whole log in one short transaction; with a
-        ``retry_slot`` (``do_create_game``'s) under which a game was made already, that game.
+        ``retry_slot`` (``check_create_game``'s) under which a game was made already, that game.
 
         With ``linked``, a seat is the player known by its name only when ``linked`` says so
         of that player; every other seat gets a new player of that name, ``from_record``. With
@@ -700,7 +714,7 @@ class Draft:
             raise InputError("inconsistent_log", "; ".join(problems))
         set_state(game, seats, self.state)
         game.checkpoint_place = self.kept.place
-        game.turn_number = len(turns)
+        game.last_entry_number = len(turns)
         game.turns_played = self.turns_played
         values = [rows.turn_values(turn) for turn in turns]
         with transaction.atomic():
@@ -727,7 +741,7 @@ def do_link_players(game_id: UUID | str, linked: Callable[[Player], bool] | None
     known by those names, where ``linked`` allows it (None: every one), under the game's lock;
     the seats it changed. The unlinked names it replaced, now in no game, are deleted."""
     with transaction.atomic():
-        game = access_game(game_id, lock=True)
+        game = fetch_game(game_id, lock=True)
         seats = list(game.seats.select_related("player").order_by("order"))
         changed = []
         for seat in seats:
@@ -801,7 +815,7 @@ def do_set_first(game_id: UUID | str, first: str) -> Game:
     ``Game.first_seat`` is where the replay begins.
     """
     with transaction.atomic():
-        game = access_game(game_id, lock=True)
+        game = fetch_game(game_id, lock=True)
         seats = list(game.seats.select_related("player").order_by("order"))
         if game.turns.exists():
             raise IllegalAction(
@@ -822,7 +836,7 @@ def do_new_scorer_link(game_id: UUID | str, by: str = "") -> Game:
     """Give the game a new secret, under its lock: the old scorer link, and every browser
     holding it, can no longer change the game. Logged without either secret."""
     with transaction.atomic():
-        game = access_game(game_id, lock=True)
+        game = fetch_game(game_id, lock=True)
         game.token = new_token()
         game.save(update_fields=["token", "updated_at"])
     log.info(

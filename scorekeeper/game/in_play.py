@@ -14,12 +14,9 @@ from collections.abc import Callable, Sequence
 from referee import GameState
 from scorekeeper.game import checkpoints, counting
 from scorekeeper.game.checkpoints import Kept, in_effect
-from scorekeeper.game.counting import IN_EFFECT
-from scorekeeper.game.turn_kinds import KINDS, TURNS, kind_of, options_of, turns_of
+from scorekeeper.game.counting import IN_EFFECT, options_of
+from scorekeeper.game.turn_kinds import ASIDE, PLAYS, TURNS, kind_of, turns_of
 from scorekeeper.models import Game, Seat, Turn
-
-PLAYS = ("play", "correct")  # the entries that may have put tiles on the board
-ASIDE = [name for name, kind in KINDS.items() if kind.aside]  # what an undo passes over
 
 
 class InPlay:

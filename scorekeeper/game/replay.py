@@ -21,9 +21,17 @@ from referee import (
     RuleOptions,
 )
 from scorekeeper.game import checkpoints, counting
-from scorekeeper.game.counting import IN_EFFECT, Counted
+from scorekeeper.game.counting import IN_EFFECT, Counted, options_of
+from scorekeeper.game.entries import Before
 from scorekeeper.game.state import new_state
-from scorekeeper.game.turn_kinds import TURNS, Before, kind_of, options_of
+from scorekeeper.game.turn_kinds import (
+    JUDGING,
+    PLAYS,
+    REPLACING,
+    TAKING_BACK,
+    TURNS,
+    kind_of,
+)
 from scorekeeper.models import Game, Turn
 
 
@@ -49,7 +57,7 @@ def play_order(turns: Sequence[Turn]) -> list[Turn]:
     """The turns in effect among a game's log entries (all of them, by number), in the order
     of play: a correction stands where the turn it corrected stood, not at its own number."""
     places = places_of(turns)
-    alive = [t for t in turns if not t.undone and not t.corrected and t.action != "undo"]
+    alive = [t for t in turns if not t.undone and not t.corrected and t.action not in TAKING_BACK]
     return sorted(alive, key=lambda t: places[t.pk])
 
 
@@ -59,7 +67,7 @@ def places_of(turns: Sequence[Turn]) -> dict[int, int]:
     corrects, and stands in its place."""
     places: dict[int, int] = {}
     for turn in turns:
-        root = places.get(turn.target_id or 0) if turn.action == "correct" else None
+        root = places.get(turn.target_id or 0) if turn.action in REPLACING else None
         places[turn.pk] = root if root is not None else turn.number
     return places
 
@@ -145,10 +153,10 @@ def stood(turns: QuerySet[Turn]) -> QuerySet[Turn]:
     the place of the play it replaced), and not taken off by an upheld challenge in effect."""
     taken_off = Turn.objects.filter(
         target=OuterRef("pk"),
-        action="challenge",
+        action__in=JUDGING,
         result=Turn.Result.UPHELD,
         undone_at__isnull=True,
     )
-    plays = turns.filter(action__in=("play", "correct"), undone_at=None, corrected_at=None)
+    plays = turns.filter(action__in=PLAYS, undone_at=None, corrected_at=None)
     # A correction to a pass or an exchange has no notation: it is not a play.
     return plays.exclude(notation="").exclude(Exists(taken_off))

@@ -8,6 +8,7 @@ with that turn's success message instead of an error.
 from __future__ import annotations
 
 from referee import Play, RefereeError, get_ruleset
+from scorekeeper.game.turn_kinds import KINDS
 from scorekeeper.models import Game, Turn
 
 
@@ -28,9 +29,10 @@ def same_turn(
     )
     if turn is None:
         return None
-    if action == "exchange":
+    kind = KINDS[action]  # the turn found is of this kind
+    if kind.exchanges_tiles:
         return turn if count is None or count == turn.count else None
-    if action != "play":
+    if not kind.places_tiles:
         return turn
     ruleset = get_ruleset(game.ruleset)
     try:

@@ -107,7 +107,7 @@ class _GameRead:
 # change to a game is stored with its row, which takes a new ``updated_at`` (``auto_now``): a
 # log entry, with the seats' numbers it changed (``store_state``), the first player, the
 # scorer's link.
-VERSION = ("turn_number", "updated_at")
+VERSION = ("last_entry_number", "updated_at")
 
 
 @cache

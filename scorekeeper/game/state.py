@@ -41,7 +41,7 @@ def load_state(game: Game, seats: Sequence[Seat]) -> GameState:
 
 GAME_STATE = [
     "board", "bag_count", "to_move", "passes", "exchanges", "last_play", "status",
-    "finished_at", "turn_number", "turns_played", "checkpoint_place", "updated_at",
+    "finished_at", "last_entry_number", "turns_played", "checkpoint_place", "updated_at",
     "clock",
 ]  # fmt: skip
 

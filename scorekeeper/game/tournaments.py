@@ -1,5 +1,5 @@
 """A club's tournament as the record keeps it: the one path that makes an event, pairs its
-rounds (each pairing a game made by ``domain.do_create_game``), takes a result typed in and
+rounds (each pairing a game made by ``domain.check_create_game``), takes a result typed in and
 withdraws a player; and the reads that turn its rows into the plain core's data
 (``scorekeeper.tournaments``) and its answers back: standings, scorecards, ratings, the ``.t``
 file.
@@ -415,7 +415,7 @@ def do_pair_round(
         entrant_of = {entrant.pk: entrant for entrant in entrants}
         for pairing in made.pairings:
             first, second = entrant_of[pairing.first], entrant_of[pairing.second]
-            game = domain.do_create_game(
+            game = domain.check_create_game(
                 ruleset=tournament.ruleset,
                 players=[first.player.name, second.player.name],
                 lexicon=tournament.lexicon,

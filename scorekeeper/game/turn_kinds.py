@@ -4,125 +4,50 @@ Each kind names, in one entry, how it is entered at the table (its live handler)
 replayed from the log, the one sentence that describes it (the scorer's message, the log, the
 history's caption and the spectator screen all use it), a short label for the log's column,
 and what it writes in a GCG record (``referee.gcg`` events and notes; ``records.gcg_export`` hands
-them to the one writer). ``scorekeeper.game.domain.act`` looks the kind up here
-and nowhere else.
+them to the one writer), and flags that say what it is (``places_tiles``, ``judges_play``...).
+``scorekeeper.game.domain.act`` looks the kind up here and nowhere else; every other module asks
+a kind's flags, or the names derived from them (``JUDGING``, for a query), never its name.
 
-Adding a kind: write its handlers below, add its entry to ``KINDS``, teach the engine
-(``referee.game.GameState``) the move if it is a new one, and add tests. No migration: the log
-stores the kind's name, and this table says which names exist.
+The handlers' words and their bigger jobs live below the table, in modules of their own that
+never import it back: ``sentences`` says each kind, ``correction`` replaces an earlier turn and
+scores the later ones again, ``entries`` holds what a handler reads and writes. A handler that
+needs another kind (an undo says the turn it took back) is handed the table (``KINDS``).
+
+Adding a kind: write its handlers below (its sentence in ``sentences``), add its entry to
+``KINDS`` with its flags, teach the engine (``referee.game.GameState``) the move if it is a new
+one, and add tests. No migration: the log stores the kind's name, and this table says which
+names exist.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.utils import timezone
 
 from referee import (
-    ABANDONED,
-    VOID,
-    GameOver,
     GameState,
     GcgEntry,
     GcgEvent,
     GcgEventKind,
     GcgNote,
     IllegalAction,
-    IllegalPlay,
     InputError,
-    Lexicon,
     Outcome,
     Placement,
     Play,
-    RefereeError,
     RuleOptions,
-    get_ruleset,
     parse_position,
     tile_in_set,
 )
-from scorekeeper.game import clocks, counting, rows
-from scorekeeper.game.counting import IN_EFFECT, Counting
+from scorekeeper.game import clocks, correction, counting, sentences
+from scorekeeper.game.counting import Counting
 from scorekeeper.game.directing import directs
+from scorekeeper.game.entries import Before, Context
 from scorekeeper.game.results import totals
-from scorekeeper.game.word_policy import WordPolicy, lexicon_for
-from scorekeeper.models import Game, Seat, Turn
-
-if TYPE_CHECKING:
-    from scorekeeper.game.checkpoints import Kept
-    from scorekeeper.game.in_play import InPlay
-
-
-@dataclass
-class Entry:
-    """What the scorer entered for one turn; each kind reads the parts it needs."""
-
-    by: str = ""
-    notation: str | None = None  # a play as people write it: "5D WOOD", "E5=A F5=T"
-    tiles: Sequence[tuple[int, int, str]] | None = None  # or as (row, col, tile)
-    count: object = None  # tiles exchanged
-    racks: Mapping[int, str] | None = None  # letters left, by seat order
-    # A game record's own account (an imported GCG file): the verdict the table gave a
-    # challenge (not judged again), the seat and points of a penalty, the mover's rack, a note.
-    verdict: str | None = None
-    seat: int | None = None
-    points: int | None = None
-    rack: str = ""
-    note: str = ""
-    target: object = None  # correct: the number of the turn to correct
-    best: int | None = None  # solo: the best score the rack allowed
-    # The signed-in account acting as a club's director (void, and undoing a void); None from
-    # the scorer page and the API, which can do neither.
-    director: AbstractBaseUser | None = None
-    # A clocked game's readings (remaining ms by seat order) and when the phone took them
-    # (epoch ms); ``clock`` is a clock action's: switch, pause or resume.
-    clock_ms: object = None
-    clock_at: object = None
-    clock: object = None
-
-
-@dataclass
-class Context:
-    """A live turn being entered: the locked game, its engine state and the new log entry."""
-
-    game: Game
-    seats: list[Seat]
-    state: GameState
-    turn: Turn
-    entry: Entry
-    policy: WordPolicy
-    log: InPlay  # the log's turns in effect
-    changes: list[Change] = field(default_factory=list)  # scores a correction changed
-    # What the entry changes in the log besides adding itself (an undo's mark on the turn it
-    # took back, a correction's later turns scored again): written with it, under the lock.
-    writes: list[Callable[[], None]] = field(default_factory=list)
-    # Time penalties by seat that the entry's end of the game makes due (a player clock).
-    time_penalties: list[tuple[int, int]] = field(default_factory=list)
-    uncounted: int = 0  # turns players count that the entry took out of effect
-    kept: Kept | None = None  # the checkpoints a correction made again as it replayed
-    rescored: int = 0  # the later turns a correction scored again
-
-
-@dataclass(frozen=True)
-class Change:
-    """A score a correction changed: a turn's (``turn`` is its number as players count it) or a
-    player's total."""
-
-    player: str
-    was: int
-    now: int
-    turn: int | None = None
-
-
-@dataclass(frozen=True)
-class Before:
-    """The moment before a turn: what its GCG line and the log's checks read."""
-
-    to_move: int
-    scores: list[int]
-    racks: list[int]
+from scorekeeper.game.word_policy import lexicon_for
+from scorekeeper.models import Turn
 
 
 @dataclass(frozen=True)
@@ -157,6 +82,48 @@ class ActionKind:
     ends: bool = False
     # It changes nothing in the game, only its clock (a clock action): an undo passes over it.
     aside: bool = False
+    # What the kind is, for every reader of the log (pages, records, the checks): ask these,
+    # never the kind's name.
+    # It puts tiles on the board (a play; a correction does when it stands for one).
+    places_tiles: bool = False
+    # It trades tiles with the bag (an exchange): the entry says how many.
+    exchanges_tiles: bool = False
+    # It judges the last play (a challenge): the entry names that play and the verdict.
+    judges_play: bool = False
+    # It stands in the place of an earlier turn as the move it records (a correction).
+    replaces: bool = False
+    # A correction can replace it: a play, a pass, an exchange (or a correction of one).
+    correctable: bool = False
+    # It declares the game void (a club director's decision).
+    voids: bool = False
+    # It takes what is left on the racks off the scores (the end of the game).
+    counts_racks: bool = False
+    # Its entry scores 0 (a pass, an exchange, abandoning): the log's check holds it to that.
+    scoreless: bool = False
+    # The log shows every player's total beside it (the end of the game, a void).
+    shows_every_total: bool = False
+    # Where the lock is the whole database's, it is worked out before the lock is taken
+    # (``domain.act``): its handler reads nothing but the game's own rows and its log (no
+    # club: the log changes only with the game's version) and writes only with the entry
+    # (``Context.writes``).
+    worked_out_ahead: bool = False
+
+    @property
+    def in_play(self) -> bool:
+        """It is a move in the order of play, replayed from the log (all but an undo, which
+        takes one back)."""
+        return self.replay is not None
+
+    @property
+    def has_score(self) -> bool:
+        """Its entry has a score of its own, shown in the log's score column: an undo and the
+        entries that only end the game have none."""
+        return self.in_play and not self.ends
+
+    @property
+    def may_place_tiles(self) -> bool:
+        """It may have put tiles on the board: a play, or a correction that stands for one."""
+        return self.places_tiles or self.replaces
 
 
 # Play ------------------------------------------------------------------------------------------
@@ -181,28 +148,6 @@ def _enter_play(ctx: Context) -> None:
 
 def _replay_play(state: GameState, turn: Turn) -> Outcome:
     return state.play(Play(tuple(Placement(r, c, t) for r, c, t in turn.tiles)))
-
-
-# A pass's note when a turn timer ran out: the pass the turn became, said "passed on time".
-ON_TIME = "on time"
-_COUNTS = {5: "five", 6: "six", 7: "seven", 8: "eight"}
-
-
-def _words(turn: Turn) -> str:
-    """The words a play scored, and its all-tiles bonus (what the words leave of its score)."""
-    words = turn.words or []
-    said = ", ".join(f"{w.get('word')} {w.get('score')}" for w in words)
-    bonus = (turn.score or 0) - sum(int(w.get("score") or 0) for w in words)
-    if words and bonus > 0 and turn.tiles:
-        said += f" + {bonus} for all {_COUNTS.get(len(turn.tiles), str(len(turn.tiles)))}"
-    return said
-
-
-def _describe_play(turn: Turn) -> str:
-    words = _words(turn)
-    return f"{_name(turn)} played {turn.notation} for {turn.score}" + (
-        f" ({words})." if words else "."
-    )
 
 
 def _played_rack(turn: Turn) -> str:
@@ -281,10 +226,6 @@ def _gcg_exchange(
     return [_event("exchange", seat, nicks, rack, 0, after.scores[seat], count=turn.count)]
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' if n != 1 else ''}"
-
-
 # Challenge -------------------------------------------------------------------------------------
 def _enter_challenge(ctx: Context) -> None:
     state, verdict = ctx.state, ctx.entry.verdict
@@ -312,38 +253,6 @@ def _replay_challenge(state: GameState, turn: Turn) -> Outcome:
     return state.challenge(challenger=turn.seat.order, upheld=upheld)
 
 
-# What a failed challenge costs, by the rejected_challenge option: who pays, and how it is said.
-_REJECTED_COST: dict[str, Callable[[str, str], str]] = {
-    "none": lambda challenger, mover: f"the challenge costs {challenger} nothing",
-    "lose_turn": lambda challenger, mover: f"{challenger} loses the turn (double challenge)",
-    "minus_5": lambda challenger, mover: f"{challenger} loses 5 points",
-    "bonus_5": lambda challenger, mover: f"{mover} gets 5 points (five-point challenge)",
-    "bonus_10": lambda challenger, mover: f"{mover} gets 10 points (ten-point challenge)",
-}
-
-
-def challenge_verdict(turn: Turn) -> tuple[str, str]:
-    """A challenge's verdict as the table says it, and what it cost whom, by the rules the game
-    was played with: ("NOT ACCEPTABLE", "Cara’s play H8 .H is taken off; Cara scores 0 and
-    loses the turn"), ("ACCEPTABLE", "Cara’s play H8 .H stands; Ben loses the turn (double
-    challenge)"). The scorer's page and the spectator screen show the two parts; the log's
-    sentence (``describe``) joins them."""
-    options = RuleOptions.from_dict(turn.game.options, get_ruleset(turn.game.ruleset))
-    target = turn.target
-    mover = _name(target) if target else "the player"
-    play = f"{mover}’s play {target.notation}" if target else "the last play"
-    if turn.result == Turn.Result.UPHELD:
-        then = "loses the turn" if options.upheld_challenge == "lose_turn" else "plays again"
-        return "NOT ACCEPTABLE", f"{play} is taken off; {mover} scores 0 and {then}"
-    cost = _REJECTED_COST[options.rejected_challenge](_name(turn), mover)
-    return "ACCEPTABLE", f"{play} stands; {cost}"
-
-
-def _describe_challenge(turn: Turn) -> str:
-    verdict, cost = challenge_verdict(turn)
-    return f"{_name(turn)} challenged: {verdict} – {cost}."
-
-
 def _gcg_challenge(
     turn: Turn, before: Before, after: GameState, nicks: Sequence[str]
 ) -> list[GcgEntry]:
@@ -360,7 +269,7 @@ def _gcg_challenge(
         # and the totals that follow include it.
         return [
             GcgNote(
-                f"{_name(turn)} challenged {played.notation} and lost "
+                f"{sentences.name_of(turn)} challenged {played.notation} and lost "
                 f"{-turn.score} points: the play was acceptable."
             )
         ]
@@ -388,12 +297,6 @@ def _replay_penalty(state: GameState, turn: Turn) -> Outcome:
     return state.penalty(turn.seat.order, turn.score)
 
 
-def _describe_penalty(turn: Turn) -> str:
-    return (
-        f"{_name(turn)} {'lost' if turn.score < 0 else 'gained'} {abs(turn.score)} points on time."
-    )
-
-
 def _gcg_penalty(
     turn: Turn, before: Before, after: GameState, nicks: Sequence[str]
 ) -> list[GcgEntry]:
@@ -412,28 +315,12 @@ def _replay_clock(state: GameState, turn: Turn) -> Outcome:
     return Outcome("clock", state.to_move)
 
 
-_CLOCK_SENTENCES = {
-    clocks.SWITCH: "The clock was switched to {name}.",
-    clocks.PAUSE: "The clock was paused.",
-    clocks.RESUME: "The clock was restarted.",
-}
-
-
-def _describe_clock(turn: Turn) -> str:
-    clock = turn.clock or {}
-    running = clock.get("running")
-    seats = {seat.order: seat.player.name for seat in turn.game.seats.select_related("player")}
-    name = seats.get(running, "the next player") if isinstance(running, int) else "no one"
-    said = _CLOCK_SENTENCES.get(str(clock.get("action")), "The clock was set.")
-    return said.format(name=name)
-
-
 # Undo ------------------------------------------------------------------------------------------
 def _enter_undo(ctx: Context) -> None:
     target = ctx.log.last()
     if target is None:
         raise IllegalAction("nothing_to_undo", "There is no turn to undo.")
-    if target.action == "void":
+    if kind_of(target).voids:
         _require_director(ctx, "undo a void")
     target.undone_at = timezone.now()
     target.undone_by = ctx.entry.by[:80]
@@ -443,27 +330,6 @@ def _enter_undo(ctx: Context) -> None:
     ctx.turn.seat = target.seat
     ctx.turn.target = target
     ctx.turn.notation = target.notation
-
-
-def _describe_undo(turn: Turn) -> str:
-    target = turn.target
-    if target is None:
-        return "A turn was undone."
-    counts = turns_of(target, options_of(turn.game)) > 0
-    where = f"Turn {_turns_before(target) + 1}" if counts else "It"
-    return f"{where} was undone: {_sentence_of(target).rstrip('.')}."
-
-
-# Turn numbers in sentences ---------------------------------------------------------------------
-# The sentences name turns as players count them (``replay.turn_numbers``), never by
-# log entry number.
-def _turns_before(turn: Turn) -> int:
-    """The turns players count among the turns in effect before ``turn`` in the order of play:
-    for an entry at the end of the game (an abandon, a void), or the turn an undo took back
-    (a correction entered since stands where the turn it replaced stood, before it)."""
-    found = turn.game.turns.filter(IN_EFFECT, place__lt=turn.place)
-    before: int = found.aggregate(n=counting.total(TURNS, options_of(turn.game)))["n"]
-    return before
 
 
 def _no_gcg(turn: Turn, before: Before, after: GameState, nicks: Sequence[str]) -> list[GcgEntry]:
@@ -480,10 +346,6 @@ def _enter_finish(ctx: Context) -> None:
 
 def _replay_finish(state: GameState, turn: Turn) -> Outcome:
     return state.finish({int(k): v for k, v in (turn.racks or {}).items()})
-
-
-def _describe_finish(turn: Turn) -> str:
-    return "The game ended: what was left on the racks came off the scores."
 
 
 def _gcg_finish(
@@ -511,161 +373,6 @@ def _gcg_finish(
 
 
 # Correct ---------------------------------------------------------------------------------------
-MOVES = ("play", "pass", "exchange", "correct")  # what a correction can replace
-
-
-def move_of(turn: Turn) -> str:
-    """The move a turn records: a play has tiles, an exchange a count, else a pass (what a
-    correction entry stands for)."""
-    return "play" if turn.tiles else "exchange" if turn.count else "pass"
-
-
-def _as_move(turn: Turn) -> ActionKind:
-    return KINDS[move_of(turn)]
-
-
-def _enter_correct(ctx: Context) -> None:
-    """Replace an earlier turn by what was really played, and replay the log from there.
-
-    Later turns keep their tiles (or verdicts, or racks) and are scored again; their words are
-    checked again where the game checks words as played. If one of them is no longer legal,
-    the correction is refused naming it, and nothing changes. The replay starts from the
-    checkpoint nearest before the turn, and everything it changes in the log is written with
-    the entry (``ctx.writes``), so it can be worked out before the game's lock is taken.
-    """
-    if ctx.state.status == ABANDONED:
-        raise GameOver("abandoned", "This game was abandoned: undo that before correcting a turn.")
-    if ctx.state.status == VOID:
-        raise GameOver("void", "This game is void: a director must undo that before a correction.")
-    wanted, entry = ctx.entry.target, ctx.entry
-    if wanted is None or wanted == "":
-        raise InputError("no_target", "Say which turn to correct, by its number in the log.")
-    if isinstance(wanted, bool) or not isinstance(wanted, int):
-        raise InputError("bad_target", "The turn to correct is given by its number in the log.")
-    target = ctx.log.find(wanted)
-    if target is None:
-        raise IllegalAction(
-            "not_in_effect",
-            f"Log entry #{wanted} is not in the game now (undone, corrected or not entered): "
-            "choose a turn from the log.",
-        )
-    if target.action not in MOVES:
-        raise IllegalAction(
-            "not_correctable",
-            f"Log entry #{wanted} is not a play, a pass or an exchange "
-            f"({KINDS[target.action].label(target)}): only those can be corrected.",
-        )
-    state = ctx.log.state_before(target.place)
-    was = totals(ctx.state)
-    new = ctx.turn
-    new.target, new.place = target, target.place
-    move = "play" if entry.notation is not None or entry.tiles is not None else None
-    move = move or ("exchange" if entry.count is not None else "pass")
-    KINDS[move].enter(Context(ctx.game, ctx.seats, state, new, entry, ctx.policy, ctx.log))
-    new.totals = totals(state)
-    name = target.seat.player.name
-    number = ctx.log.number_of(target)
-    if new.score != target.score:
-        ctx.changes.append(Change(name, target.score, new.score, turn=number))
-    target.corrected_at = timezone.now()
-    target.corrected_by = entry.by[:80]
-    kept = ctx.log.kept_before(target.place)
-    step = ctx.log.step_of(target)
-    kept.after(ctx.game, new.place, step, state)
-    lexicon = lexicon_for(ctx.game) if ctx.policy.checks_as_played else None
-    later = ctx.log.after(target.place)
-    ctx.rescored = len(later)
-    judging = [turn for turn in later if turn.target_id == target.pk]
-    for turn in later:
-        step += 1
-        adds = turns_of(turn, state.options)
-        number += adds
-        _rescore(state, turn, number if adds > 0 else None, lexicon, ctx)
-        kept.after(ctx.game, turn.place, step, state)
-    ctx.state, ctx.kept = state, kept
-    now = totals(state)
-    for seat in ctx.seats:
-        if was[seat.order] != now[seat.order]:
-            ctx.changes.append(Change(seat.player.name, was[seat.order], now[seat.order]))
-
-    rescored = rows.each_of(later, RESCORED)  # made now: the lock is held for the writes only
-
-    def write() -> None:
-        target.save(update_fields=["corrected_at", "corrected_by"])
-        rescored.run()
-        for turn in judging:  # a challenge of the corrected play judges the correction
-            turn.target = new
-        rows.update_each(judging, ["target"])
-
-    ctx.writes.append(write)
-
-
-# What scoring a later turn again may change in its log entry (``_rescore``).
-RESCORED = ["score", "words", "notation", "totals"]
-
-
-def _rescore(
-    state: GameState, turn: Turn, number: int | None, lexicon: Lexicon | None, ctx: Context
-) -> None:
-    """Apply a later turn (``number`` as players count it) again after a correction, and
-    change what it recorded (written by the correction's ``writes``)."""
-    name = turn.seat.player.name
-    label = KINDS[turn.action].label(turn)
-    what = f"turn {number} ({name}’s {label})" if number else f"the {label} (#{turn.number})"
-    if turn.seat.order != state.to_move and not kind_of(turn).any_seat:
-        mover = ctx.seats[state.to_move].player.name
-        raise IllegalAction(
-            "correction_breaks_turn",
-            f"After this correction, {what} would be {mover}’s turn, not {name}’s.",
-        )
-    try:
-        if turn.tiles and turn.action in ("play", "correct"):
-            play = Play(tuple(Placement(r, c, t) for r, c, t in turn.tiles))
-            outcome = state.play(play, lexicon)
-        else:
-            outcome = _replay_any(state, turn)
-    except IllegalPlay as error:
-        reasons = " ".join(
-            f"{v.message.rstrip('.')} (rule {v.rule})." if v.rule else v.message
-            for v in error.violations
-        )
-        raise IllegalAction(
-            "correction_breaks_turn",
-            f"After this correction, {what} would no longer be legal: {reasons or error.message}",
-        ) from None
-    except RefereeError as error:
-        raise IllegalAction(
-            "correction_breaks_turn",
-            f"After this correction, {what} could no longer be entered: {error.message}",
-        ) from None
-    if turn.tiles or turn.action == "challenge":
-        if turn.score != outcome.score:
-            ctx.changes.append(Change(name, turn.score, outcome.score, turn=number))
-        turn.score = outcome.score
-        turn.words = [w.to_dict() for w in outcome.words]
-    if turn.tiles:
-        turn.notation = outcome.notation
-    turn.totals = totals(state)
-
-
-def _replay_any(state: GameState, turn: Turn) -> Outcome:
-    apply = kind_of(turn).replay
-    assert apply is not None  # the turns in effect are all moves
-    return apply(state, turn)
-
-
-def _replay_correct(state: GameState, turn: Turn) -> Outcome:
-    apply = _as_move(turn).replay
-    assert apply is not None
-    return apply(state, turn)
-
-
-def _describe_correct(turn: Turn) -> str:
-    target, number = turn.target, number_of(turn)
-    where = f"Turn {number}" if number else f"Log entry #{target.number}" if target else "A turn"
-    return f"{where} was corrected: {_as_move(turn).describe(turn)}"
-
-
 # Abandon ---------------------------------------------------------------------------------------
 def _enter_abandon(ctx: Context) -> None:
     ctx.turn.seat = ctx.seats[ctx.state.to_move]
@@ -675,7 +382,7 @@ def _enter_abandon(ctx: Context) -> None:
 def _gcg_abandon(
     turn: Turn, before: Before, after: GameState, nicks: Sequence[str]
 ) -> list[GcgEntry]:
-    return [GcgNote(f"The game was abandoned after turn {_turns_before(turn)}.")]
+    return [GcgNote(sentences.abandoned(turn, KINDS))]
 
 
 # Void ------------------------------------------------------------------------------------------
@@ -704,21 +411,11 @@ def _enter_void(ctx: Context) -> None:
     ctx.state.void()
 
 
-def _describe_void(turn: Turn) -> str:
-    reason = turn.note.strip().rstrip(".")
-    voided = f"Voided after turn {_turns_before(turn)} by {turn.entered_by or 'a director'}"
-    return voided + (f" — {reason}." if reason else ".")
-
-
 def _gcg_void(turn: Turn, before: Before, after: GameState, nicks: Sequence[str]) -> list[GcgEntry]:
-    return [GcgNote(_describe_void(turn))]
+    return [GcgNote(sentences.voided(turn, KINDS))]
 
 
 # The table -------------------------------------------------------------------------------------
-def _name(turn: Turn) -> str:
-    return turn.seat.player.name
-
-
 KINDS: dict[str, ActionKind] = {
     kind.name: kind
     for kind in (
@@ -726,55 +423,68 @@ KINDS: dict[str, ActionKind] = {
             "play",
             enter=_enter_play,
             replay=_replay_play,
-            describe=_describe_play,
+            describe=sentences.played,
             label=lambda t: "play",
             gcg=_gcg_play,
             recorded=True,
+            places_tiles=True,
+            correctable=True,
+            worked_out_ahead=True,
         ),
         ActionKind(
             "pass",
             enter=_enter_pass,
             replay=lambda state, turn: state.pass_turn(),
-            describe=lambda t: f"{_name(t)} passed{' on time' if t.note == ON_TIME else ''}.",
+            describe=sentences.passed,
             label=lambda t: "pass",
             gcg=_gcg_pass,
             recorded=True,
+            correctable=True,
+            scoreless=True,
+            worked_out_ahead=True,
         ),
         ActionKind(
             "exchange",
             enter=_enter_exchange,
             replay=lambda state, turn: state.exchange(turn.count),
-            describe=lambda t: f"{_name(t)} exchanged {_plural(t.count, 'tile')}.",
+            describe=sentences.exchanged,
             label=lambda t: f"exchange {t.count}",
             gcg=_gcg_exchange,
             recorded=True,
+            exchanges_tiles=True,
+            correctable=True,
+            scoreless=True,
+            worked_out_ahead=True,
         ),
         ActionKind(
             "challenge",
             enter=_enter_challenge,
             replay=_replay_challenge,
-            describe=_describe_challenge,
+            describe=sentences.challenged,
             label=lambda t: "challenge",
             gcg=_gcg_challenge,
             recorded=True,
             turns=counting.challenge,
+            judges_play=True,
+            worked_out_ahead=True,
         ),
         ActionKind(
             "penalty",
             enter=_enter_penalty,
             replay=_replay_penalty,
-            describe=_describe_penalty,
+            describe=sentences.time_penalty,
             label=lambda t: "time penalty",
             gcg=_gcg_penalty,
             any_seat=True,
             recorded=True,
             turns=counting.no_turn,
+            worked_out_ahead=True,
         ),
         ActionKind(
             "undo",
             enter=_enter_undo,
             replay=None,
-            describe=_describe_undo,
+            describe=lambda t: sentences.undone(t, KINDS),
             label=lambda t: f"undo of #{t.target.number}" if t.target else "undo",
             gcg=_no_gcg,
             rebuilds=True,
@@ -785,50 +495,60 @@ KINDS: dict[str, ActionKind] = {
             "finish",
             enter=_enter_finish,
             replay=_replay_finish,
-            describe=_describe_finish,
+            describe=sentences.finished,
             label=lambda t: "end of game",
             gcg=_gcg_finish,
             always=True,
             recorded=True,
             turns=counting.no_turn,
             ends=True,
+            counts_racks=True,
+            shows_every_total=True,
+            worked_out_ahead=True,
         ),
         ActionKind(
             "correct",
-            enter=_enter_correct,
-            replay=_replay_correct,
-            describe=_describe_correct,
+            enter=lambda ctx: correction.enter(ctx, KINDS),
+            replay=lambda state, turn: correction.replay(state, turn, KINDS),
+            describe=lambda t: sentences.corrected(t, KINDS, correction.as_move(t, KINDS)),
             label=lambda t: f"correction of #{t.target.number}" if t.target else "correction",
-            gcg=lambda turn, before, after, nicks: _as_move(turn).gcg(turn, before, after, nicks),
+            gcg=lambda turn, *line: correction.as_move(turn, KINDS).gcg(turn, *line),
             retakes=True,
+            replaces=True,
+            correctable=True,
+            worked_out_ahead=True,
         ),
         ActionKind(
             "abandon",
             enter=_enter_abandon,
             replay=lambda state, turn: state.abandon(),
-            describe=lambda t: f"The game was abandoned after turn {_turns_before(t)}.",
+            describe=lambda t: sentences.abandoned(t, KINDS),
             label=lambda t: "abandoned",
             gcg=_gcg_abandon,
             recorded=True,
             turns=counting.no_turn,
             ends=True,
+            scoreless=True,
+            worked_out_ahead=True,
         ),
         ActionKind(
             "void",
             enter=_enter_void,
             replay=lambda state, turn: state.void(),
-            describe=_describe_void,
+            describe=lambda t: sentences.voided(t, KINDS),
             label=lambda t: "void",
             gcg=_gcg_void,
             always=True,
             turns=counting.no_turn,
             ends=True,
+            voids=True,
+            shows_every_total=True,
         ),
         ActionKind(
             "clock",
             enter=_enter_clock,
             replay=_replay_clock,
-            describe=_describe_clock,
+            describe=sentences.clock,
             label=lambda t: f"clock {(t.clock or {}).get('action', '')}".rstrip(),
             gcg=_no_gcg,
             turns=counting.no_turn,
@@ -851,9 +571,20 @@ def kind_of(turn: Turn) -> ActionKind:
 TURNS: dict[str, Counting] = {name: kind.turns for name, kind in KINDS.items()}
 
 
-def options_of(game: Game) -> RuleOptions:
-    """The rules ``game`` is played with: what a challenge costs, so how turns are counted."""
-    return RuleOptions.from_dict(game.options, get_ruleset(game.ruleset))
+def names_of(test: Callable[[ActionKind], bool]) -> tuple[str, ...]:
+    """The names of the kinds that pass ``test``, in the table's order: what a log entry's
+    ``action`` is compared with, in memory or in a query (``action__in=``)."""
+    return tuple(name for name, kind in KINDS.items() if test(kind))
+
+
+MOVES = names_of(lambda kind: kind.correctable)  # what a correction can replace
+PLAYS = names_of(lambda kind: kind.may_place_tiles)  # the entries that may have put tiles down
+PLACING = names_of(lambda kind: kind.places_tiles)  # a play itself
+JUDGING = names_of(lambda kind: kind.judges_play)  # a challenge
+REPLACING = names_of(lambda kind: kind.replaces)  # a correction
+VOIDING = names_of(lambda kind: kind.voids)  # a void
+TAKING_BACK = names_of(lambda kind: not kind.in_play)  # an undo: no move in the order of play
+ASIDE = names_of(lambda kind: kind.aside)  # what an undo passes over
 
 
 def turns_of(turn: Turn, options: RuleOptions) -> int:
@@ -864,20 +595,9 @@ def turns_of(turn: Turn, options: RuleOptions) -> int:
 def number_of(turn: Turn) -> int | None:
     """One turn's number as players count it (``replay.turn_numbers``), counted in the database
     up to its place in the order of play; None for an entry that is no turn in effect."""
-    if turn.undone or turn.corrected or turns_of(turn, options := options_of(turn.game)) <= 0:
-        return None
-    found = Turn.objects.filter(IN_EFFECT, game_id=turn.game_id, place__lte=turn.place)
-    number: int = found.aggregate(n=counting.total(TURNS, options))["n"]
-    return number
-
-
-def _sentence_of(turn: Turn) -> str:
-    return kind_of(turn).describe(turn)
+    return sentences.number_of(turn, KINDS)
 
 
 def describe(turn: Turn) -> str:
     """The one sentence for people about a turn: "Ann played 8D HOUSE for 24 (HOUSE 24)."."""
-    sentence = _sentence_of(turn)
-    if turn.undone:
-        return sentence[:-1] + " (undone)."
-    return sentence[:-1] + " (corrected)." if turn.corrected else sentence
+    return sentences.marked(turn, kind_of(turn).describe(turn))

@@ -2,7 +2,7 @@
 
 Every change to a game is one entry of its log (a turn, a challenge, an undo, a correction,
 the end), so the news is numbered as the log is: an event's id is its entry's number
-(``Turn.number``, the game's ``turn_number`` once it committed). A screen that reconnects says
+(``Turn.number``, the game's ``last_entry_number`` once it committed). A screen that reconnects says
 the last number it got (``Last-Event-ID``) and is sent the entries after it, from the record.
 
 An event's data, as JSON::
@@ -148,7 +148,7 @@ def latest_entry(game_id: UUID) -> int | None:
 
 
 _LATEST_ENTRY = (
-    f"SELECT {Game._meta.get_field('turn_number').column} FROM {Game._meta.db_table} "
+    f"SELECT {Game._meta.get_field('last_entry_number').column} FROM {Game._meta.db_table} "
     f"WHERE {Game._meta.pk.column} = %s"
 )
 
@@ -205,7 +205,7 @@ def changes(
     in_order = connection.vendor == "sqlite"  # one transaction writes at a time
     if clubbed or not in_order:
         lately = Game.objects.filter(updated_at__gte=after).order_by()
-        for pk, entry, club_id in lately.values_list("pk", "turn_number", "club_id"):
+        for pk, entry, club_id in lately.values_list("pk", "last_entry_number", "club_id"):
             key = str(pk)
             if key in watched and entry > known.get(key, 0):
                 moved.append(pk)

@@ -15,8 +15,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from referee import GcgRecord, get_ruleset
+from scorekeeper.game.correction import move_of
 from scorekeeper.game.domain import Draft, GameHere
 from scorekeeper.game.replay import play_order
+from scorekeeper.game.turn_kinds import KINDS
 from scorekeeper.models import Game, Seat, Turn, name_key
 
 # The authority this app's GCG export writes in ``#id`` (``scorekeeper.records.gcg_export``).
@@ -99,12 +101,12 @@ def moves(turns: Iterable[Turn]) -> list[Move]:
     spell a play (``.`` or the letter for a tile already down) but not in its tiles."""
     found: list[Move] = []
     for turn in turns:
-        kind = turn.action
-        if kind == "correct":  # a correction stands for what was really played
-            kind = "play" if turn.tiles else "exchange" if turn.count else "pass"
-        if kind in ("play", "pass", "exchange", "challenge"):
+        kind = KINDS.get(turn.action)
+        if kind is not None and kind.replaces:  # a correction stands for what was played
+            kind = KINDS[move_of(turn)]
+        if kind is not None and (kind.correctable or kind.judges_play):
             tiles = tuple(sorted(tuple(tile) for tile in turn.tiles or []))
-            found.append((turn.seat.order, kind, tiles, turn.count, turn.result))
+            found.append((turn.seat.order, kind.name, tiles, turn.count, turn.result))
     return found
 
 

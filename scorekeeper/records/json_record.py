@@ -53,11 +53,16 @@ LATER_FIELDS = {
 }  # fmt: skip
 # Written only when set: a game without a clock has the record it had before clocks.
 WHEN_SET = {"clock"}
+# A field the code names otherwise than the record does: the record keeps the name it was
+# first written with (the field's column, and the API's name).
+RECORD_NAMES = {"last_entry_number": "turn_number"}
 
 
 def _set(row: models.Model, names: list[str]) -> dict[str, Any]:
     values = {f: getattr(row, f) for f in names}
-    return {f: v for f, v in values.items() if v is not None or f not in WHEN_SET}
+    return {
+        RECORD_NAMES.get(f, f): v for f, v in values.items() if v is not None or f not in WHEN_SET
+    }
 
 
 def _time(value: datetime | None) -> str | None:
@@ -204,7 +209,8 @@ def _create(record: dict[str, Any], new_id: bool) -> Game:
 
 
 def _fields(data: dict[str, Any], names: list[str]) -> dict[str, Any]:
-    return {f: data[f] for f in names if f in data or f not in LATER_FIELDS}
+    named = {f: RECORD_NAMES.get(f, f) for f in names}  # by field, its name in the record
+    return {f: data[named[f]] for f in names if named[f] in data or f not in LATER_FIELDS}
 
 
 def _parse(value: str | None) -> datetime | None:

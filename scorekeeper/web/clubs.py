@@ -29,6 +29,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from scorekeeper.game import domain, membership
 from scorekeeper.game.membership import directs
 from scorekeeper.game.refusals import REFUSALS, message_of
+from scorekeeper.game.turn_kinds import kind_of
 from scorekeeper.models import NAME_MAX, Club, Player, Seat, clubs_of, name_problem
 from scorekeeper.stats.standings import club_standings
 from scorekeeper.web.forms import ClubForm
@@ -344,7 +345,7 @@ def _make_account(request: HttpRequest, club: Club, player: Player) -> None:
 def void_game(request: HttpRequest, game_id: Any) -> HttpResponse:
     """A director of the game's club declares it void (with a reason, confirmed), or undoes
     the void (``undo``). Both go through the domain, which checks the director again."""
-    game = domain.access_game(game_id)
+    game = domain.fetch_game(game_id)
     page = reverse("game", args=[game.pk])
     club = game.club
     if club is None:
@@ -362,7 +363,7 @@ def void_game(request: HttpRequest, game_id: Any) -> HttpResponse:
     try:
         if undo:
             last = game.turns.effective().last()
-            if last is None or last.action != "void":
+            if last is None or not kind_of(last).voids:
                 messages.error(request, "This game is not void: there is nothing to undo.")
                 return redirect(page)
             domain.act(game.pk, "undo", by=by, director=user)

@@ -80,7 +80,7 @@ def live_tables(club: Club, stall: int, now: datetime) -> list[Table]:
     last_turns = {
         turn.game_id: turn
         for turn in Turn.objects.filter(
-            game__in=[g.pk for g in games], number=F("game__turn_number")
+            game__in=[g.pk for g in games], number=F("game__last_entry_number")
         ).select_related("game", "seat__player", "target__seat__player")
     }
     tables = []

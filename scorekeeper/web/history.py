@@ -32,12 +32,20 @@ from referee import (
 )
 from scorekeeper.game import checkpoints
 from scorekeeper.game.analysis import analyse, cost_units, incomplete_note
-from scorekeeper.game.domain import access_game
+from scorekeeper.game.domain import fetch_game
 from scorekeeper.game.membership import voidable
 from scorekeeper.game.replay import number_turns, steps, turn_phrase
 from scorekeeper.game.results import totals
+from scorekeeper.game.sentences import challenge_verdict
 from scorekeeper.game.state import load_state
-from scorekeeper.game.turn_kinds import KINDS, TURNS, challenge_verdict, describe, kind_of
+from scorekeeper.game.turn_kinds import (
+    JUDGING,
+    KINDS,
+    TURNS,
+    VOIDING,
+    describe,
+    kind_of,
+)
 from scorekeeper.limits import analysis_limit, refusal, spend
 from scorekeeper.models import Game, Seat, Turn
 from scorekeeper.stats.chart import COLOURS, chart
@@ -211,20 +219,21 @@ def _log_rows(
     verdicts = {
         t.target_id: t
         for t in game.turns.filter(
-            action="challenge", undone_at__isnull=True, target__in=[t.pk for t in turns]
+            action__in=JUDGING, undone_at__isnull=True, target__in=[t.pk for t in turns]
         )
     }
     rows = []
     for turn in turns:
+        kind = kind_of(turn)
         step = at.step.get(turn.pk)
         total = ""
         if step is not None:
             scores = points[at.reached[turn.pk]]
-            if turn.action in ("finish", "void"):
+            if kind.shows_every_total:
                 total = " · ".join(f"{n} {s}" for n, s in zip(names, scores, strict=True))
             else:
                 seat = turn.seat.order
-                if turn.action == "challenge" and turn.result == Turn.Result.UPHELD and turn.target:
+                if kind.judges_play and turn.result == Turn.Result.UPHELD and turn.target:
                     seat = turn.target.seat.order
                 total = (
                     f"{names[seat]} {scores[seat]}"
@@ -235,23 +244,24 @@ def _log_rows(
         # wanting (RULES.md §5): only whether the play was acceptable.
         words = [{"word": w.get("word", ""), "score": w.get("score")} for w in turn.words or []]
         racks = []
-        if turn.action == "finish" and turn.racks:
+        if kind.counts_racks and turn.racks:
             for order, letters in sorted(turn.racks.items(), key=lambda kv: int(kv[0])):
                 if 0 <= int(order) < len(names):
                     racks.append(f"{names[int(order)]}: {letters or 'nothing'}")
         rows.append(
             {
                 "turn": turn,
-                "label": kind_of(turn).label(turn),
-                "scored": turn.action not in ("undo", "finish", "abandon", "void"),
+                "kind": kind,
+                "label": kind.label(turn),
+                "scored": kind.has_score,
                 "step": step,
                 "number": at.number.get(turn.pk),
                 "words": words,
                 "racks": racks,
                 "total": total,
-                "verdict": verdicts.get(turn.pk) if turn.action in ("play", "correct") else None,
+                "verdict": verdicts.get(turn.pk) if kind.may_place_tiles else None,
                 # What a challenge's verdict cost whom, in the words the table was told.
-                "cost": challenge_verdict(turn)[1] if turn.action == "challenge" else "",
+                "cost": challenge_verdict(turn)[1] if kind.judges_play else "",
             }
         )
     return rows
@@ -259,7 +269,7 @@ def _log_rows(
 
 @require_GET
 def game_page(request: HtmxHttpRequest, game_id: object) -> HttpResponse:
-    game = access_game(game_id)
+    game = fetch_game(game_id)
     seats = list(game.seats.select_related("player").order_by("order"))
     ruleset = get_ruleset(game.ruleset)
     index = _index(game)
@@ -267,7 +277,7 @@ def game_page(request: HtmxHttpRequest, game_id: object) -> HttpResponse:
     steps_at = LogSteps.of(index, options)
     try:
         at = _step_asked(request, steps_at, len(index))
-        after = query_whole(request.GET.get("after"), game.turn_number, ENTRY)
+        after = query_whole(request.GET.get("after"), game.last_entry_number, ENTRY)
     except InputError as error:
         return error_page(request, 400, "No such turn", error.message, game=game)
     names = [s.player.name for s in seats]
@@ -354,7 +364,8 @@ def _step_asked(request: HttpRequest, steps_at: LogSteps, last: int) -> int:
 def _void_sentence(game: Game) -> str:
     if game.status != Game.Status.VOID:
         return ""
-    void = game.turns.filter(action="void", undone_at=None).select_related("seat__player").last()
+    voids = game.turns.filter(action__in=VOIDING, undone_at=None)
+    void = voids.select_related("seat__player").last()
     return describe(void) if void else ""
 
 
@@ -382,9 +393,9 @@ def _log_context(
 @require_GET
 def game_log(request: HttpRequest, game_id: object) -> HttpResponse:
     """The next page of a game's log, as table rows for the game page's "later turns"."""
-    game = access_game(game_id)
+    game = fetch_game(game_id)
     try:
-        after = query_whole(request.GET.get("after"), game.turn_number, ENTRY) or 0
+        after = query_whole(request.GET.get("after"), game.last_entry_number, ENTRY) or 0
     except InputError as error:
         return error_page(request, 400, "No such log entry", error.message, game=game)
     index = _index(game)
@@ -407,7 +418,7 @@ def _replay_context(
     names: list[str],
     points: list[list[int]],
 ) -> dict[str, Any]:
-    placed = {(r, c) for r, c, _ in turn.tiles} if turn and turn.action == "play" else set()
+    placed = {(r, c) for r, c, _ in turn.tiles} if turn and kind_of(turn).places_tiles else set()
     last = len(steps_at.step)
     played = steps_at.played()
     return {
@@ -469,7 +480,7 @@ def _review(
     count, moves = found.count, found.moves
     if not found.complete:
         review["note"] = incomplete_note(found)
-    made = turn.score if turn.action == "play" else 0
+    made = turn.score if kind_of(turn).places_tiles else 0
     better = sum(1 for m in moves if m.score > made)
     review.update(
         {

@@ -33,7 +33,10 @@ from scorekeeper.web.presenters import live_context
 
 log = logging.getLogger(__name__)
 
-_ETAG_SQL = f"SELECT turn_number, updated_at FROM {Game._meta.db_table} WHERE id = %s"
+_ETAG_SQL = (
+    f"SELECT {Game._meta.get_field('last_entry_number').column}, updated_at "
+    f"FROM {Game._meta.db_table} WHERE id = %s"
+)
 
 
 def game_version(request: HttpRequest | None, game_id: Any) -> str | None:
@@ -263,7 +266,7 @@ def kept_part(game_id: str, entry: int) -> str | None:
 def etag_of(game: Game) -> str:
     """``game_version`` of a game read already: its version as the database has it stored."""
     stored = connection.ops.adapt_datetimefield_value(game.updated_at)
-    return f"{game.turn_number}-{stored}"
+    return f"{game.last_entry_number}-{stored}"
 
 
 def pushed_part(game_id: str, entry: int | None = None, stored: Stored | None = None) -> str | None:

@@ -21,10 +21,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from referee import get_ruleset
 from scorekeeper.game import domain
+from scorekeeper.game.correction import move_of
+from scorekeeper.game.counting import options_of
+from scorekeeper.game.entries import Change
 from scorekeeper.game.links import link_url, scorer_url
 from scorekeeper.game.refusals import REFUSALS, message_of, status_of
 from scorekeeper.game.replay import effective_turns, number_turns, state_before
-from scorekeeper.game.turn_kinds import MOVES, Change, describe, move_of, options_of
+from scorekeeper.game.turn_kinds import KINDS, MOVES, describe
 from scorekeeper.limits import spend_beyond
 from scorekeeper.models import Game, Turn
 from scorekeeper.web.presenters import board_rows, pad
@@ -54,7 +57,7 @@ def correct(request: HttpRequest, game: Game) -> HttpResponse:
         "move": request.POST.get("move", move_of(target) if target else "play"),
         "typed": request.POST.get("play", target.notation if target and target.tiles else ""),
         "count": request.POST.get("count", str(target.count or 1) if target else "1"),
-        "next_turn": game.turn_number + 1,
+        "next_turn": game.last_entry_number + 1,
         "exchange_exactly_one": get_ruleset(game.ruleset).exchange_exactly_one,
     }
     if target is not None:
@@ -76,7 +79,10 @@ def correct(request: HttpRequest, game: Game) -> HttpResponse:
                 f"Log entry #{chosen[:12]} is not a play, pass or exchange in effect."
             )
         return render(request, "table/correct.html", context, status=status)
-    move = request.POST.get("move", "play")
+    # The move the turn really was (the form's play, pass or exchange).
+    move = KINDS.get(request.POST.get("move", "play"))
+    plays = move is not None and move.places_tiles
+    exchanges = move is not None and move.exchanges_tiles
     try:
         applied = domain.act(
             game.pk,
@@ -84,9 +90,9 @@ def correct(request: HttpRequest, game: Game) -> HttpResponse:
             expected_turn=posted_whole(request.POST, "expected_turn", "The turn number"),
             by="scorer page",
             target=target.number,
-            notation=request.POST.get("play", "") if move == "play" else None,
+            notation=request.POST.get("play", "") if plays else None,
             count=posted_whole(request.POST, "count", "The number of tiles to exchange")
-            if move == "exchange"
+            if exchanges
             else None,
         )
     except REFUSALS as error:
@@ -183,7 +189,7 @@ def qr_svg(url: str) -> str:
 
 @require_GET
 def watch_qr(request: HttpRequest, game_id: Any) -> HttpResponse:
-    game = domain.access_game(game_id)
+    game = domain.fetch_game(game_id)
     url = request.build_absolute_uri(reverse("watch", args=[game.pk]))
     response = HttpResponse(qr_svg(url), content_type="image/svg+xml")
     patch_cache_control(response, max_age=3600)

@@ -23,9 +23,11 @@ from referee import (
     is_blank,
 )
 from scorekeeper.game import rows
+from scorekeeper.game.counting import options_of
 from scorekeeper.game.replay import stood
+from scorekeeper.game.sentences import challenge_verdict
 from scorekeeper.game.state import load_state
-from scorekeeper.game.turn_kinds import challenge_verdict, describe, options_of, turns_of
+from scorekeeper.game.turn_kinds import PLACING, describe, kind_of, turns_of
 from scorekeeper.game.word_policy import policy_for
 from scorekeeper.models import Game, Seat, Turn
 from scorekeeper.web.clock_faces import clock_faces, time_penalties
@@ -83,7 +85,7 @@ def table_context(
         **pad(state.ruleset),
         "exchange_counts": range(1, min(state.racks[state.to_move], state.bag) + 1),
         "rack_prefill": rack_prefill(state),
-        "next_turn": game.turn_number + 1,
+        "next_turn": game.last_entry_number + 1,
         "solo": solo_summary(game) if len(seats) == 1 else None,
     }
 
@@ -117,7 +119,7 @@ def _table_shown(
     if last_turn is None:
         last_play = None
     elif (
-        last_turn.action == "play"
+        kind_of(last_turn).places_tiles
         and last_turn.notation
         and last_turn.undone_at is None
         and last_turn.corrected_at is None
@@ -141,7 +143,7 @@ def _table_shown(
         for seat in seats
     ]
     winners = [p["name"] for p in players if p["winner"]]
-    verdict = last_turn if last_turn and last_turn.action == "challenge" else None
+    verdict = last_turn if last_turn and kind_of(last_turn).judges_play else None
     verdict_word, verdict_cost = challenge_verdict(verdict) if verdict else ("", "")
     return {
         "game": game,
@@ -184,7 +186,7 @@ def recent_turns(game: Game, latest: list[Turn], read: list[Turn]) -> list[dict[
     shown = []
     for turn in latest:
         number = None
-        if turn in in_effect and turn.action != "correct" and turns_of(turn, options) > 0:
+        if turn in in_effect and not kind_of(turn).replaces and turns_of(turn, options) > 0:
             later = (t for t in in_effect if t.place > turn.place)
             number = game.turns_played - sum(turns_of(t, options) for t in later)
         shown.append({"number": number, "sentence": describe(turn)})
@@ -417,7 +419,7 @@ def rack_prefill(state: GameState) -> dict[int, str]:
 
 def solo_summary(game: Game) -> dict[str, int]:
     """A solo game's plays against the best each rack allowed (where the rack was given)."""
-    compared = game.turns.effective().filter(action="play", best__isnull=False)
+    compared = game.turns.effective().filter(action__in=PLACING, best__isnull=False)
     found = sum(t.score for t in compared)
     possible = sum(t.best or 0 for t in compared)
     return {"found": found, "possible": possible, "turns": len(compared)}

@@ -14,7 +14,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET
 
 from referee import InputError, get_ruleset
-from scorekeeper.game.domain import GameHere, access_game
+from scorekeeper.game.domain import GameHere, fetch_game
 from scorekeeper.game.membership import speaks_for
 from scorekeeper.models import Game
 from scorekeeper.records.gcg_export import game_to_gcg
@@ -87,7 +87,7 @@ def _filename(game: Game, extension: str) -> str:
 
 @require_GET
 def export_json(request: HttpRequest, game_id: object) -> HttpResponse:
-    game = access_game(game_id)
+    game = fetch_game(game_id)
     body = json.dumps(export_record(game), indent=2, ensure_ascii=False)
     response = HttpResponse(body, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{_filename(game, "json")}"'
@@ -96,7 +96,7 @@ def export_json(request: HttpRequest, game_id: object) -> HttpResponse:
 
 @require_GET
 def export_gcg(request: HttpRequest, game_id: object) -> HttpResponse:
-    game = access_game(game_id)
+    game = fetch_game(game_id)
     try:
         text = game_to_gcg(game)
     except InputError:

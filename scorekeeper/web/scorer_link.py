@@ -26,7 +26,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 
-from scorekeeper.game.domain import access_game
+from scorekeeper.game.domain import fetch_game
 from scorekeeper.game.links import scorer_url
 from scorekeeper.models import Game
 from scorekeeper.web.shortcuts import private
@@ -78,7 +78,7 @@ def scorer_view(view: ScorerView) -> ScorerView:
     def wrapped(
         request: HttpRequest, game_id: Any, token: str | None = None, **kwargs: Any
     ) -> HttpResponse:
-        game = access_game(game_id)
+        game = fetch_game(game_id)
         if not holds(request, game, token):
             reason = (
                 "This scorer link is not right for this game."

@@ -26,7 +26,8 @@ from scorekeeper.game.links import scorer_url
 from scorekeeper.game.refusals import REFUSALS, message_of
 from scorekeeper.game.replay import turn_phrase
 from scorekeeper.game.resubmit import same_turn
-from scorekeeper.game.turn_kinds import ON_TIME, describe
+from scorekeeper.game.sentences import ON_TIME
+from scorekeeper.game.turn_kinds import KINDS, describe, kind_of
 from scorekeeper.models import Game, Player, Seat, clubs_of
 from scorekeeper.retries import retry_slot
 from scorekeeper.web.clock_faces import posted_clock
@@ -106,7 +107,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
         else:
             first, rounds = int(data["starter"]) - 1, []
         try:
-            game = domain.do_create_game(
+            game = domain.check_create_game(
                 ruleset=ruleset.id,
                 lexicon=data["lexicon"],
                 players=players,
@@ -177,7 +178,7 @@ def scorer(request: HttpRequest, game: Game) -> HttpResponse:
         return render(request, "table/board.html", context)
     kept = request.session.pop(REFUSAL, None) if REFUSAL in request.session else None
     # Shown once, and only on the game and the turn it was about.
-    if kept and kept.get("game") == str(game.pk) and kept.get("turn") == game.turn_number:
+    if kept and kept.get("game") == str(game.pk) and kept.get("turn") == game.last_entry_number:
         typed = kept["typed"]
         shown = domain.preview(game, typed) if typed else None
         context.update(
@@ -210,13 +211,16 @@ def turn(request: HttpRequest, game: Game) -> HttpResponse:
     turn's sentence, or with the refusal and the play as typed. The page's script sends it
     with an Idempotency-Key and asks for JSON (``_answer``)."""
     action = request.POST.get("action", "")
+    asked = KINDS.get(action)  # None for an action the domain will refuse by name
+    plays = asked is not None and asked.places_tiles
+    racks_left = asked is not None and asked.counts_racks
     typed = request.POST.get("play", "")
     direction = DOWN if request.POST.get("direction") == DOWN else ACROSS
     expected = count = None
     # A solo player may give the rack, to be told how the play compares with the best one:
     # searched (within the analysis budget, before the turn's transaction) only for a play
     # the rules take, so a refused play costs no search.
-    rack = request.POST.get("rack", "").strip()[:16] if action == "play" else ""
+    rack = request.POST.get("rack", "").strip()[:16] if plays else ""
     solo = bool(rack) and game.seats.count() == 1
     best = best_play(game, rack) if solo and domain.preview(game, typed).evaluation else None
     try:
@@ -227,12 +231,12 @@ def turn(request: HttpRequest, game: Game) -> HttpResponse:
             action,
             expected_turn=expected,
             by="scorer page",
-            notation=typed if action == "play" else None,
+            notation=typed if plays else None,
             count=count,
-            racks=_racks_from(request, game) if action == "finish" else None,
+            racks=_racks_from(request, game) if racks_left else None,
             rack=rack,
             # A turn timer run out: the pass it becomes, said as such.
-            note=ON_TIME if action == "pass" and request.POST.get("on_time") else "",
+            note=ON_TIME if asked is KINDS["pass"] and request.POST.get("on_time") else "",
             best=best.score if best else None,
             retry_slot=retry_slot(request),
             **posted_clock(request.POST),
@@ -240,18 +244,18 @@ def turn(request: HttpRequest, game: Game) -> HttpResponse:
     except StaleTurn:
         earlier = same_turn(game, expected, action, typed, count)
         if earlier is not None:  # sent twice: the answer the first one got
-            if earlier.action != "challenge":
+            if not kind_of(earlier).judges_play:
                 messages.success(request, describe(earlier))
             return _answer(request, game, describe(earlier))
         stale = "Another turn was entered first, perhaps on another device: here is the game now."
         return _refused(request, game, stale, text=typed, direction=direction)
     except REFUSALS as error:
-        racks = _racks_from(request, game) if action == "finish" else None
+        racks = _racks_from(request, game) if racks_left else None
         return _refused(
             request, game, message_of(error), text=typed, direction=direction, racks=racks
         )
     said = describe(applied.turn)
-    if applied.turn.action != "challenge":  # a verdict is shown by the board, in full
+    if not kind_of(applied.turn).judges_play:  # a verdict is shown by the board, in full
         messages.success(request, said)
     if best is not None:
         made = applied.turn.score
@@ -299,12 +303,12 @@ def _refused(
     """Back to the scorer page's board (303, so a reload never resends), with the reason and
     the play as typed, in the direction it was tapped, or the racks as typed for a refused
     finish, kept for it; players are named, not numbered."""
-    game.refresh_from_db(fields=["turn_number"])
+    game.refresh_from_db(fields=["last_entry_number"])
     names = list(game.seats.order_by("order").values_list("player__name", flat=True))
     said = name_players(message, names)
     request.session[REFUSAL] = {
         "game": str(game.pk),
-        "turn": game.turn_number,
+        "turn": game.last_entry_number,
         "message": said,
         "typed": text[:500],
         "direction": direction,

@@ -33,7 +33,7 @@ def second(browser: Any, live_server: Any) -> Iterator[Page]:
 
 
 def clocked_game() -> Game:
-    return domain.do_create_game(
+    return domain.check_create_game(
         ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB", clock={"kind": "player"}
     )
 

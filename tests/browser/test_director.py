@@ -25,7 +25,9 @@ def test_the_director_s_screen_at_a_phone_s_width_and_on_a_projector(
     club = make_club(roster=["Ann", "Ben", "Cy", "Di", "Ed", "Flo"])
     games = []
     for names, plays in ((["Ann", "Ben"], 1), (["Cy", "Di"], 2), (["Ed", "Flo"], 0)):
-        game = domain.do_create_game(ruleset="upwords-10", players=names, lexicon="CLUB", club=club)
+        game = domain.check_create_game(
+            ruleset="upwords-10", players=names, lexicon="CLUB", club=club
+        )
         for triples, _ in HASBRO[:plays]:
             domain.act(game.pk, "play", tiles=triples)
         games.append(game)

@@ -22,7 +22,7 @@ WIDTHS = (360, 390, 1280)
 
 
 def new_game() -> Game:
-    return domain.do_create_game(ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB")
+    return domain.check_create_game(ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB")
 
 
 def open_scorer(page: Page, game: Game) -> None:
@@ -257,7 +257,7 @@ def test_other_actions_offline_are_refused_with_a_sentence_and_not_kept(
 
 
 def test_a_challenge_offline_is_refused_with_a_sentence(page: Page):
-    game = domain.do_create_game(
+    game = domain.check_create_game(
         ruleset="letterup-classic", players=["Ann", "Ben"], lexicon="CLUB",
         challenge_mode="manual",
     )  # fmt: skip
@@ -444,7 +444,7 @@ def test_a_typed_waiting_play_is_drawn_on_the_board_as_a_tapped_one_is(page: Pag
 
 
 def test_a_challenge_is_offered_only_for_the_play_it_would_be_about(page: Page):
-    game = domain.do_create_game(
+    game = domain.check_create_game(
         ruleset="letterup-classic", players=["Ann", "Ben"], lexicon="CLUB",
         challenge_mode="manual",
     )  # fmt: skip

@@ -48,7 +48,7 @@ def phone(browser: object, live_server: object) -> Iterator[Page]:
 
 def make_game(ruleset: str, play: str, clocked: bool = False) -> Game:
     # Challenges by hand: the Challenge button sits by Submit, the widest submit row there is.
-    game = domain.do_create_game(
+    game = domain.check_create_game(
         ruleset=ruleset,
         players=["Annabel", "Benedict"],
         lexicon="CLUB",

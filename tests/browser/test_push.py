@@ -47,7 +47,7 @@ def other_page(browser: Any, live_server: Any) -> Iterator[Any]:
 
 
 def new_game() -> Game:
-    return domain.do_create_game(ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB")
+    return domain.check_create_game(ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB")
 
 
 def open_scorer(page: Page, game: Game) -> None:
@@ -188,7 +188,7 @@ def test_a_page_hears_a_quiet_stream_keep_alive(page: Page):
 def test_a_turn_from_another_phone_keeps_its_plays_dots(
     page: Page, other_page: Any, no_polling: None
 ):
-    game = domain.do_create_game(
+    game = domain.check_create_game(
         ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB", challenge_mode="manual"
     )
     for play in ("5D MOOD", "6D ODE", "E3 TO.."):  # the last reads through E5 and E6

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def new_game() -> Game:
-    return domain.do_create_game(ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB")
+    return domain.check_create_game(ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB")
 
 
 def test_the_link_leaves_the_address_bar_and_the_cookie_keeps_the_secret(page: Page, live_server):

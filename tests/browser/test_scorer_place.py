@@ -35,7 +35,7 @@ def phone(browser: object, live_server: object) -> Iterator[Page]:
 
 
 def make_game(ruleset: str = "upwords-10", plays=(), challenge_mode: str = "auto") -> Game:
-    game = domain.do_create_game(
+    game = domain.check_create_game(
         ruleset=ruleset, players=["Ann", "Ben"], lexicon="CLUB", challenge_mode=challenge_mode
     )
     for play in plays:

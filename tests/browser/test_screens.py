@@ -25,7 +25,9 @@ def screens_lexicon(use_words):
 
 
 def make_game(ruleset: str, plays: tuple[str, ...] = (), **fields: str) -> Game:
-    game = domain.do_create_game(ruleset=ruleset, players=["Ann", "Ben"], lexicon="CLUB", **fields)
+    game = domain.check_create_game(
+        ruleset=ruleset, players=["Ann", "Ben"], lexicon="CLUB", **fields
+    )
     for play in plays:
         domain.act(game.pk, "play", notation=play)
     return Game.objects.get(pk=game.pk)

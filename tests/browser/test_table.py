@@ -21,7 +21,7 @@ def table_lexicon(use_words):
 
 
 def make_game(ruleset: str, plays=(), players=("Ann", "Ben"), passes: int = 0) -> Game:
-    game = domain.do_create_game(ruleset=ruleset, players=list(players), lexicon="CLUB")
+    game = domain.check_create_game(ruleset=ruleset, players=list(players), lexicon="CLUB")
     for play in plays:
         domain.act(game.pk, "play", notation=play)
     for _ in range(passes):

@@ -19,7 +19,7 @@ EAR = [(5, 6, "E"), (6, 6, "A"), (7, 6, "R")]  # DEAR down from MOOD's D: G6, G7
 
 
 def test_the_tv_follows_an_undo_then_a_correction_of_an_earlier_turn(page: Page):
-    game = domain.do_create_game(ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB")
+    game = domain.check_create_game(ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB")
     domain.act(game.pk, "play", tiles=MOOD)  # turn 1, Ann
     domain.act(game.pk, "pass")  # turn 2, Ben (entry #2)
     domain.act(game.pk, "play", tiles=EAR)  # turn 3, Ann

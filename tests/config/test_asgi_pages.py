@@ -194,7 +194,7 @@ def test_a_turn_through_django_under_asgi_is_answered_and_lands():
         turn = {"action": "pass", "expected_turn": 1}
         sent = posted(f"/api/games/{game['id']}/turns/", turn, bearer)
         assert sent[0]["status"] == 201, content(sent)
-        assert Game.objects.get(pk=game["id"]).turn_number == 1
+        assert Game.objects.get(pk=game["id"]).last_entry_number == 1
     finally:  # the thread's connection closed, or PostgreSQL's test database can't be dropped
         pages.executor.submit(connections.close_all).result(10)
         pages.executor.shutdown()

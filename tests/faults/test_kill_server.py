@@ -189,8 +189,8 @@ def check_stored(streams: list[Stream], acks: list[Ack]) -> dict[str, int]:
         turns = list(Turn.objects.filter(game=game).order_by("number"))
         numbers = [t.number for t in turns]
         assert numbers == list(range(1, len(turns) + 1)), f"{game.pk}: turns {numbers}"
-        assert game.turn_number == (numbers[-1] if numbers else 0), (
-            f"{game.pk}: turn_number {game.turn_number}, last turn {numbers[-1:]}"
+        assert game.last_entry_number == (numbers[-1] if numbers else 0), (
+            f"{game.pk}: turn_number {game.last_entry_number}, last turn {numbers[-1:]}"
         )
         for turn in turns:  # each stored turn is the one sent for its number, applied once
             body = scripted(turn.number)
@@ -201,7 +201,7 @@ def check_stored(streams: list[Stream], acks: list[Ack]) -> dict[str, int]:
                 assert turn.tiles == sent, (game.pk, turn.number, turn.tiles)
             assert turn.undone_at is None
         assert check_game(game) == [], f"{game.pk}: {check_game(game)}"
-        stored[stream.game] = game.turn_number
+        stored[stream.game] = game.last_entry_number
     call_command("check_games", stdout=io.StringIO())  # raises CommandError on any disagreement
     return stored
 
@@ -285,7 +285,7 @@ def test_killing_the_server_mid_stream_loses_no_acknowledged_turn_and_half_appli
                 assert answer["turn"]["number"] == number
                 assert answer["turn"]["action"] == stream.unanswered["action"]
                 stream.next = number + 1
-            assert stream.next == Game.objects.get(pk=stream.game).turn_number + 1
+            assert stream.next == Game.objects.get(pk=stream.game).last_entry_number + 1
             for _ in range(3):
                 body = scripted(stream.next)
                 status, answer = request(

@@ -60,7 +60,7 @@ def test_a_turn_that_lost_its_connection_is_answered_503_and_entered_when_sent_a
     refused = game.turn({"action": "exchange", "count": 1})
     assert refused.status_code == 503 and refused["Retry-After"]
     assert refused.json()["error"]["code"] == "database_busy"
-    assert Game.objects.get(pk=game.id).turn_number == 0  # nothing entered
+    assert Game.objects.get(pk=game.id).last_entry_number == 0  # nothing entered
     assert game.turn({"action": "exchange", "count": 1}).status_code == 201
 
 

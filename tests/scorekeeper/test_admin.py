@@ -85,7 +85,7 @@ def test_a_correction_the_rules_refuse_is_reported_and_changes_nothing(admin_cli
         follow=True,
     )
     assert "There is no turn to undo." in response.content.decode()
-    assert Game.objects.get(pk=game.id).turn_number == 0
+    assert Game.objects.get(pk=game.id).last_entry_number == 0
 
 
 def staff(username: str, *codenames: str) -> User:
@@ -117,7 +117,7 @@ def test_staff_who_may_only_view_games_get_no_action(client, action):
     )
     assert response.status_code == 200  # the list again: Django runs no action it didn't offer
     stored = Game.objects.get(pk=game.id)
-    assert stored.turn_number == 1 and stored.status == Game.Status.IN_PROGRESS
+    assert stored.last_entry_number == 1 and stored.status == Game.Status.IN_PROGRESS
     assert not stored.turns.filter(entered_by__startswith="admin:").exists()
     changelist = viewer.get("/admin/scorekeeper/game/")
     assert changelist.status_code == 200

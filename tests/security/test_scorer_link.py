@@ -70,7 +70,7 @@ def test_without_the_cookie_a_scorer_page_is_refused_and_says_how_to_get_it_back
     assert "Open the scorer link again" in html
     response = Client().post(page(game, "turn"), {"action": "pass"})
     assert response.status_code == 403
-    assert game_of(game).turn_number == 0
+    assert game_of(game).last_entry_number == 0
 
 
 def test_a_wrong_cookie_or_another_games_cookie_opens_nothing():
@@ -124,7 +124,7 @@ def test_a_post_to_an_older_address_with_the_secret_still_works_and_keeps_the_co
     assert response.status_code == 302
     assert response["Location"] == page(game) + "#board"  # back at the board
     assert response.cookies[cookie_name(game.id)].value == game.token
-    assert game_of(game).turn_number == 1
+    assert game_of(game).last_entry_number == 1
     assert client.get(page(game)).status_code == 200
 
 
@@ -192,7 +192,7 @@ def test_a_new_link_stops_the_old_one_and_every_browser_that_opened_it(client, c
     assert other.get(page(game)).status_code == 403
     assert Client().get(f"/games/{game.id}/score/{old}/").status_code == 403
     assert other.post(page(game, "turn"), {"action": "pass"}).status_code == 403
-    assert game_of(game).turn_number == 0
+    assert game_of(game).last_entry_number == 0
     # The new link works, the API takes the new secret only, and no log line holds either.
     assert Client().get(f"/games/{game.id}/score/{new}/").status_code == 303
     assert game.turn({"action": "pass"}).status_code == 403

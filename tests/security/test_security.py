@@ -114,7 +114,7 @@ def test_turn_submissions_are_limited_per_client(client, settings):
     refused = game.turn({"action": "pass"})
     assert refused.json()["error"]["code"] == "rate_limited"
     assert int(refused["Retry-After"]) > 0
-    assert Game.objects.get().turn_number == 3  # refused turns changed nothing
+    assert Game.objects.get().last_entry_number == 3  # refused turns changed nothing
     # Another device at another address still gets through.
     other = Client(REMOTE_ADDR="10.1.2.3")
     response = other.post(
@@ -478,7 +478,7 @@ def test_plays_take_only_letters_a_to_z_and_digits_0_to_9(client, notation):
     game = ApiGame(client)
     response = game.turn({"action": "play", "notation": notation})
     assert response.status_code == 400, response.content
-    assert Game.objects.get(pk=game.id).turn_number == 0
+    assert Game.objects.get(pk=game.id).last_entry_number == 0
 
 
 # Headers -------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from django.db import transaction
 from referee import RefereeError
 from scorekeeper.game import checkpoints
 from scorekeeper.game.consistency import check_game
-from scorekeeper.game.domain import access_game
+from scorekeeper.game.domain import fetch_game
 from scorekeeper.models import Game
 
 
@@ -43,7 +43,7 @@ class Command(BaseCommand):
             problems = _problems(game)
             if not problems and options["rebuild_checkpoints"]:
                 with transaction.atomic():  # under the game's lock: no turn in between
-                    locked = access_game(game.pk, lock=True)
+                    locked = fetch_game(game.pk, lock=True)
                     made = checkpoints.rebuild(locked, locked.seats.count())
                 self.stdout.write(f"{game.pk}: {made} checkpoint(s) made from its log")
             if problems:

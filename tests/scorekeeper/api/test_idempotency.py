@@ -68,7 +68,7 @@ def test_a_malformed_key_is_refused(client, key):
     game = ApiGame(client)
     response = game.turn({"action": "pass"}, HTTP_IDEMPOTENCY_KEY=key)
     assert response.status_code == 400
-    assert Game.objects.get(pk=game.id).turn_number == 0
+    assert Game.objects.get(pk=game.id).last_entry_number == 0
 
 
 @pytest.mark.django_db(transaction=True)
@@ -218,7 +218,7 @@ def test_an_oversized_body_is_a_json_413_with_or_without_a_key(client, settings,
 # Its script sends each turn with a key and asks for JSON (static/js/offline.js): a turn kept
 # while offline, or retried after a lost answer, is entered once and answered as the first time.
 def scorer_game(client: Client) -> Game:
-    game = domain.do_create_game(ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB")
+    game = domain.check_create_game(ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB")
     client.cookies[cookie_name(game.pk)] = game.token  # as opening the scorer link does
     return game
 

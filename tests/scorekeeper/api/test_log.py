@@ -29,7 +29,7 @@ def exchange(game: ApiGame):
 
 
 def play_until(game: ApiGame, number: int) -> None:
-    while Game.objects.get(pk=game.id).turn_number < number - 1:
+    while Game.objects.get(pk=game.id).last_entry_number < number - 1:
         exchange(game)
 
 

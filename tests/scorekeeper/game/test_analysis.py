@@ -157,7 +157,9 @@ def test_analysis_is_rate_limited_like_the_word_judge(client, ready, settings):
 
 # On a game's page --------------------------------------------------------------------------
 def finished_letterup() -> Game:
-    game = domain.do_create_game(ruleset="letterup-classic", lexicon="CLUB", players=["Ann", "Ben"])
+    game = domain.check_create_game(
+        ruleset="letterup-classic", lexicon="CLUB", players=["Ann", "Ben"]
+    )
     house = [(7, 3, "H"), (7, 4, "O"), (7, 5, "U"), (7, 6, "S"), (7, 7, "E")]
     domain.act(game.pk, "play", tiles=house)
     domain.act(game.pk, "play", tiles=[(8, 7, "X"), (9, 7, "A"), (10, 7, "M")])
@@ -177,7 +179,9 @@ def test_a_finished_games_page_shows_what_could_have_been_played(client, ready):
 
 
 def test_no_review_while_the_game_is_in_progress(client, ready):
-    game = domain.do_create_game(ruleset="letterup-classic", lexicon="CLUB", players=["Ann", "Ben"])
+    game = domain.check_create_game(
+        ruleset="letterup-classic", lexicon="CLUB", players=["Ann", "Ben"]
+    )
     domain.act(game.pk, "play", tiles=[(7, 6, "A"), (7, 7, "H")])
     page = client.get(f"/games/{game.pk}/?turn=1&rack=AHXAM").content.decode()
     assert "What could have been played" not in page

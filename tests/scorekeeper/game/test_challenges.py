@@ -204,7 +204,7 @@ def challenged_on_the_scorer_page(client, option: str, value: str, play) -> ApiG
     entered = Game.objects.get(pk=game.id)
     response = client.post(
         f"/games/{game.id}/score/turn",
-        {"action": "challenge", "expected_turn": entered.turn_number + 1},
+        {"action": "challenge", "expected_turn": entered.last_entry_number + 1},
     )
     assert response.status_code == 302
     return game

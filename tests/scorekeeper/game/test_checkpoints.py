@@ -71,7 +71,7 @@ def test_a_real_game_s_checkpoints_follow_its_undos_and_corrections(record, entr
 
 def test_checkpoints_follow_challenges_undos_and_corrections_at_the_table(use_words):
     use_words("HOUSE HOUSES EXAM ZA")
-    game = domain.do_create_game(
+    game = domain.check_create_game(
         ruleset="letterup-classic", players=["Ann", "Ben"], lexicon="CLUB", challenge_mode="manual"
     )
     domain.act(game.pk, "play", tiles=HOUSE)
@@ -109,7 +109,9 @@ def test_an_imported_log_keeps_its_checkpoints(use_words):
 
 def test_the_check_finds_a_checkpoint_that_disagrees_with_the_log(use_words):
     use_words("HOUSE")
-    game = domain.do_create_game(ruleset="letterup-classic", players=["Ann", "Ben"], lexicon="CLUB")
+    game = domain.check_create_game(
+        ruleset="letterup-classic", players=["Ann", "Ben"], lexicon="CLUB"
+    )
     domain.act(game.pk, "play", tiles=HOUSE)
     for _ in range(5):
         domain.act(game.pk, "pass" if _ % 2 else "exchange", count=None if _ % 2 else 1)
@@ -124,7 +126,9 @@ def test_the_check_finds_a_checkpoint_that_disagrees_with_the_log(use_words):
 
 def test_check_games_rebuilds_the_checkpoints_of_a_game_stored_without_them(use_words):
     use_words("HOUSE")
-    game = domain.do_create_game(ruleset="letterup-classic", players=["Ann", "Ben"], lexicon="CLUB")
+    game = domain.check_create_game(
+        ruleset="letterup-classic", players=["Ann", "Ben"], lexicon="CLUB"
+    )
     domain.act(game.pk, "play", tiles=HOUSE)
     for _ in range(7):
         domain.act(game.pk, "exchange", count=1)

@@ -58,7 +58,7 @@ def test_the_same_turn_sent_at_once_lands_exactly_once(copies):
     statuses = race(game, [body] * copies)
     assert sorted(statuses) == [201] + [409] * (copies - 1)
     stored = Game.objects.get(pk=game.id)
-    assert stored.turn_number == 1 and Turn.objects.filter(game=stored).count() == 1
+    assert stored.last_entry_number == 1 and Turn.objects.filter(game=stored).count() == 1
     assert check_game(stored) == []
 
 
@@ -97,7 +97,7 @@ def test_a_challenge_racing_the_next_play():
     )
     assert sorted(statuses) == [201, 409]
     stored = Game.objects.get(pk=game.id)
-    assert stored.turn_number == 2 and Turn.objects.filter(game=stored).count() == 2
+    assert stored.last_entry_number == 2 and Turn.objects.filter(game=stored).count() == 2
     assert check_game(stored) == []
 
 
@@ -113,7 +113,7 @@ def test_an_undo_racing_a_play():
     )
     assert sorted(statuses) == [201, 409]
     stored = Game.objects.get(pk=game.id)
-    assert stored.turn_number == 2 and check_game(stored) == []
+    assert stored.last_entry_number == 2 and check_game(stored) == []
 
 
 def test_many_games_at_once_lose_nothing():
@@ -126,4 +126,4 @@ def test_many_games_at_once_lose_nothing():
     for api_game in games:
         stored = Game.objects.get(pk=api_game.id)
         assert check_game(stored) == []
-        assert stored.turn_number == Turn.objects.filter(game=stored).count() == 3
+        assert stored.last_entry_number == Turn.objects.filter(game=stored).count() == 3

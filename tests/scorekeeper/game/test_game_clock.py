@@ -354,7 +354,7 @@ def test_at_the_maximum_exactly_no_one_loses_on_time(client):
 
 # Records ---------------------------------------------------------------------------------------
 def clocked_crossword_over() -> Game:
-    game = domain.do_create_game(
+    game = domain.check_create_game(
         ruleset="crossword-classic", lexicon="CLUB", players=["Ann", "Ben"],
         challenge_mode="manual", clock=PLAYER_CLOCK,
     )  # fmt: skip
@@ -399,7 +399,7 @@ def test_the_json_record_round_trips_the_clock_and_every_reading():
 
 
 def test_a_time_penalty_after_the_end_is_written_with_the_final_score_as_its_total():
-    game = domain.do_create_game(
+    game = domain.check_create_game(
         ruleset="crossword-classic", lexicon="CLUB", players=["Ann", "Ben"],
         challenge_mode="manual",
     )  # fmt: skip

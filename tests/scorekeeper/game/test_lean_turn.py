@@ -69,7 +69,9 @@ def test_a_turn_reads_once_inserts_once_and_updates_what_changed(client):
 
 
 def test_the_turns_played_follow_undos_corrections_and_the_end():
-    game = domain.do_create_game(ruleset="letterup-classic", players=["Ann", "Ben"], lexicon="CLUB")
+    game = domain.check_create_game(
+        ruleset="letterup-classic", players=["Ann", "Ben"], lexicon="CLUB"
+    )
 
     def played() -> int:
         stored = Game.objects.get(pk=game.pk)

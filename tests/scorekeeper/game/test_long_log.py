@@ -97,7 +97,7 @@ def costs(entries: int, count: Callable[[Callable[[], Any]], Counter[str]]) -> d
     preview = {"target": str(last), "play": "H8 .XAM"}
     found["its preview"] = count(lambda: client.post(f"{score}correct-preview", preview))
     stored = Game.objects.get(pk=game.pk)
-    assert stored.turn_number == entries + 4 and check_game(stored) == []
+    assert stored.last_entry_number == entries + 4 and check_game(stored) == []
     return found
 
 
@@ -142,7 +142,7 @@ def test_corrections_and_their_previews_count_as_turns(client, settings):
     assert client.post(f"{score}correct", again).status_code == 429
     turn = {"action": "pass", "expected_turn": SHORT + 2}
     assert client.post(f"{score}turn", turn).status_code == 429  # one count for all of them
-    assert Game.objects.get(pk=game.pk).turn_number == SHORT + 1
+    assert Game.objects.get(pk=game.pk).last_entry_number == SHORT + 1
 
 
 def test_earlier_boards_and_the_correction_page_have_a_limit_of_their_own(client, settings):

@@ -212,7 +212,7 @@ def test_an_unknown_ruleset_asked_for_is_a_400_naming_it(client):
 
 # The rules in force, in one line ---------------------------------------------------------------
 def game_with(ruleset: str, mode: str = "manual", players: int = 2, **options: Any) -> Game:
-    return domain.do_create_game(
+    return domain.check_create_game(
         ruleset=ruleset,
         players=["Ann", "Ben", "Cat"][:players],
         lexicon="CLUB",
@@ -254,7 +254,7 @@ def test_the_rules_in_force_in_one_line(ruleset, mode, options, line):
 
 
 def test_the_honour_system_and_a_solo_games_exchanges_are_said():
-    game = domain.do_create_game(
+    game = domain.check_create_game(
         ruleset="letterup-classic", players=["Ann"], lexicon="honour", challenge_mode="manual",
         options={"solo_exchanges": 3},
     )  # fmt: skip

@@ -22,7 +22,12 @@ def ready():
 
 def play(client, game, notation: str, rack: str = ""):
     game.refresh_from_db()
-    data = {"action": "play", "play": notation, "rack": rack, "expected_turn": game.turn_number + 1}
+    data = {
+        "action": "play",
+        "play": notation,
+        "rack": rack,
+        "expected_turn": game.last_entry_number + 1,
+    }
     return client.post(scorer(game) + "turn", data, follow=True).content.decode()
 
 

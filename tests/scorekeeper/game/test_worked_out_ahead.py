@@ -65,7 +65,7 @@ def test_a_play_is_worked_out_before_the_lock_and_stored_under_it(engine_calls):
     applied = domain.act(game.pk, "play", tiles=MOOD, expected_turn=1)
     assert engine_calls == [False]
     stored = Game.objects.get(pk=game.pk)
-    assert stored.turn_number == 1 and stored.turns_played == 1 and stored.to_move == 1
+    assert stored.last_entry_number == 1 and stored.turns_played == 1 and stored.to_move == 1
     assert applied.turn.pk == Turn.objects.get(game=stored).pk and applied.turn.score == 8
     assert [s.score for s in stored.seats.order_by("order")] == [8, 0]
     assert check_game(stored) == []
@@ -126,7 +126,7 @@ def test_a_turn_entered_meanwhile_makes_the_play_worked_out_again(monkeypatch, e
     stored = Game.objects.get(pk=game.pk)
     log = list(Turn.objects.filter(game=stored).order_by("number").select_related("seat"))
     assert [(t.number, t.action, t.seat.order) for t in log] == [(1, "pass", 0), (2, "play", 1)]
-    assert applied.turn.pk == log[1].pk and stored.turn_number == 2 and stored.to_move == 0
+    assert applied.turn.pk == log[1].pk and stored.last_entry_number == 2 and stored.to_move == 0
     assert [s.score for s in stored.seats.order_by("order")] == [0, 8]
     assert check_game(stored) == []
 
@@ -138,7 +138,7 @@ def test_a_turn_entered_meanwhile_makes_a_play_for_the_taken_number_stale(monkey
     with pytest.raises(domain.StaleTurn):
         domain.act(game.pk, "play", tiles=MOOD, expected_turn=1)
     stored = Game.objects.get(pk=game.pk)
-    assert stored.turn_number == 1
+    assert stored.last_entry_number == 1
     assert list(Turn.objects.filter(game=stored).values_list("action", flat=True)) == ["pass"]
 
 

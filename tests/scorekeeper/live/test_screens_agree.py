@@ -74,7 +74,7 @@ class Table:
 
     def __init__(self, client: Client, club: Club, *, retry: bool = True) -> None:
         options = {"upheld_challenge": "retry" if retry else "lose_turn"}
-        self.game = domain.do_create_game(
+        self.game = domain.check_create_game(
             ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB", club=club,
             challenge_mode="manual", options=options,
         )  # fmt: skip

@@ -26,7 +26,7 @@ AH = [(6, 3, "A")]  # AH down through the H: 1+4 = 5
 
 
 def letterup(players: list[str] | None = None, **fields) -> Game:  # type: ignore[no-untyped-def]
-    return domain.do_create_game(
+    return domain.check_create_game(
         ruleset="letterup-classic",
         lexicon="CLUB",
         players=players or ["Ann", "Ben"],
@@ -150,7 +150,7 @@ def test_a_failed_challenge_without_a_penalty_is_a_challenge_line_for_nothing():
 
 
 def test_a_failed_challenge_under_the_five_point_rule_gives_the_player_five():
-    game = domain.do_create_game(
+    game = domain.check_create_game(
         ruleset="crossword-classic", lexicon="CLUB", players=["Ann", "Ben"],
         challenge_mode="manual", options={"rejected_challenge": "bonus_5"},
     )  # fmt: skip
@@ -167,7 +167,7 @@ def test_a_time_penalty_entered_at_the_table_has_no_rack():
 
 
 def test_a_withdrawn_play_that_scored_nothing_is_taken_off_for_minus_zero():
-    game = domain.do_create_game(
+    game = domain.check_create_game(
         ruleset="crossword-classic", lexicon="CLUB", players=["Ann", "Ben"],
         challenge_mode="manual",
     )  # fmt: skip
@@ -193,7 +193,7 @@ def test_a_void_reason_over_several_lines_stays_a_note():
 
 
 def test_a_blank_is_a_question_mark_on_the_rack_and_lowercase_on_the_board():
-    game = domain.do_create_game(
+    game = domain.check_create_game(
         ruleset="crossword-classic", lexicon="CLUB", players=["Ann", "Ben"]
     )
     act(game, "play", tiles=[(7, 3, "h"), (7, 4, "O"), (7, 5, "U"), (7, 6, "S"), (7, 7, "E")])
@@ -239,7 +239,7 @@ def test_every_seat_gets_its_own_nickname(players, nicks):
 
 # Refusals and the ways out --------------------------------------------------------------------
 def test_upwords_games_have_no_gcg():
-    game = domain.do_create_game(ruleset="upwords-10", lexicon="CLUB", players=["Ann", "Ben"])
+    game = domain.check_create_game(ruleset="upwords-10", lexicon="CLUB", players=["Ann", "Ben"])
     with pytest.raises(InputError) as caught:
         game_to_gcg(game)
     assert caught.value.code == "no_gcg"
@@ -258,7 +258,7 @@ def test_the_api_export_address_points_to_the_one_gcg_address(client):
 
 
 def test_the_gcg_address_refuses_an_upwords_game_with_a_page(client):
-    game = domain.do_create_game(ruleset="upwords-10", lexicon="CLUB", players=["Ann", "Ben"])
+    game = domain.check_create_game(ruleset="upwords-10", lexicon="CLUB", players=["Ann", "Ben"])
     response = client.get(f"/api/games/{game.pk}/export?format=gcg", follow=True)
     assert response.status_code == 404
     assert "GCG is a format for the crossword games" in response.content.decode()
@@ -273,6 +273,6 @@ def test_export_command_writes_gcg():
 
 
 def test_export_command_refuses_gcg_for_upwords():
-    game = domain.do_create_game(ruleset="upwords-10", lexicon="CLUB", players=["Ann", "Ben"])
+    game = domain.check_create_game(ruleset="upwords-10", lexicon="CLUB", players=["Ann", "Ben"])
     with pytest.raises(CommandError, match="GCG is a format for the crossword games"):
         call_command("export_game", str(game.pk), "--format", "gcg", stdout=io.StringIO())

@@ -153,7 +153,7 @@ def test_the_format_option_reads_gcg_from_any_file_name(tmp_path):
 
 # Export, then import: the same game ------------------------------------------------------------
 def crossword(**options: object) -> Game:
-    return domain.do_create_game(
+    return domain.check_create_game(
         ruleset="crossword-classic", lexicon="CLUB", players=["Ann", "Ben"],
         challenge_mode="manual", options=options,
     )  # fmt: skip
@@ -383,7 +383,7 @@ def test_a_record_over_the_log_cap_is_refused_up_front_writing_nothing(client, m
 
 def test_a_record_of_as_many_turns_as_the_log_keeps_imports_whole():
     game = import_gcg(largest_gcg_record(domain.LOG_CAP)).game
-    assert game.turn_number == game.turns.count() == domain.LOG_CAP
+    assert game.last_entry_number == game.turns.count() == domain.LOG_CAP
     assert check_game(game) == []  # the stored game is the replay of its log
     seats = list(game.seats.order_by("order"))
     assert [s.score for s in seats] == [66, -(domain.LOG_CAP - 1)]
@@ -534,7 +534,7 @@ def test_a_turn_on_another_game_is_answered_while_the_largest_record_is_imported
     worker.join()
     assert imported == [201]
     assert set(statuses) == {201}
-    assert Game.objects.get(pk=other.id).turn_number == len(statuses)
+    assert Game.objects.get(pk=other.id).last_entry_number == len(statuses)
 
 
 def test_a_turn_that_waits_out_the_busy_timeout_is_answered_503_not_500(client, monkeypatch):

@@ -33,7 +33,7 @@ AH = [(6, 3, "A")]  # AH down through the H
 
 def finished(players: list[str], plays: list[list[tuple[int, int, str]]], **fields: Any) -> Game:
     """A Letter UP game of these plays, then passes to the end and the racks left."""
-    game = domain.do_create_game(
+    game = domain.check_create_game(
         ruleset="letterup-classic", lexicon="CLUB", players=players, challenge_mode="manual",
         **fields,
     )  # fmt: skip

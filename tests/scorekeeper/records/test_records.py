@@ -30,7 +30,7 @@ def snapshot(game: Game) -> dict[str, Any]:
         "state": state.load_state(game, seats).to_dict(),
         "game": {
             f: getattr(game, f)
-            for f in ("status", "turn_number", "created_at", "updated_at", "finished_at")
+            for f in ("status", "last_entry_number", "created_at", "updated_at", "finished_at")
         },
         "seats": [(s.player.name, s.score, s.adjustment, s.final_score) for s in seats],
         "turns": [
@@ -92,7 +92,9 @@ def test_the_record_holds_every_field_but_the_token_and_the_log_s_count():
         Turn: set(record["turns"][0]) - {"seat", "target"},
     }
     for model, keys in written.items():
-        columns = {f.name for f in model._meta.concrete_fields if not f.primary_key}
+        # A field the code names otherwise keeps its record's name (the game's turn_number).
+        fields = [f.name for f in model._meta.concrete_fields if not f.primary_key]
+        columns = {json_record.RECORD_NAMES.get(name, name) for name in fields}
         # The turns played, each turn's place in the order of play and the checkpoints are the
         # log's to say: found from it when a record is read, as they were written.
         derived = {"turns_played", "place", "checkpoint_place"}

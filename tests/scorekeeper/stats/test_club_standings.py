@@ -43,11 +43,11 @@ def season():
     domain.act(void.pk, "void", by="director: ann", note="second bag", director=ann)
     finished_game(["Ann", "Ben"], club=None, extra={1: 700})
     finished_game(["Cy"], club=club, plays=1, extra={0: 900})
-    live = domain.do_create_game(
+    live = domain.check_create_game(
         ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB", club=club
     )
     domain.act(live.pk, "penalty", seat=0, points=300)
-    gone = domain.do_create_game(
+    gone = domain.check_create_game(
         ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB", club=club
     )
     domain.act(gone.pk, "penalty", seat=1, points=300)
@@ -93,7 +93,7 @@ def test_undoing_the_void_puts_the_game_back_in_the_standings(season):
 def test_a_play_taken_off_by_a_challenge_is_no_high_play(use_words):
     use_words("MOOD DEAR NET ON")
     club = make_club()
-    game = domain.do_create_game(
+    game = domain.check_create_game(
         ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB", challenge_mode="manual",
         club=club,
     )  # fmt: skip
@@ -150,7 +150,7 @@ def test_the_player_page_shows_casual_and_club_results_apart(client, season):
 def test_a_corrected_play_is_no_best_turn_but_its_correction_is(client):
     """Ann's 5D MOOD is corrected to 5D WOOD: the play in effect is the correction, and the
     player page's best turn (like a club's high play) is that, not the play it replaced."""
-    game = domain.do_create_game(ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB")
+    game = domain.check_create_game(ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB")
     domain.act(game.pk, "play", notation="5D MOOD")  # 8
     domain.act(game.pk, "play", notation="G6 EAR")  # Ben: DEAR, 8
     domain.act(game.pk, "correct", target=1, notation="5D WOOD")  # what Ann really played

@@ -95,9 +95,9 @@ def test_casual_games_without_an_account_are_as_before(client):
 def test_the_domain_refuses_a_club_game_with_a_player_off_the_roster():
     club = make_club(roster=["Ann", "Ben"])
     with pytest.raises(IllegalAction, match="Zed is not on Riverside's roster."):
-        domain.do_create_game(ruleset="upwords-10", players=["Ann", "Zed"], club=club)
+        domain.check_create_game(ruleset="upwords-10", players=["Ann", "Zed"], club=club)
     assert not Game.objects.exists()
-    game = domain.do_create_game(
+    game = domain.check_create_game(
         ruleset="upwords-10", players=["ann", "Ben"], lexicon="CLUB", club=club
     )
     assert game.club == club
@@ -124,7 +124,7 @@ def test_a_director_voids_a_club_game_through_the_domain_and_the_log_says_so():
 
 def test_a_void_game_refuses_further_turns():
     ann = account("ann")
-    game = domain.do_create_game(
+    game = domain.check_create_game(
         ruleset="upwords-10",
         players=["Ann", "Ben"],
         lexicon="CLUB",
@@ -200,7 +200,9 @@ def test_check_games_passes_with_void_games(capsys):
     club = make_club(directors=[ann])
     game = finished_game(["Ann", "Ben"], club=club)
     domain.act(game.pk, "void", by="director: ann", note="x", director=ann)
-    live = domain.do_create_game(ruleset="upwords-10", players=["Ann"], lexicon="CLUB", club=club)
+    live = domain.check_create_game(
+        ruleset="upwords-10", players=["Ann"], lexicon="CLUB", club=club
+    )
     domain.act(live.pk, "void", by="director: ann", note="y", director=ann)
     call_command("check_games")
     assert "2 agree with their logs, 0 do not" in capsys.readouterr().out
@@ -279,7 +281,7 @@ def test_the_scorer_page_of_a_void_game_says_so_and_its_undo_is_refused(client):
     from tests.factories import hold, scorer, turn
 
     ann = account("ann")
-    game = domain.do_create_game(
+    game = domain.check_create_game(
         ruleset="upwords-10",
         players=["Ann", "Ben"],
         lexicon="CLUB",

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 
 def live_game(club, names, plays=0):
-    game = domain.do_create_game(ruleset="upwords-10", players=names, lexicon="CLUB", club=club)
+    game = domain.check_create_game(ruleset="upwords-10", players=names, lexicon="CLUB", club=club)
     for triples, _ in HASBRO[:plays]:
         domain.act(game.pk, "play", tiles=triples)
     return game
@@ -203,13 +203,13 @@ def test_the_club_stream_opens_with_a_refresh_only_if_the_tables_changed_since_t
 
 def test_a_table_number_is_for_a_club_game_and_a_small_whole_number():
     club = make_club(roster=["Ann", "Ben"])
-    game = domain.do_create_game(
+    game = domain.check_create_game(
         ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB", club=club, table_number=3
     )
     assert Game.objects.get(pk=game.pk).table_number == 3
     for club_, number in ((None, 3), (club, 0), (club, TABLE_MOST + 1)):
         with pytest.raises(InputError):
-            domain.do_create_game(
+            domain.check_create_game(
                 ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB", club=club_,
                 table_number=number,
             )  # fmt: skip

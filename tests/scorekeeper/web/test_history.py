@@ -26,7 +26,7 @@ XAM = [(8, 7, "X"), (9, 7, "A"), (10, 7, "M")]  # EXAM down, 14
 
 # Factories ------------------------------------------------------------------------------------
 def new_game(players: list[str] | None = None, **fields: Any) -> Game:
-    return domain.do_create_game(
+    return domain.check_create_game(
         ruleset=fields.pop("ruleset", "upwords-10"),
         lexicon="CLUB",
         players=players or ["Ann", "Ben"],

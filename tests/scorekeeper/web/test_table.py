@@ -164,7 +164,7 @@ def test_preview_changes_nothing(client):
     game = start(client)
     client.post(scorer(game) + "preview", {"play": "5D MOOD"})
     game.refresh_from_db()
-    assert game.turn_number == 0 and game.bag_count == 86
+    assert game.last_entry_number == 0 and game.bag_count == 86
 
 
 # Turns ----------------------------------------------------------------------------------------
@@ -175,7 +175,7 @@ def test_play_then_pass_exchange_undo(client):
     assert turn(client, game, action="exchange", count="1").status_code == 302
     assert turn(client, game, action="undo").status_code == 302
     game.refresh_from_db()
-    assert game.turn_number == 4
+    assert game.last_entry_number == 4
     assert [t.action for t in game.turns.order_by("number")] == ["play", "pass", "exchange", "undo"]
 
 
@@ -322,7 +322,7 @@ def test_the_turn_number_counts_turns_in_effect(client):
     turn(client, game, action="play", play="5D MOOD")
     turn(client, game, action="undo")
     game.refresh_from_db()
-    assert game.turn_number == 2  # two log entries, no turn in effect
+    assert game.last_entry_number == 2  # two log entries, no turn in effect
     assert "turn 1 ·" in client.get(scorer(game)).content.decode()
     turn(client, game, action="play", play="5D MOOD")
     assert "turn 2 ·" in client.get(scorer(game)).content.decode()

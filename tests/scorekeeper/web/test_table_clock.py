@@ -99,7 +99,7 @@ def clocked(client, **fields) -> Game:
 def sent(client, game: Game, **data) -> dict:
     """A turn as the page's script sends it, and what it is told."""
     game.refresh_from_db()
-    data = {"expected_turn": game.turn_number + 1, **data}
+    data = {"expected_turn": game.last_entry_number + 1, **data}
     return client.post(scorer(game) + "turn", data, headers={"Accept": "application/json"}).json()
 
 
@@ -133,7 +133,7 @@ def test_the_clock_is_tapped_paused_and_resumed_from_the_page(client):
     game = clocked(client)
     turn(client, game, action="clock", clock="switch")
     game.refresh_from_db()
-    assert game.clock["running"] == 1 and game.turn_number == 1
+    assert game.clock["running"] == 1 and game.last_entry_number == 1
     turn(client, game, action="clock", clock="pause")
     html = client.get(scorer(game)).content.decode()
     assert 'value="resume">Resume' in html and "paused</span>" in html
@@ -178,7 +178,7 @@ def test_the_end_screen_shows_what_overtime_cost_and_a_loss_on_time(client):
 
 def test_the_spectator_screen_and_the_directors_tables_show_both_clocks(client):
     club = make_club()
-    game = domain.do_create_game(ruleset="crossword-classic", players=["Ann", "Ben"],
+    game = domain.check_create_game(ruleset="crossword-classic", players=["Ann", "Ben"],
                                  lexicon="CLUB", club=club, clock={"kind": "player"})  # fmt: skip
     domain.act(game.pk, "pass", clock_ms=[MINUTES_25 - 64_000, MINUTES_25])
     for url in (f"/games/{game.pk}/watch", f"/clubs/{club.slug}/live"):

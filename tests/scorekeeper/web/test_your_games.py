@@ -32,7 +32,7 @@ def new_game(browser: Client) -> Game:
 def pass_turn(browser: Client, game_id: object) -> None:
     response = browser.post(f"/games/{game_id}/score/turn", {"action": "pass"})
     assert response.status_code == 302
-    assert Game.objects.get(pk=game_id).turn_number >= 1
+    assert Game.objects.get(pk=game_id).last_entry_number >= 1
 
 
 def open_link(browser: Client, game: ApiGame) -> None:
