@@ -10,6 +10,7 @@ through ``/api/games/{id}/`` as any other.
 from __future__ import annotations
 
 from typing import Any, Literal
+from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
@@ -44,6 +45,12 @@ class EntryIn(Schema):
     rating: Int = Field(0, ge=0, le=events.MAX_RATING, description="0: unrated")
     career_games: Int = Field(
         0, ge=0, le=events.MAX_CAREER_GAMES, description="rated games before this event"
+    )
+    division: Text = Field(
+        "",
+        max_length=events.MAX_DIVISION_NAME,
+        examples=["A"],
+        description="the player's division; leave out for an event of one division",
     )
 
 
@@ -145,6 +152,9 @@ class RoundIn(Schema):
         default_factory=list, description="manual: the couples, by name", max_length=200
     )
     bye: Text | None = Field(None, description="manual: who has the bye")
+    byes: list[Text] = Field(
+        default_factory=list, max_length=200, description="manual: a bye for each division"
+    )
 
 
 class ResultIn(Schema):
@@ -218,7 +228,9 @@ def create_tournament(
     director_of(request, club)
     made = events.do_create_tournament(
         club,
-        players=[events.Entry(p.name, p.rating, p.career_games) for p in payload.players],
+        players=[
+            events.Entry(p.name, p.rating, p.career_games, p.division) for p in payload.players
+        ],
         **payload.fields(club),
     )
     return Status(201, _described(made))
@@ -259,7 +271,7 @@ def pair_round(request: HttpRequest, tournament_id: int, payload: RoundIn) -> St
         round=payload.round,
         based_on=payload.based_on,
         manual=payload.pairings,
-        manual_bye=payload.bye,
+        manual_byes=[*payload.byes, *([payload.bye] if payload.bye else [])],
     )
     return Status(201, _round(paired))
 
@@ -295,10 +307,13 @@ def enter_result(request: HttpRequest, tournament_id: int, payload: ResultIn) ->
 @api.get(
     "/tournaments/{tournament_id}/standings",
     **answers(200, list[StandingOut], *READ, 404),
-    summary="The standings in order, places shared shown as 1=",
+    summary="The standings in order, places shared shown as 1=; of one division",
 )
-def standings(request: HttpRequest, tournament_id: int) -> list[StandingOut]:
-    rows = events.standings(_tournament(tournament_id))
+def standings(
+    request: HttpRequest, tournament_id: int, division: Text | None = None
+) -> list[StandingOut]:
+    """``division`` names the division asked for; an event of several needs it."""
+    rows = events.standings(_tournament(tournament_id), division)
     return [
         {
             "rank": row.standing.rank,
@@ -330,9 +345,14 @@ def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @api.get(
     "/tournaments/{tournament_id}/export.t",
     **answers(308, None, *READ, 404),
-    summary="Where the event's tsh .t file is: /tournaments/{id}/export.t",
+    summary="Where the event's tsh .t file is: /tournaments/{id}/export.t (?division=)",
 )
-def export_t(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def export_t(
+    request: HttpRequest, tournament_id: int, division: Text | None = None
+) -> HttpResponse:
     # The file has one address, the page's; the API points there.
     tournament = _tournament(tournament_id)
-    return HttpResponseRedirect(reverse("tournament_export_t", args=[tournament.pk]), status=308)
+    address = reverse("tournament_export_t", args=[tournament.pk])
+    if division is not None:
+        address += "?" + urlencode({"division": division})
+    return HttpResponseRedirect(address, status=308)

@@ -4,6 +4,10 @@ withdraws a player; and the reads that turn its rows into the plain core's data
 (``scorekeeper.tournaments``) and its answers back: standings, scorecards, ratings, the ``.t``
 file.
 
+An event has one or more divisions (``Entrant.division``; ``""`` when it has one): each is
+paired, ranked, gibsonized and exported on its own, as a separate event sharing the rounds and
+the table numbers (a round's tables run on from one division to the next).
+
 Standings are computed when read, from each game's stored ``final_score`` (never its turn
 log), so a game's end or a correction made after it changes them at once. Every change here
 and every change to an event's game is news on its club's channel (``live.news``), which the
@@ -45,15 +49,18 @@ MAX_ENTRANTS = 200
 MAX_RATING = 3000
 MAX_CAREER_GAMES = 100_000
 SCORE_LOWEST, SCORE_MOST = -1000, 10000  # a game's score typed in or read from a .t file
+MAX_DIVISION_NAME = 40
 
 
 @dataclass(frozen=True)
 class Entry:
-    """A player as the director enters them: a name, a rating (0: unrated), career games."""
+    """A player as the director enters them: a name, a rating (0: unrated), career games,
+    and their division (``""``: the event's only one)."""
 
     name: str
     rating: int = core.UNRATED
     career_games: int = 0
+    division: str = ""
 
 
 @dataclass(frozen=True)
@@ -112,7 +119,12 @@ def check_entries(entries: Sequence[Entry], taken: Sequence[str] = ()) -> list[E
             raise InputError("bad_rating", f"A rating is 0 (unrated) to {MAX_RATING}.")
         if not 0 <= entry.career_games <= MAX_CAREER_GAMES:
             raise InputError("bad_career_games", f"Career games are 0 to {MAX_CAREER_GAMES:,}.")
-        tidied.append(Entry(name, entry.rating, entry.career_games))
+        division = " ".join(entry.division.split())
+        if len(division) > MAX_DIVISION_NAME or name_problem(division or "A"):
+            raise InputError(
+                "bad_division", f"A division's name is at most {MAX_DIVISION_NAME} characters."
+            )
+        tidied.append(Entry(name, entry.rating, entry.career_games, division))
     if len(seen) > MAX_ENTRANTS:
         raise InputError("too_many_players", f"An event has at most {MAX_ENTRANTS} players.")
     return tidied
@@ -267,7 +279,8 @@ def _enter(tournament: Tournament, entries: Sequence[Entry], *, joined_round: in
         tournament.club.roster.add(player)
         kept = None if entry.rating else kept_rating(player.pk, tournament.club, besides=tournament)
         if kept is not None:  # an entry without a rating takes the one its last event left
-            entry = Entry(entry.name, kept.rating, max(entry.career_games, kept.career_games))
+            career = max(entry.career_games, kept.career_games)
+            entry = Entry(entry.name, kept.rating, career, entry.division)
         made.append(
             Entrant.objects.create(
                 tournament=tournament,
@@ -275,6 +288,7 @@ def _enter(tournament: Tournament, entries: Sequence[Entry], *, joined_round: in
                 number=number,
                 rating=entry.rating,
                 career_games=entry.career_games,
+                division=entry.division,
                 joined_round=joined_round,
             )
         )
@@ -284,6 +298,19 @@ def _enter(tournament: Tournament, entries: Sequence[Entry], *, joined_round: in
 # The rows as the core's data -------------------------------------------------------------------
 def entrants_of(tournament: Tournament) -> list[Entrant]:
     return list(tournament.entrants.select_related("player").order_by("number"))
+
+
+def divisions_of(entrants: Sequence[Entrant]) -> list[str]:
+    """The divisions of an event's entrants, in the order their first players were entered
+    (``[""]`` for an event of one division)."""
+    found = dict.fromkeys(entrant.division for entrant in sorted(entrants, key=lambda e: e.number))
+    return list(found) or [""]
+
+
+def in_division(pairings: Sequence[Pairing], entrants: Sequence[Entrant]) -> list[Pairing]:
+    """The pairings of a division (both players of a pairing are always in one division)."""
+    ids = {entrant.pk for entrant in entrants}
+    return [pairing for pairing in pairings if pairing.first_id in ids]
 
 
 def core_player(entrant: Entrant) -> core.Player:
@@ -358,11 +385,12 @@ def do_pair_round(
     round: int | None = None,
     based_on: int | None = None,
     manual: Sequence[tuple[str, str]] = (),
-    manual_bye: str | None = None,
+    manual_byes: Sequence[str] = (),
 ) -> TournamentRound:
-    """Pair the next round by ``method`` and make a game for each table, its first player
-    seated first, with the event's rules: all in one transaction, under the event's lock.
-    ``round``, when given, must be the next one (a round paired already is refused)."""
+    """Pair the next round by ``method``, each division on its own, and make a game for each
+    table, its first player seated first, with the event's rules: all in one transaction,
+    under the event's lock. ``round``, when given, must be the next one (a round paired
+    already is refused). ``manual`` and ``manual_byes`` are the couples and byes by hand."""
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         paired = tournament.round_set.count()
@@ -376,30 +404,8 @@ def do_pair_round(
                 "event_over", f"All {tournament.rounds} rounds of {tournament.name} are paired."
             )
         entrants = entrants_of(tournament)
-        by_name = {name_key(e.player.name): e.pk for e in entrants}
-
-        def pk_of(name: str) -> int:
-            if name_key(name) not in by_name:
-                raise InputError("unknown_player", f"{name} is not entered in {tournament.name}.")
-            return by_name[name_key(name)]
-
-        options = core.Options(
-            manual=tuple((pk_of(a), pk_of(b)) for a, b in manual),
-            manual_bye=None if manual_bye is None else pk_of(manual_bye),
-        )
-        try:
-            made = core.pair_round(
-                method,
-                [core_player(entrant) for entrant in entrants],
-                core_results(tournament),
-                rules_of(tournament),
-                number,
-                based_on=based_on,
-                options=options,
-            )
-        except core.TournamentError as error:
-            raise refused(error) from None
-        if not made.pairings and made.bye is None:
+        made = _pair_divisions(tournament, entrants, method, number, based_on, manual, manual_byes)
+        if not any(division.pairings or division.bye for division in made):
             raise IllegalAction("nobody_to_pair", f"Nobody is left to pair in round {number}.")
         try:
             with transaction.atomic():
@@ -408,31 +414,87 @@ def do_pair_round(
                     number=number,
                     method=method,
                     based_on=number - 1 if based_on is None else based_on,
-                    gibsonized=list(made.gibsonized),
+                    gibsonized=[pk for division in made for pk in division.gibsonized],
                 )
         except IntegrityError:
             raise Conflict("paired_twice", f"Round {number} is paired already.") from None
         entrant_of = {entrant.pk: entrant for entrant in entrants}
-        for pairing in made.pairings:
-            first, second = entrant_of[pairing.first], entrant_of[pairing.second]
-            game = domain.do_create_game(
-                ruleset=tournament.ruleset,
-                players=[first.player.name, second.player.name],
-                lexicon=tournament.lexicon,
-                challenge_mode=tournament.challenge_mode,
-                first=first.player.name,
-                club=tournament.club,
-                table_number=pairing.table,
-                options=options_of(tournament),
-                clock=tournament.clock,
-            )
-            Pairing.objects.create(
-                round=paired_round, table=pairing.table, first=first, second=second, game=game
-            )
-        if made.bye is not None:
-            Pairing.objects.create(round=paired_round, first=entrant_of[made.bye])
+        table = 0
+        for division in made:
+            for pairing in division.pairings:
+                table += 1
+                first, second = entrant_of[pairing.first], entrant_of[pairing.second]
+                game = domain.do_create_game(
+                    ruleset=tournament.ruleset,
+                    players=[first.player.name, second.player.name],
+                    lexicon=tournament.lexicon,
+                    challenge_mode=tournament.challenge_mode,
+                    first=first.player.name,
+                    club=tournament.club,
+                    table_number=table,
+                    options=options_of(tournament),
+                    clock=tournament.clock,
+                )
+                Pairing.objects.create(
+                    round=paired_round, table=table, first=first, second=second, game=game
+                )
+            if division.bye is not None:
+                Pairing.objects.create(round=paired_round, first=entrant_of[division.bye])
         announce(tournament)
     return paired_round
+
+
+def _pair_divisions(
+    tournament: Tournament,
+    entrants: Sequence[Entrant],
+    method: str,
+    number: int,
+    based_on: int | None,
+    manual: Sequence[tuple[str, str]],
+    manual_byes: Sequence[str],
+) -> list[core.RoundPairings]:
+    """Round ``number`` of each division, paired by the core from that division's results."""
+    by_name = {name_key(e.player.name): e for e in entrants}
+
+    def entrant(name: str) -> Entrant:
+        if name_key(name) not in by_name:
+            raise InputError("unknown_player", f"{name} is not entered in {tournament.name}.")
+        return by_name[name_key(name)]
+
+    couples = [(entrant(a), entrant(b)) for a, b in manual]
+    for a, b in couples:
+        if a.division != b.division:
+            raise IllegalAction(
+                "other_division",
+                f"{a.player.name} and {b.player.name} are in different divisions.",
+            )
+    byes = [entrant(name) for name in manual_byes]
+    pairings = pairings_of(tournament)
+    made = []
+    for division in divisions_of(entrants):
+        field = [e for e in entrants if e.division == division]
+        division_byes = [e.pk for e in byes if e.division == division]
+        if len(division_byes) > 1:
+            raise IllegalAction("two_byes", "A division has at most one bye a round.")
+        options = core.Options(
+            manual=tuple((a.pk, b.pk) for a, b in couples if a.division == division),
+            manual_bye=division_byes[0] if division_byes else None,
+        )
+        try:
+            made.append(
+                core.pair_round(
+                    method,
+                    [core_player(e) for e in field],
+                    core_results(tournament, in_division(pairings, field)),
+                    rules_of(tournament),
+                    number,
+                    based_on=based_on,
+                    options=options,
+                )
+            )
+        except core.TournamentError as error:
+            raise refused(error) from None
+    return made
 
 
 # Results and withdrawals -----------------------------------------------------------------------
@@ -523,27 +585,46 @@ def announce(tournament: Tournament) -> None:
 
 
 # Reading an event ------------------------------------------------------------------------------
-def standings(tournament: Tournament) -> list[Row]:
-    """The standings in order, with scorecards, Gibsons and ratings."""
+def division_standings(tournament: Tournament) -> list[tuple[str, list[Row]]]:
+    """Each division's standings in order, with scorecards, Gibsons and ratings, the
+    divisions in entry order (one, named ``""``, for an event of one division)."""
     entrants = entrants_of(tournament)
     pairings = pairings_of(tournament)
-    players = [core_player(entrant) for entrant in entrants]
-    results = core_results(tournament, pairings)
-    rows = core.compute_standings(players, results, rules_of(tournament))
-    ratings = core.rate_event(players, results)
     latest = tournament.round_set.order_by("-number").first()
     gibsonized = set(latest.gibsonized) if latest else set()
     by_id = {entrant.pk: entrant for entrant in entrants}
-    return [
-        Row(
-            standing=row,
-            entrant=by_id[row.player.id],
-            gibsonized=row.player.id in gibsonized,
-            rating_before=ratings[row.player.id].before,
-            rating_after=ratings[row.player.id].after,
-        )
-        for row in rows
-    ]
+    found = []
+    for division in divisions_of(entrants):
+        players = [core_player(entrant) for entrant in entrants if entrant.division == division]
+        results = core_results(tournament, in_division(pairings, [by_id[p.id] for p in players]))
+        ratings = core.rate_event(players, results)
+        rows = [
+            Row(
+                standing=row,
+                entrant=by_id[row.player.id],
+                gibsonized=row.player.id in gibsonized,
+                rating_before=ratings[row.player.id].before,
+                rating_after=ratings[row.player.id].after,
+            )
+            for row in core.compute_standings(players, results, rules_of(tournament))
+        ]
+        found.append((division, rows))
+    return found
+
+
+def standings(tournament: Tournament, division: str | None = None) -> list[Row]:
+    """The standings of ``division`` in order; of the only one when ``None``, refused when
+    the event has several and none is named."""
+    divided = division_standings(tournament)
+    if division is None and len(divided) == 1:
+        return divided[0][1]
+    for name, rows in divided:
+        if name_key(name) == name_key(division or ""):
+            return rows
+    names = " or ".join(name for name, _ in divided)
+    if division is None:
+        raise InputError("which_division", f"{tournament.name} has divisions: name one ({names}).")
+    raise InputError("unknown_division", f"{tournament.name} has no division {division} ({names}).")
 
 
 @dataclass(frozen=True)
@@ -574,11 +655,16 @@ def kept_rating(
     return KeptRating(tournament, change.after, latest.career_games + change.games)
 
 
-def export_t(tournament: Tournament) -> str:
-    """The event as tsh's ``.t`` file, one line a player in entry order."""
-    players = [core_player(entrant) for entrant in entrants_of(tournament)]
+def export_t(tournament: Tournament, division: str | None = None) -> str:
+    """A division as tsh's ``.t`` file, one line a player in entry order (the only division
+    when ``None``; refused when the event has several and none is named)."""
+    rows = standings(tournament, division)
+    field = sorted((row.entrant for row in rows), key=lambda entrant: entrant.number)
+    players = [core_player(entrant) for entrant in field]
     try:
-        return core.write_t(players, core_results(tournament))
+        return core.write_t(
+            players, core_results(tournament, in_division(pairings_of(tournament), field))
+        )
     except core.TournamentError as error:
         raise refused(error) from None
 
@@ -605,6 +691,8 @@ __all__ = [
     "do_enter_result",
     "do_pair_round",
     "do_withdraw",
+    "division_standings",
+    "divisions_of",
     "export_t",
     "standings",
 ]

@@ -20,13 +20,14 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.safestring import mark_safe
+from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scorekeeper.game import club_settings, event_files
 from scorekeeper.game import tournaments as events
 from scorekeeper.game.links import link_url
 from scorekeeper.game.membership import directs
-from scorekeeper.game.refusals import REFUSALS, message_of
+from scorekeeper.game.refusals import REFUSALS, message_of, status_of
 from scorekeeper.models import Pairing, Tournament, name_key
 from scorekeeper.web.clock_fields import clock_initial, clock_of
 from scorekeeper.web.clubs import get_club, refuse
@@ -46,12 +47,14 @@ def get_tournament(tournament_id: int) -> Tournament:
 def export_t(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The event as tsh's ``.t`` file, for a ratings authority."""
     tournament = get_tournament(tournament_id)
+    division = request.GET.get("division")
     try:
-        text = events.export_t(tournament)
+        text = events.export_t(tournament, division[:80] if division is not None else None)
     except REFUSALS as error:
-        return error_page(request, 409, "No .t file yet", message_of(error))
+        return error_page(request, status_of(error), "No .t file yet", message_of(error))
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.pk}.t"'
+    suffix = f"-{slugify(division)}" if division and slugify(division) else ""
+    response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.pk}{suffix}.t"'
     return response
 
 
@@ -141,22 +144,41 @@ def find_table(rounds: dict[int, list[Pairing]], name: str) -> Seating | None:
     return None
 
 
+@dataclass(frozen=True)
+class DivisionView:
+    """One division as the pages show it: its name ("" when the event has one), the latest
+    round's tables, the standings and the scorecards."""
+
+    name: str
+    current: list[Pairing]
+    rows: list[events.Row]
+    cards: list[tuple[events.Row, list[tuple[Any, str]]]]
+
+
+def division_views(tournament: Tournament, rounds: dict[int, list[Pairing]]) -> list[DivisionView]:
+    names = events.names_of(tournament)
+    current = rounds[max(rounds)] if rounds else []
+    views = []
+    for name, rows in events.division_standings(tournament):
+        ids = {row.entrant.pk for row in rows}
+        cards = [
+            (row, [(line, names.get(line.opponent or 0, "")) for line in row.standing.scorecard])
+            for row in rows
+        ]
+        tables = [pairing for pairing in current if pairing.first_id in ids]
+        views.append(DivisionView(name, tables, rows, cards))
+    return views
+
+
 def _live_context(
     tournament: Tournament, rounds: dict[int, list[Pairing]] | None = None
 ) -> dict[str, Any]:
-    """What the live part shows: the latest round's tables, the standings, the scorecards."""
+    """What the live part shows: for each division, the latest round's tables, the
+    standings, the scorecards."""
     rounds = dict(events.rounds_of(tournament)) if rounds is None else rounds
-    rows = events.standings(tournament)
-    names = {row.entrant.pk: row.entrant.player.name for row in rows}
-    cards = [
-        (row, [(line, names.get(line.opponent or 0, "")) for line in row.standing.scorecard])
-        for row in rows
-    ]
     return {
         "tournament": tournament,
-        "rows": rows,
-        "cards": cards,
-        "current": rounds[max(rounds)] if rounds else [],
+        "divisions": division_views(tournament, rounds),
         "current_round": max(rounds) if rounds else 0,
     }
 
@@ -193,13 +215,15 @@ def direct(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if not directs(request.user, tournament.club):
         return refuse(request, tournament.club, "run its tournaments")
     rounds = dict(events.rounds_of(tournament))
+    entrants = events.entrants_of(tournament)
     context = {
         "tournament": tournament,
         "club": tournament.club,
         "rounds": sorted(rounds.items()),
         "pair_form": PairForm(),
         "result_form": ResultForm(initial={"round": max(rounds) if rounds else 1}),
-        "entrants": events.entrants_of(tournament),
+        "entrants": entrants,
+        "divisions": [name for name in events.divisions_of(entrants) if name],
         "paired": len(rounds),
     }
     return private(render(request, "tournaments/direct.html", context))
@@ -228,9 +252,9 @@ def pair(request: HttpRequest, tournament_id: int) -> HttpResponse:
         form = PairForm(request.POST)
         if not form.is_valid():
             raise forms.ValidationError("Choose how to pair the round.")
-        couples, bye = form.manual() if form.cleaned_data["method"] == "manual" else ([], None)
+        couples, byes = form.manual() if form.cleaned_data["method"] == "manual" else ([], [])
         paired = events.do_pair_round(
-            tournament, form.cleaned_data["method"], manual=couples, manual_bye=bye
+            tournament, form.cleaned_data["method"], manual=couples, manual_byes=byes
         )
         return f"Round {paired.number} is paired: {paired.pairings.count()} tables and byes."
 

@@ -1,0 +1,151 @@
+"""A director's hand in a running event: divisions paired and ranked each on their own, a
+round taken back or changed before it starts, a forfeit for a player who is absent."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.sequences import HASBRO
+from referee import IllegalAction, InputError
+from scorekeeper.api.accounts import new_account_token
+from scorekeeper.game import domain
+from scorekeeper.game import tournaments as events
+from scorekeeper.game.tournaments import Entry
+from scorekeeper.models import Game, Tournament
+from tests.factories import PASSWORD, account, make_club
+
+pytestmark = pytest.mark.django_db
+
+SEVEN = [Entry("Ann Archer", 1700, division="A"), Entry("Ben Baker", 1600, division="A"),
+         Entry("Cy Cole", 1500, division="A"), Entry("Di Dunn", 1400, division="A"),
+         Entry("Ed Eng", 1300, division="B"), Entry("Flo Fox", 1200, division="B"),
+         Entry("Gus Gray", 1100, division="B")]  # fmt: skip
+
+
+def event(players=SEVEN, **rules):
+    club = make_club(roster=())
+    fields = {"name": "Friday", "ruleset": "upwords-10", "lexicon": "CLUB", "rounds": 3}
+    return events.do_create_tournament(club, players=players, **(fields | rules))
+
+
+def play_out(game: Game) -> None:
+    """Two plays of 8 points each and a third of 10 for the first seat, then the end."""
+    for triples, _ in HASBRO[:3]:
+        domain.act(game.pk, "play", tiles=triples)
+    domain.act(game.pk, "finish")
+
+
+def division_of(made, name):
+    return {e.player.name: e.division for e in made.entrants.select_related("player")}[name]
+
+
+def test_each_division_is_paired_on_its_own_with_its_own_bye_and_tables_running_on():
+    made = event()
+    paired = events.do_pair_round(made, "swiss")
+    pairings = list(paired.pairings.select_related("first__player", "second__player"))
+    tables = [(p.table, p.first.division, p.second.division) for p in pairings if p.table]
+    assert sorted(tables) == [(1, "A", "A"), (2, "A", "A"), (3, "B", "B")]
+    byes = [p.first.player.name for p in pairings if p.second is None]
+    assert byes == ["Gus Gray"]  # B's lowest rated; A is even and has none
+    assert sorted(p.game.table_number for p in pairings if p.game) == [1, 2, 3]
+
+
+def test_each_division_has_its_own_standings_and_t_file():
+    made = event()
+    paired = events.do_pair_round(made, "swiss")
+    for pairing in paired.pairings.filter(game__isnull=False):
+        play_out(pairing.game)
+    divided = events.division_standings(made)
+    assert [name for name, _ in divided] == ["A", "B"]
+    a_rows, b_rows = divided[0][1], divided[1][1]
+    assert [row.standing.rank for row in a_rows] == ["1=", "1=", "3=", "3="]
+    assert {row.entrant.division for row in a_rows} == {"A"}
+    # B: the winner of table 3 (+10) and the bye (+50) share 1 win; the bye's spread leads.
+    assert [(row.standing.player.name, row.standing.spread) for row in b_rows][0] == (
+        "Gus Gray",
+        50,
+    )
+    assert [row.standing.player.name for row in events.standings(made, "b")] == [
+        row.standing.player.name for row in b_rows
+    ]
+    with pytest.raises(InputError, match="name one \\(A or B\\)"):
+        events.standings(made)
+    lines = events.export_t(made, "B").splitlines()
+    assert [line.split(" ")[0] for line in lines] == ["Eng,", "Fox,", "Gray,"]
+    assert lines[2].startswith("Gray, Gus") and " 1100 0; 50;" in lines[2]  # the bye: 0, +50
+    with pytest.raises(InputError, match="no division C"):
+        events.export_t(made, "C")
+
+
+def test_swiss_pairs_the_next_round_within_each_division():
+    made = event(players=SEVEN[:6])  # A: 4, B: 2
+    first = events.do_pair_round(made, "swiss")
+    for pairing in first.pairings.filter(game__isnull=False):
+        play_out(pairing.game)
+    second = events.do_pair_round(made, "swiss")
+    for pairing in second.pairings.select_related("first", "second"):
+        assert pairing.first.division == pairing.second.division
+
+
+def test_pairing_by_hand_across_divisions_is_refused_and_nothing_is_stored():
+    made = event(players=SEVEN[:6])
+    couples = [("Ann Archer", "Ed Eng"), ("Ben Baker", "Cy Cole"), ("Di Dunn", "Flo Fox")]
+    with pytest.raises(IllegalAction, match="Ann Archer and Ed Eng are in different divisions"):
+        events.do_pair_round(made, "manual", manual=couples)
+    assert not made.round_set.exists() and not Game.objects.exists()
+
+
+def test_an_event_without_divisions_is_one_division_named_by_nobody():
+    made = event(players=[Entry("Ann"), Entry("Ben")])
+    assert events.divisions_of(events.entrants_of(made)) == [""]
+    assert [row.standing.player.name for row in events.standings(made)] == ["Ann", "Ben"]
+
+
+# Through the API and the pages ---------------------------------------------------------------
+@pytest.fixture
+def bearer(client):
+    token = new_account_token(account("dora"))
+    return {"HTTP_AUTHORIZATION": f"Bearer {token}"}
+
+
+def api_post(client, bearer, path, body):
+    return client.post(path, body, content_type="application/json", **bearer)
+
+
+def test_the_api_enters_players_in_divisions_and_answers_each_divisions_standings(client, bearer):
+    assert api_post(client, bearer, "/api/clubs/", {"name": "Riverside"}).status_code == 201
+    players = [{"name": e.name, "rating": e.rating, "division": e.division} for e in SEVEN]
+    body = {"name": "Friday", "ruleset": "upwords-10", "lexicon": "CLUB", "rounds": 3,
+            "players": players}  # fmt: skip
+    number = api_post(client, bearer, "/api/clubs/riverside/tournaments/", body).json()["id"]
+    paired = api_post(client, bearer, f"/api/tournaments/{number}/rounds/", {"method": "swiss"})
+    assert paired.status_code == 201 and paired.json()["byes"] == ["Gus Gray"]
+    assert [table["table"] for table in paired.json()["pairings"]] == [1, 2, 3]
+    rows = client.get(f"/api/tournaments/{number}/standings?division=B").json()
+    assert [row["name"] for row in rows] == ["Gus Gray", "Ed Eng", "Flo Fox"]
+    assert rows[0]["rank"] == "1" and rows[0]["spread"] == 50
+    unnamed = client.get(f"/api/tournaments/{number}/standings")
+    assert unnamed.status_code == 400
+    assert unnamed.json()["error"]["message"] == "Friday has divisions: name one (A or B)."
+    moved = client.get(f"/api/tournaments/{number}/export.t?division=B")
+    assert moved["Location"] == f"/tournaments/{number}/export.t?division=B"
+    assert client.get(moved["Location"]).content.decode().count("\n") == 3
+
+
+def test_the_form_takes_divisions_and_the_events_page_shows_each(client):
+    club = make_club(directors=[account("dora")], roster=())
+    client.login(username="dora", password=PASSWORD)
+    form = {"name": "Friday", "ruleset": "upwords-10", "lexicon": "CLUB", "challenge_mode": "auto",
+            "rounds": "3", "bye_spread": "50", "gibson": "on",
+            "players": "A:\nAnn Archer 1700\nBen Baker 1600\nB:\nCy Cole\nDi Dunn\n"}  # fmt: skip
+    assert client.post(f"/clubs/{club.slug}/tournaments/new", form).status_code == 302
+    made = Tournament.objects.get()
+    assert [(e.player.name, e.division) for e in made.entrants.all()] == [
+        ("Ann Archer", "A"), ("Ben Baker", "A"), ("Cy Cole", "B"), ("Di Dunn", "B")
+    ]  # fmt: skip
+    client.post(f"/tournaments/{made.pk}/pair", {"method": "swiss"})
+    page = client.get(f"/tournaments/{made.pk}/").content.decode()
+    assert page.count('class="division-name"') == 2
+    assert "Standings, division A" in page and "Standings, division B" in page
+    direct = client.get(f"/tournaments/{made.pk}/direct").content.decode()
+    assert "export.t?division=B" in direct
