@@ -125,6 +125,16 @@ urlpatterns = [
         name="tournament_round",
     ),
     path(
+        "tournaments/<int:tournament_id>/rounds/<int:number>/unpair",
+        tournaments.unpair,
+        name="tournament_unpair",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/rounds/<int:number>/swap",
+        tournaments.swap,
+        name="tournament_swap",
+    ),
+    path(
         "tournaments/<int:tournament_id>/export.t",
         tournaments.export_t,
         name="tournament_export_t",

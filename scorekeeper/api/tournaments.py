@@ -26,6 +26,7 @@ from scorekeeper.api.schemas import (
     RoundOut,
     StandingOut,
     TournamentOut,
+    UnpairedOut,
 )
 from scorekeeper.game import club_settings
 from scorekeeper.game import tournaments as events
@@ -274,6 +275,35 @@ def pair_round(request: HttpRequest, tournament_id: int, payload: RoundIn) -> St
         manual_byes=[*payload.byes, *([payload.bye] if payload.bye else [])],
     )
     return Status(201, _round(paired))
+
+
+class SwapIn(Schema):
+    players: tuple[Text, Text] = Field(
+        ..., examples=[["Ann Archer", "Cy Cole"]], description="each takes the other's place"
+    )
+
+
+@api.delete(
+    "/tournaments/{tournament_id}/rounds/{number}",
+    **answers(200, UnpairedOut, *DIRECTING, 404),
+    summary="Take back a round before its first turn: its games go, and it can be paired again",
+)
+def unpair_round(request: HttpRequest, tournament_id: int, number: int) -> UnpairedOut:
+    tournament = _tournament(tournament_id)
+    director_of(request, tournament.club)
+    removed = events.do_unpair_round(tournament, number)
+    return {"round": number, "games_removed": removed}
+
+
+@api.post(
+    "/tournaments/{tournament_id}/rounds/{number}/swap",
+    **answers(200, RoundOut, *DIRECTING, 404),
+    summary="Swap two players of a round before its first turn; the round as paired now",
+)
+def swap(request: HttpRequest, tournament_id: int, number: int, payload: SwapIn) -> RoundOut:
+    tournament = _tournament(tournament_id)
+    director_of(request, tournament.club)
+    return _round(events.do_swap(tournament, number, *payload.players))
 
 
 @api.post(

@@ -497,6 +497,108 @@ def _pair_divisions(
     return made
 
 
+# Pairing a round again before it starts --------------------------------------------------------
+def _unstarted(tournament: Tournament, number: int) -> TournamentRound:
+    """Round ``number``, the latest, with no result and no turn at any of its tables; or the
+    refusal that says why it can't be paired again."""
+    latest = tournament.round_set.order_by("-number").first()
+    paired = tournament.round_set.filter(number=number).first()
+    if paired is None:
+        raise IllegalAction("not_paired", f"Round {number} is not paired.")
+    if latest is not None and latest.number != number:
+        raise IllegalAction(
+            "later_round",
+            f"Round {latest.number} is paired after round {number}: take it back first.",
+        )
+    for pairing in paired.pairings.select_related("game").order_by("table"):
+        if pairing.table is None:
+            continue
+        if pairing.absent_id is not None or pairing.first_score is not None:
+            raise Conflict(
+                "round_begun",
+                f"Table {pairing.table} of round {number} has its result: the round has begun.",
+            )
+        if pairing.game is not None and pairing.game.turns.exists():
+            raise Conflict(
+                "round_begun",
+                f"Table {pairing.table}'s game in round {number} has begun: a round can be "
+                "paired again only before its first turn.",
+            )
+    return paired
+
+
+def can_pair_again(tournament: Tournament, number: int) -> bool:
+    """Whether round ``number`` may still be taken back or swapped (``do_unpair_round``)."""
+    try:
+        _unstarted(tournament, number)
+    except (IllegalAction, Conflict):
+        return False
+    return True
+
+
+def do_unpair_round(tournament: Tournament, number: int) -> int:
+    """Take back round ``number`` before it starts (the latest round, no game in it with a
+    turn): its tables' games are taken away by the domain and the round can be paired again.
+    Returns how many games went."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        paired = _unstarted(tournament, number)
+        games = [p.game_id for p in paired.pairings.all() if p.game_id is not None]
+        for game_id in games:
+            domain.do_remove_game(game_id)
+        paired.delete()
+        announce(tournament)
+    return len(games)
+
+
+def do_swap(tournament: Tournament, number: int, one: str, other: str) -> TournamentRound:
+    """Swap two players of round ``number`` before it starts: each takes the other's place
+    (opponent, or bye), and the round is paired again by hand with the tables so changed,
+    their games made again. Both must be in one division, at different tables."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        a, b = entrant_named(tournament, one), entrant_named(tournament, other)
+        if a.pk == b.pk:
+            raise IllegalAction("self_swap", f"Swap {a.player.name} with someone else.")
+        if a.division != b.division:
+            raise IllegalAction(
+                "other_division", f"{a.player.name} and {b.player.name} are in different divisions."
+            )
+        paired = _unstarted(tournament, number)
+        swapped = {a.pk: b, b.pk: a}
+        couples: list[tuple[str, str]] = []
+        byes: list[str] = []
+        seen = set()
+        for pairing in paired.pairings.select_related("first__player", "second__player"):
+            if pairing.second is None:
+                byes.append(swapped.get(pairing.first_id, pairing.first).player.name)
+                seen.add(pairing.first_id)
+                continue
+            if {pairing.first_id, pairing.second_id} == {a.pk, b.pk}:
+                raise IllegalAction(
+                    "same_table",
+                    f"{a.player.name} and {b.player.name} are at the same table already.",
+                )
+            first = swapped.get(pairing.first_id, pairing.first)
+            second = swapped.get(pairing.second_id or 0, pairing.second)
+            assert second is not None
+            couples.append((first.player.name, second.player.name))
+            seen.update((pairing.first_id, pairing.second_id or 0))
+        for entrant in (a, b):
+            if entrant.pk not in seen:
+                raise IllegalAction(
+                    "not_in_round", f"{entrant.player.name} is not paired in round {number}."
+                )
+        based_on, gibsonized = paired.based_on, paired.gibsonized
+        do_unpair_round(tournament, number)
+        again = do_pair_round(
+            tournament, "manual", round=number, based_on=based_on, manual=couples, manual_byes=byes
+        )
+        again.gibsonized = gibsonized  # the swap moves players, not who was gibsonized
+        again.save(update_fields=["gibsonized"])
+        return again
+
+
 # Results and withdrawals -----------------------------------------------------------------------
 def do_enter_result(
     tournament: Tournament,
@@ -690,6 +792,8 @@ __all__ = [
     "do_create_tournament",
     "do_enter_result",
     "do_pair_round",
+    "do_swap",
+    "do_unpair_round",
     "do_withdraw",
     "division_standings",
     "divisions_of",

@@ -216,6 +216,7 @@ def direct(request: HttpRequest, tournament_id: int) -> HttpResponse:
         return refuse(request, tournament.club, "run its tournaments")
     rounds = dict(events.rounds_of(tournament))
     entrants = events.entrants_of(tournament)
+    latest = max(rounds, default=0)
     context = {
         "tournament": tournament,
         "club": tournament.club,
@@ -225,6 +226,7 @@ def direct(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "entrants": entrants,
         "divisions": [name for name in events.divisions_of(entrants) if name],
         "paired": len(rounds),
+        "open_round": latest if latest and events.can_pair_again(tournament, latest) else None,
     }
     return private(render(request, "tournaments/direct.html", context))
 
@@ -300,6 +302,29 @@ def add_players(request: HttpRequest, tournament_id: int) -> HttpResponse:
         entries = read_entries(request.POST.get("players", ""))
         made = events.do_add_players(tournament, entries)
         return f"Entered {', '.join(e.player.name for e in made)} from the next round on."
+
+    return _directed(request, tournament_id, change)
+
+
+@login_required
+@require_POST
+def unpair(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    def change(tournament: Tournament) -> str:
+        removed = events.do_unpair_round(tournament, number)
+        return f"Round {number} is taken back ({removed} games): pair it again."
+
+    return _directed(request, tournament_id, change)
+
+
+@login_required
+@require_POST
+def swap(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    def change(tournament: Tournament) -> str:
+        one, other = request.POST.get("one", "")[:80], request.POST.get("other", "")[:80]
+        if not one or not other:
+            raise forms.ValidationError("Choose the two players to swap.")
+        events.do_swap(tournament, number, one, other)
+        return f"Round {number}: {one} and {other} swapped places; its tables are made again."
 
     return _directed(request, tournament_id, change)
 

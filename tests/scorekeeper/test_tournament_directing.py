@@ -10,6 +10,7 @@ from referee import IllegalAction, InputError
 from scorekeeper.api.accounts import new_account_token
 from scorekeeper.game import domain
 from scorekeeper.game import tournaments as events
+from scorekeeper.game.refusals import Conflict
 from scorekeeper.game.tournaments import Entry
 from scorekeeper.models import Game, Tournament
 from tests.factories import PASSWORD, account, make_club
@@ -149,3 +150,102 @@ def test_the_form_takes_divisions_and_the_events_page_shows_each(client):
     assert "Standings, division A" in page and "Standings, division B" in page
     direct = client.get(f"/tournaments/{made.pk}/direct").content.decode()
     assert "export.t?division=B" in direct
+
+
+# Pairing a round again ---------------------------------------------------------------------
+FOUR = SEVEN[:4]
+
+
+def test_a_round_not_started_is_taken_back_its_games_removed_and_paired_again():
+    made = event(players=FOUR)
+    first = events.do_pair_round(made, "swiss")
+    games = [p.game_id for p in first.pairings.all()]
+    assert events.can_pair_again(made, 1)
+    assert events.do_unpair_round(made, 1) == 2
+    assert not made.round_set.exists() and not Game.objects.filter(pk__in=games).exists()
+    again = events.do_pair_round(made, "koth")
+    assert (again.number, again.method, again.pairings.count()) == (1, "koth", 2)
+
+
+def test_a_round_with_a_turn_at_one_table_cant_be_taken_back_and_keeps_everything():
+    made = event(players=FOUR)
+    paired = events.do_pair_round(made, "swiss")
+    table2 = paired.pairings.get(table=2)
+    domain.act(table2.game_id, "pass")
+    assert not events.can_pair_again(made, 1)
+    with pytest.raises(Conflict, match="Table 2's game in round 1 has begun"):
+        events.do_unpair_round(made, 1)
+    with pytest.raises(Conflict, match="has begun"):
+        events.do_swap(made, 1, "Ann Archer", "Ben Baker")
+    assert paired.pairings.filter(game__isnull=False).count() == 2 and Game.objects.count() == 2
+
+
+def test_only_the_latest_round_is_taken_back():
+    made = event(players=FOUR)
+    first = events.do_pair_round(made, "swiss")
+    for pairing in first.pairings.all():
+        play_out(pairing.game)
+    events.do_pair_round(made, "swiss", based_on=0)
+    with pytest.raises(IllegalAction, match="Round 2 is paired after round 1: take it back first"):
+        events.do_unpair_round(made, 1)
+    with pytest.raises(IllegalAction, match="Round 3 is not paired"):
+        events.do_unpair_round(made, 3)
+
+
+def test_a_swap_before_the_round_starts_moves_two_players_and_makes_the_games_again():
+    made = event(players=FOUR)
+    paired = events.do_pair_round(made, "swiss")  # 1 v 3, 2 v 4 by rating
+    before = {frozenset((p.first.player.name, p.second.player.name)) for p in paired.pairings.all()}
+    assert before == {frozenset(("Ann Archer", "Cy Cole")), frozenset(("Ben Baker", "Di Dunn"))}
+    old_games = set(paired.pairings.values_list("game_id", flat=True))
+    swapped = events.do_swap(made, 1, "Cy Cole", "Di Dunn")
+    after = {frozenset((p.first.player.name, p.second.player.name)) for p in swapped.pairings.all()}
+    assert after == {frozenset(("Ann Archer", "Di Dunn")), frozenset(("Ben Baker", "Cy Cole"))}
+    assert (swapped.number, swapped.method) == (1, "manual")
+    games = list(Game.objects.filter(pairing__round=swapped).prefetch_related("seats__player"))
+    assert len(games) == 2 and not old_games & {g.pk for g in games}
+    for game in games:
+        assert {s.player.name for s in game.seats.all()} in after
+    with pytest.raises(IllegalAction, match="at the same table already"):
+        events.do_swap(made, 1, "Ann Archer", "Di Dunn")
+
+
+def test_the_api_takes_a_round_back_and_swaps_refusing_once_begun(client, bearer):
+    assert api_post(client, bearer, "/api/clubs/", {"name": "Riverside"}).status_code == 201
+    players = [{"name": e.name, "rating": e.rating} for e in FOUR]
+    body = {"name": "Friday", "ruleset": "upwords-10", "lexicon": "CLUB", "rounds": 3,
+            "players": players}  # fmt: skip
+    number = api_post(client, bearer, "/api/clubs/riverside/tournaments/", body).json()["id"]
+    rounds = f"/api/tournaments/{number}/rounds/"
+    assert api_post(client, bearer, rounds, {"method": "swiss"}).status_code == 201
+    assert client.delete(f"{rounds}1").status_code == 401  # a change is a director's
+    taken = client.delete(f"{rounds}1", **bearer)
+    assert taken.status_code == 200 and taken.json() == {"round": 1, "games_removed": 2}
+    paired = api_post(client, bearer, rounds, {"method": "swiss"}).json()
+    swapped = api_post(client, bearer, f"{rounds}1/swap", {"players": ["Cy Cole", "Di Dunn"]})
+    assert swapped.status_code == 200, swapped.content
+    tables = {frozenset((t["first"], t["second"])) for t in swapped.json()["pairings"]}
+    assert frozenset(("Ann Archer", "Di Dunn")) in tables
+    game = swapped.json()["pairings"][0]["game"]
+    turn = api_post(client, {"HTTP_AUTHORIZATION": f"Bearer {game['token']}"},
+                    f"/api/games/{game['id']}/turns/", {"action": "pass"})  # fmt: skip
+    assert turn.status_code == 201, turn.content
+    refused = client.delete(f"{rounds}1", **bearer)
+    assert refused.status_code == 409 and "has begun" in refused.json()["error"]["message"]
+    assert paired["round"] == 1 and Game.objects.count() == 2
+
+
+def test_the_directors_page_takes_back_and_swaps_a_round_not_started(client):
+    club = make_club(directors=[account("dora")], roster=())
+    client.login(username="dora", password=PASSWORD)
+    made = events.do_create_tournament(
+        club, name="Friday", ruleset="upwords-10", lexicon="CLUB", rounds=3, players=FOUR
+    )
+    events.do_pair_round(made, "swiss")
+    page = client.get(f"/tournaments/{made.pk}/direct").content.decode()
+    assert "Change round 1 before it starts" in page
+    client.post(f"/tournaments/{made.pk}/rounds/1/swap", {"one": "Cy Cole", "other": "Di Dunn"})
+    assert made.round_set.get().method == "manual"
+    response = client.post(f"/tournaments/{made.pk}/rounds/1/unpair")
+    assert response.status_code == 302 and not made.round_set.exists()
+    assert "Pair round 1" in client.get(f"/tournaments/{made.pk}/direct").content.decode()
