@@ -113,6 +113,7 @@ urlpatterns = [
         tournaments.enter_result,
         name="tournament_result",
     ),
+    path("tournaments/<int:tournament_id>/forfeit", tournaments.forfeit, name="tournament_forfeit"),
     path(
         "tournaments/<int:tournament_id>/withdraw",
         tournaments.withdraw,

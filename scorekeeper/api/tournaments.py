@@ -21,6 +21,7 @@ from scorekeeper.api.clubs import club_named, director_of
 from scorekeeper.api.endpoints import READ, WRITE, ApiError, Int, Text, answers, api
 from scorekeeper.api.schemas import (
     ClubOut,
+    ForfeitOut,
     PairingOut,
     ResultOut,
     RoundOut,
@@ -304,6 +305,35 @@ def swap(request: HttpRequest, tournament_id: int, number: int, payload: SwapIn)
     tournament = _tournament(tournament_id)
     director_of(request, tournament.club)
     return _round(events.do_swap(tournament, number, *payload.players))
+
+
+class ForfeitIn(Schema):
+    round: Int = Field(..., ge=1)
+    absent: Text = Field(..., examples=["Ben Baker"], description="the player who didn't come")
+
+
+@api.post(
+    "/tournaments/{tournament_id}/forfeits/",
+    **answers(201, ForfeitOut, *DIRECTING, 404),
+    summary="A paired player is absent: a loss by the forfeit margin, a win for the opponent",
+)
+def forfeit(request: HttpRequest, tournament_id: int, payload: ForfeitIn) -> Status[ForfeitOut]:
+    tournament = _tournament(tournament_id)
+    director_of(request, tournament.club)
+    pairing = events.do_forfeit(
+        tournament, payload.round, payload.absent, by=str(getattr(request, "user", "") or "")
+    )
+    absent = pairing.first if pairing.absent_id == pairing.first_id else pairing.second
+    present = pairing.second if absent == pairing.first else pairing.first
+    assert absent is not None and present is not None
+    answer: ForfeitOut = {
+        "round": payload.round,
+        "table": pairing.table,
+        "absent": absent.player.name,
+        "present": present.player.name,
+        "spread": tournament.forfeit_spread,
+    }
+    return Status(201, answer)
 
 
 @api.post(

@@ -24,6 +24,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 
 from referee import IllegalAction, InputError, get_ruleset
 from scorekeeper import tournaments as core
@@ -327,7 +328,7 @@ def core_player(entrant: Entrant) -> core.Player:
 def pairings_of(tournament: Tournament) -> list[Pairing]:
     return list(
         Pairing.objects.filter(round__tournament=tournament)
-        .select_related("round", "game", "first__player", "second__player")
+        .select_related("round", "game", "first__player", "second__player", "absent__player")
         .prefetch_related("game__seats")
         .order_by("round__number", "table")
     )
@@ -654,6 +655,35 @@ def _close(game: Game | None, by: str) -> None:
         domain.act(game.pk, "abandon", by=by)
 
 
+def do_forfeit(tournament: Tournament, round: int, absent: str, *, by: str = "") -> Pairing:
+    """``absent`` did not turn up for their game of ``round``: a loss by the forfeit margin
+    for them and a win by it for their opponent (the core's ``Forfeit``), and the table's game,
+    if still open, is abandoned through the domain. Refused once the game has a result."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        missing = entrant_named(tournament, absent)
+        pairing = (
+            Pairing.objects.select_related("round", "game", "first__player", "second__player")
+            .filter(round__tournament=tournament, round__number=round, second__isnull=False)
+            .filter(Q(first=missing) | Q(second=missing))
+            .first()
+        )
+        if pairing is None:
+            raise IllegalAction(
+                "not_paired", f"{missing.player.name} has no game in round {round}."
+            )
+        if pairing.absent_id is not None or final_scores(pairing) is not None:
+            raise Conflict(
+                "has_result",
+                f"{missing.player.name}'s game in round {round} has its result already.",
+            )
+        pairing.absent = missing
+        pairing.save(update_fields=["absent"])
+        _close(pairing.game, by)
+        announce(tournament)
+    return pairing
+
+
 def do_withdraw(entrant: Entrant, *, by: str = "") -> Entrant:
     """Withdraw a player: later rounds are paired without them, and their games already
     paired and not yet over become forfeit wins for their opponents."""
@@ -791,6 +821,7 @@ __all__ = [
     "do_add_players",
     "do_create_tournament",
     "do_enter_result",
+    "do_forfeit",
     "do_pair_round",
     "do_swap",
     "do_unpair_round",

@@ -79,6 +79,9 @@ class NewTournamentForm(forms.Form):
         help_text="tsh's file: its players, ratings and results so far.",
     )
     bye_spread = forms.IntegerField(min_value=0, max_value=1000, initial=50, label="Bye spread")
+    forfeit_spread = forms.IntegerField(
+        min_value=0, max_value=1000, initial=50, label="Forfeit spread", required=False
+    )
     gibson = forms.BooleanField(required=False, initial=True, label="Gibsonize a clinched leader")
 
     def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]

@@ -96,6 +96,7 @@ def new_tournament(request: HttpRequest, slug: str) -> HttpResponse:
             "challenge_mode": data["challenge_mode"],
             "rounds": data["rounds"],
             "bye_spread": data["bye_spread"],
+            "forfeit_spread": 50 if data["forfeit_spread"] is None else data["forfeit_spread"],
             "gibson": data["gibson"],
             "rejected_challenge": data["rejected_challenge"],
             "clock": clock_of(data),
@@ -226,6 +227,7 @@ def direct(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "entrants": entrants,
         "divisions": [name for name in events.divisions_of(entrants) if name],
         "paired": len(rounds),
+        "waiting": _waiting(rounds.get(latest, [])),
         "open_round": latest if latest and events.can_pair_again(tournament, latest) else None,
     }
     return private(render(request, "tournaments/direct.html", context))
@@ -283,6 +285,20 @@ def enter_result(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def forfeit(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    def change(tournament: Tournament) -> str:
+        number, absent = request.POST.get("round", ""), request.POST.get("absent", "")[:80]
+        if not number.isdigit() or not absent:
+            raise forms.ValidationError("Choose the round and the player who is absent.")
+        events.do_forfeit(tournament, int(number), absent, by=_who(request))
+        margin = tournament.forfeit_spread
+        return f"Round {number}: {absent} is absent, a loss by {margin}; the opponent wins."
+
+    return _directed(request, tournament_id, change)
+
+
+@login_required
+@require_POST
 def withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
     def change(tournament: Tournament) -> str:
         number = request.POST.get("entrant", "")
@@ -327,6 +343,16 @@ def swap(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
         return f"Round {number}: {one} and {other} swapped places; its tables are made again."
 
     return _directed(request, tournament_id, change)
+
+
+def _waiting(pairings: list[Pairing]) -> list[str]:
+    """The players of a round's tables with no result yet: who may be marked absent."""
+    names = []
+    for pairing in pairings:
+        open_table = pairing.absent_id is None and events.final_scores(pairing) is None
+        if pairing.second is not None and open_table:
+            names += [pairing.first.player.name, pairing.second.player.name]
+    return names
 
 
 # The printable round --------------------------------------------------------------------------

@@ -249,3 +249,59 @@ def test_the_directors_page_takes_back_and_swaps_a_round_not_started(client):
     response = client.post(f"/tournaments/{made.pk}/rounds/1/unpair")
     assert response.status_code == 302 and not made.round_set.exists()
     assert "Pair round 1" in client.get(f"/tournaments/{made.pk}/direct").content.decode()
+
+
+# A forfeit -----------------------------------------------------------------------------------
+def test_an_absent_player_loses_by_the_forfeit_margin_and_the_tables_game_is_closed():
+    made = event(players=FOUR, forfeit_spread=60)
+    paired = events.do_pair_round(made, "swiss")  # Ann v Cy, Ben v Di
+    table = paired.pairings.get(table=1)
+    domain.act(table.game_id, "pass")  # begun: a player may leave a game already started
+    events.do_forfeit(made, 1, "cy cole", by="dora")
+    table.refresh_from_db()
+    assert table.absent.player.name == "Cy Cole"
+    assert Game.objects.get(pk=table.game_id).status == Game.Status.ABANDONED
+    rows = {r.standing.player.name: r.standing for r in events.standings(made)}
+    assert (rows["Ann Archer"].wins, rows["Ann Archer"].spread) == (1, 60)
+    assert (rows["Cy Cole"].losses, rows["Cy Cole"].spread) == (1, -60)
+    assert rows["Ann Archer"].scorecard[0].kind == "forfeit win"
+    with pytest.raises(Conflict, match="Ann Archer's game in round 1 has its result already"):
+        events.do_forfeit(made, 1, "Ann Archer")
+    with pytest.raises(IllegalAction, match="Ben Baker has no game in round 2"):
+        events.do_forfeit(made, 2, "Ben Baker")
+    assert not events.can_pair_again(made, 1)  # a round with a result has begun
+
+
+def test_a_finished_game_cant_be_forfeited():
+    made = event(players=FOUR)
+    paired = events.do_pair_round(made, "swiss")
+    play_out(paired.pairings.get(table=2).game)
+    with pytest.raises(Conflict, match="has its result already"):
+        events.do_forfeit(made, 1, "Di Dunn")
+
+
+def test_the_api_and_the_page_mark_a_player_absent(client, bearer):
+    assert api_post(client, bearer, "/api/clubs/", {"name": "Riverside"}).status_code == 201
+    players = [{"name": e.name, "rating": e.rating} for e in FOUR]
+    body = {"name": "Friday", "ruleset": "upwords-10", "lexicon": "CLUB", "rounds": 3,
+            "players": players}  # fmt: skip
+    number = api_post(client, bearer, "/api/clubs/riverside/tournaments/", body).json()["id"]
+    api_post(client, bearer, f"/api/tournaments/{number}/rounds/", {"method": "swiss"})
+    forfeits = f"/api/tournaments/{number}/forfeits/"
+    marked = api_post(client, bearer, forfeits, {"round": 1, "absent": "Di Dunn"})
+    assert marked.status_code == 201, marked.content
+    assert marked.json() == {"round": 1, "table": 2, "absent": "Di Dunn", "present": "Ben Baker",
+                             "spread": 50}  # fmt: skip
+    again = api_post(client, bearer, forfeits, {"round": 1, "absent": "Ben Baker"})
+    assert again.status_code == 409 and again.json()["error"]["code"] == "has_result"
+    rows = client.get(f"/api/tournaments/{number}/standings").json()
+    assert (rows[0]["name"], rows[0]["spread"]) == ("Ben Baker", 50)
+
+    client.login(username="dora", password=PASSWORD)
+    page = client.get(f"/tournaments/{number}/direct").content.decode()
+    assert "Absent in round 1" in page and "<option>Cy Cole</option>" in page
+    assert "<option>Di Dunn</option>" not in page  # has its result
+    client.post(f"/tournaments/{number}/forfeit", {"round": "1", "absent": "Cy Cole"})
+    rows = client.get(f"/api/tournaments/{number}/standings").json()
+    assert (rows[0]["name"], rows[0]["spread"]) == ("Ann Archer", 50)
+    assert "forfeit: Cy Cole absent" in client.get(f"/tournaments/{number}/direct").content.decode()
