@@ -24,7 +24,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Count, Max, Q
+from django.utils import timezone
 
 from referee import IllegalAction, InputError, get_ruleset
 from scorekeeper import tournaments as core
@@ -809,6 +810,25 @@ def rounds_of(tournament: Tournament) -> Mapping[int, list[Pairing]]:
     for pairings in found.values():
         pairings.sort(key=lambda p: (p.table is None, p.table or 0))
     return found
+
+
+def running_event(club: Club) -> Tournament | None:
+    """The club's event of today with a round paired (the latest made, if several): what the
+    director's screen shows while it runs, and until the night is over."""
+    today = timezone.localdate()
+    found = club.tournaments.filter(date=today, round_set__isnull=False).distinct()
+    return found.order_by("-created_at").first()
+
+
+def event_stamp(club: Club) -> str:
+    """A word that changes with any change to the club's events that leaves its games as they
+    were (a player entered, a round taken back, a forfeit or a result of a closed game), for
+    the director's screen's ``ETag`` beside its games' own."""
+    seen = Pairing.objects.filter(round__tournament__club=club).aggregate(
+        tables=Count("pk"), latest=Max("pk"), absent=Count("absent"), typed=Count("first_score")
+    )
+    entered = Entrant.objects.filter(tournament__club=club, active=True).count()
+    return f"{seen['tables']}.{seen['latest']}.{seen['absent']}.{seen['typed']}.{entered}"
 
 
 def names_of(tournament: Tournament) -> dict[int, str]:

@@ -305,3 +305,40 @@ def test_the_api_and_the_page_mark_a_player_absent(client, bearer):
     rows = client.get(f"/api/tournaments/{number}/standings").json()
     assert (rows[0]["name"], rows[0]["spread"]) == ("Ann Archer", 50)
     assert "forfeit: Cy Cole absent" in client.get(f"/tournaments/{number}/direct").content.decode()
+
+
+# The director's screen -----------------------------------------------------------------------
+def test_the_directors_screen_shows_the_events_round_and_standings_and_changes_its_etag(client):
+    made = event(players=SEVEN[:5])
+    paired = events.do_pair_round(made, "swiss")
+    slug = made.club.slug
+    page = client.get(f"/clubs/{slug}/live").content.decode()
+    assert "Friday: round 1 of 3" in page
+    assert page.count('class="live-card event-table') == 3  # two tables and the bye
+    assert "Standings, division A" in page and "Standings, division B" in page
+    assert "No game of" not in page  # the event's games are at its tables
+    part = client.get(f"/clubs/{slug}/live/tables")
+    etag = part["ETag"]
+    assert client.get(f"/clubs/{slug}/live/tables", HTTP_IF_NONE_MATCH=etag).status_code == 304
+    play_out(paired.pairings.get(table=1).game)
+    ended = client.get(f"/clubs/{slug}/live/tables", HTTP_IF_NONE_MATCH=etag)
+    assert ended.status_code == 200
+    html = ended.content.decode()
+    assert html.count(">final<") == 1 and ">1–0<" in html  # the winner's record
+    projector = client.get(f"/clubs/{slug}/live/projector").content.decode()
+    assert "Friday: round 1 of 3" in projector
+    assert projector.count("live-card event-table") == 3
+    events.do_add_players(made, [Entry("Hal Hunt", division="B")])  # no game changes
+    assert (
+        client.get(f"/clubs/{slug}/live/tables", HTTP_IF_NONE_MATCH=ended["ETag"]).status_code
+        == 200
+    )
+
+
+def test_an_event_of_another_day_is_not_on_the_directors_screen(client):
+    made = event(players=FOUR)
+    events.do_pair_round(made, "swiss")
+    made.date = made.date.replace(year=made.date.year - 1)
+    made.save(update_fields=["date"])
+    page = client.get(f"/clubs/{made.club.slug}/live").content.decode()
+    assert "Friday: round" not in page and page.count("live-card") == 2  # its games, as any
