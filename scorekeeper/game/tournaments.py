@@ -755,6 +755,8 @@ def standings(tournament: Tournament, division: str | None = None) -> list[Row]:
         if name_key(name) == name_key(division or ""):
             return rows
     names = " or ".join(name for name, _ in divided)
+    if len(divided) == 1:
+        raise InputError("unknown_division", f"{tournament.name} has no divisions.")
     if division is None:
         raise InputError("which_division", f"{tournament.name} has divisions: name one ({names}).")
     raise InputError("unknown_division", f"{tournament.name} has no division {division} ({names}).")

@@ -50,6 +50,7 @@ pytestmark = pytest.mark.django_db
 # The operations the description lists (``operations`` checks it), named here so that the
 # tests can be listed without a request: importing a test module sends none.
 OPERATIONS = [
+    "DELETE /api/tournaments/{tournament_id}/rounds/{number}",
     "GET /api/clubs/{slug}/tournaments/",
     "GET /api/games/{game_id}/",
     "GET /api/games/{game_id}/export",
@@ -64,8 +65,10 @@ OPERATIONS = [
     "POST /api/games/",
     "POST /api/games/import",
     "POST /api/games/{game_id}/turns/",
+    "POST /api/tournaments/{tournament_id}/forfeits/",
     "POST /api/tournaments/{tournament_id}/results/",
     "POST /api/tournaments/{tournament_id}/rounds/",
+    "POST /api/tournaments/{tournament_id}/rounds/{number}/swap",
 ]
 CHECKS = [
     not_a_server_error,
@@ -141,6 +144,8 @@ NEGATIVE = [
     "POST /api/clubs/{slug}/tournaments/",
     "POST /api/tournaments/{tournament_id}/rounds/",
     "POST /api/tournaments/{tournament_id}/results/",
+    "POST /api/tournaments/{tournament_id}/forfeits/",
+    "POST /api/tournaments/{tournament_id}/rounds/{number}/swap",
 ]
 CASES = [(label, GenerationMode.POSITIVE) for label in OPERATIONS] + [
     (label, GenerationMode.NEGATIVE) for label in NEGATIVE

@@ -4,6 +4,8 @@ round taken back or changed before it starts, a forfeit for a player who is abse
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from bench.sequences import HASBRO
 from referee import IllegalAction, InputError
@@ -342,3 +344,25 @@ def test_an_event_of_another_day_is_not_on_the_directors_screen(client):
     made.save(update_fields=["date"])
     page = client.get(f"/clubs/{made.club.slug}/live").content.decode()
     assert "Friday: round" not in page and page.count("live-card") == 2  # its games, as any
+
+
+def test_an_event_of_one_division_refuses_a_division_by_name():
+    made = event(players=[Entry("Ann"), Entry("Ben")])
+    with pytest.raises(InputError, match="Friday has no divisions"):
+        events.standings(made, "A")
+
+
+def test_the_directors_screen_costs_as_many_queries_for_8_players_as_for_16(client):
+    def queries_for(size: int) -> int:
+        players = [Entry(f"Player {size} {chr(65 + i)}") for i in range(size)]
+        made = events.do_create_tournament(
+            make_club(roster=(), name=f"Club {size}"), name="Friday", ruleset="upwords-10",
+            lexicon="CLUB", rounds=3, players=players,
+        )  # fmt: skip
+        paired = events.do_pair_round(made, "swiss")
+        play_out(paired.pairings.get(table=1).game)
+        with CaptureQueriesContext(connection) as seen:
+            assert client.get(f"/clubs/{made.club.slug}/live/tables").status_code == 200
+        return len(seen.captured_queries)
+
+    assert queries_for(16) == queries_for(8)
