@@ -106,8 +106,12 @@ def options_of(tournament: Tournament) -> dict[str, str]:
     return {"rejected_challenge": kept} if kept else {}
 
 
-def check_entries(entries: Sequence[Entry], taken: Sequence[str] = ()) -> list[Entry]:
-    """The entries with their names tidied, or the refusal of the first that won't do."""
+def check_entries(
+    entries: Sequence[Entry], taken: Sequence[str] = (), divisions: Sequence[str] | None = None
+) -> list[Entry]:
+    """The entries with their names tidied, or the refusal of the first that won't do.
+    ``divisions`` are the event's (for late entries; ``None`` while it is made): a division
+    is spelt as it was first, and every player is in a named division or none is."""
     if not entries:
         raise InputError("no_players", "Enter at least one player.")
     seen = {name_key(name) for name in taken}
@@ -129,7 +133,21 @@ def check_entries(entries: Sequence[Entry], taken: Sequence[str] = ()) -> list[E
         tidied.append(Entry(name, entry.rating, entry.career_games, division))
     if len(seen) > MAX_ENTRANTS:
         raise InputError("too_many_players", f"An event has at most {MAX_ENTRANTS} players.")
-    return tidied
+    return _in_divisions(tidied, divisions)
+
+
+def _in_divisions(entries: list[Entry], divisions: Sequence[str] | None) -> list[Entry]:
+    spelt = {name_key(name): name for name in divisions or ()}
+    for entry in entries:
+        spelt.setdefault(name_key(entry.division), entry.division)
+    named = [name for name in spelt.values() if name]
+    if named and "" in spelt.values():
+        if divisions is not None and divisions != [""]:
+            raise InputError(
+                "which_division", f"Name each player's division: {' or '.join(named)}."
+            )
+        raise InputError("which_division", "Put every player in a division, or none.")
+    return [Entry(e.name, e.rating, e.career_games, spelt[name_key(e.division)]) for e in entries]
 
 
 def _names(names: Sequence[str]) -> list[str]:
@@ -265,8 +283,9 @@ def do_add_players(tournament: Tournament, players: Sequence[Entry]) -> list[Ent
     the forfeit margin (the core's ``Absence``)."""
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-        taken = [entrant.player.name for entrant in tournament.entrants.select_related("player")]
-        entries = check_entries(players, taken)
+        entrants = entrants_of(tournament)
+        taken = [entrant.player.name for entrant in entrants]
+        entries = check_entries(players, taken, divisions_of(entrants))
         joined = tournament.round_set.count() + 1
         made = _enter(tournament, entries, joined_round=joined)
         announce(tournament)

@@ -14,7 +14,7 @@ from scorekeeper.game import domain
 from scorekeeper.game import tournaments as events
 from scorekeeper.game.refusals import Conflict
 from scorekeeper.game.tournaments import Entry
-from scorekeeper.models import Game, Tournament
+from scorekeeper.models import Club, Game, Tournament
 from tests.factories import PASSWORD, account, make_club
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +26,7 @@ SEVEN = [Entry("Ann Archer", 1700, division="A"), Entry("Ben Baker", 1600, divis
 
 
 def event(players=SEVEN, **rules):
-    club = make_club(roster=())
+    club = make_club(f"Riverside {Club.objects.count() + 1}", roster=())
     fields = {"name": "Friday", "ruleset": "upwords-10", "lexicon": "CLUB", "rounds": 3}
     return events.do_create_tournament(club, players=players, **(fields | rules))
 
@@ -366,3 +366,18 @@ def test_the_directors_screen_costs_as_many_queries_for_8_players_as_for_16(clie
         return len(seen.captured_queries)
 
     assert queries_for(16) == queries_for(8)
+
+
+def test_divisions_are_spelt_as_first_entered_and_every_player_is_in_one_or_none_is():
+    made = event(players=[Entry("Ann", division="A"), Entry("Ben", division="a"),
+                          Entry("Cy", division="B"), Entry("Di", division="b")])  # fmt: skip
+    assert events.divisions_of(events.entrants_of(made)) == ["A", "B"]
+    with pytest.raises(InputError, match="Put every player in a division, or none"):
+        event(players=[Entry("Ann", division="A"), Entry("Ben")])
+    with pytest.raises(InputError, match="Name each player's division: A or B"):
+        events.do_add_players(made, [Entry("Ed")])
+    (late,) = events.do_add_players(made, [Entry("Ed", division="b")])
+    assert late.division == "B"
+    one = event(players=[Entry("Ann"), Entry("Ben")])
+    with pytest.raises(InputError, match="Put every player in a division, or none"):
+        events.do_add_players(one, [Entry("Cy", division="A")])
