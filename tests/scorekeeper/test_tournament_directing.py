@@ -381,3 +381,19 @@ def test_divisions_are_spelt_as_first_entered_and_every_player_is_in_one_or_none
     one = event(players=[Entry("Ann"), Entry("Ben")])
     with pytest.raises(InputError, match="Put every player in a division, or none"):
         events.do_add_players(one, [Entry("Cy", division="A")])
+
+
+def test_a_round_by_hand_takes_a_bye_in_each_odd_division():
+    made = event(players=SEVEN[:3] + SEVEN[4:])  # A: 3, B: 3
+    paired = events.do_pair_round(
+        made, "manual", manual=[("Ann Archer", "Ben Baker"), ("Ed Eng", "Flo Fox")],
+        manual_byes=["Cy Cole", "Gus Gray"],
+    )  # fmt: skip
+    byes = sorted(p.first.player.name for p in paired.pairings.filter(second__isnull=True))
+    assert byes == ["Cy Cole", "Gus Gray"]
+    events.do_unpair_round(made, 1)
+    with pytest.raises(IllegalAction, match="at most one bye a round"):
+        events.do_pair_round(
+            made, "manual", manual=[("Ed Eng", "Flo Fox")],
+            manual_byes=["Ann Archer", "Ben Baker", "Gus Gray"],
+        )  # fmt: skip
