@@ -196,3 +196,13 @@ def test_a_finished_game_cant_be_forfeited():
     play_out(paired.pairings.get(table=2).game)
     with pytest.raises(Conflict, match="has its result already"):
         events.do_forfeit(made, 1, "Di Dunn")
+
+
+def test_a_swap_with_the_player_who_has_the_bye_gives_them_the_table():
+    made = event(players=SEVEN[:3])  # Ann v Ben, Cy the bye
+    events.do_pair_round(made, "swiss")
+    swapped = events.do_swap(made, 1, "Cy Cole", "Ben Baker")
+    pairings = list(swapped.pairings.select_related("first__player", "second__player"))
+    tables = [{p.first.player.name, p.second.player.name} for p in pairings if p.second]
+    assert tables == [{"Ann Archer", "Cy Cole"}]
+    assert [p.first.player.name for p in pairings if p.second is None] == ["Ben Baker"]
