@@ -449,7 +449,8 @@ class AccountToken(models.Model):
 
 class Tournament(models.Model):
     """A club's event: its games' rules, its rounds and the director's tournament rules (the
-    plain core, ``scorekeeper.tournaments``, reads them as its ``Rules``). One division."""
+    plain core, ``scorekeeper.tournaments``, reads them as its ``Rules``). Its players are in
+    one or more divisions (``Entrant.division``), each paired and ranked on its own."""
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
     name = models.CharField(max_length=120)
@@ -479,13 +480,15 @@ class Tournament(models.Model):
 
 
 class Entrant(models.Model):
-    """A player entered in a tournament, with the rating and career games they came with."""
+    """A player entered in a tournament, with the rating and career games they came with, in
+    a division of it (``""``: the event's one division)."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
     number = models.PositiveSmallIntegerField()  # the line of the .t file, in entry order
     rating = models.PositiveSmallIntegerField(default=0)  # 0: unrated, as in a .t file
     career_games = models.PositiveIntegerField(default=0)
+    division = models.CharField(max_length=40, blank=True, default="")
     active = models.BooleanField(default=True)  # False once withdrawn
     joined_round = models.PositiveSmallIntegerField(default=1)
 

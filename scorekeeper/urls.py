@@ -113,6 +113,7 @@ urlpatterns = [
         tournaments.enter_result,
         name="tournament_result",
     ),
+    path("tournaments/<int:tournament_id>/forfeit", tournaments.forfeit, name="tournament_forfeit"),
     path(
         "tournaments/<int:tournament_id>/withdraw",
         tournaments.withdraw,
@@ -123,6 +124,16 @@ urlpatterns = [
         "tournaments/<int:tournament_id>/rounds/<int:number>",
         tournaments.round_sheet,
         name="tournament_round",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/rounds/<int:number>/unpair",
+        tournaments.unpair,
+        name="tournament_unpair",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/rounds/<int:number>/swap",
+        tournaments.swap,
+        name="tournament_swap",
     ),
     path(
         "tournaments/<int:tournament_id>/export.t",

@@ -567,6 +567,26 @@ class RoundOut(TypedDict):
     byes: list[str]
 
 
+@with_config(_example({"round": 2, "games_removed": 4}))
+class UnpairedOut(TypedDict):
+    """A round taken back before its first turn: its number, and how many games went."""
+
+    round: int
+    games_removed: int
+
+
+@with_config(_example({"round": 2, "table": 3, "absent": "Ben Baker", "present": "Ann Archer",
+                       "spread": 50}))  # fmt: skip
+class ForfeitOut(TypedDict):
+    """A forfeit: the absent player loses by ``spread``, the present one wins by it."""
+
+    round: int
+    table: int | None
+    absent: str
+    present: str
+    spread: int
+
+
 _RESULT = {"round": 1, "table": 1, "player1": "Ann Archer", "score1": 412, "player2": "Ben Baker",
            "score2": 377}  # fmt: skip
 

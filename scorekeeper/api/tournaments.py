@@ -10,6 +10,7 @@ through ``/api/games/{id}/`` as any other.
 from __future__ import annotations
 
 from typing import Any, Literal
+from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
@@ -20,11 +21,13 @@ from scorekeeper.api.clubs import club_named, director_of
 from scorekeeper.api.endpoints import READ, WRITE, ApiError, Int, Text, answers, api
 from scorekeeper.api.schemas import (
     ClubOut,
+    ForfeitOut,
     PairingOut,
     ResultOut,
     RoundOut,
     StandingOut,
     TournamentOut,
+    UnpairedOut,
 )
 from scorekeeper.game import club_settings
 from scorekeeper.game import tournaments as events
@@ -44,6 +47,12 @@ class EntryIn(Schema):
     rating: Int = Field(0, ge=0, le=events.MAX_RATING, description="0: unrated")
     career_games: Int = Field(
         0, ge=0, le=events.MAX_CAREER_GAMES, description="rated games before this event"
+    )
+    division: Text = Field(
+        "",
+        max_length=events.MAX_DIVISION_NAME,
+        examples=["A"],
+        description="the player's division; leave out for an event of one division",
     )
 
 
@@ -145,6 +154,9 @@ class RoundIn(Schema):
         default_factory=list, description="manual: the couples, by name", max_length=200
     )
     bye: Text | None = Field(None, description="manual: who has the bye")
+    byes: list[Text] = Field(
+        default_factory=list, max_length=200, description="manual: a bye for each division"
+    )
 
 
 class ResultIn(Schema):
@@ -218,7 +230,9 @@ def create_tournament(
     director_of(request, club)
     made = events.do_create_tournament(
         club,
-        players=[events.Entry(p.name, p.rating, p.career_games) for p in payload.players],
+        players=[
+            events.Entry(p.name, p.rating, p.career_games, p.division) for p in payload.players
+        ],
         **payload.fields(club),
     )
     return Status(201, _described(made))
@@ -259,9 +273,67 @@ def pair_round(request: HttpRequest, tournament_id: int, payload: RoundIn) -> St
         round=payload.round,
         based_on=payload.based_on,
         manual=payload.pairings,
-        manual_bye=payload.bye,
+        manual_byes=[*payload.byes, *([payload.bye] if payload.bye else [])],
     )
     return Status(201, _round(paired))
+
+
+class SwapIn(Schema):
+    players: tuple[Text, Text] = Field(
+        ..., examples=[["Ann Archer", "Cy Cole"]], description="each takes the other's place"
+    )
+
+
+@api.delete(
+    "/tournaments/{tournament_id}/rounds/{number}",
+    **answers(200, UnpairedOut, *DIRECTING, 404),
+    summary="Take back a round before its first turn: its games go, and it can be paired again",
+)
+def unpair_round(request: HttpRequest, tournament_id: int, number: int) -> UnpairedOut:
+    tournament = _tournament(tournament_id)
+    director_of(request, tournament.club)
+    removed = events.do_unpair_round(tournament, number)
+    return {"round": number, "games_removed": removed}
+
+
+@api.post(
+    "/tournaments/{tournament_id}/rounds/{number}/swap",
+    **answers(200, RoundOut, *DIRECTING, 404),
+    summary="Swap two players of a round before its first turn; the round as paired now",
+)
+def swap(request: HttpRequest, tournament_id: int, number: int, payload: SwapIn) -> RoundOut:
+    tournament = _tournament(tournament_id)
+    director_of(request, tournament.club)
+    return _round(events.do_swap(tournament, number, *payload.players))
+
+
+class ForfeitIn(Schema):
+    round: Int = Field(..., ge=1)
+    absent: Text = Field(..., examples=["Ben Baker"], description="the player who didn't come")
+
+
+@api.post(
+    "/tournaments/{tournament_id}/forfeits/",
+    **answers(201, ForfeitOut, *DIRECTING, 404),
+    summary="A paired player is absent: a loss by the forfeit margin, a win for the opponent",
+)
+def forfeit(request: HttpRequest, tournament_id: int, payload: ForfeitIn) -> Status[ForfeitOut]:
+    tournament = _tournament(tournament_id)
+    director_of(request, tournament.club)
+    pairing = events.do_forfeit(
+        tournament, payload.round, payload.absent, by=str(getattr(request, "user", "") or "")
+    )
+    absent = pairing.first if pairing.absent_id == pairing.first_id else pairing.second
+    present = pairing.second if absent == pairing.first else pairing.first
+    assert absent is not None and present is not None
+    answer: ForfeitOut = {
+        "round": payload.round,
+        "table": pairing.table,
+        "absent": absent.player.name,
+        "present": present.player.name,
+        "spread": tournament.forfeit_spread,
+    }
+    return Status(201, answer)
 
 
 @api.post(
@@ -295,10 +367,13 @@ def enter_result(request: HttpRequest, tournament_id: int, payload: ResultIn) ->
 @api.get(
     "/tournaments/{tournament_id}/standings",
     **answers(200, list[StandingOut], *READ, 404),
-    summary="The standings in order, places shared shown as 1=",
+    summary="The standings in order, places shared shown as 1=; of one division",
 )
-def standings(request: HttpRequest, tournament_id: int) -> list[StandingOut]:
-    rows = events.standings(_tournament(tournament_id))
+def standings(
+    request: HttpRequest, tournament_id: int, division: Text | None = None
+) -> list[StandingOut]:
+    """``division`` names the division asked for; an event of several needs it."""
+    rows = events.standings(_tournament(tournament_id), division)
     return [
         {
             "rank": row.standing.rank,
@@ -330,9 +405,14 @@ def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @api.get(
     "/tournaments/{tournament_id}/export.t",
     **answers(308, None, *READ, 404),
-    summary="Where the event's tsh .t file is: /tournaments/{id}/export.t",
+    summary="Where the event's tsh .t file is: /tournaments/{id}/export.t (?division=)",
 )
-def export_t(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def export_t(
+    request: HttpRequest, tournament_id: int, division: Text | None = None
+) -> HttpResponse:
     # The file has one address, the page's; the API points there.
     tournament = _tournament(tournament_id)
-    return HttpResponseRedirect(reverse("tournament_export_t", args=[tournament.pk]), status=308)
+    address = reverse("tournament_export_t", args=[tournament.pk])
+    if division is not None:
+        address += "?" + urlencode({"division": division})
+    return HttpResponseRedirect(address, status=308)

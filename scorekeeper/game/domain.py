@@ -831,6 +831,20 @@ def do_set_first(game_id: UUID | str, first: str) -> Game:
         return game
 
 
+def do_remove_game(game_id: UUID | str) -> None:
+    """Take away a game no turn was entered in (a tournament round paired again), under its
+    lock: its seats and state go with it. Refused once it has a turn: a game that began is
+    kept, and ended through ``act`` (abandon, void)."""
+    with transaction.atomic():
+        game = fetch_game(game_id, lock=True)
+        if game.turns.exists():
+            raise IllegalAction(
+                "game_begun",
+                "This game has begun: it can be taken away only before its first turn.",
+            )
+        game.delete()
+
+
 # The scorer's link -----------------------------------------------------------------------------
 def do_new_scorer_link(game_id: UUID | str, by: str = "") -> Game:
     """Give the game a new secret, under its lock: the old scorer link, and every browser

@@ -4,6 +4,10 @@ withdraws a player; and the reads that turn its rows into the plain core's data
 (``scorekeeper.tournaments``) and its answers back: standings, scorecards, ratings, the ``.t``
 file.
 
+An event has one or more divisions (``Entrant.division``; ``""`` when it has one): each is
+paired, ranked, gibsonized and exported on its own, as a separate event sharing the rounds and
+the table numbers (a round's tables run on from one division to the next).
+
 Standings are computed when read, from each game's stored ``final_score`` (never its turn
 log), so a game's end or a correction made after it changes them at once. Every change here
 and every change to an event's game is news on its club's channel (``live.news``), which the
@@ -20,6 +24,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Count, Max, Q
+from django.utils import timezone
 
 from referee import IllegalAction, InputError, get_ruleset
 from scorekeeper import tournaments as core
@@ -45,15 +51,18 @@ MAX_ENTRANTS = 200
 MAX_RATING = 3000
 MAX_CAREER_GAMES = 100_000
 SCORE_LOWEST, SCORE_MOST = -1000, 10000  # a game's score typed in or read from a .t file
+MAX_DIVISION_NAME = 40
 
 
 @dataclass(frozen=True)
 class Entry:
-    """A player as the director enters them: a name, a rating (0: unrated), career games."""
+    """A player as the director enters them: a name, a rating (0: unrated), career games,
+    and their division (``""``: the event's only one)."""
 
     name: str
     rating: int = core.UNRATED
     career_games: int = 0
+    division: str = ""
 
 
 @dataclass(frozen=True)
@@ -97,8 +106,12 @@ def options_of(tournament: Tournament) -> dict[str, str]:
     return {"rejected_challenge": kept} if kept else {}
 
 
-def check_entries(entries: Sequence[Entry], taken: Sequence[str] = ()) -> list[Entry]:
-    """The entries with their names tidied, or the refusal of the first that won't do."""
+def check_entries(
+    entries: Sequence[Entry], taken: Sequence[str] = (), divisions: Sequence[str] | None = None
+) -> list[Entry]:
+    """The entries with their names tidied, or the refusal of the first that won't do.
+    ``divisions`` are the event's (for late entries; ``None`` while it is made): a division
+    is spelt as it was first, and every player is in a named division or none is."""
     if not entries:
         raise InputError("no_players", "Enter at least one player.")
     seen = {name_key(name) for name in taken}
@@ -112,10 +125,29 @@ def check_entries(entries: Sequence[Entry], taken: Sequence[str] = ()) -> list[E
             raise InputError("bad_rating", f"A rating is 0 (unrated) to {MAX_RATING}.")
         if not 0 <= entry.career_games <= MAX_CAREER_GAMES:
             raise InputError("bad_career_games", f"Career games are 0 to {MAX_CAREER_GAMES:,}.")
-        tidied.append(Entry(name, entry.rating, entry.career_games))
+        division = " ".join(entry.division.split())
+        if len(division) > MAX_DIVISION_NAME or name_problem(division or "A"):
+            raise InputError(
+                "bad_division", f"A division's name is at most {MAX_DIVISION_NAME} characters."
+            )
+        tidied.append(Entry(name, entry.rating, entry.career_games, division))
     if len(seen) > MAX_ENTRANTS:
         raise InputError("too_many_players", f"An event has at most {MAX_ENTRANTS} players.")
-    return tidied
+    return _in_divisions(tidied, divisions)
+
+
+def _in_divisions(entries: list[Entry], divisions: Sequence[str] | None) -> list[Entry]:
+    spelt = {name_key(name): name for name in divisions or ()}
+    for entry in entries:
+        spelt.setdefault(name_key(entry.division), entry.division)
+    named = [name for name in spelt.values() if name]
+    if named and "" in spelt.values():
+        if divisions is not None and divisions != [""]:
+            raise InputError(
+                "which_division", f"Name each player's division: {' or '.join(named)}."
+            )
+        raise InputError("which_division", "Put every player in a division, or none.")
+    return [Entry(e.name, e.rating, e.career_games, spelt[name_key(e.division)]) for e in entries]
 
 
 def _names(names: Sequence[str]) -> list[str]:
@@ -251,8 +283,9 @@ def do_add_players(tournament: Tournament, players: Sequence[Entry]) -> list[Ent
     the forfeit margin (the core's ``Absence``)."""
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-        taken = [entrant.player.name for entrant in tournament.entrants.select_related("player")]
-        entries = check_entries(players, taken)
+        entrants = entrants_of(tournament)
+        taken = [entrant.player.name for entrant in entrants]
+        entries = check_entries(players, taken, divisions_of(entrants))
         joined = tournament.round_set.count() + 1
         made = _enter(tournament, entries, joined_round=joined)
         announce(tournament)
@@ -267,7 +300,8 @@ def _enter(tournament: Tournament, entries: Sequence[Entry], *, joined_round: in
         tournament.club.roster.add(player)
         kept = None if entry.rating else kept_rating(player.pk, tournament.club, besides=tournament)
         if kept is not None:  # an entry without a rating takes the one its last event left
-            entry = Entry(entry.name, kept.rating, max(entry.career_games, kept.career_games))
+            career = max(entry.career_games, kept.career_games)
+            entry = Entry(entry.name, kept.rating, career, entry.division)
         made.append(
             Entrant.objects.create(
                 tournament=tournament,
@@ -275,6 +309,7 @@ def _enter(tournament: Tournament, entries: Sequence[Entry], *, joined_round: in
                 number=number,
                 rating=entry.rating,
                 career_games=entry.career_games,
+                division=entry.division,
                 joined_round=joined_round,
             )
         )
@@ -284,6 +319,19 @@ def _enter(tournament: Tournament, entries: Sequence[Entry], *, joined_round: in
 # The rows as the core's data -------------------------------------------------------------------
 def entrants_of(tournament: Tournament) -> list[Entrant]:
     return list(tournament.entrants.select_related("player").order_by("number"))
+
+
+def divisions_of(entrants: Sequence[Entrant]) -> list[str]:
+    """The divisions of an event's entrants, in the order their first players were entered
+    (``[""]`` for an event of one division)."""
+    found = dict.fromkeys(entrant.division for entrant in sorted(entrants, key=lambda e: e.number))
+    return list(found) or [""]
+
+
+def in_division(pairings: Sequence[Pairing], entrants: Sequence[Entrant]) -> list[Pairing]:
+    """The pairings of a division (both players of a pairing are always in one division)."""
+    ids = {entrant.pk for entrant in entrants}
+    return [pairing for pairing in pairings if pairing.first_id in ids]
 
 
 def core_player(entrant: Entrant) -> core.Player:
@@ -300,7 +348,7 @@ def core_player(entrant: Entrant) -> core.Player:
 def pairings_of(tournament: Tournament) -> list[Pairing]:
     return list(
         Pairing.objects.filter(round__tournament=tournament)
-        .select_related("round", "game", "first__player", "second__player")
+        .select_related("round", "game", "first__player", "second__player", "absent__player")
         .prefetch_related("game__seats")
         .order_by("round__number", "table")
     )
@@ -358,11 +406,12 @@ def do_pair_round(
     round: int | None = None,
     based_on: int | None = None,
     manual: Sequence[tuple[str, str]] = (),
-    manual_bye: str | None = None,
+    manual_byes: Sequence[str] = (),
 ) -> TournamentRound:
-    """Pair the next round by ``method`` and make a game for each table, its first player
-    seated first, with the event's rules: all in one transaction, under the event's lock.
-    ``round``, when given, must be the next one (a round paired already is refused)."""
+    """Pair the next round by ``method``, each division on its own, and make a game for each
+    table, its first player seated first, with the event's rules: all in one transaction,
+    under the event's lock. ``round``, when given, must be the next one (a round paired
+    already is refused). ``manual`` and ``manual_byes`` are the couples and byes by hand."""
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         paired = tournament.round_set.count()
@@ -376,30 +425,8 @@ def do_pair_round(
                 "event_over", f"All {tournament.rounds} rounds of {tournament.name} are paired."
             )
         entrants = entrants_of(tournament)
-        by_name = {name_key(e.player.name): e.pk for e in entrants}
-
-        def pk_of(name: str) -> int:
-            if name_key(name) not in by_name:
-                raise InputError("unknown_player", f"{name} is not entered in {tournament.name}.")
-            return by_name[name_key(name)]
-
-        options = core.Options(
-            manual=tuple((pk_of(a), pk_of(b)) for a, b in manual),
-            manual_bye=None if manual_bye is None else pk_of(manual_bye),
-        )
-        try:
-            made = core.pair_round(
-                method,
-                [core_player(entrant) for entrant in entrants],
-                core_results(tournament),
-                rules_of(tournament),
-                number,
-                based_on=based_on,
-                options=options,
-            )
-        except core.TournamentError as error:
-            raise refused(error) from None
-        if not made.pairings and made.bye is None:
+        made = _pair_divisions(tournament, entrants, method, number, based_on, manual, manual_byes)
+        if not any(division.pairings or division.bye for division in made):
             raise IllegalAction("nobody_to_pair", f"Nobody is left to pair in round {number}.")
         try:
             with transaction.atomic():
@@ -408,31 +435,189 @@ def do_pair_round(
                     number=number,
                     method=method,
                     based_on=number - 1 if based_on is None else based_on,
-                    gibsonized=list(made.gibsonized),
+                    gibsonized=[pk for division in made for pk in division.gibsonized],
                 )
         except IntegrityError:
             raise Conflict("paired_twice", f"Round {number} is paired already.") from None
         entrant_of = {entrant.pk: entrant for entrant in entrants}
-        for pairing in made.pairings:
-            first, second = entrant_of[pairing.first], entrant_of[pairing.second]
-            game = domain.check_create_game(
-                ruleset=tournament.ruleset,
-                players=[first.player.name, second.player.name],
-                lexicon=tournament.lexicon,
-                challenge_mode=tournament.challenge_mode,
-                first=first.player.name,
-                club=tournament.club,
-                table_number=pairing.table,
-                options=options_of(tournament),
-                clock=tournament.clock,
-            )
-            Pairing.objects.create(
-                round=paired_round, table=pairing.table, first=first, second=second, game=game
-            )
-        if made.bye is not None:
-            Pairing.objects.create(round=paired_round, first=entrant_of[made.bye])
+        table = 0
+        for division in made:
+            for pairing in division.pairings:
+                table += 1
+                first, second = entrant_of[pairing.first], entrant_of[pairing.second]
+                game = domain.check_create_game(
+                    ruleset=tournament.ruleset,
+                    players=[first.player.name, second.player.name],
+                    lexicon=tournament.lexicon,
+                    challenge_mode=tournament.challenge_mode,
+                    first=first.player.name,
+                    club=tournament.club,
+                    table_number=table,
+                    options=options_of(tournament),
+                    clock=tournament.clock,
+                )
+                Pairing.objects.create(
+                    round=paired_round, table=table, first=first, second=second, game=game
+                )
+            if division.bye is not None:
+                Pairing.objects.create(round=paired_round, first=entrant_of[division.bye])
         announce(tournament)
     return paired_round
+
+
+def _pair_divisions(
+    tournament: Tournament,
+    entrants: Sequence[Entrant],
+    method: str,
+    number: int,
+    based_on: int | None,
+    manual: Sequence[tuple[str, str]],
+    manual_byes: Sequence[str],
+) -> list[core.RoundPairings]:
+    """Round ``number`` of each division, paired by the core from that division's results."""
+    by_name = {name_key(e.player.name): e for e in entrants}
+
+    def entrant(name: str) -> Entrant:
+        if name_key(name) not in by_name:
+            raise InputError("unknown_player", f"{name} is not entered in {tournament.name}.")
+        return by_name[name_key(name)]
+
+    couples = [(entrant(a), entrant(b)) for a, b in manual]
+    for a, b in couples:
+        if a.division != b.division:
+            raise IllegalAction(
+                "other_division",
+                f"{a.player.name} and {b.player.name} are in different divisions.",
+            )
+    byes = [entrant(name) for name in manual_byes]
+    pairings = pairings_of(tournament)
+    made = []
+    for division in divisions_of(entrants):
+        field = [e for e in entrants if e.division == division]
+        division_byes = [e.pk for e in byes if e.division == division]
+        if len(division_byes) > 1:
+            raise IllegalAction("two_byes", "A division has at most one bye a round.")
+        options = core.Options(
+            manual=tuple((a.pk, b.pk) for a, b in couples if a.division == division),
+            manual_bye=division_byes[0] if division_byes else None,
+        )
+        try:
+            made.append(
+                core.pair_round(
+                    method,
+                    [core_player(e) for e in field],
+                    core_results(tournament, in_division(pairings, field)),
+                    rules_of(tournament),
+                    number,
+                    based_on=based_on,
+                    options=options,
+                )
+            )
+        except core.TournamentError as error:
+            raise refused(error) from None
+    return made
+
+
+# Pairing a round again before it starts --------------------------------------------------------
+def _unstarted(tournament: Tournament, number: int) -> TournamentRound:
+    """Round ``number``, the latest, with no result and no turn at any of its tables; or the
+    refusal that says why it can't be paired again."""
+    latest = tournament.round_set.order_by("-number").first()
+    paired = tournament.round_set.filter(number=number).first()
+    if paired is None:
+        raise IllegalAction("not_paired", f"Round {number} is not paired.")
+    if latest is not None and latest.number != number:
+        raise IllegalAction(
+            "later_round",
+            f"Round {latest.number} is paired after round {number}: take it back first.",
+        )
+    for pairing in paired.pairings.select_related("game").order_by("table"):
+        if pairing.table is None:
+            continue
+        if pairing.absent_id is not None or pairing.first_score is not None:
+            raise Conflict(
+                "round_begun",
+                f"Table {pairing.table} of round {number} has its result: the round has begun.",
+            )
+        if pairing.game is not None and pairing.game.turns.exists():
+            raise Conflict(
+                "round_begun",
+                f"Table {pairing.table}'s game in round {number} has begun: a round can be "
+                "paired again only before its first turn.",
+            )
+    return paired
+
+
+def can_pair_again(tournament: Tournament, number: int) -> bool:
+    """Whether round ``number`` may still be taken back or swapped (``do_unpair_round``)."""
+    try:
+        _unstarted(tournament, number)
+    except (IllegalAction, Conflict):
+        return False
+    return True
+
+
+def do_unpair_round(tournament: Tournament, number: int) -> int:
+    """Take back round ``number`` before it starts (the latest round, no game in it with a
+    turn): its tables' games are taken away by the domain and the round can be paired again.
+    Returns how many games went."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        paired = _unstarted(tournament, number)
+        games = [p.game_id for p in paired.pairings.all() if p.game_id is not None]
+        for game_id in games:
+            domain.do_remove_game(game_id)
+        paired.delete()
+        announce(tournament)
+    return len(games)
+
+
+def do_swap(tournament: Tournament, number: int, one: str, other: str) -> TournamentRound:
+    """Swap two players of round ``number`` before it starts: each takes the other's place
+    (opponent, or bye), and the round is paired again by hand with the tables so changed,
+    their games made again. Both must be in one division, at different tables."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        a, b = entrant_named(tournament, one), entrant_named(tournament, other)
+        if a.pk == b.pk:
+            raise IllegalAction("self_swap", f"Swap {a.player.name} with someone else.")
+        if a.division != b.division:
+            raise IllegalAction(
+                "other_division", f"{a.player.name} and {b.player.name} are in different divisions."
+            )
+        paired = _unstarted(tournament, number)
+        swapped = {a.pk: b, b.pk: a}
+        couples: list[tuple[str, str]] = []
+        byes: list[str] = []
+        seen = set()
+        for pairing in paired.pairings.select_related("first__player", "second__player"):
+            if pairing.second is None:
+                byes.append(swapped.get(pairing.first_id, pairing.first).player.name)
+                seen.add(pairing.first_id)
+                continue
+            if {pairing.first_id, pairing.second_id} == {a.pk, b.pk}:
+                raise IllegalAction(
+                    "same_table",
+                    f"{a.player.name} and {b.player.name} are at the same table already.",
+                )
+            first = swapped.get(pairing.first_id, pairing.first)
+            second = swapped.get(pairing.second_id or 0, pairing.second)
+            assert second is not None
+            couples.append((first.player.name, second.player.name))
+            seen.update((pairing.first_id, pairing.second_id or 0))
+        for entrant in (a, b):
+            if entrant.pk not in seen:
+                raise IllegalAction(
+                    "not_in_round", f"{entrant.player.name} is not paired in round {number}."
+                )
+        based_on, gibsonized = paired.based_on, paired.gibsonized
+        do_unpair_round(tournament, number)
+        again = do_pair_round(
+            tournament, "manual", round=number, based_on=based_on, manual=couples, manual_byes=byes
+        )
+        again.gibsonized = gibsonized  # the swap moves players, not who was gibsonized
+        again.save(update_fields=["gibsonized"])
+        return again
 
 
 # Results and withdrawals -----------------------------------------------------------------------
@@ -490,6 +675,35 @@ def _close(game: Game | None, by: str) -> None:
         domain.act(game.pk, "abandon", by=by)
 
 
+def do_forfeit(tournament: Tournament, round: int, absent: str, *, by: str = "") -> Pairing:
+    """``absent`` did not turn up for their game of ``round``: a loss by the forfeit margin
+    for them and a win by it for their opponent (the core's ``Forfeit``), and the table's game,
+    if still open, is abandoned through the domain. Refused once the game has a result."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        missing = entrant_named(tournament, absent)
+        pairing = (
+            Pairing.objects.select_related("round", "game", "first__player", "second__player")
+            .filter(round__tournament=tournament, round__number=round, second__isnull=False)
+            .filter(Q(first=missing) | Q(second=missing))
+            .first()
+        )
+        if pairing is None:
+            raise IllegalAction(
+                "not_paired", f"{missing.player.name} has no game in round {round}."
+            )
+        if pairing.absent_id is not None or final_scores(pairing) is not None:
+            raise Conflict(
+                "has_result",
+                f"{missing.player.name}'s game in round {round} has its result already.",
+            )
+        pairing.absent = missing
+        pairing.save(update_fields=["absent"])
+        _close(pairing.game, by)
+        announce(tournament)
+    return pairing
+
+
 def do_withdraw(entrant: Entrant, *, by: str = "") -> Entrant:
     """Withdraw a player: later rounds are paired without them, and their games already
     paired and not yet over become forfeit wins for their opponents."""
@@ -523,27 +737,48 @@ def announce(tournament: Tournament) -> None:
 
 
 # Reading an event ------------------------------------------------------------------------------
-def standings(tournament: Tournament) -> list[Row]:
-    """The standings in order, with scorecards, Gibsons and ratings."""
+def division_standings(tournament: Tournament) -> list[tuple[str, list[Row]]]:
+    """Each division's standings in order, with scorecards, Gibsons and ratings, the
+    divisions in entry order (one, named ``""``, for an event of one division)."""
     entrants = entrants_of(tournament)
     pairings = pairings_of(tournament)
-    players = [core_player(entrant) for entrant in entrants]
-    results = core_results(tournament, pairings)
-    rows = core.compute_standings(players, results, rules_of(tournament))
-    ratings = core.rate_event(players, results)
     latest = tournament.round_set.order_by("-number").first()
     gibsonized = set(latest.gibsonized) if latest else set()
     by_id = {entrant.pk: entrant for entrant in entrants}
-    return [
-        Row(
-            standing=row,
-            entrant=by_id[row.player.id],
-            gibsonized=row.player.id in gibsonized,
-            rating_before=ratings[row.player.id].before,
-            rating_after=ratings[row.player.id].after,
-        )
-        for row in rows
-    ]
+    found = []
+    for division in divisions_of(entrants):
+        players = [core_player(entrant) for entrant in entrants if entrant.division == division]
+        results = core_results(tournament, in_division(pairings, [by_id[p.id] for p in players]))
+        ratings = core.rate_event(players, results)
+        rows = [
+            Row(
+                standing=row,
+                entrant=by_id[row.player.id],
+                gibsonized=row.player.id in gibsonized,
+                rating_before=ratings[row.player.id].before,
+                rating_after=ratings[row.player.id].after,
+            )
+            for row in core.compute_standings(players, results, rules_of(tournament))
+        ]
+        found.append((division, rows))
+    return found
+
+
+def standings(tournament: Tournament, division: str | None = None) -> list[Row]:
+    """The standings of ``division`` in order; of the only one when ``None``, refused when
+    the event has several and none is named."""
+    divided = division_standings(tournament)
+    if division is None and len(divided) == 1:
+        return divided[0][1]
+    for name, rows in divided:
+        if name_key(name) == name_key(division or ""):
+            return rows
+    names = " or ".join(name for name, _ in divided)
+    if len(divided) == 1:
+        raise InputError("unknown_division", f"{tournament.name} has no divisions.")
+    if division is None:
+        raise InputError("which_division", f"{tournament.name} has divisions: name one ({names}).")
+    raise InputError("unknown_division", f"{tournament.name} has no division {division} ({names}).")
 
 
 @dataclass(frozen=True)
@@ -574,11 +809,16 @@ def kept_rating(
     return KeptRating(tournament, change.after, latest.career_games + change.games)
 
 
-def export_t(tournament: Tournament) -> str:
-    """The event as tsh's ``.t`` file, one line a player in entry order."""
-    players = [core_player(entrant) for entrant in entrants_of(tournament)]
+def export_t(tournament: Tournament, division: str | None = None) -> str:
+    """A division as tsh's ``.t`` file, one line a player in entry order (the only division
+    when ``None``; refused when the event has several and none is named)."""
+    rows = standings(tournament, division)
+    field = sorted((row.entrant for row in rows), key=lambda entrant: entrant.number)
+    players = [core_player(entrant) for entrant in field]
     try:
-        return core.write_t(players, core_results(tournament))
+        return core.write_t(
+            players, core_results(tournament, in_division(pairings_of(tournament), field))
+        )
     except core.TournamentError as error:
         raise refused(error) from None
 
@@ -593,6 +833,25 @@ def rounds_of(tournament: Tournament) -> Mapping[int, list[Pairing]]:
     return found
 
 
+def running_event(club: Club) -> Tournament | None:
+    """The club's event of today with a round paired (the latest made, if several): what the
+    director's screen shows while it runs, and until the night is over."""
+    today = timezone.localdate()
+    found = club.tournaments.filter(date=today, round_set__isnull=False).distinct()
+    return found.order_by("-created_at").first()
+
+
+def event_stamp(club: Club) -> str:
+    """A word that changes with any change to the club's events that leaves its games as they
+    were (a player entered, a round taken back, a forfeit or a result of a closed game), for
+    the director's screen's ``ETag`` beside its games' own."""
+    seen = Pairing.objects.filter(round__tournament__club=club).aggregate(
+        tables=Count("pk"), latest=Max("pk"), absent=Count("absent"), typed=Count("first_score")
+    )
+    entered = Entrant.objects.filter(tournament__club=club, active=True).count()
+    return f"{seen['tables']}.{seen['latest']}.{seen['absent']}.{seen['typed']}.{entered}"
+
+
 def names_of(tournament: Tournament) -> dict[int, str]:
     return {e.pk: e.player.name for e in tournament.entrants.select_related("player")}
 
@@ -603,8 +862,13 @@ __all__ = [
     "do_add_players",
     "do_create_tournament",
     "do_enter_result",
+    "do_forfeit",
     "do_pair_round",
+    "do_swap",
+    "do_unpair_round",
     "do_withdraw",
+    "division_standings",
+    "divisions_of",
     "export_t",
     "standings",
 ]

@@ -1,6 +1,8 @@
 """The director's screen for a club night (``/clubs/<slug>/live``): every game of the club in
 play, with its players and scores, whose turn it is, the last turn and how long ago it was,
-the stalled ones marked, and the club's standings beside them; for a phone or a laptop.
+the stalled ones marked, and the club's standings beside them; for a phone or a laptop. While
+a club's event runs, its current round's tables and its standings come first
+(``event_screen``).
 ``/clubs/<slug>/live/projector`` shows the same for a projector, a page at a time.
 
 The page refreshes its live part (``/clubs/<slug>/live/tables``) every few seconds; an
@@ -24,12 +26,14 @@ from django.views.decorators.http import condition, require_GET
 
 from referee import InputError
 from scorekeeper.game.replay import turn_phrase
+from scorekeeper.game.tournaments import event_stamp
 from scorekeeper.game.turn_kinds import describe
 from scorekeeper.live.news import club_version
 from scorekeeper.models import Club, Game, Seat, Turn
 from scorekeeper.stats.standings import club_standings
 from scorekeeper.web.clock_faces import clock_faces
 from scorekeeper.web.clubs import get_club
+from scorekeeper.web.event_screen import event_screen
 from scorekeeper.web.shortcuts import error_page, query_whole
 
 LIVE = (Game.Status.IN_PROGRESS, Game.Status.AWAITING_RACKS)
@@ -117,7 +121,8 @@ def _etag(request: HttpRequest, slug: str) -> str | None:
         return None
     seen = club.games.aggregate(latest=Max("updated_at"), games=Count("pk"))
     minute = timezone.now().strftime("%Y%m%d%H%M")
-    return f"{seen['games']}-{seen['latest'] and seen['latest'].timestamp()}-{minute}-{stall}"
+    games = f"{seen['games']}-{seen['latest'] and seen['latest'].timestamp()}"
+    return f"{games}-{minute}-{stall}-{event_stamp(club)}"
 
 
 def _context(request: HttpRequest, club: Club) -> dict[str, Any]:
@@ -132,9 +137,14 @@ def _context(request: HttpRequest, club: Club) -> dict[str, Any]:
         )
         .order_by("-finished_at")
     )
+    event = event_screen(club)
+    tables = live_tables(club, stall, now)
+    if event is not None:  # the event's games are shown at its tables
+        tables = [table for table in tables if table.game.pk not in event.game_ids]
     return {
         "club": club,
-        "tables": live_tables(club, stall, now),
+        "event": event,
+        "tables": tables,
         "finished": finished,
         "standings": club_standings(club),
         "stall": stall,
@@ -157,6 +167,12 @@ def _projector_context(request: HttpRequest, club: Club) -> dict[str, Any]:
         (table, lines)
         for table in context["standings"]
         for lines in in_blocks(table.lines, PROJECTOR_LINES)
+    ]
+    event = context["event"]
+    context["event_blocks"] = [
+        (name, lines)
+        for name, rows in (event.divisions if event else [])
+        for lines in in_blocks(rows, PROJECTOR_LINES)
     ]
     context["page_seconds"] = PROJECTOR_PAGE_SECONDS
     return context

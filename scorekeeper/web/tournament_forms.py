@@ -25,13 +25,20 @@ assert set(METHOD_NAMES) == set(METHODS)
 
 def read_entries(text: str) -> list[events.Entry]:
     """One player a line: a name, then optionally a rating and career games
-    ("Ann Archer 1712 230"); blank lines are skipped.
+    ("Ann Archer 1712 230"); blank lines are skipped. A line ending in a colon ("A:") puts
+    the players after it in that division.
 
     >>> [tuple(vars(e).values()) for e in read_entries("Ann Archer 1712 230\\nBen Baker\\n")]
-    [('Ann Archer', 1712, 230), ('Ben Baker', 0, 0)]
+    [('Ann Archer', 1712, 230, ''), ('Ben Baker', 0, 0, '')]
+    >>> [(e.name, e.division) for e in read_entries("A:\\nAnn\\nB:\\nBen")]
+    [('Ann', 'A'), ('Ben', 'B')]
     """
     entries = []
+    division = ""
     for line in text.splitlines():
+        if line.strip().endswith(":"):
+            division = " ".join(line.strip()[:-1].split())
+            continue
         words = line.replace(",", " ").split()
         numbers: list[int] = []
         while words and words[-1].isdigit() and len(numbers) < 2:
@@ -41,7 +48,7 @@ def read_entries(text: str) -> list[events.Entry]:
                 raise forms.ValidationError(f"{line.strip()!r} has no name.")
             continue
         rating, career = (numbers + [0, 0])[:2]
-        entries.append(events.Entry(" ".join(words), rating, career))
+        entries.append(events.Entry(" ".join(words), rating, career, division))
     return entries
 
 
@@ -64,7 +71,7 @@ class NewTournamentForm(forms.Form):
     players = PlayersField(
         required=False,
         help_text="One a line: a name, then a rating and career games if known "
-        "(Ann Archer 1712 230).",
+        "(Ann Archer 1712 230). For divisions, a line such as A: before each division's players.",
     )
     tfile = forms.FileField(
         required=False,
@@ -72,6 +79,9 @@ class NewTournamentForm(forms.Form):
         help_text="tsh's file: its players, ratings and results so far.",
     )
     bye_spread = forms.IntegerField(min_value=0, max_value=1000, initial=50, label="Bye spread")
+    forfeit_spread = forms.IntegerField(
+        min_value=0, max_value=1000, initial=50, label="Forfeit spread", required=False
+    )
     gibson = forms.BooleanField(required=False, initial=True, label="Gibsonize a clinched leader")
 
     def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
@@ -116,22 +126,22 @@ class PairForm(forms.Form):
         required=False,
         widget=forms.Textarea(attrs={"rows": 4}),
         label="By hand: one table a line",
-        help_text="Ann Archer - Ben Baker; a name alone has the bye.",
+        help_text="Ann Archer - Ben Baker; a name alone has the bye (one a division).",
     )
 
-    def manual(self) -> tuple[list[tuple[str, str]], str | None]:
-        couples, bye = [], None
+    def manual(self) -> tuple[list[tuple[str, str]], list[str]]:
+        couples, byes = [], []
         for line in self.cleaned_data["pairings"].splitlines():
             if not line.strip():
                 continue
             names = [part.strip() for part in line.replace(" v ", " - ").split(" - ")]
             if len(names) == 1:
-                bye = names[0]
+                byes.append(names[0])
             elif len(names) == 2:
                 couples.append((names[0], names[1]))
             else:
                 raise forms.ValidationError(f"{line.strip()!r}: two names, with ' - ' between.")
-        return couples, bye
+        return couples, byes
 
 
 class ResultForm(forms.Form):

@@ -20,13 +20,14 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.safestring import mark_safe
+from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scorekeeper.game import club_settings, event_files
 from scorekeeper.game import tournaments as events
 from scorekeeper.game.links import link_url
 from scorekeeper.game.membership import directs
-from scorekeeper.game.refusals import REFUSALS, message_of
+from scorekeeper.game.refusals import REFUSALS, message_of, status_of
 from scorekeeper.models import Pairing, Tournament, name_key
 from scorekeeper.web.clock_fields import clock_initial, clock_of
 from scorekeeper.web.clubs import get_club, refuse
@@ -46,12 +47,14 @@ def get_tournament(tournament_id: int) -> Tournament:
 def export_t(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The event as tsh's ``.t`` file, for a ratings authority."""
     tournament = get_tournament(tournament_id)
+    division = request.GET.get("division")
     try:
-        text = events.export_t(tournament)
+        text = events.export_t(tournament, division[:80] if division is not None else None)
     except REFUSALS as error:
-        return error_page(request, 409, "No .t file yet", message_of(error))
+        return error_page(request, status_of(error), "No .t file yet", message_of(error))
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.pk}.t"'
+    suffix = f"-{slugify(division)}" if division and slugify(division) else ""
+    response["Content-Disposition"] = f'attachment; filename="tournament-{tournament.pk}{suffix}.t"'
     return response
 
 
@@ -93,6 +96,7 @@ def new_tournament(request: HttpRequest, slug: str) -> HttpResponse:
             "challenge_mode": data["challenge_mode"],
             "rounds": data["rounds"],
             "bye_spread": data["bye_spread"],
+            "forfeit_spread": 50 if data["forfeit_spread"] is None else data["forfeit_spread"],
             "gibson": data["gibson"],
             "rejected_challenge": data["rejected_challenge"],
             "clock": clock_of(data),
@@ -141,22 +145,41 @@ def find_table(rounds: dict[int, list[Pairing]], name: str) -> Seating | None:
     return None
 
 
+@dataclass(frozen=True)
+class DivisionView:
+    """One division as the pages show it: its name ("" when the event has one), the latest
+    round's tables, the standings and the scorecards."""
+
+    name: str
+    current: list[Pairing]
+    rows: list[events.Row]
+    cards: list[tuple[events.Row, list[tuple[Any, str]]]]
+
+
+def division_views(tournament: Tournament, rounds: dict[int, list[Pairing]]) -> list[DivisionView]:
+    names = events.names_of(tournament)
+    current = rounds[max(rounds)] if rounds else []
+    views = []
+    for name, rows in events.division_standings(tournament):
+        ids = {row.entrant.pk for row in rows}
+        cards = [
+            (row, [(line, names.get(line.opponent or 0, "")) for line in row.standing.scorecard])
+            for row in rows
+        ]
+        tables = [pairing for pairing in current if pairing.first_id in ids]
+        views.append(DivisionView(name, tables, rows, cards))
+    return views
+
+
 def _live_context(
     tournament: Tournament, rounds: dict[int, list[Pairing]] | None = None
 ) -> dict[str, Any]:
-    """What the live part shows: the latest round's tables, the standings, the scorecards."""
+    """What the live part shows: for each division, the latest round's tables, the
+    standings, the scorecards."""
     rounds = dict(events.rounds_of(tournament)) if rounds is None else rounds
-    rows = events.standings(tournament)
-    names = {row.entrant.pk: row.entrant.player.name for row in rows}
-    cards = [
-        (row, [(line, names.get(line.opponent or 0, "")) for line in row.standing.scorecard])
-        for row in rows
-    ]
     return {
         "tournament": tournament,
-        "rows": rows,
-        "cards": cards,
-        "current": rounds[max(rounds)] if rounds else [],
+        "divisions": division_views(tournament, rounds),
         "current_round": max(rounds) if rounds else 0,
     }
 
@@ -193,14 +216,19 @@ def direct(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if not directs(request.user, tournament.club):
         return refuse(request, tournament.club, "run its tournaments")
     rounds = dict(events.rounds_of(tournament))
+    entrants = events.entrants_of(tournament)
+    latest = max(rounds, default=0)
     context = {
         "tournament": tournament,
         "club": tournament.club,
         "rounds": sorted(rounds.items()),
         "pair_form": PairForm(),
         "result_form": ResultForm(initial={"round": max(rounds) if rounds else 1}),
-        "entrants": events.entrants_of(tournament),
+        "entrants": entrants,
+        "divisions": [name for name in events.divisions_of(entrants) if name],
         "paired": len(rounds),
+        "waiting": _waiting(rounds.get(latest, [])),
+        "open_round": latest if latest and events.can_pair_again(tournament, latest) else None,
     }
     return private(render(request, "tournaments/direct.html", context))
 
@@ -228,9 +256,9 @@ def pair(request: HttpRequest, tournament_id: int) -> HttpResponse:
         form = PairForm(request.POST)
         if not form.is_valid():
             raise forms.ValidationError("Choose how to pair the round.")
-        couples, bye = form.manual() if form.cleaned_data["method"] == "manual" else ([], None)
+        couples, byes = form.manual() if form.cleaned_data["method"] == "manual" else ([], [])
         paired = events.do_pair_round(
-            tournament, form.cleaned_data["method"], manual=couples, manual_bye=bye
+            tournament, form.cleaned_data["method"], manual=couples, manual_byes=byes
         )
         return f"Round {paired.number} is paired: {paired.pairings.count()} tables and byes."
 
@@ -251,6 +279,20 @@ def enter_result(request: HttpRequest, tournament_id: int) -> HttpResponse:
         )  # fmt: skip
         one, two = f"{data['player1']} {data['score1']}", f"{data['player2']} {data['score2']}"
         return f"Round {data['round']}: {one}, {two}."
+
+    return _directed(request, tournament_id, change)
+
+
+@login_required
+@require_POST
+def forfeit(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    def change(tournament: Tournament) -> str:
+        number, absent = request.POST.get("round", ""), request.POST.get("absent", "")[:80]
+        if not number.isdigit() or not absent:
+            raise forms.ValidationError("Choose the round and the player who is absent.")
+        events.do_forfeit(tournament, int(number), absent, by=_who(request))
+        margin = tournament.forfeit_spread
+        return f"Round {number}: {absent} is absent, a loss by {margin}; the opponent wins."
 
     return _directed(request, tournament_id, change)
 
@@ -278,6 +320,39 @@ def add_players(request: HttpRequest, tournament_id: int) -> HttpResponse:
         return f"Entered {', '.join(e.player.name for e in made)} from the next round on."
 
     return _directed(request, tournament_id, change)
+
+
+@login_required
+@require_POST
+def unpair(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    def change(tournament: Tournament) -> str:
+        removed = events.do_unpair_round(tournament, number)
+        return f"Round {number} is taken back ({removed} games): pair it again."
+
+    return _directed(request, tournament_id, change)
+
+
+@login_required
+@require_POST
+def swap(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    def change(tournament: Tournament) -> str:
+        one, other = request.POST.get("one", "")[:80], request.POST.get("other", "")[:80]
+        if not one or not other:
+            raise forms.ValidationError("Choose the two players to swap.")
+        events.do_swap(tournament, number, one, other)
+        return f"Round {number}: {one} and {other} swapped places; its tables are made again."
+
+    return _directed(request, tournament_id, change)
+
+
+def _waiting(pairings: list[Pairing]) -> list[str]:
+    """The players of a round's tables with no result yet: who may be marked absent."""
+    names = []
+    for pairing in pairings:
+        open_table = pairing.absent_id is None and events.final_scores(pairing) is None
+        if pairing.second is not None and open_table:
+            names += [pairing.first.player.name, pairing.second.player.name]
+    return names
 
 
 # The printable round --------------------------------------------------------------------------

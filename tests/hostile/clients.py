@@ -147,7 +147,7 @@ def assert_turn_entered(before: dict[str, Any], game_id: str, action: str) -> Ga
     # it; nothing else may move it.
     assert old["status"] != "finished" or action in ("undo", "correct")
     assert action in ACTIONS
-    assert game.last_entry_number == old["turn_number"] + 1
+    assert game.last_entry_number == old["last_entry_number"] + 1
     # The log only grows by this turn: earlier entries stay, at most marked undone.
     turns_before = [t for t in before["Turn"] if str(t["game_id"]) == game_id]
     turns_after = [t for t in after["Turn"] if str(t["game_id"]) == game_id]

@@ -50,6 +50,8 @@ pytestmark = pytest.mark.django_db
 # The operations the description lists (``operations`` checks it), named here so that the
 # tests can be listed without a request: importing a test module sends none.
 OPERATIONS = [
+    "DELETE /api/tournaments/{tournament_id}/rounds/{number}",
+    "GET /api/clubs/{slug}/settings",
     "GET /api/clubs/{slug}/tournaments/",
     "GET /api/games/{game_id}/",
     "GET /api/games/{game_id}/export",
@@ -58,14 +60,23 @@ OPERATIONS = [
     "GET /api/rulesets",
     "GET /api/tournaments/{tournament_id}/export.t",
     "GET /api/tournaments/{tournament_id}/standings",
+    "GET /api/tournaments/{tournament_id}/standings.csv",
     "POST /api/analysis/",
     "POST /api/clubs/",
+    "POST /api/clubs/{slug}/directors/",
+    "POST /api/clubs/{slug}/directors/step-down",
+    "POST /api/clubs/{slug}/name",
+    "POST /api/clubs/{slug}/players/rename",
     "POST /api/clubs/{slug}/tournaments/",
+    "POST /api/clubs/{slug}/tournaments/import",
     "POST /api/games/",
     "POST /api/games/import",
     "POST /api/games/{game_id}/turns/",
+    "POST /api/tournaments/{tournament_id}/forfeits/",
     "POST /api/tournaments/{tournament_id}/results/",
     "POST /api/tournaments/{tournament_id}/rounds/",
+    "POST /api/tournaments/{tournament_id}/rounds/{number}/swap",
+    "PUT /api/clubs/{slug}/rules",
 ]
 CHECKS = [
     not_a_server_error,
@@ -141,6 +152,13 @@ NEGATIVE = [
     "POST /api/clubs/{slug}/tournaments/",
     "POST /api/tournaments/{tournament_id}/rounds/",
     "POST /api/tournaments/{tournament_id}/results/",
+    "POST /api/tournaments/{tournament_id}/forfeits/",
+    "POST /api/tournaments/{tournament_id}/rounds/{number}/swap",
+    "POST /api/clubs/{slug}/directors/",
+    "POST /api/clubs/{slug}/name",
+    "POST /api/clubs/{slug}/players/rename",
+    "POST /api/clubs/{slug}/tournaments/import",
+    "PUT /api/clubs/{slug}/rules",
 ]
 CASES = [(label, GenerationMode.POSITIVE) for label in OPERATIONS] + [
     (label, GenerationMode.NEGATIVE) for label in NEGATIVE

@@ -1,0 +1,114 @@
+"""The pages of a director's hand in a running event: divisions in the form and on the
+event's page, a round taken back or swapped from the director's page, and the running event
+on the club's director's screen."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from scorekeeper.game import tournaments as events
+from scorekeeper.game.tournaments import Entry
+from scorekeeper.models import Tournament
+from tests.factories import PASSWORD, account, make_club
+from tests.scorekeeper.club_events import FOUR, SEVEN, event, play_out
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_form_takes_divisions_and_the_events_page_shows_each(client):
+    club = make_club(directors=[account("dora")], roster=())
+    client.login(username="dora", password=PASSWORD)
+    form = {"name": "Friday", "ruleset": "upwords-10", "lexicon": "CLUB", "challenge_mode": "auto",
+            "rounds": "3", "bye_spread": "50", "gibson": "on",
+            "players": "A:\nAnn Archer 1700\nBen Baker 1600\nB:\nCy Cole\nDi Dunn\n"}  # fmt: skip
+    assert client.post(f"/clubs/{club.slug}/tournaments/new", form).status_code == 302
+    made = Tournament.objects.get()
+    assert [(e.player.name, e.division) for e in made.entrants.all()] == [
+        ("Ann Archer", "A"), ("Ben Baker", "A"), ("Cy Cole", "B"), ("Di Dunn", "B")
+    ]  # fmt: skip
+    client.post(f"/tournaments/{made.pk}/pair", {"method": "swiss"})
+    page = client.get(f"/tournaments/{made.pk}/").content.decode()
+    assert page.count('class="division-name"') == 2
+    assert "Standings, division A" in page and "Standings, division B" in page
+    direct = client.get(f"/tournaments/{made.pk}/direct").content.decode()
+    assert "export.t?division=B" in direct
+
+
+def test_the_directors_page_takes_back_and_swaps_a_round_not_started(client):
+    club = make_club(directors=[account("dora")], roster=())
+    client.login(username="dora", password=PASSWORD)
+    made = events.do_create_tournament(
+        club, name="Friday", ruleset="upwords-10", lexicon="CLUB", rounds=3, players=FOUR
+    )
+    events.do_pair_round(made, "swiss")
+    page = client.get(f"/tournaments/{made.pk}/direct").content.decode()
+    assert "Change round 1 before it starts" in page
+    client.post(f"/tournaments/{made.pk}/rounds/1/swap", {"one": "Cy Cole", "other": "Di Dunn"})
+    assert made.round_set.get().method == "manual"
+    response = client.post(f"/tournaments/{made.pk}/rounds/1/unpair")
+    assert response.status_code == 302 and not made.round_set.exists()
+    assert "Pair round 1" in client.get(f"/tournaments/{made.pk}/direct").content.decode()
+
+
+def test_the_directors_screen_shows_the_events_round_and_standings_and_changes_its_etag(client):
+    made = event(players=SEVEN[:5])
+    paired = events.do_pair_round(made, "swiss")
+    slug = made.club.slug
+    page = client.get(f"/clubs/{slug}/live").content.decode()
+    assert "Friday: round 1 of 3" in page
+    assert page.count('class="live-card event-table') == 3  # two tables and the bye
+    assert "Standings, division A" in page and "Standings, division B" in page
+    assert "No game of" not in page  # the event's games are at its tables
+    part = client.get(f"/clubs/{slug}/live/tables")
+    etag = part["ETag"]
+    assert client.get(f"/clubs/{slug}/live/tables", HTTP_IF_NONE_MATCH=etag).status_code == 304
+    play_out(paired.pairings.get(table=1).game)
+    ended = client.get(f"/clubs/{slug}/live/tables", HTTP_IF_NONE_MATCH=etag)
+    assert ended.status_code == 200
+    html = ended.content.decode()
+    assert html.count(">final<") == 1 and ">1–0<" in html  # the winner's record
+    projector = client.get(f"/clubs/{slug}/live/projector").content.decode()
+    assert "Friday: round 1 of 3" in projector
+    assert projector.count("live-card event-table") == 3
+    events.do_add_players(made, [Entry("Hal Hunt", division="B")])  # no game changes
+    assert (
+        client.get(f"/clubs/{slug}/live/tables", HTTP_IF_NONE_MATCH=ended["ETag"]).status_code
+        == 200
+    )
+
+
+def test_an_event_of_another_day_is_not_on_the_directors_screen(client):
+    made = event(players=FOUR)
+    events.do_pair_round(made, "swiss")
+    made.date = made.date.replace(year=made.date.year - 1)
+    made.save(update_fields=["date"])
+    page = client.get(f"/clubs/{made.club.slug}/live").content.decode()
+    assert "Friday: round" not in page and page.count("live-card") == 2  # its games, as any
+
+
+def test_the_directors_screen_costs_as_many_queries_for_8_players_as_for_16(client):
+    def queries_for(size: int) -> int:
+        players = [Entry(f"Player {size} {chr(65 + i)}") for i in range(size)]
+        made = events.do_create_tournament(
+            make_club(roster=(), name=f"Club {size}"), name="Friday", ruleset="upwords-10",
+            lexicon="CLUB", rounds=3, players=players,
+        )  # fmt: skip
+        paired = events.do_pair_round(made, "swiss")
+        play_out(paired.pairings.get(table=1).game)
+        with CaptureQueriesContext(connection) as seen:
+            assert client.get(f"/clubs/{made.club.slug}/live/tables").status_code == 200
+        return len(seen.captured_queries)
+
+    assert queries_for(16) == queries_for(8)
+
+
+def test_the_standings_csv_of_an_event_of_divisions_names_each_line_s_division(client):
+    made = event(players=SEVEN[:2] + SEVEN[4:6])
+    events.do_pair_round(made, "swiss")
+    lines = client.get(f"/tournaments/{made.pk}/standings.csv").content.decode().splitlines()
+    assert lines[0].startswith("division,rank,name,")
+    assert [line.split(",")[0] for line in lines[1:]] == ["A", "A", "B", "B"]
+    one = event(players=FOUR)
+    assert client.get(f"/tournaments/{one.pk}/standings.csv").content.decode().startswith("rank,")
