@@ -104,6 +104,31 @@ def test_a_clocked_crossword_game_ends_with_the_overtime_penalty_everywhere(page
     everywhere(page, game, finals, ["loss", "win"], -20, "Ann: −20 for 1:")
 
 
+def test_a_loss_on_time_is_shown_as_such_everywhere(page: Page):
+    game = start(page, "loses", "1")
+    # Ann takes 2:05 over a one-minute clock: past the one minute over allowed.
+    page.clock.fast_forward(125_000)
+    page.fill("#play-input", "8H MOOD")
+    page.click("text=Submit play")
+    entered(page, 1)
+    for entry in range(2, 8):  # six scoreless turns end it
+        act(page, "Pass", entry)
+    page.fill("#rack-0", "AAEEIIU")
+    page.fill("#rack-1", "QZJKWVY")
+    page.click(".racks button:has-text('Finish game')")
+    # Ann, 14 − 7 − 10 (the capped penalty), is ahead on points but lost on time.
+    end = page.locator(".end")
+    expect(end.locator(".winner-line")).to_have_text("Ben wins")
+    expect(end).to_contain_text(re.compile(r"Ann lost on time \(1:\d\d over\)"))
+    shoot(page, "end-lost-on-time")
+    game.refresh_from_db()
+    finals = [seat.final_score for seat in game.seats.order_by("order")]
+    assert finals == [14 - 7 - 10, -45]
+    state = page.request.get(f"/api/games/{game.pk}/").json()
+    assert state["clock"]["lost_on_time"] == [0]
+    everywhere(page, game, finals, ["loss", "win"], -10, "Ann lost on time (1:")
+
+
 def everywhere(
     page: Page, game: Game, finals: list[int], results: list[str], time: int, said: str
 ) -> None:
@@ -114,6 +139,7 @@ def everywhere(
         expect(scores.locator("td.final")).to_have_text([str(f) for f in finals])
         expect(scores.locator("td.time")).to_have_text([str(time), "0"])
         expect(page.locator("main .time-penalties")).to_contain_text(said)
+        expect(page.locator("main .winner-line, main h1.status")).to_contain_text("Ben wins")
     state = page.request.get(f"/api/games/{game.pk}/").json()
     assert [p["final_score"] for p in state["players"]] == finals
     assert [p["result"] for p in state["players"]] == results
@@ -122,8 +148,10 @@ def everywhere(
     assert re.search(rf"^>Ann: (\S+ )?\(time\) {time} {finals[0]}$", gcg, re.M)
     record = page.request.get(f"/games/{game.pk}/export.json").json()
     assert [s["final_score"] for s in record["seats"]] == finals
-    assert record["game"]["clock"] == state["clock"]
+    assert record["game"]["clock"]["readings"] == state["clock"]["readings"]
     Game.objects.all().delete()
-    for again in (import_gcg(gcg).game, import_record(record)):
-        seats = again.seats.order_by("order")
-        assert [(s.final_score, s.result) for s in seats] == list(zip(finals, results))
+    # A GCG record has the finals; the JSON record has the clock too, so a loss on time.
+    from_gcg = import_gcg(gcg).game.seats.order_by("order")
+    assert [s.final_score for s in from_gcg] == finals
+    from_json = import_record(record).seats.order_by("order")
+    assert [(s.final_score, s.result) for s in from_json] == list(zip(finals, results, strict=True))
