@@ -16,7 +16,7 @@ from django.http import QueryDict
 from referee import TURN_TIMER, InputError, format_ms
 from scorekeeper.game.clocks import lost_on_time, now_ms, rule_of, state_of
 from scorekeeper.game.turn_kinds import TIMING
-from scorekeeper.models import Game
+from scorekeeper.models import Game, Seat
 
 
 def clock_faces(game: Game, names: Sequence[str], at: int | None = None) -> dict[str, Any] | None:
@@ -59,13 +59,14 @@ def clock_faces(game: Game, names: Sequence[str], at: int | None = None) -> dict
     }
 
 
-def time_points(game: Game, seats: int) -> list[int]:
+def time_points(game: Game, seats: Sequence[Seat]) -> list[int]:
     """The points time penalties took off each player, by seat order (the log's penalty
     entries in effect: the clock's at the end, or an imported record's ``(time)`` lines)."""
-    points = [0] * seats
+    order = {seat.pk: seat.order for seat in seats}
+    points = [0] * len(seats)
     taken = game.turns.effective().filter(action__in=TIMING)
-    for order, score in taken.values_list("seat__order", "score"):
-        points[order] += score
+    for seat, score in taken.values_list("seat_id", "score"):
+        points[order[seat]] += score
     return points
 
 

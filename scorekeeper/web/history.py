@@ -313,7 +313,7 @@ def game_page(request: HtmxHttpRequest, game_id: object) -> HttpResponse:
     finished = game.status == Game.Status.FINISHED
     winners = [names[s.order] for s in seats if s.result in ("win", "tie")]
     # Once over, a player's score from turns leaves out their time penalty, shown on its own.
-    timed = time_points(game, len(seats)) if finished else [0] * len(seats)
+    timed = time_points(game, seats) if finished else [0] * len(seats)
     context.update(
         {
             "game": game,

@@ -129,9 +129,7 @@ def _table_shown(
         last_play = next(iter(_with_seats(_LAST_PLAY(game.pk), game, seats)), None)
     highlight = {(r, c) for r, c, _ in last_play.tiles} if last_play else set()
     # Once over, a player's score from turns leaves out their time penalty, shown on its own.
-    timed = (
-        time_points(game, len(seats)) if game.status == Game.Status.FINISHED else [0] * len(seats)
-    )
+    timed = time_points(game, seats) if game.status == Game.Status.FINISHED else [0] * len(seats)
     players = [
         {
             "name": seat.player.name,

@@ -101,7 +101,7 @@ def test_a_clocked_crossword_game_ends_with_the_overtime_penalty_everywhere(page
     # Ann: MOOD 14, her time −20, QZJKWVY −45. Ben: DEAR 10, AAEEIIU −7.
     finals = [seat.final_score for seat in game.seats.order_by("order")]
     assert finals == [14 - 20 - 45, 10 - 7]
-    everywhere(page, game, finals, ["loss", "win"], -20, "Ann: −20 for 1:")
+    everywhere(page, game, finals, ["loss", "win"], -20, "Ann: −20 for 1:", "−20")
 
 
 def test_a_loss_on_time_is_shown_as_such_everywhere(page: Page):
@@ -126,11 +126,17 @@ def test_a_loss_on_time_is_shown_as_such_everywhere(page: Page):
     assert finals == [14 - 7 - 10, -45]
     state = page.request.get(f"/api/games/{game.pk}/").json()
     assert state["clock"]["lost_on_time"] == [0]
-    everywhere(page, game, finals, ["loss", "win"], -10, "Ann lost on time (1:")
+    everywhere(page, game, finals, ["loss", "win"], -10, "Ann lost on time (1:", "lost on time")
 
 
 def everywhere(
-    page: Page, game: Game, finals: list[int], results: list[str], time: int, said: str
+    page: Page,
+    game: Game,
+    finals: list[int],
+    results: list[str],
+    time: int,
+    said: str,
+    on_clock: str,
 ) -> None:
     """The final scores and what the clock cost, on every page and in every export."""
     for url in (f"/games/{game.pk}/", f"/games/{game.pk}/watch"):
@@ -138,7 +144,11 @@ def everywhere(
         scores = page.locator("table.scores, table.scoreboard")
         expect(scores.locator("td.final")).to_have_text([str(f) for f in finals])
         expect(scores.locator("td.time")).to_have_text([str(time), "0"])
-        expect(page.locator("main .time-penalties")).to_contain_text(said)
+        # The game's page says it; the spectator screen shows it under Ann's clock.
+        said_here = said if url.endswith("/") else on_clock
+        expect(
+            page.locator("main .time-penalties, main .player-clock[data-seat='0']")
+        ).to_contain_text(said_here)
         expect(page.locator("main .winner-line, main h1.status")).to_contain_text("Ben wins")
     state = page.request.get(f"/api/games/{game.pk}/").json()
     assert [p["final_score"] for p in state["players"]] == finals
