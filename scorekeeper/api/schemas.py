@@ -239,7 +239,8 @@ class GameOut(TypedDict):
                 description="a clocked game only: its rule, the readings (remaining ms by seat "
                 "order, negative in overtime), the running seat (null: none), paused, and at "
                 "(the readings' moment, epoch ms): a clock now reads its reading less the time "
-                "since at, if it runs"
+                "since at, if it runs; once the game is over, lost_on_time: the seats past the "
+                "maximum overtime where that loses the game"
             ),
         ]
     ]

@@ -28,6 +28,7 @@ from scorekeeper.api.schemas import (
     TurnAnswer,
     TurnOut,
 )
+from scorekeeper.game import clocks
 from scorekeeper.game.entries import Change
 from scorekeeper.game.replay import turn_numbers
 from scorekeeper.game.state import load_state
@@ -116,6 +117,8 @@ def _game(
     }
     if game.clock is not None:  # a clocked game's only: the others answer as before
         out["clock"] = game.clock
+        if game.status == Game.Status.FINISHED:  # who lost on time, by seat order
+            out["clock"] = {**game.clock, "lost_on_time": clocks.lost_on_time(game)}
     return out
 
 

@@ -583,6 +583,7 @@ PLACING = names_of(lambda kind: kind.places_tiles)  # a play itself
 JUDGING = names_of(lambda kind: kind.judges_play)  # a challenge
 REPLACING = names_of(lambda kind: kind.replaces)  # a correction
 VOIDING = names_of(lambda kind: kind.voids)  # a void
+TIMING = names_of(lambda kind: kind.any_seat)  # a time penalty
 TAKING_BACK = names_of(lambda kind: not kind.in_play)  # an undo: no move in the order of play
 ASIDE = names_of(lambda kind: kind.aside)  # what an undo passes over
 

@@ -15,7 +15,8 @@ from django.http import QueryDict
 
 from referee import TURN_TIMER, InputError, format_ms
 from scorekeeper.game.clocks import lost_on_time, now_ms, rule_of, state_of
-from scorekeeper.models import Game
+from scorekeeper.game.turn_kinds import TIMING
+from scorekeeper.models import Game, Seat
 
 
 def clock_faces(game: Game, names: Sequence[str], at: int | None = None) -> dict[str, Any] | None:
@@ -56,6 +57,17 @@ def clock_faces(game: Game, names: Sequence[str], at: int | None = None) -> dict
         "players": players,
         "time_up": rule.kind == TURN_TIMER and running is not None and now[running] <= 0,
     }
+
+
+def time_points(game: Game, seats: Sequence[Seat]) -> list[int]:
+    """The points time penalties took off each player, by seat order (the log's penalty
+    entries in effect: the clock's at the end, or an imported record's ``(time)`` lines)."""
+    order = {seat.pk: seat.order for seat in seats}
+    points = [0] * len(seats)
+    taken = game.turns.effective().filter(action__in=TIMING)
+    for seat, score in taken.values_list("seat_id", "score"):
+        points[order[seat]] += score
+    return points
 
 
 def time_penalties(game: Game, names: Sequence[str]) -> list[str]:

@@ -49,6 +49,7 @@ from scorekeeper.game.turn_kinds import (
 from scorekeeper.limits import analysis_limit, refusal, spend
 from scorekeeper.models import Game, Seat, Turn
 from scorekeeper.stats.chart import COLOURS, chart
+from scorekeeper.web.clock_faces import time_penalties, time_points
 from scorekeeper.web.forms import GameFilter
 from scorekeeper.web.presenters import board_rows, rules_summary
 from scorekeeper.web.shortcuts import error_page, query_whole
@@ -311,6 +312,8 @@ def game_page(request: HtmxHttpRequest, game_id: object) -> HttpResponse:
     context.update(_log_context(game, after or 0, steps_at, points))
     finished = game.status == Game.Status.FINISHED
     winners = [names[s.order] for s in seats if s.result in ("win", "tie")]
+    # Once over, a player's score from turns leaves out their time penalty, shown on its own.
+    timed = time_points(game, seats) if finished else [0] * len(seats)
     context.update(
         {
             "game": game,
@@ -319,6 +322,8 @@ def game_page(request: HtmxHttpRequest, game_id: object) -> HttpResponse:
                 {
                     "seat": s,
                     "name": s.player.name,
+                    "from_turns": s.score - timed[s.order],
+                    "time": timed[s.order],
                     "winner": s.result in ("win", "tie"),
                     "colour": COLOURS[i],
                 }
@@ -327,6 +332,8 @@ def game_page(request: HtmxHttpRequest, game_id: object) -> HttpResponse:
             "winner_names": winners,
             "tie": len(winners) > 1,
             "finished": finished,
+            "timed": any(timed),
+            "time_penalties": time_penalties(game, names),
             "live": game.status in LIVE,
             "names": names,
             "problem": problem,

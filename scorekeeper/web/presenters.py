@@ -30,7 +30,7 @@ from scorekeeper.game.state import load_state
 from scorekeeper.game.turn_kinds import PLACING, describe, kind_of, turns_of
 from scorekeeper.game.word_policy import policy_for
 from scorekeeper.models import Game, Seat, Turn
-from scorekeeper.web.clock_faces import clock_faces, time_penalties
+from scorekeeper.web.clock_faces import clock_faces, time_penalties, time_points
 
 # A table's reads, built once (``rows.Compiled``): every screen of a table reads them again
 # for each change. The latest entries, and the one before them (most often what a challenge
@@ -128,13 +128,16 @@ def _table_shown(
     else:
         last_play = next(iter(_with_seats(_LAST_PLAY(game.pk), game, seats)), None)
     highlight = {(r, c) for r, c, _ in last_play.tiles} if last_play else set()
+    # Once over, a player's score from turns leaves out their time penalty, shown on its own.
+    timed = time_points(game, seats) if game.status == Game.Status.FINISHED else [0] * len(seats)
     players = [
         {
             "name": seat.player.name,
             "player_id": seat.player_id,
-            "score": seat.score,
+            "score": seat.score - timed[seat.order],
             "rack": seat.rack_count,
             "adjustment": seat.adjustment,
+            "time": timed[seat.order],
             "final": seat.final_score,
             "to_move": game.status == Game.Status.IN_PROGRESS and seat.order == state.to_move,
             "winner": seat.result in ("win", "tie"),
@@ -164,6 +167,7 @@ def _table_shown(
         "rules": rules_summary(game, len(seats)),
         "clock": clock_faces(game, [seat.player.name for seat in seats]),
         "time_penalties": time_penalties(game, [seat.player.name for seat in seats]),
+        "timed": any(timed),
         # The spectator screen: the last play's words, and the last few turns in sentences.
         "last_play_words": played_words(last_play) if last_play else [],
         "recent": [] if scorer else recent_turns(game, latest, read),

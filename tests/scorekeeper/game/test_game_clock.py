@@ -337,6 +337,7 @@ def test_past_the_maximum_a_player_loses_on_time_whatever_the_scores(client):
     # Ann is charged the capped 100 and still scores more than Ben, but lost on time.
     assert [p["final_score"] for p in players] == [8 + RACK_PENALTY - 100, RACK_PENALTY]
     assert [p["result"] for p in players] == ["loss", "win"]
+    assert game.state()["clock"]["lost_on_time"] == [0]  # the API says why
     assert check_game(Game.objects.get(pk=game.id)) == []
 
 
@@ -345,6 +346,7 @@ def test_past_the_maximum_a_capped_clock_only_charges_the_cap(client):
     players = game.state()["players"]
     assert [p["final_score"] for p in players] == [8 + RACK_PENALTY - 100, RACK_PENALTY]
     assert [p["result"] for p in players] == ["loss", "win"]  # by the scores: -127 < -35
+    assert game.state()["clock"]["lost_on_time"] == []
 
 
 def test_at_the_maximum_exactly_no_one_loses_on_time(client):

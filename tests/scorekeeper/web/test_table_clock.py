@@ -187,3 +187,23 @@ def test_the_spectator_screen_and_the_directors_tables_show_both_clocks(client):
         assert '<span class="clock-time">23:56</span>' in html, url
         assert re.search(r'class="player-clock running"[^>]*data-seat="1" data-reading="1500000"',
                          html), url  # fmt: skip
+
+
+def test_the_end_screen_and_the_games_page_show_the_time_penalty_apart_from_the_turns(client):
+    game = clocked(client, ruleset="upwords-10", clock_over_max="loses", clock_max_overtime="1")
+    while game.status == Game.Status.IN_PROGRESS:
+        domain.act(game.pk, "pass", clock_ms=[-64_000, -30_000])
+        game.refresh_from_db()
+    # No turn scored: the racks' 35 each off, then Ann's capped 10 and Ben's 10 for their time.
+    assert [s.final_score for s in game.seats.order_by("order")] == [-45, -45]
+    for url in (scorer(game), f"/games/{game.pk}/", f"/games/{game.pk}/watch"):
+        html = client.get(url).content.decode()
+        times = re.findall(r'<td class="num time">(-?\d+)</td>', html)
+        assert times[-2:] == ["-10", "-10"], url  # not in the score from turns, 0 each
+        assert "Ben wins" in html, url
+        if url.endswith("watch"):  # the screen says it under Ann's clock
+            assert "lost on time" in html, url
+        else:
+            assert "Ann lost on time (1:04 over) · Ben: −10 for 0:30 over." in html, url
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert re.findall(r'<td class="num">(-?\d+)</td>', page)[:4] == ["0", "-35", "0", "-35"]
