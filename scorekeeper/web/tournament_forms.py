@@ -12,6 +12,7 @@ from scorekeeper.tournaments import METHODS
 from scorekeeper.web.clock_fields import CLOCK_FIELDS, clock_fields
 from scorekeeper.web.club_forms import rejected_challenge_field
 from scorekeeper.web.forms import lexicon_choices
+from scorekeeper.web.shortcuts import MAX_DIGITS
 
 METHOD_NAMES = {
     "swiss": "Swiss",
@@ -41,7 +42,11 @@ def read_entries(text: str) -> list[events.Entry]:
             continue
         words = line.replace(",", " ").split()
         numbers: list[int] = []
-        while words and words[-1].isdigit() and len(numbers) < 2:
+        while words and words[-1].isascii() and words[-1].isdigit() and len(numbers) < 2:
+            if len(words[-1]) > MAX_DIGITS:
+                raise forms.ValidationError(
+                    f"{words[-1][:12]}… is too large for a rating or career games."
+                )
             numbers.insert(0, int(words.pop()))
         if not words:
             if numbers:
