@@ -133,7 +133,8 @@ def read_t(text: str) -> Division:
         if not found:
             raise TFileError(
                 "bad_line",
-                f"Line {number} is not 'Last, First rating opponents; scores': {raw.strip()[:60]!r}.",
+                f"Line {number} is not 'Last, First rating opponents; scores': "
+                f"{raw.strip()[:60]!r}.",
             )
         seats = found["seats"]
         (rating,) = _numbers(found["rating"], number)
