@@ -12,7 +12,6 @@ from scorekeeper.tournaments import METHODS
 from scorekeeper.web.clock_fields import CLOCK_FIELDS, clock_fields
 from scorekeeper.web.club_forms import rejected_challenge_field
 from scorekeeper.web.forms import lexicon_choices
-from scorekeeper.web.shortcuts import MAX_DIGITS
 
 METHOD_NAMES = {
     "swiss": "Swiss",
@@ -22,6 +21,9 @@ METHOD_NAMES = {
     "manual": "By hand",
 }
 assert set(METHOD_NAMES) == set(METHODS)
+# A rating or career games this long is far out of range (the event says so); longer, int()
+# is not asked to read it.
+NUMBER_DIGITS = 18
 
 
 def read_entries(text: str) -> list[events.Entry]:
@@ -43,7 +45,7 @@ def read_entries(text: str) -> list[events.Entry]:
         words = line.replace(",", " ").split()
         numbers: list[int] = []
         while words and words[-1].isascii() and words[-1].isdigit() and len(numbers) < 2:
-            if len(words[-1]) > MAX_DIGITS:
+            if len(words[-1]) > NUMBER_DIGITS:
                 raise forms.ValidationError(
                     f"{words[-1][:12]}… is too large for a rating or career games."
                 )
