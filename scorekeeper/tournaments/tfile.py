@@ -123,12 +123,18 @@ def _numbers(text: str, line: int) -> list[int]:
         raise TFileError("bad_number", f"Line {line} has something that is not a number.") from None
 
 
-def read_t(text: str) -> Division:
-    """The players and results of a ``.t`` file (blank lines and ``#`` comments are skipped)."""
+def read_t(text: str, most_players: int | None = None) -> Division:
+    """The players and results of a ``.t`` file (blank lines and ``#`` comments are skipped);
+    refused at the first player past ``most_players``, if given, unread beyond."""
     rows: list[tuple[str, int, list[int], list[int], list[int] | None]] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip() or raw.lstrip().startswith("#"):
             continue
+        if most_players is not None and len(rows) == most_players:
+            raise TFileError(
+                "too_many_players",
+                f"An event has at most {most_players} players: line {number} is one more.",
+            )
         found = LINE.match(raw.strip())
         if not found:
             raise TFileError(
