@@ -220,11 +220,18 @@ class ClockState:
         return cls(tuple(readings), running, bool(data["paused"]), at, rule.kind, rule.full_ms)
 
     def now(self, at: int) -> tuple[int, ...]:
-        """The readings at the moment ``at``: the running clock less the time since."""
+        """The readings at the moment ``at``: the running clock less the time since, down to
+        a day over at most (past any maximum overtime, so it costs and loses the same), so
+        that what is worked out from a moment long before is still a reading a clock can send.
+
+        >>> state = ClockState.start(ClockRule(), seats=2, first=0, at=0)
+        >>> state.now(60_000), state.now(10**12)[0] == -LIMIT_MS
+        ((1440000, 1500000), True)
+        """
         if self.running is None or self.paused:
             return self.readings
         readings = list(self.readings)
-        readings[self.running] -= max(0, at - self.at)
+        readings[self.running] = max(readings[self.running] - max(0, at - self.at), -LIMIT_MS)
         return tuple(readings)
 
     def switch(self, readings: Sequence[int], at: int, to: int | None) -> ClockState:

@@ -319,10 +319,8 @@ class ForfeitIn(Schema):
 )
 def forfeit(request: HttpRequest, tournament_id: int, payload: ForfeitIn) -> Status[ForfeitOut]:
     tournament = _tournament(tournament_id)
-    director_of(request, tournament.club)
-    pairing = events.do_forfeit(
-        tournament, payload.round, payload.absent, by=str(getattr(request, "user", "") or "")
-    )
+    user = director_of(request, tournament.club)
+    pairing = events.do_forfeit(tournament, payload.round, payload.absent, by=user.get_username())
     absent = pairing.first if pairing.absent_id == pairing.first_id else pairing.second
     present = pairing.second if absent == pairing.first else pairing.first
     assert absent is not None and present is not None
@@ -343,7 +341,7 @@ def forfeit(request: HttpRequest, tournament_id: int, payload: ForfeitIn) -> Sta
 )
 def enter_result(request: HttpRequest, tournament_id: int, payload: ResultIn) -> Status[ResultOut]:
     tournament = _tournament(tournament_id)
-    director_of(request, tournament.club)
+    user = director_of(request, tournament.club)
     pairing = events.do_enter_result(
         tournament,
         payload.round,
@@ -351,7 +349,7 @@ def enter_result(request: HttpRequest, tournament_id: int, payload: ResultIn) ->
         payload.score1,
         payload.player2,
         payload.score2,
-        by=str(getattr(request, "user", "") or ""),
+        by=user.get_username(),
     )
     answer: ResultOut = {
         "round": payload.round,

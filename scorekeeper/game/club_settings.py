@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 
 from referee import RULESETS, ClockRule, InputError, RuleOptions
 from scorekeeper.game import domain
-from scorekeeper.game.membership import CLUB_NAME_MAX, directs, home_club
+from scorekeeper.game.membership import CLUB_NAME_MAX, check_club_name_free, directs, home_club
 from scorekeeper.game.refusals import Conflict
 from scorekeeper.game.word_policy import AUTO, MANUAL, resolve_lexicon
 from scorekeeper.models import Club, Player, name_key, name_problem
@@ -114,6 +114,7 @@ def do_rename_club(club: Club, name: str) -> Club:
         raise InputError(
             "bad_name", problem or f"A club's name has at most {CLUB_NAME_MAX} characters."
         )
+    check_club_name_free(name, besides=club)
     with transaction.atomic():
         club = Club.objects.select_for_update().get(pk=club.pk)
         club.name = name

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils.text import slugify
 
 from referee import InputError
@@ -274,6 +275,14 @@ RESERVED_SLUGS = frozenset({"new", "invitations"})
 CLUB_NAME_MAX = 80
 
 
+def check_club_name_free(name: str, besides: Club | None = None) -> None:
+    """Refuse a club name that another club has, or whose address (slug) another club has:
+    one club can't pass for another, when made or renamed."""
+    others = Club.objects.exclude(pk=besides.pk) if besides is not None else Club.objects.all()
+    if others.filter(Q(name__iexact=name) | Q(slug=slugify(name)[:80])).exists():
+        raise Conflict("club_exists", f"There is already a club called {name} (or close to it).")
+
+
 def do_create_club(name: str, director: AbstractBaseUser) -> Club:
     """A new club, with ``director`` as its director; its slug from its name."""
     name = " ".join(str(name).split())
@@ -285,6 +294,7 @@ def do_create_club(name: str, director: AbstractBaseUser) -> Club:
     slug = slugify(name)[:80]
     if not slug or slug in RESERVED_SLUGS:
         raise InputError("bad_name", "Give the club a name with some letters or digits in it.")
+    check_club_name_free(name)
     try:
         with transaction.atomic():
             club = Club.objects.create(name=name, slug=slug)

@@ -114,6 +114,8 @@ def check_entries(
     is spelt as it was first, and every player is in a named division or none is."""
     if not entries:
         raise InputError("no_players", "Enter at least one player.")
+    if len(entries) > MAX_ENTRANTS:  # refused before each name is checked
+        raise InputError("too_many_players", f"An event has at most {MAX_ENTRANTS} players.")
     seen = {name_key(name) for name in taken}
     tidied = []
     for entry in entries:
@@ -233,7 +235,7 @@ def do_import_tournament(club: Club, text: str, **fields: Any) -> Tournament:
     paired and not finished waits for its result; a bye and an absence keep their kind, at
     the event's own margins). ``fields`` are ``do_create_tournament``'s."""
     try:
-        division = core.read_t(text)
+        division = core.read_t(text, most_players=MAX_ENTRANTS)
     except core.TournamentError as error:
         raise InputError(error.code, error.message) from None
     for result in division.results:

@@ -37,8 +37,11 @@ class TFileError(TournamentError):
     """A ``.t`` file that can't be read, or results that can't be written as one."""
 
 
+# The name takes everything up to the first digit at once and never gives it back (a
+# possessive ``*+``), so a long line that is not a player's costs one pass, not one for each
+# place the name could end; whitespace must come before the rating, and the name is stripped.
 LINE = re.compile(
-    r"^(?P<name>[^;\d]*?)\s+(?P<rating>\d+)(?P<opponents>(?:\s+\d+)*)\s*;"
+    r"^(?P<name>[^;\d]*+)(?<=\s)(?P<rating>\d++)(?P<opponents>(?:\s+\d+)*+)\s*;"
     r"(?P<scores>[^;]*)(?:;\s*p12(?P<seats>[^;]*))?(?:;.*)?$"
 )
 
@@ -120,23 +123,31 @@ def _numbers(text: str, line: int) -> list[int]:
         raise TFileError("bad_number", f"Line {line} has something that is not a number.") from None
 
 
-def read_t(text: str) -> Division:
-    """The players and results of a ``.t`` file (blank lines and ``#`` comments are skipped)."""
+def read_t(text: str, most_players: int | None = None) -> Division:
+    """The players and results of a ``.t`` file (blank lines and ``#`` comments are skipped);
+    refused at the first player past ``most_players``, if given, unread beyond."""
     rows: list[tuple[str, int, list[int], list[int], list[int] | None]] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip() or raw.lstrip().startswith("#"):
             continue
+        if most_players is not None and len(rows) == most_players:
+            raise TFileError(
+                "too_many_players",
+                f"An event has at most {most_players} players: line {number} is one more.",
+            )
         found = LINE.match(raw.strip())
         if not found:
             raise TFileError(
                 "bad_line",
-                f"Line {number} is not 'Last, First rating opponents; scores': {raw.strip()!r}.",
+                f"Line {number} is not 'Last, First rating opponents; scores': "
+                f"{raw.strip()[:60]!r}.",
             )
         seats = found["seats"]
+        (rating,) = _numbers(found["rating"], number)
         rows.append(
             (
                 first_name_first(found["name"]),
-                int(found["rating"]),
+                rating,
                 _numbers(found["opponents"], number),
                 _numbers(found["scores"], number),
                 _numbers(seats, number) if seats is not None else None,
@@ -166,6 +177,11 @@ def read_t(text: str) -> Division:
                     "bad_opponent",
                     f"{name}'s opponent in round {round_number} is line {opponent}, "
                     "which is not in the file.",
+                )
+            if opponent == index:
+                raise TFileError(
+                    "plays_self",
+                    f"{name}'s opponent in round {round_number} is line {opponent}: their own.",
                 )
             other = rows[opponent - 1]
             if round_index >= len(other[2]) or other[2][round_index] != index:

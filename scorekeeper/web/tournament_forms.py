@@ -21,6 +21,9 @@ METHOD_NAMES = {
     "manual": "By hand",
 }
 assert set(METHOD_NAMES) == set(METHODS)
+# A rating or career games this long is far out of range (the event says so); longer, int()
+# is not asked to read it.
+NUMBER_DIGITS = 18
 
 
 def read_entries(text: str) -> list[events.Entry]:
@@ -41,7 +44,11 @@ def read_entries(text: str) -> list[events.Entry]:
             continue
         words = line.replace(",", " ").split()
         numbers: list[int] = []
-        while words and words[-1].isdigit() and len(numbers) < 2:
+        while words and words[-1].isascii() and words[-1].isdigit() and len(numbers) < 2:
+            if len(words[-1]) > NUMBER_DIGITS:
+                raise forms.ValidationError(
+                    f"{words[-1][:12]}… is too large for a rating or career games."
+                )
             numbers.insert(0, int(words.pop()))
         if not words:
             if numbers:

@@ -30,7 +30,7 @@ from scorekeeper.game.membership import directs
 from scorekeeper.game.refusals import REFUSALS, message_of, status_of
 from scorekeeper.models import Pairing, Tournament, name_key
 from scorekeeper.web.clock_fields import clock_initial, clock_of
-from scorekeeper.web.clubs import get_club, refuse
+from scorekeeper.web.clubs import get_club, number_of, refuse
 from scorekeeper.web.managing import qr_svg
 from scorekeeper.web.shortcuts import error_page, private
 from scorekeeper.web.tournament_forms import NewTournamentForm, PairForm, ResultForm, read_entries
@@ -287,10 +287,11 @@ def enter_result(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_POST
 def forfeit(request: HttpRequest, tournament_id: int) -> HttpResponse:
     def change(tournament: Tournament) -> str:
-        number, absent = request.POST.get("round", ""), request.POST.get("absent", "")[:80]
-        if not number.isdigit() or not absent:
+        number = number_of(request.POST.get("round"))
+        absent = request.POST.get("absent", "")[:80]
+        if number is None or not absent:
             raise forms.ValidationError("Choose the round and the player who is absent.")
-        events.do_forfeit(tournament, int(number), absent, by=_who(request))
+        events.do_forfeit(tournament, number, absent, by=_who(request))
         margin = tournament.forfeit_spread
         return f"Round {number}: {absent} is absent, a loss by {margin}; the opponent wins."
 
@@ -301,8 +302,8 @@ def forfeit(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_POST
 def withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
     def change(tournament: Tournament) -> str:
-        number = request.POST.get("entrant", "")
-        entrant = tournament.entrants.filter(pk=int(number) if number.isdigit() else 0).first()
+        number = number_of(request.POST.get("entrant"))
+        entrant = tournament.entrants.filter(pk=number or 0).first()
         if entrant is None:
             raise forms.ValidationError("Choose a player of this event.")
         events.do_withdraw(entrant, by=_who(request))

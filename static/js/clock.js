@@ -15,6 +15,8 @@
 (function () {
   "use strict";
   const MINUTE = 60000;
+  // A clock reads at most a day over, as the server works it out (referee.clock.LIMIT_MS).
+  const DAY = 24 * 60 * MINUTE;
 
   function format(ms) {
     const seconds = Math.ceil(Math.abs(ms) / 1000);
@@ -24,7 +26,7 @@
   function now(face, at) {
     const reading = Number(face.dataset.reading);
     if (face.dataset.running !== "1") return reading;
-    return reading - Math.max(0, at - Number(face.dataset.at));
+    return Math.max(reading - Math.max(0, at - Number(face.dataset.at)), -DAY);
   }
 
   function penalty(group, ms) {

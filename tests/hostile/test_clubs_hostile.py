@@ -412,3 +412,30 @@ def test_a_throwaway_club_cant_claim_a_casual_player_who_has_played(hostile):
     )
     assert messages_of(response) == ["Ann is on Riverside's roster."]
     assert riverside.roster.filter(pk=ann.pk).exists()
+
+
+@pytest.mark.parametrize("name", ["Riverside", "RIVERSIDE", "Riverside!"])
+def test_a_club_cannot_be_renamed_to_pass_for_another(hostile, name):
+    make_club()
+    mallory = account("mallory")
+    make_club("Hilltop", directors=[mallory])
+    hostile.force_login(mallory)
+    response = hostile.post(
+        "/api/clubs/hilltop/name", {"name": name}, content_type="application/json"
+    )
+    assert response.status_code == 409
+    assert response.json()["error"]["code"] == "club_exists"
+    response = hostile.post("/clubs/hilltop/settings/name", {"name": name}, follow=True)
+    assert messages_of(response) == [
+        f"Not changed. There is already a club called {name} (or close to it)."
+    ]
+    assert sorted(Club.objects.values_list("name", flat=True)) == ["Hilltop", "Riverside"]
+
+
+def test_a_renamed_club_s_name_is_not_taken_by_a_new_club(hostile):
+    make_club("Hilltop", directors=[account("rita")])
+    Club.objects.filter(slug="hilltop").update(name="Riverside")  # renamed, its address kept
+    hostile.force_login(account("mallory"))
+    response = hostile.post("/api/clubs/", {"name": "Riverside"}, content_type="application/json")
+    assert response.status_code == 409
+    assert Club.objects.count() == 1

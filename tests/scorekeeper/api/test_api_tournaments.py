@@ -218,3 +218,18 @@ def test_the_t_file_is_at_the_events_address(dora, client):
 
 def test_an_unknown_event_is_a_404(client):
     refused(client.get("/api/tournaments/999/standings"), 404, "not_found")
+
+
+def test_a_forfeit_and_a_result_sent_with_a_token_name_the_director_in_the_games_log(dora):
+    tournament = event(dora)
+    paired = dora.post(f"/api/tournaments/{tournament}/rounds/", {"method": "swiss"}).json()
+    one, two = paired["pairings"]
+    forfeit = {"round": 1, "absent": one["first"]}
+    assert dora.post(f"/api/tournaments/{tournament}/forfeits/", forfeit).status_code == 201
+    result = {"round": 1, "player1": two["first"], "score1": 400, "player2": two["second"],
+              "score2": 350}  # fmt: skip
+    assert dora.post(f"/api/tournaments/{tournament}/results/", result).status_code == 201
+    for table in (one, two):
+        game = Game.objects.get(pk=table["game"]["id"])
+        assert game.status == "abandoned"
+        assert game.turns.order_by("number").last().entered_by == "dora"
