@@ -576,8 +576,10 @@ class UnpairedOut(TypedDict):
     games_removed: int
 
 
-@with_config(_example({"round": 2, "table": 3, "absent": "Ben Baker", "present": "Ann Archer",
-                       "spread": 50}))  # fmt: skip
+_FORFEIT = {"round": 2, "table": 3, "absent": "Ben Baker", "present": "Ann Archer", "spread": 50}
+
+
+@with_config(_example(_FORFEIT))
 class ForfeitOut(TypedDict):
     """A forfeit: the absent player loses by ``spread``, the present one wins by it."""
 
@@ -586,6 +588,36 @@ class ForfeitOut(TypedDict):
     absent: str
     present: str
     spread: int
+
+
+_ENTRANT = {"name": "Eve Evans", "rating": 1550, "career_games": 40, "division": "",
+            "joined_round": 3, "active": True}  # fmt: skip
+
+
+@with_config(_example(_ENTRANT))
+class EntrantOut(TypedDict):
+    """A player entered in the event, with the rating and career games they came with."""
+
+    name: str
+    rating: Annotated[
+        int, Field(description="0: unrated; entered as 0, the one their last event here left")
+    ]
+    career_games: int
+    division: Annotated[str, Field(description="empty in an event of one division")]
+    joined_round: Annotated[
+        int, Field(description="the first round they are paired in; each before is a loss")
+    ]
+    active: Annotated[bool, Field(description="false once withdrawn")]
+
+
+@with_config(_example({"name": "Ben Baker", "from_round": 3, "forfeits": [_FORFEIT]}))
+class WithdrawalOut(TypedDict):
+    """A player withdrawn: not paired from ``from_round`` on; each game of theirs already
+    paired and not over became a forfeit win for the opponent."""
+
+    name: str
+    from_round: Annotated[int, Field(description="the first round they are not paired in")]
+    forfeits: list[ForfeitOut]
 
 
 _RESULT = {"round": 1, "table": 1, "player1": "Ann Archer", "score1": 412, "player2": "Ben Baker",

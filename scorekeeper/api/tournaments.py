@@ -1,5 +1,5 @@
-"""The API of a club's tournament: make a club, make an event, pair its rounds, type in a
-result, read its standings and its ``.t`` file.
+"""The API of a club's tournament: make a club, make an event, enter players late, withdraw
+one, pair its rounds, type in a result, read its standings and its ``.t`` file.
 
 A change is a director's (``accounts.account_of``: the session with CSRF, or the account's
 token); reading an event is anyone's. Each route calls one operation of
@@ -21,6 +21,7 @@ from scorekeeper.api.clubs import club_named, director_of
 from scorekeeper.api.endpoints import READ, WRITE, ApiError, Int, Text, answers, api
 from scorekeeper.api.schemas import (
     ClubOut,
+    EntrantOut,
     ForfeitOut,
     PairingOut,
     ResultOut,
@@ -28,12 +29,13 @@ from scorekeeper.api.schemas import (
     StandingOut,
     TournamentOut,
     UnpairedOut,
+    WithdrawalOut,
 )
 from scorekeeper.game import club_settings
 from scorekeeper.game import tournaments as events
 from scorekeeper.game.event_files import T_FILE_MOST
 from scorekeeper.game.membership import do_create_club
-from scorekeeper.models import Club, Tournament, TournamentRound
+from scorekeeper.models import Club, Entrant, Pairing, Tournament, TournamentRound
 
 DIRECTING = (401, 403, *WRITE)
 
@@ -307,6 +309,75 @@ def swap(request: HttpRequest, tournament_id: int, number: int, payload: SwapIn)
     return _round(events.do_swap(tournament, number, *payload.players))
 
 
+class LateEntriesIn(Schema):
+    players: list[EntryIn] = Field(..., min_length=1, max_length=events.MAX_ENTRANTS)
+
+
+class WithdrawalIn(Schema):
+    name: Text = Field(..., examples=["Ben Baker"], description="the player who leaves the event")
+
+
+def _entrant(entrant: Entrant) -> EntrantOut:
+    return {
+        "name": entrant.player.name,
+        "rating": entrant.rating,
+        "career_games": entrant.career_games,
+        "division": entrant.division,
+        "joined_round": entrant.joined_round,
+        "active": entrant.active,
+    }
+
+
+def _forfeit(pairing: Pairing, tournament: Tournament) -> ForfeitOut:
+    absent = pairing.first if pairing.absent_id == pairing.first_id else pairing.second
+    present = pairing.second if absent == pairing.first else pairing.first
+    assert absent is not None and present is not None
+    return {
+        "round": pairing.round.number,
+        "table": pairing.table,
+        "absent": absent.player.name,
+        "present": present.player.name,
+        "spread": tournament.forfeit_spread,
+    }
+
+
+@api.post(
+    "/tournaments/{tournament_id}/players/",
+    **answers(201, list[EntrantOut], *DIRECTING, 404),
+    summary="Late entries: paired from the next round on, each round before a forfeit loss",
+)
+def add_players(
+    request: HttpRequest, tournament_id: int, payload: LateEntriesIn
+) -> Status[list[EntrantOut]]:
+    tournament = _tournament(tournament_id)
+    director_of(request, tournament.club)
+    made = events.do_add_players(
+        tournament,
+        [events.Entry(p.name, p.rating, p.career_games, p.division) for p in payload.players],
+    )
+    return Status(201, [_entrant(entrant) for entrant in made])
+
+
+@api.post(
+    "/tournaments/{tournament_id}/withdrawals/",
+    **answers(201, WithdrawalOut, *DIRECTING, 404),
+    summary="Withdraw a player: not paired again; their open games become forfeit wins",
+)
+def withdraw(
+    request: HttpRequest, tournament_id: int, payload: WithdrawalIn
+) -> Status[WithdrawalOut]:
+    tournament = _tournament(tournament_id)
+    user = director_of(request, tournament.club)
+    entrant = events.entrant_named(tournament, payload.name)
+    forfeited = events.do_withdraw(entrant, by=user.get_username())
+    answer: WithdrawalOut = {
+        "name": entrant.player.name,
+        "from_round": tournament.round_set.count() + 1,
+        "forfeits": [_forfeit(pairing, tournament) for pairing in forfeited],
+    }
+    return Status(201, answer)
+
+
 class ForfeitIn(Schema):
     round: Int = Field(..., ge=1)
     absent: Text = Field(..., examples=["Ben Baker"], description="the player who didn't come")
@@ -321,17 +392,7 @@ def forfeit(request: HttpRequest, tournament_id: int, payload: ForfeitIn) -> Sta
     tournament = _tournament(tournament_id)
     user = director_of(request, tournament.club)
     pairing = events.do_forfeit(tournament, payload.round, payload.absent, by=user.get_username())
-    absent = pairing.first if pairing.absent_id == pairing.first_id else pairing.second
-    present = pairing.second if absent == pairing.first else pairing.first
-    assert absent is not None and present is not None
-    answer: ForfeitOut = {
-        "round": payload.round,
-        "table": pairing.table,
-        "absent": absent.player.name,
-        "present": present.player.name,
-        "spread": tournament.forfeit_spread,
-    }
-    return Status(201, answer)
+    return Status(201, _forfeit(pairing, tournament))
 
 
 @api.post(

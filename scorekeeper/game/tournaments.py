@@ -116,10 +116,13 @@ def check_entries(
         raise InputError("no_players", "Enter at least one player.")
     if len(entries) > MAX_ENTRANTS:  # refused before each name is checked
         raise InputError("too_many_players", f"An event has at most {MAX_ENTRANTS} players.")
-    seen = {name_key(name) for name in taken}
+    entered = {name_key(name) for name in taken}
+    seen = set(entered)
     tidied = []
     for entry in entries:
         (name,) = _names([entry.name])
+        if name_key(name) in entered:
+            raise InputError("duplicate_player", f"{name} is entered already.")
         if name_key(name) in seen:
             raise InputError("duplicate_player", f"{name} is entered twice.")
         seen.add(name_key(name))
@@ -282,13 +285,26 @@ def do_import_tournament(club: Club, text: str, **fields: Any) -> Tournament:
 
 def do_add_players(tournament: Tournament, players: Sequence[Entry]) -> list[Entrant]:
     """Late entries: paired from the next round on; the rounds before count as losses by
-    the forfeit margin (the core's ``Absence``)."""
+    the forfeit margin (the core's ``Absence``). Refused once every round is paired, and in
+    an event of divisions for a division it doesn't have."""
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         entrants = entrants_of(tournament)
         taken = [entrant.player.name for entrant in entrants]
-        entries = check_entries(players, taken, divisions_of(entrants))
+        divisions = divisions_of(entrants)
+        entries = check_entries(players, taken, divisions)
+        for entry in entries:
+            if entry.division not in divisions:
+                names = " or ".join(divisions)
+                raise InputError(
+                    "unknown_division",
+                    f"{tournament.name} has no division {entry.division} ({names}).",
+                )
         joined = tournament.round_set.count() + 1
+        if joined > tournament.rounds:
+            raise IllegalAction(
+                "all_paired", f"Every round of {tournament.name} is paired: nobody can join now."
+            )
         made = _enter(tournament, entries, joined_round=joined)
         announce(tournament)
     return made
@@ -706,9 +722,10 @@ def do_forfeit(tournament: Tournament, round: int, absent: str, *, by: str = "")
     return pairing
 
 
-def do_withdraw(entrant: Entrant, *, by: str = "") -> Entrant:
+def do_withdraw(entrant: Entrant, *, by: str = "") -> list[Pairing]:
     """Withdraw a player: later rounds are paired without them, and their games already
-    paired and not yet over become forfeit wins for their opponents."""
+    paired and not yet over become forfeit wins for their opponents (those pairings are
+    returned, in round order)."""
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=entrant.tournament_id)
         entrant = Entrant.objects.select_related("player").get(pk=entrant.pk)
@@ -716,6 +733,7 @@ def do_withdraw(entrant: Entrant, *, by: str = "") -> Entrant:
             raise Conflict("withdrawn", f"{entrant.player.name} has withdrawn already.")
         entrant.active = False
         entrant.save(update_fields=["active"])
+        forfeited = []
         for pairing in pairings_of(tournament):
             mine = entrant.pk in (pairing.first_id, pairing.second_id)
             open_game = pairing.absent_id is None and final_scores(pairing) is None
@@ -723,8 +741,9 @@ def do_withdraw(entrant: Entrant, *, by: str = "") -> Entrant:
                 pairing.absent = entrant
                 pairing.save(update_fields=["absent"])
                 _close(pairing.game, by)
+                forfeited.append(pairing)
         announce(tournament)
-    return entrant
+    return forfeited
 
 
 def announce(tournament: Tournament) -> None:

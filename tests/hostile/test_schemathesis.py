@@ -73,9 +73,11 @@ OPERATIONS = [
     "POST /api/games/import",
     "POST /api/games/{game_id}/turns/",
     "POST /api/tournaments/{tournament_id}/forfeits/",
+    "POST /api/tournaments/{tournament_id}/players/",
     "POST /api/tournaments/{tournament_id}/results/",
     "POST /api/tournaments/{tournament_id}/rounds/",
     "POST /api/tournaments/{tournament_id}/rounds/{number}/swap",
+    "POST /api/tournaments/{tournament_id}/withdrawals/",
     "PUT /api/clubs/{slug}/rules",
 ]
 CHECKS = [
@@ -154,6 +156,8 @@ NEGATIVE = [
     "POST /api/tournaments/{tournament_id}/results/",
     "POST /api/tournaments/{tournament_id}/forfeits/",
     "POST /api/tournaments/{tournament_id}/rounds/{number}/swap",
+    "POST /api/tournaments/{tournament_id}/players/",
+    "POST /api/tournaments/{tournament_id}/withdrawals/",
     "POST /api/clubs/{slug}/directors/",
     "POST /api/clubs/{slug}/name",
     "POST /api/clubs/{slug}/players/rename",
