@@ -181,6 +181,7 @@ def test_the_api_withdraws_a_player_their_open_game_a_forfeit_win(client, bearer
     ]}  # fmt: skip
     open_game = Game.objects.get(pk=tables["pairings"][1]["game"]["id"])
     assert open_game.status == Game.Status.ABANDONED
+    assert open_game.turns.order_by("number").last().entered_by == "dora"  # the token's account
     again = api_post(client, bearer, withdrawals, {"name": "Cy Cole"})
     assert refused(again, 409, "withdrawn") == "Cy Cole has withdrawn already."
     rows = client.get(f"/api/tournaments/{number}/standings").json()
