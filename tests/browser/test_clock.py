@@ -156,3 +156,19 @@ def test_overtime_runs_up_in_red_with_the_penalty_it_costs_now(page: Page):
     page.clock.fast_forward(60_000)
     expect(ann.locator(".clock-time")).to_have_text(re.compile(r"^−2:0\d$"))
     expect(ann.locator(".clock-penalty")).to_have_text("−30")
+
+
+def test_four_players_overtime_readings_fit_their_columns_at_360_px(page: Page):
+    game = domain.check_create_game(
+        ruleset="upwords-10", players=["Ann", "Ben", "Cy", "Di"], lexicon="CLUB",
+        clock={"kind": "player", "max_overtime_minutes": 60},
+    )  # fmt: skip
+    domain.act(game.pk, "clock", clock="pause", clock_ms=[-605_000, -65_000, -3_599_000, 5_000])
+    page.set_viewport_size({"width": 360, "height": 740})
+    open_scorer(page, game, entry=1)
+    expect(face(page, 2).locator(".clock-time")).to_have_text("−59:59")
+    for seat in range(4):
+        time, cell = face(page, seat).locator(".clock-time"), face(page, seat).locator("..")
+        inner, outer = time.bounding_box(), cell.bounding_box()
+        assert inner is not None and outer is not None
+        assert outer["x"] <= inner["x"] and inner["x"] + inner["width"] <= outer["x"] + outer["width"]
