@@ -44,6 +44,7 @@ from scorekeeper.models import (
     Pairing,
     Tournament,
     TournamentRound,
+    Turn,
     name_key,
     name_problem,
 )
@@ -540,7 +541,14 @@ def _unstarted(tournament: Tournament, number: int) -> TournamentRound:
             "later_round",
             f"Round {latest.number} is paired after round {number}: take it back first.",
         )
-    for pairing in paired.pairings.select_related("game").order_by("table"):
+    pairings = list(paired.pairings.order_by("table"))
+    begun = set(  # one query for the round, however many tables
+        Turn.objects.filter(game__pairing__round=paired)
+        .order_by()
+        .values_list("game_id", flat=True)
+        .distinct()
+    )
+    for pairing in pairings:
         if pairing.table is None:
             continue
         if pairing.absent_id is not None or pairing.first_score is not None:
@@ -548,7 +556,7 @@ def _unstarted(tournament: Tournament, number: int) -> TournamentRound:
                 "round_begun",
                 f"Table {pairing.table} of round {number} has its result: the round has begun.",
             )
-        if pairing.game is not None and pairing.game.turns.exists():
+        if pairing.game_id in begun:
             raise Conflict(
                 "round_begun",
                 f"Table {pairing.table}'s game in round {number} has begun: a round can be "
