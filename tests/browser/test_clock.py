@@ -167,8 +167,22 @@ def test_four_players_overtime_readings_fit_their_columns_at_360_px(page: Page):
     page.set_viewport_size({"width": 360, "height": 740})
     open_scorer(page, game, entry=1)
     expect(face(page, 2).locator(".clock-time")).to_have_text("−59:59")
+    fits(page, ".scorebar .player-clock")
+    page.goto(f"/games/{game.pk}/watch")  # the spectator screen on a phone, then a TV
+    fits(page, ".scoreboard .player-clock")
+    page.set_viewport_size({"width": 1280, "height": 720})
+    fits(page, ".scoreboard .player-clock")
+
+
+def fits(page: Page, clocks: str) -> None:
+    """Each clock's reading stays inside its player's column."""
     for seat in range(4):
-        time, cell = face(page, seat).locator(".clock-time"), face(page, seat).locator("..")
-        inner, outer = time.bounding_box(), cell.bounding_box()
+        time = page.locator(f"{clocks}[data-seat='{seat}'] .clock-time")
+        inner, outer = (
+            time.bounding_box(),
+            page.locator(f"{clocks}[data-seat='{seat}'] >> ..").bounding_box(),
+        )
         assert inner is not None and outer is not None
-        assert outer["x"] <= inner["x"] and inner["x"] + inner["width"] <= outer["x"] + outer["width"]
+        assert (
+            outer["x"] <= inner["x"] and inner["x"] + inner["width"] <= outer["x"] + outer["width"]
+        )
