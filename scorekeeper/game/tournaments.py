@@ -16,7 +16,9 @@ standings screens follow.
 
 from __future__ import annotations
 
+import random
 import time
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date as Date
@@ -42,6 +44,7 @@ from scorekeeper.models import (
     Pairing,
     Tournament,
     TournamentRound,
+    Turn,
     name_key,
     name_problem,
 )
@@ -463,17 +466,7 @@ def do_pair_round(
             for pairing in division.pairings:
                 table += 1
                 first, second = entrant_of[pairing.first], entrant_of[pairing.second]
-                game = domain.check_create_game(
-                    ruleset=tournament.ruleset,
-                    players=[first.player.name, second.player.name],
-                    lexicon=tournament.lexicon,
-                    challenge_mode=tournament.challenge_mode,
-                    first=first.player.name,
-                    club=tournament.club,
-                    table_number=table,
-                    options=options_of(tournament),
-                    clock=tournament.clock,
-                )
+                game = _table_game(tournament, first, second, table)
                 Pairing.objects.create(
                     round=paired_round, table=table, first=first, second=second, game=game
                 )
@@ -481,6 +474,21 @@ def do_pair_round(
                 Pairing.objects.create(round=paired_round, first=entrant_of[division.bye])
         announce(tournament)
     return paired_round
+
+
+def _table_game(tournament: Tournament, first: Entrant, second: Entrant, table: int) -> Game:
+    """The game of a table: ``first`` seated first, with the event's rules."""
+    return domain.check_create_game(
+        ruleset=tournament.ruleset,
+        players=[first.player.name, second.player.name],
+        lexicon=tournament.lexicon,
+        challenge_mode=tournament.challenge_mode,
+        first=first.player.name,
+        club=tournament.club,
+        table_number=table,
+        options=options_of(tournament),
+        clock=tournament.clock,
+    )
 
 
 def _pair_divisions(
@@ -549,7 +557,14 @@ def _unstarted(tournament: Tournament, number: int) -> TournamentRound:
             "later_round",
             f"Round {latest.number} is paired after round {number}: take it back first.",
         )
-    for pairing in paired.pairings.select_related("game").order_by("table"):
+    pairings = list(paired.pairings.order_by("table"))
+    begun = set(  # one query for the round, however many tables
+        Turn.objects.filter(game__pairing__round=paired)
+        .order_by()
+        .values_list("game_id", flat=True)
+        .distinct()
+    )
+    for pairing in pairings:
         if pairing.table is None:
             continue
         if pairing.absent_id is not None or pairing.first_score is not None:
@@ -557,7 +572,7 @@ def _unstarted(tournament: Tournament, number: int) -> TournamentRound:
                 "round_begun",
                 f"Table {pairing.table} of round {number} has its result: the round has begun.",
             )
-        if pairing.game is not None and pairing.game.turns.exists():
+        if pairing.game_id in begun:
             raise Conflict(
                 "round_begun",
                 f"Table {pairing.table}'s game in round {number} has begun: a round can be "
@@ -592,8 +607,11 @@ def do_unpair_round(tournament: Tournament, number: int) -> int:
 
 def do_swap(tournament: Tournament, number: int, one: str, other: str) -> TournamentRound:
     """Swap two players of round ``number`` before it starts: each takes the other's place
-    (opponent, or bye), and the round is paired again by hand with the tables so changed,
-    their games made again. Both must be in one division, at different tables."""
+    (opponent, or bye) and the round counts as paired by hand. Only their two tables change:
+    each keeps its number and gets a new game, its first player chosen as the core seats a
+    couple (fewer firsts, then more seconds, else the event's draw); every other table keeps
+    its game, so the scorer links handed out still open them. Both must be in one division,
+    at different tables."""
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         a, b = entrant_named(tournament, one), entrant_named(tournament, other)
@@ -605,37 +623,59 @@ def do_swap(tournament: Tournament, number: int, one: str, other: str) -> Tourna
             )
         paired = _unstarted(tournament, number)
         swapped = {a.pk: b, b.pk: a}
-        couples: list[tuple[str, str]] = []
-        byes: list[str] = []
-        seen = set()
-        for pairing in paired.pairings.select_related("first__player", "second__player"):
-            if pairing.second is None:
-                byes.append(swapped.get(pairing.first_id, pairing.first).player.name)
-                seen.add(pairing.first_id)
-                continue
+        touched = [
+            pairing
+            for pairing in paired.pairings.select_related("first__player", "second__player")
+            if {pairing.first_id, pairing.second_id} & {a.pk, b.pk}
+        ]
+        for pairing in touched:
             if {pairing.first_id, pairing.second_id} == {a.pk, b.pk}:
                 raise IllegalAction(
                     "same_table",
                     f"{a.player.name} and {b.player.name} are at the same table already.",
                 )
-            first = swapped.get(pairing.first_id, pairing.first)
-            second = swapped.get(pairing.second_id or 0, pairing.second)
-            assert second is not None
-            couples.append((first.player.name, second.player.name))
-            seen.update((pairing.first_id, pairing.second_id or 0))
+        seen = {pk for pairing in touched for pk in (pairing.first_id, pairing.second_id)}
         for entrant in (a, b):
             if entrant.pk not in seen:
                 raise IllegalAction(
                     "not_in_round", f"{entrant.player.name} is not paired in round {number}."
                 )
-        based_on, gibsonized = paired.based_on, paired.gibsonized
-        do_unpair_round(tournament, number)
-        again = do_pair_round(
-            tournament, "manual", round=number, based_on=based_on, manual=couples, manual_byes=byes
-        )
-        again.gibsonized = gibsonized  # the swap moves players, not who was gibsonized
-        again.save(update_fields=["gibsonized"])
-        return again
+        firsts, seconds = _seatings_before(tournament, number)
+        for pairing in touched:
+            moved = swapped.get(pairing.first_id, pairing.first)
+            if pairing.second is None:  # the bye goes to the other player
+                pairing.first = moved
+                pairing.save(update_fields=["first"])
+                continue
+            other_side = swapped.get(pairing.second_id or 0, pairing.second)
+            draw = random.Random(
+                f"{tournament.seed}:{number}:{min(moved.pk, other_side.pk)}:"
+                f"{max(moved.pk, other_side.pk)}"
+            )
+            first_pk, _ = core.seat(moved.pk, other_side.pk, firsts, seconds, draw)
+            first, second = (moved, other_side) if first_pk == moved.pk else (other_side, moved)
+            was = pairing.game_id
+            assert pairing.table is not None
+            pairing.first, pairing.second = first, second
+            pairing.game = _table_game(tournament, first, second, pairing.table)
+            pairing.save(update_fields=["first", "second", "game"])
+            if was is not None:
+                domain.do_remove_game(was)
+        paired.method = "manual"
+        paired.save(update_fields=["method"])
+        announce(tournament)
+        return paired
+
+
+def _seatings_before(tournament: Tournament, number: int) -> tuple[Counter[int], Counter[int]]:
+    """How many times each entrant went first and second before round ``number``."""
+    firsts: Counter[int] = Counter()
+    seconds: Counter[int] = Counter()
+    for result in core_results(tournament):
+        if isinstance(result, core.Game) and result.round < number:
+            firsts[result.first] += 1
+            seconds[result.second] += 1
+    return firsts, seconds
 
 
 # Results and withdrawals -----------------------------------------------------------------------

@@ -43,11 +43,15 @@ def clock_fields() -> dict[str, forms.Field]:
     }  # fmt: skip
 
 
-def clock_of(data: dict[str, Any]) -> dict[str, Any] | None:
-    """The clock rule the clock's fields chose, or None for no clock."""
+def clock_of(data: dict[str, Any], kept: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    """The clock rule the clock's fields chose, or None for no clock. A time bank keeps the
+    settings these fields don't show (the overtime's cost, its most, past it) from ``kept``,
+    the clock rule stored before (a club's usual one), when that was a time bank too."""
     kind = data.get("clock") or ""
     if kind == PLAYER:
-        return {"kind": PLAYER, "minutes": data.get("clock_minutes") or DEFAULT_RULE.minutes}
+        minutes = data.get("clock_minutes") or DEFAULT_RULE.minutes
+        before = kept if kept and kept.get("kind") == PLAYER else {}
+        return {**before, "kind": PLAYER, "minutes": minutes}
     if kind == TURN:
         return {"kind": TURN, "seconds": data.get("clock_seconds") or ClockRule(kind=TURN).seconds}
     return None

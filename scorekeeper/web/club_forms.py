@@ -56,14 +56,15 @@ class ClubRulesForm(forms.Form):
     def of(cls, rules: ClubRules) -> ClubRulesForm:
         return cls(initial={**rules.initial(), **clock_initial(rules.clock)})
 
-    def rules(self) -> ClubRules:
+    def rules(self, kept: ClubRules | None = None) -> ClubRules:
+        """The rules chosen; a time bank keeps what the form doesn't show from ``kept``."""
         data = self.cleaned_data
         return ClubRules(
             ruleset=data["ruleset"],
             lexicon=data["lexicon"],
             challenge_mode=data["challenge_mode"],
             rejected_challenge=data["rejected_challenge"],
-            clock=clock_of(data),
+            clock=clock_of(data, kept.clock if kept else None),
         )
 
 

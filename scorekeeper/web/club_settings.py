@@ -94,7 +94,7 @@ def club_rules(request: HttpRequest, slug: str) -> HttpResponse:
         form = ClubRulesForm(request.POST)
         if not form.is_valid():
             raise _errors(form)
-        club_settings.do_set_rules(club, form.rules())
+        club_settings.do_set_rules(club, form.rules(kept=club_settings.rules_of(club)))
         return "The club's usual rules are kept: its new games and events start from them."
 
     return _directed(request, slug, change)

@@ -6,10 +6,12 @@ each game moves and ends."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from scorekeeper.game import tournaments as events
 from scorekeeper.game.replay import turn_phrase
 from scorekeeper.models import Club, Game, Pairing, Tournament
+from scorekeeper.web.clock_faces import clock_faces
 
 
 @dataclass(frozen=True)
@@ -26,7 +28,8 @@ class Side:
 @dataclass(frozen=True)
 class EventTable:
     """One table of the current round: its number (None for a bye), its players, and where
-    its game stands in words ("turn 7", "final", "forfeit", "typed in", "bye")."""
+    its game stands in words ("turn 7", "final", "forfeit", "typed in", "bye"), and the
+    clocks of a clocked game in play (``clock_faces``)."""
 
     pairing: Pairing
     number: int | None
@@ -34,6 +37,7 @@ class EventTable:
     sides: list[Side]
     state: str
     in_play: bool
+    clock: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -87,7 +91,12 @@ def _table(pairing: Pairing, division: str) -> EventTable:
         state = turn_phrase(game)
     else:
         state = game.get_status_display().lower()
-    return EventTable(pairing, pairing.table, division, sides, state, in_play)
+    clock = None
+    if in_play:  # the seats' names from the pairing, so no query a table
+        names = {pairing.first.player_id: first, pairing.second.player_id: second}
+        order = sorted(seats.values(), key=lambda seat: seat.order)
+        clock = clock_faces(game, [names.get(seat.player_id, "") for seat in order])
+    return EventTable(pairing, pairing.table, division, sides, state, in_play, clock)
 
 
 def event_screen(club: Club) -> EventScreen | None:

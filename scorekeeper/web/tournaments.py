@@ -99,7 +99,7 @@ def new_tournament(request: HttpRequest, slug: str) -> HttpResponse:
             "forfeit_spread": 50 if data["forfeit_spread"] is None else data["forfeit_spread"],
             "gibson": data["gibson"],
             "rejected_challenge": data["rejected_challenge"],
-            "clock": clock_of(data),
+            "clock": clock_of(data, usual.clock),
         }
         try:
             text = form.t_text()

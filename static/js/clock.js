@@ -88,14 +88,15 @@
       const at = Date.now();
       return { ms: faces(group).map(function (face) { return Math.round(now(face, at)); }), at: at };
     },
-    // A turn entered here and not yet by the server (kept offline): the next player's clock
-    // runs from these readings, as the server will switch it.
+    // A turn entered here and not yet by the server (kept offline): the clock of the player
+    // after the one who moved runs from these readings, as the server will switch it (not the
+    // one after the running clock, which a tap may have switched already).
     afterTurn: function (reading) {
       const group = scorerClocks();
       if (!group || !reading) return null;
       const all = faces(group);
-      const running = all.findIndex(function (face) { return face.dataset.toRun === "1"; });
-      const next = running < 0 ? -1 : (running + 1) % all.length;
+      const mover = group.dataset.toMove === "" ? -1 : Number(group.dataset.toMove);
+      const next = mover >= 0 ? (mover + 1) % all.length : -1;
       const state = { readings: reading.ms.slice(), at: reading.at, running: next };
       if (group.dataset.clock === "turn" && next >= 0) state.readings[next] = Number(group.dataset.full);
       this.show(state);
@@ -105,6 +106,7 @@
     show: function (state) {
       const group = scorerClocks();
       if (!group || !state) return;
+      group.dataset.toMove = state.running >= 0 ? String(state.running) : "";
       faces(group).forEach(function (face, seat) {
         face.dataset.reading = String(state.readings[seat]);
         face.dataset.at = String(state.at);

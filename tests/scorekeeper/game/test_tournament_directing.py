@@ -206,3 +206,25 @@ def test_a_swap_with_the_player_who_has_the_bye_gives_them_the_table():
     tables = [{p.first.player.name, p.second.player.name} for p in pairings if p.second]
     assert tables == [{"Ann Archer", "Cy Cole"}]
     assert [p.first.player.name for p in pairings if p.second is None] == ["Ben Baker"]
+
+
+def test_a_swap_changes_only_the_two_tables_and_keeps_every_other_tables_game():
+    made = event(players=[Entry(entry.name, entry.rating) for entry in SEVEN[:6]])
+    paired = events.do_pair_round(made, "swiss")
+    tables = {p.table: p for p in paired.pairings.select_related("first__player")}
+    one, other = tables[1].first.player.name, tables[2].first.player.name
+    kept = {number: tables[number].game_id for number in (1, 2, 3)}
+    swapped = events.do_swap(made, 1, one, other)
+    after = {p.table: p for p in swapped.pairings.select_related("first__player", "second__player")}
+    assert sorted(after) == [1, 2, 3] and after[3].game_id == kept[3]  # its link still opens it
+    assert one in (after[2].first.player.name, after[2].second.player.name)
+    assert other in (after[1].first.player.name, after[1].second.player.name)
+    for number in (1, 2):
+        assert after[number].game_id != kept[number]
+        game = Game.objects.get(pk=after[number].game_id)
+        seated = [s.player.name for s in game.seats.select_related("player").order_by("order")]
+        assert (
+            game.table_number == number
+            and seated[game.first_seat] == after[number].first.player.name
+        )
+    assert Game.objects.count() == 3 and (swapped.number, swapped.method) == (1, "manual")

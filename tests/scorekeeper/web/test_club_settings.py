@@ -10,8 +10,9 @@ import re
 import pytest
 
 from scorekeeper.api.accounts import new_account_token
+from scorekeeper.game import club_settings
 from scorekeeper.game.membership import directs
-from scorekeeper.models import Club, Game, Player
+from scorekeeper.models import Club, Game, Player, Tournament
 from tests.factories import account, make_club, messages_of
 
 pytestmark = pytest.mark.django_db
@@ -241,3 +242,17 @@ def test_the_api_refuses_with_a_sentence_and_changes_nothing(client, dora):
     assert (club.name, club.default_lexicon, club.default_clock) == ("Riverside", "", None)
     assert [u.username for u in club.directors.all()] == ["dora"]
     assert sorted(p.name for p in club.roster.all()) == ["Ann", "Ben", "Cy"]
+
+
+def test_the_settings_and_event_forms_keep_the_overtime_rules_they_don_t_show(client, dora):
+    usual = {"kind": "player", "minutes": 25, "overtime_penalty": 5,
+             "max_overtime_minutes": 3, "over_max": "loses"}  # fmt: skip
+    club_settings.do_set_rules(dora, club_settings.ClubRules(clock=usual))
+    client.post("/clubs/riverside/settings/rules", RULES)  # 20 minutes, from the page
+    kept = {**usual, "minutes": 20}
+    assert Club.objects.get().default_clock == kept
+    event = {"name": "Friday", "ruleset": "upwords-10", "lexicon": "CLUB",
+             "challenge_mode": "auto", "rounds": "3", "bye_spread": "50", "gibson": "on",
+             "clock": "player", "clock_minutes": "20", "players": "Ann\nBen\n"}  # fmt: skip
+    assert client.post("/clubs/riverside/tournaments/new", event).status_code == 302
+    assert Tournament.objects.get().clock == kept

@@ -79,6 +79,17 @@ def test_the_directors_screen_shows_the_events_round_and_standings_and_changes_i
     )
 
 
+def test_the_directors_screen_shows_the_clocks_running_at_a_clocked_events_tables(client):
+    made = event(players=FOUR, clock={"kind": "player", "minutes": 20})
+    paired = events.do_pair_round(made, "swiss")
+    first = paired.pairings.get(table=1)
+    page = client.get(f"/clubs/{made.club.slug}/live/tables").content.decode()
+    assert page.count('class="live-clocks" data-clock="player"') == 2  # a table each
+    assert page.count('class="player-clock running"') == 2  # each table's first player's
+    assert f"{first.first.player.name}'s clock, running:" in page
+    assert page.count('<span class="clock-time">20:00</span>') == 4  # the event's 20 minutes
+
+
 def test_an_event_of_another_day_is_not_on_the_directors_screen(client):
     made = event(players=FOUR)
     events.do_pair_round(made, "swiss")
@@ -112,3 +123,21 @@ def test_the_standings_csv_of_an_event_of_divisions_names_each_line_s_division(c
     assert [line.split(",")[0] for line in lines[1:]] == ["A", "A", "B", "B"]
     one = event(players=FOUR)
     assert client.get(f"/tournaments/{one.pk}/standings.csv").content.decode().startswith("rank,")
+
+
+def test_the_directors_page_costs_as_many_queries_for_8_players_as_for_16(client):
+    dora = account("dora")
+    client.force_login(dora)
+
+    def queries_for(size: int) -> int:
+        players = [Entry(f"Player {size} {chr(65 + i)}") for i in range(size)]
+        club = make_club(roster=(), name=f"Club {size}", directors=[dora])
+        made = events.do_create_tournament(
+            club, name="Friday", ruleset="upwords-10", lexicon="CLUB", rounds=3, players=players
+        )
+        events.do_pair_round(made, "swiss")
+        with CaptureQueriesContext(connection) as seen:
+            assert client.get(f"/tournaments/{made.pk}/direct").status_code == 200
+        return len(seen.captured_queries)
+
+    assert queries_for(16) == queries_for(8)
