@@ -92,12 +92,12 @@ def use_words(settings, tmp_path, lexicon_cache) -> Iterator[Callable[..., Path]
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """SQLite's WAL side files can outlive the test database (a killed server holds them)."""
+    """SQLite's side files (WAL, shared memory, the writers' lock) can outlive the test database."""
     from django.conf import settings
     from django.db import connections
 
     name = settings.DATABASES["default"].get("TEST", {}).get("NAME")
     # The engine is the project's own (config.sqlite), so ask the backend, not the engine's name.
     if name and connections["default"].vendor == "sqlite":
-        for suffix in ("-wal", "-shm"):
+        for suffix in ("-wal", "-shm", "-writers"):
             Path(f"{name}{suffix}").unlink(missing_ok=True)
