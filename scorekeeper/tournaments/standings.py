@@ -3,7 +3,8 @@
 Order, as tsh and NASPA rank: more wins (a draw counts ½), then more spread, then the higher
 pre-event rating (then name, so the order is stable); losses are not compared, so a player who
 left at 2–0 (+51) ranks below one who played on to 2–1 (+120). Players level on wins and spread
-share a place, shown ``"1="``. A late entry's rounds before ``joined_round`` that have no result
+share a place, shown ``"1="``. An absence or a forfeit loss is a loss whatever its spread (as
+tsh counts a bye of 0 or less). A late entry's rounds before ``joined_round`` that have no result
 count as losses by the forfeit margin; a withdrawn player keeps the results they have.
 """
 
@@ -140,7 +141,7 @@ def compute_standings(
         lines: list[ScorecardLine] = []
         for result in sorted(by_player[player.id], key=lambda result: result.round):
             kind, opponent, seat, score, opponent_score, margin = _line(result, player.id)
-            won, lost = _outcome(margin)
+            won, lost = (0.0, 1.0) if kind in ("absence", "forfeit loss") else _outcome(margin)
             wins, losses, spread = wins + won, losses + lost, spread + margin
             firsts += seat == "first"
             seconds += seat == "second"
