@@ -840,7 +840,7 @@ def division_standings(tournament: Tournament) -> list[tuple[str, list[Row]]]:
     for division in divisions_of(entrants):
         players = [core_player(entrant) for entrant in entrants if entrant.division == division]
         results = core_results(tournament, in_division(pairings, [by_id[p.id] for p in players]))
-        ratings = core.rate_event(players, results)
+        ratings = core.rate_event(players, results, tournament.rounds)
         rows = [
             Row(
                 standing=row,
@@ -896,7 +896,7 @@ def kept_rating(
         return None
     tournament = latest.tournament
     players = [core_player(entrant) for entrant in entrants_of(tournament)]
-    change = core.rate_event(players, core_results(tournament))[latest.pk]
+    change = core.rate_event(players, core_results(tournament), tournament.rounds)[latest.pk]
     return KeptRating(tournament, change.after, latest.career_games + change.games)
 
 

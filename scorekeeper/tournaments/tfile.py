@@ -13,13 +13,16 @@ tsh writes them and read wherever they stand. ``00`` is tsh's "nothing here yet"
 The fields the event itself holds:
 
 * ``p12``: 1 went first, 2 went second, 0 no game (tsh's 3 and 4, a draw for it, leave the
-  earlier line first). Without it the earlier line is taken to have gone first.
+  earlier line first). Without it the earlier line is taken to have gone first. A round
+  without a game keeps the value the file had there.
 * ``off``: the player has withdrawn (tsh's value, the spread its later byes would get, is
   kept; a withdrawal made here writes ``off 0``).
 * ``lifeg``: career games before the event. A line without it is taken as 100 games, as tsh
   does (``TSH::Division::MakeRatingsInput``).
 
 Every other field (``board``, ``class``, ``newr`` ...) is kept as written and written back.
+The padding is today's tsh's (``%-22s %5s``): a file from an older tsh (``%4s``) comes back
+with every field and one more space before a rating.
 
 A result with no opponent is its spread: a bye or a forfeit win ``50``, a forfeit loss or an
 absence ``-50``, each with its own spread; read back, a positive score is a ``Bye`` and any
@@ -119,8 +122,14 @@ def _fields(player: Player, seats: list[int]) -> list[tuple[str, str]]:
         fields["lifeg"] = str(player.career_games)
     if not player.active:
         fields["off"] = kept.get("off", "0")
-    if seats:
-        fields["p12"] = " ".join(map(str, seats))
+    # A round without a game keeps the file's own p12 (tsh keeps a withdrawn player's draws).
+    was = kept.get("p12", "").split()
+    merged = [
+        str(seats[i]) if i < len(seats) and (seats[i] or i >= len(was)) else was[i]
+        for i in range(max(len(seats), len(was)))
+    ]
+    if merged:
+        fields["p12"] = " ".join(merged)
     return sorted(fields.items())
 
 
@@ -229,7 +238,7 @@ def _seat_of(seats: list[int], index: int) -> int:
 
 def _player(index: int, row: Row) -> Player:
     name, rating, _, _, fields = row
-    kept = tuple((tag, words) for tag, words in fields.items() if tag != "p12")
+    kept = tuple(fields.items())
     lifeg = fields.get("lifeg", "").split()[:1]
     career = int(lifeg[0]) if lifeg and lifeg[0].isdigit() else LIFEG_UNKNOWN
     return Player(

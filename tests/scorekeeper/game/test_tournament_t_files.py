@@ -3,6 +3,8 @@ pairings, seats, results, standings and ratings, and a file's own fields come ba
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from scorekeeper.game import tournaments as events
@@ -91,8 +93,20 @@ def test_a_files_names_fields_career_games_and_withdrawals_are_kept():
         312,
     )
     assert (alejandra.player.name, alejandra.career_games) == ("Alejandra Rodriguez", 100)
-    assert alejandra.t_fields == {"board": "1 0", "class": "B", "newr": "1601 1601"}
+    assert alejandra.t_fields == {"board": "1 0", "class": "B", "newr": "1601 1601", "p12": "1 0"}
     assert not cy.active
     assert games(made) == [(1, "Alejandra Rodriguez", "Chris Ten Den", 380, 400)]
     assert [r.standing.spread for r in events.standings(made)] == [70, 0, -19]  # own spreads
     assert events.export_t(made) == text
+
+
+def test_a_real_23_round_event_imported_has_tshs_ratings_and_exports_as_it_came():
+    source = Path(__file__).parents[1] / "tournaments" / "tsh_event_26x23.t"  # cited there
+    text = source.read_text()
+    club = make_club(roster=())
+    made = events.do_import_tournament(club, text, name="Real", **(FIELDS | {"rounds": 23}))
+    final = {e.player.name: int(e.t_fields["newr"].split()[-1]) for e in made.entrants.all()}
+    assert {r.standing.player.name: r.rating_after for r in events.standings(made)} == final
+    assert events.export_t(made) == "".join(
+        f"{line}\n" for line in text.splitlines() if not line.startswith("#")
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -151,6 +152,17 @@ def test_off_lifeg_and_every_other_field_are_read_kept_and_written_back() -> Non
     assert (ann.career_games, ann.active, ben.career_games, ben.active) == (312, True, 100, False)
     assert dict(ann.t_fields)["newr"] == "1512" and dict(ben.t_fields)["class"] == "B"
     assert write_t(division.players, division.results) == text
+
+
+def test_a_real_file_tsh_wrote_round_trips_byte_for_byte() -> None:
+    # A real 26-player, 23-round file (its source is in its first lines): a withdrawn player
+    # with "off -50" and p12 draws kept past their last game, lifeg, newr.
+    text = Path(__file__).with_name("tsh_event_26x23.t").read_text()
+    lines = "".join(line + "\n" for line in text.splitlines() if not line.startswith("#"))
+    division = read_t(text)
+    assert len(division.players) == 26 and max(r.round for r in division.results) == 23
+    assert [p.name for p in division.players if not p.active] == ["Lydia Keras"]
+    assert write_t(division.players, division.results) == lines
 
 
 def test_an_excerpt_of_a_file_tsh_wrote_round_trips_byte_for_byte() -> None:
