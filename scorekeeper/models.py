@@ -465,6 +465,7 @@ class Tournament(models.Model):
     gibson_spread = models.PositiveSmallIntegerField(default=500)
     prize_places = models.PositiveSmallIntegerField(default=1)
     repeats_allowed = models.PositiveSmallIntegerField(default=1)
+    fontes_rounds = models.PositiveSmallIntegerField(default=3)  # Initial Fontes: odd
     seed = models.PositiveIntegerField(default=0)  # the draws for who goes first
     # A failed challenge's cost in the event's games ("": the ruleset's own rule) and their
     # clock rule (``referee.ClockRule.to_json``; None: no clock).

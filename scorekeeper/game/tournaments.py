@@ -179,6 +179,7 @@ def do_create_tournament(
     gibson_spread: int = 500,
     prize_places: int = 1,
     repeats_allowed: int = 1,
+    fontes_rounds: int = 3,
     seed: int = 0,
     rejected_challenge: str = "",
     clock: object = None,
@@ -209,6 +210,10 @@ def do_create_tournament(
     ):
         if not 0 <= value <= 1000:
             raise InputError("bad_rules", f"The {label} is 0 to 1000.")
+    if not 1 <= fontes_rounds <= MAX_ROUNDS or fontes_rounds % 2 == 0:
+        raise InputError(
+            "bad_rules", f"Initial Fontes runs an odd number of rounds, 1 to {MAX_ROUNDS - 1}."
+        )
     entries = check_entries(players)
     checked = check_rules(ClubRules(rejected_challenge=rejected_challenge))
     tournament = Tournament(
@@ -224,6 +229,7 @@ def do_create_tournament(
         gibson_spread=gibson_spread,
         prize_places=prize_places,
         repeats_allowed=repeats_allowed,
+        fontes_rounds=fontes_rounds,
         seed=seed,
         rejected_challenge=checked.rejected_challenge,
         clock=check_clock(clock),
@@ -554,6 +560,7 @@ def _pair_divisions(
         if len(division_byes) > 1:
             raise IllegalAction("two_byes", "A division has at most one bye a round.")
         options = core.Options(
+            fontes_rounds=tournament.fontes_rounds,
             manual=tuple((a.pk, b.pk) for a, b in couples if a.division == division),
             manual_bye=division_byes[0] if division_byes else None,
         )
