@@ -110,3 +110,16 @@ def test_a_real_23_round_event_imported_has_tshs_ratings_and_exports_as_it_came(
     assert events.export_t(made) == "".join(
         f"{line}\n" for line in text.splitlines() if not line.startswith("#")
     )
+
+
+def test_a_name_a_spreadsheet_would_read_as_a_formula_starts_no_line_and_comes_back():
+    club = make_club(roster=())
+    players = [Entry("=SUM Archer", 1500), Entry("-Dash"), Entry("Al +Home", 1400), Entry("@Cy")]
+    made = events.do_create_tournament(club, name="Friday", players=players, **FIELDS)
+    text = events.export_t(made)
+    assert not any(line.startswith(("=", "+", "-", "@")) for line in text.splitlines())
+    copy = events.do_import_tournament(club, text, name="Friday again", **FIELDS)
+    assert [e.player.name for e in copy.entrants.order_by("number")] == [
+        "=SUM Archer", "-Dash", "Al +Home", "@Cy"
+    ]  # fmt: skip
+    assert events.export_t(copy) == text
