@@ -190,3 +190,12 @@ def test_rules_out_of_range_are_refused(chosen: dict[str, int]) -> None:
     with pytest.raises(TournamentError) as refused:
         Rules(**chosen)
     assert refused.value.code == "bad_rules"
+
+
+def test_an_absence_or_forfeit_loss_of_no_spread_is_still_a_loss() -> None:
+    # As tsh counts a bye scored 0: no spread, but no win either (a game drawn is half).
+    results: list[Result] = [Absence(1, 1, 0), Forfeit(1, 2, 3, 0)]
+    rows = {row.player.name: (row.wins, row.losses) for row in compute_standings(
+        [ANN, BEN, CY, DEE], results, RULES
+    )}  # fmt: skip
+    assert rows["Ann Archer"] == (0.0, 1.0) and rows["Cy Cole"] == (0.0, 1.0)
