@@ -58,8 +58,8 @@ FORMULA_START = ("=", "+", "-", "@")
 
 # A rating as tsh reads it; a pairing or score is a whole number (or "00"). Each token is
 # matched on its own, so a long line costs one pass.
-RATING = re.compile(r"\d+")
-NUMBER = re.compile(r"-?\d+")
+RATING = re.compile(r"\d{1,9}")
+NUMBER = re.compile(r"-?\d{1,9}")
 TOKEN = re.compile(r"\S+")
 UNESCAPED_SEMICOLON = re.compile(r"(?<!\\)((?:\\\\)*);")
 
@@ -214,8 +214,11 @@ Row = tuple[str, int, list[int | None], list[int | None], dict[str, str]]
 def _read_line(raw: str, number: int) -> Row:
     text = raw.strip()
     head, _, rest = text.partition(";")
-    split = _split_head(head)
     scores_text, _, extra = rest.partition(";")
+    for word in (*head.split(), *scores_text.split()):
+        if word.lstrip("-").isdigit() and not NUMBER.fullmatch(word):
+            raise TFileError("bad_number", f"Line {number} has something that is not a number.")
+    split = _split_head(head)
     if split is None or not all(NUMBER.fullmatch(w) or w == "00" for w in scores_text.split()):
         raise TFileError(
             "bad_line",
@@ -232,6 +235,11 @@ def _read_line(raw: str, number: int) -> Row:
     )
 
 
+def _seats(fields: dict[str, str]) -> list[int]:
+    """The ``p12`` field's values (anything else there counts as no game)."""
+    return [int(w) if w in ("1", "2") else 0 for w in fields.get("p12", "").split()]
+
+
 def _seat_of(seats: list[int], index: int) -> int:
     return seats[index] if index < len(seats) else 0
 
@@ -240,7 +248,7 @@ def _player(index: int, row: Row) -> Player:
     name, rating, _, _, fields = row
     kept = tuple(fields.items())
     lifeg = fields.get("lifeg", "").split()[:1]
-    career = int(lifeg[0]) if lifeg and lifeg[0].isdigit() else LIFEG_UNKNOWN
+    career = int(lifeg[0]) if lifeg and RATING.fullmatch(lifeg[0]) else LIFEG_UNKNOWN
     return Player(
         index,
         first_name_first(name),
@@ -270,7 +278,7 @@ def read_t(text: str, most_players: int | None = None) -> Division:
     results: list[Result] = []
     for index, (_, _, opponents, scores, fields) in enumerate(rows, start=1):
         name = players[index - 1].name
-        seats = [int(word) for word in fields.get("p12", "").split() if word.isdigit()]
+        seats = _seats(fields)
         if len(scores) > len(opponents):
             raise TFileError("too_many_scores", f"{name} has more scores than opponents.")
         for round_index, opponent in enumerate(opponents):
@@ -313,7 +321,7 @@ def read_t(text: str, most_players: int | None = None) -> Division:
                     f"Round {round_number} of {name} and {players[opponent - 1].name} has "
                     "one score of two.",
                 )
-            other_seats = [int(w) for w in other[4].get("p12", "").split() if w.isdigit()]
+            other_seats = _seats(other[4])
             mine, theirs = _seat_of(seats, round_index), _seat_of(other_seats, round_index)
             second_first = mine == 2 or (mine not in (1, 2) and theirs == 1)
             first, second, first_score, second_score = index, opponent, score, other_score
