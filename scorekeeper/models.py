@@ -465,6 +465,7 @@ class Tournament(models.Model):
     gibson_spread = models.PositiveSmallIntegerField(default=500)
     prize_places = models.PositiveSmallIntegerField(default=1)
     repeats_allowed = models.PositiveSmallIntegerField(default=1)
+    fontes_rounds = models.PositiveSmallIntegerField(default=3)  # Initial Fontes: odd
     seed = models.PositiveIntegerField(default=0)  # the draws for who goes first
     # A failed challenge's cost in the event's games ("": the ruleset's own rule) and their
     # clock rule (``referee.ClockRule.to_json``; None: no clock).
@@ -491,6 +492,10 @@ class Entrant(models.Model):
     division = models.CharField(max_length=40, blank=True, default="")
     active = models.BooleanField(default=True)  # False once withdrawn
     joined_round = models.PositiveSmallIntegerField(default=1)
+    # From a tsh .t file: the name as the file wrote it, and its other fields as written
+    # ({"board": "1 2", "newr": "1512 1530"}), so the file is written back as it was read.
+    t_name = models.CharField(max_length=200, blank=True, default="")
+    t_fields = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -543,6 +548,8 @@ class Pairing(models.Model):
     absent = models.ForeignKey(
         Entrant, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
+    # A bye's, absence's or forfeit's own spread (a .t file can mix them); None: the event's.
+    spread = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["round", "table"]

@@ -86,6 +86,9 @@ class EventIn(Schema):
         1, ge=0, le=1000, description="Swiss: how many times a couple may meet again"
     )
     gibson: GibsonIn = GibsonIn(on=True, spread=500, prize_places=1)
+    fontes_rounds: Int = Field(
+        3, ge=1, le=events.MAX_ROUNDS, description="Initial Fontes: how many rounds (odd)"
+    )
     rejected_challenge: str | None = Field(
         None,
         description="a failed challenge's rule in its games (none, lose_turn, minus_5, "
@@ -128,6 +131,7 @@ class EventIn(Schema):
             "gibson": self.gibson.on,
             "gibson_spread": self.gibson.spread,
             "prize_places": self.gibson.prize_places,
+            "fontes_rounds": self.fontes_rounds,
             **self.rules(club),
         }
 

@@ -179,9 +179,11 @@ def do_create_tournament(
     gibson_spread: int = 500,
     prize_places: int = 1,
     repeats_allowed: int = 1,
+    fontes_rounds: int = 3,
     seed: int = 0,
     rejected_challenge: str = "",
     clock: object = None,
+    keep_ratings: bool = True,
 ) -> Tournament:
     """Make an event of ``club`` with its players, each put on the club's roster (a name
     new to the app becomes a player). ``rejected_challenge`` is a failed challenge's rule in
@@ -208,6 +210,10 @@ def do_create_tournament(
     ):
         if not 0 <= value <= 1000:
             raise InputError("bad_rules", f"The {label} is 0 to 1000.")
+    if not 1 <= fontes_rounds <= MAX_ROUNDS or fontes_rounds % 2 == 0:
+        raise InputError(
+            "bad_rules", f"Initial Fontes runs an odd number of rounds, 1 to {MAX_ROUNDS - 1}."
+        )
     entries = check_entries(players)
     checked = check_rules(ClubRules(rejected_challenge=rejected_challenge))
     tournament = Tournament(
@@ -223,6 +229,7 @@ def do_create_tournament(
         gibson_spread=gibson_spread,
         prize_places=prize_places,
         repeats_allowed=repeats_allowed,
+        fontes_rounds=fontes_rounds,
         seed=seed,
         rejected_challenge=checked.rejected_challenge,
         clock=check_clock(clock),
@@ -231,7 +238,7 @@ def do_create_tournament(
         tournament.date = date
     with transaction.atomic():
         tournament.save()
-        _enter(tournament, entries, joined_round=1)
+        _enter(tournament, entries, joined_round=1, keep_ratings=keep_ratings)
     return tournament
 
 
@@ -256,34 +263,52 @@ def do_import_tournament(club: Club, text: str, **fields: Any) -> Tournament:
     played = max((result.round for result in division.results), default=0)
     if played > fields.get("rounds", 0):
         raise InputError("bad_rules", f"The file has {played} rounds: the event needs as many.")
-    entries = [Entry(player.name, player.rating) for player in division.players]
+    entries = [
+        Entry(player.name, player.rating, player.career_games) for player in division.players
+    ]
     with transaction.atomic():
-        tournament = do_create_tournament(club, players=entries, **fields)
+        tournament = do_create_tournament(club, players=entries, keep_ratings=False, **fields)
         entrant_of = {line: entrant for line, entrant in enumerate(entrants_of(tournament), 1)}
+        for line, player in enumerate(division.players, start=1):
+            kept = entrant_of[line]
+            kept.t_name, kept.t_fields, kept.active = (
+                player.t_name,
+                dict(player.t_fields),
+                player.active,
+            )
+            kept.save(update_fields=["t_name", "t_fields", "active"])
         for number in range(1, played + 1):
             paired = TournamentRound.objects.create(
                 tournament=tournament, number=number, method="manual", based_on=number - 1
             )
-            table = 0
-            for result in division.results:
-                if result.round != number:
-                    continue
-                if isinstance(result, core.Game):
-                    table += 1
-                    Pairing.objects.create(
-                        round=paired,
-                        table=table,
-                        first=entrant_of[result.first],
-                        second=entrant_of[result.second],
-                        first_score=result.first_score,
-                        second_score=result.second_score,
-                    )
-                elif isinstance(result, core.Bye):
-                    Pairing.objects.create(round=paired, first=entrant_of[result.player])
-                elif isinstance(result, core.Absence):
-                    absent = entrant_of[result.player]
-                    Pairing.objects.create(round=paired, first=absent, absent=absent)
+            _import_round(paired, [r for r in division.results if r.round == number], entrant_of)
     return tournament
+
+
+def _import_round(
+    paired: TournamentRound, results: Sequence[core.Result], entrant_of: Mapping[int, Entrant]
+) -> None:
+    """A round of a ``.t`` file as pairings by hand: each game with its seats and scores, each
+    bye and absence with its own spread."""
+    table = 0
+    for result in results:
+        if isinstance(result, core.Game):
+            table += 1
+            Pairing.objects.create(
+                round=paired,
+                table=table,
+                first=entrant_of[result.first],
+                second=entrant_of[result.second],
+                first_score=result.first_score,
+                second_score=result.second_score,
+            )
+        elif isinstance(result, core.Bye):
+            Pairing.objects.create(
+                round=paired, first=entrant_of[result.player], spread=result.spread
+            )
+        elif isinstance(result, core.Absence):
+            absent = entrant_of[result.player]
+            Pairing.objects.create(round=paired, first=absent, absent=absent, spread=result.spread)
 
 
 def do_add_players(tournament: Tournament, players: Sequence[Entry]) -> list[Entrant]:
@@ -313,13 +338,20 @@ def do_add_players(tournament: Tournament, players: Sequence[Entry]) -> list[Ent
     return made
 
 
-def _enter(tournament: Tournament, entries: Sequence[Entry], *, joined_round: int) -> list[Entrant]:
+def _enter(
+    tournament: Tournament,
+    entries: Sequence[Entry],
+    *,
+    joined_round: int,
+    keep_ratings: bool = True,
+) -> list[Entrant]:
     last = tournament.entrants.order_by("-number").values_list("number", flat=True).first() or 0
     made = []
     for number, entry in enumerate(entries, start=last + 1):
         player = domain.player_named(entry.name)
         tournament.club.roster.add(player)
-        kept = None if entry.rating else kept_rating(player.pk, tournament.club, besides=tournament)
+        keep = keep_ratings and not entry.rating
+        kept = kept_rating(player.pk, tournament.club, besides=tournament) if keep else None
         if kept is not None:  # an entry without a rating takes the one its last event left
             career = max(entry.career_games, kept.career_games)
             entry = Entry(entry.name, kept.rating, career, entry.division)
@@ -363,6 +395,8 @@ def core_player(entrant: Entrant) -> core.Player:
         career_games=entrant.career_games,
         active=entrant.active,
         joined_round=entrant.joined_round,
+        t_name=entrant.t_name,
+        t_fields=tuple((str(tag), str(words)) for tag, words in entrant.t_fields.items()),
     )
 
 
@@ -391,14 +425,16 @@ def final_scores(pairing: Pairing) -> tuple[int, int] | None:
 
 def result_of(pairing: Pairing, tournament: Tournament) -> core.Result:
     number = pairing.round.number
+    forfeit = tournament.forfeit_spread if pairing.spread is None else pairing.spread
     if pairing.second_id is None and pairing.absent_id == pairing.first_id:
-        return core.Absence(number, pairing.first_id, tournament.forfeit_spread)
+        return core.Absence(number, pairing.first_id, forfeit)
     if pairing.second_id is None:
-        return core.Bye(number, pairing.first_id, tournament.bye_spread)
+        bye = tournament.bye_spread if pairing.spread is None else pairing.spread
+        return core.Bye(number, pairing.first_id, bye)
     if pairing.absent_id is not None:
         present = pairing.second_id if pairing.absent_id == pairing.first_id else pairing.first_id
         assert present is not None
-        return core.Forfeit(number, present, pairing.absent_id, tournament.forfeit_spread)
+        return core.Forfeit(number, present, pairing.absent_id, forfeit)
     scores = final_scores(pairing)
     first, second = scores if scores is not None else (None, None)
     return core.Game(number, pairing.first_id, pairing.second_id, first, second)
@@ -524,6 +560,7 @@ def _pair_divisions(
         if len(division_byes) > 1:
             raise IllegalAction("two_byes", "A division has at most one bye a round.")
         options = core.Options(
+            fontes_rounds=tournament.fontes_rounds,
             manual=tuple((a.pk, b.pk) for a, b in couples if a.division == division),
             manual_bye=division_byes[0] if division_byes else None,
         )
@@ -810,7 +847,7 @@ def division_standings(tournament: Tournament) -> list[tuple[str, list[Row]]]:
     for division in divisions_of(entrants):
         players = [core_player(entrant) for entrant in entrants if entrant.division == division]
         results = core_results(tournament, in_division(pairings, [by_id[p.id] for p in players]))
-        ratings = core.rate_event(players, results)
+        ratings = core.rate_event(players, results, tournament.rounds)
         rows = [
             Row(
                 standing=row,
@@ -866,7 +903,7 @@ def kept_rating(
         return None
     tournament = latest.tournament
     players = [core_player(entrant) for entrant in entrants_of(tournament)]
-    change = core.rate_event(players, core_results(tournament))[latest.pk]
+    change = core.rate_event(players, core_results(tournament), tournament.rounds)[latest.pk]
     return KeptRating(tournament, change.after, latest.career_games + change.games)
 
 
@@ -878,7 +915,9 @@ def export_t(tournament: Tournament, division: str | None = None) -> str:
     players = [core_player(entrant) for entrant in field]
     try:
         return core.write_t(
-            players, core_results(tournament, in_division(pairings_of(tournament), field))
+            players,
+            core_results(tournament, in_division(pairings_of(tournament), field)),
+            absence_spread=tournament.forfeit_spread,
         )
     except core.TournamentError as error:
         raise refused(error) from None

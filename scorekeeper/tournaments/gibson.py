@@ -1,27 +1,26 @@
-"""Gibsonization: who has clinched the lead, and who can no longer reach a prize.
+"""Gibsonization as tsh's current pairing code (``COP.pm``, John Chew's tsh, by Joshua
+Castellano) decides it: who has clinched a prize place, and who can still cash.
 
-The rule as built. Let ``G`` be the rounds left after the standings used for pairing (the
-event's rounds less the round those standings run to) and ``m`` the director's margin
-(``Rules.gibson_spread``, 500 by default).
+Let ``G`` be the rounds left after the standings used for pairing (the event's rounds less
+the round those standings run to) and ``m`` the director's margin (``Rules.gibson_spread``,
+500 a game by default). With ``G = 0`` nobody is gibsonized.
 
-* A player's *worst finish* is their record losing every one of the ``G`` games by ``m``:
-  the same wins, spread less ``G × m``. Their *best finish* is winning all ``G`` by ``m``:
-  ``G`` more wins, spread plus ``G × m``.
-* The top ``k`` of the standings are *out of reach* when the best finish of every player
-  ranked below them is behind the worst finish of each of the top ``k`` (fewer wins, or as
-  many wins and less spread; level counts as caught).
-* The *leaders* are the top ``k`` for the smallest ``k`` that is out of reach, when that ``k``
-  is less than the whole field; with no such ``k``, or ``G = 0``, nobody is gibsonized.
-* A player *can no longer reach the prize places* (``Rules.prize_places``) when they rank
-  below them and their best finish is behind the worst finish of the player now placed last
-  among the prize places.
+* **Gibsonized** (tsh's ``get_lowest_gibson_rank``): going down the standings from first
+  place, and no further than the prize places (``Rules.prize_places``), a player is
+  gibsonized while they are out of reach of the player ranked just below: more than ``G``
+  wins ahead, or exactly ``G`` wins ahead and more than ``2 × G × m`` spread ahead (the
+  chaser winning every game by ``m`` while they lose each by ``m``). The first player not out
+  of reach ends the list.
+* **Can still cash** (tsh's ``can_player_reach_rank``): a player who is not gibsonized and
+  whose wins plus ``G`` reach the wins of the player now in the last prize place. When every
+  prize place is gibsonized, nobody else can cash.
 
-Pairing the leaders (``pairing`` does this before its method pairs the rest): the leaders are
-paired with each other in standings order, 1 v 2, 3 v 4; with an odd number of leaders the
-lowest is left over. In an odd field the leftover leader takes the bye; otherwise they are
-paired with the highest-ranked player who can no longer reach the prize places, among those
-the leader has met least. When no such player exists the leftover leader is paired by the
-round's method like everyone else.
+tsh never pairs a gibsonized player with one who can still cash. Pairing (``pairing`` does
+this before its method pairs the rest): the gibsonized players play each other in standings
+order, 1 v 2, 3 v 4; with an odd number of them the lowest is left over. In an odd field the
+leftover takes the bye; otherwise they play the highest-ranked player who can no longer cash,
+among those they have met least. When everyone left can still cash, the leftover is paired
+by the round's method like everyone else (and still shown as gibsonized).
 """
 
 from __future__ import annotations
@@ -31,34 +30,32 @@ from collections.abc import Sequence
 from scorekeeper.tournaments.standings import Standing
 
 
-def _worst(row: Standing, left: int, margin: int) -> tuple[float, int]:
-    return (row.wins, row.spread - left * margin)
+def _out_of_reach(above: Standing, below: Standing, left: int, margin: int) -> bool:
+    ahead = above.wins - below.wins
+    if ahead > left:
+        return True
+    return ahead == left and above.spread - below.spread > 2 * left * margin
 
 
-def _best(row: Standing, left: int, margin: int) -> tuple[float, int]:
-    return (row.wins + left, row.spread + left * margin)
-
-
-def leaders(standings: Sequence[Standing], left: int, margin: int) -> list[Standing]:
-    """The gibsonized leaders in standings order (empty when the lead can still change hands).
-
-    ``left`` is the number of rounds still to play, ``margin`` the spread a game assumed.
-    """
-    if left <= 0:
-        return []
-    for k in range(1, len(standings)):
-        top, below = standings[:k], standings[k:]
-        best_below = max(_best(row, left, margin) for row in below)
-        if all(best_below < _worst(row, left, margin) for row in top):
-            return list(top)
-    return []
-
-
-def out_of_prizes(
+def gibsonized(
     standings: Sequence[Standing], left: int, margin: int, prize_places: int
 ) -> list[Standing]:
-    """Those who can no longer finish in the prize places, in standings order."""
-    if prize_places <= 0 or prize_places >= len(standings):
+    """The gibsonized players in standings order (``left``: rounds still to play)."""
+    if left <= 0:
         return []
-    last_prize = _worst(standings[prize_places - 1], left, margin)
-    return [row for row in standings[prize_places:] if _best(row, left, margin) < last_prize]
+    found: list[Standing] = []
+    for index in range(min(prize_places, len(standings) - 1)):
+        if not _out_of_reach(standings[index], standings[index + 1], left, margin):
+            break
+        found.append(standings[index])
+    return found
+
+
+def can_cash(
+    standings: Sequence[Standing], left: int, prize_places: int, clinched: int
+) -> list[Standing]:
+    """Those not gibsonized (the top ``clinched``) who can still reach a prize place."""
+    if prize_places <= clinched or not standings:
+        return []
+    last_prize = standings[min(prize_places, len(standings)) - 1]
+    return [row for row in standings[clinched:] if row.wins + left >= last_prize.wins]

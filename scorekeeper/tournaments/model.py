@@ -44,7 +44,11 @@ class ResultError(TournamentError):
 class Player:
     """A player of the event. ``rating`` is the pre-event rating (``UNRATED`` for none),
     ``career_games`` the rated games played before it; ``active`` is False once withdrawn,
-    and ``joined_round`` is the first round a late entry is paired in."""
+    and ``joined_round`` is the first round a late entry is paired in.
+
+    A player read from tsh's ``.t`` file keeps its name as the file wrote it (``t_name``) and
+    the file's other fields (``t_fields``: each tag and its words as written, ``board``,
+    ``class``, ``newr`` ...), so the file is written back as it was read."""
 
     id: int
     name: str
@@ -52,6 +56,8 @@ class Player:
     career_games: int = 0
     active: bool = True
     joined_round: int = 1
+    t_name: str = ""
+    t_fields: tuple[tuple[str, str], ...] = ()
 
     @property
     def is_rated(self) -> bool:

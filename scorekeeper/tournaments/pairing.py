@@ -42,7 +42,7 @@ from scorekeeper.tournaments.model import (
     check_results,
     meetings,
 )
-from scorekeeper.tournaments.schedules import circle_round, fontes_groups
+from scorekeeper.tournaments.schedules import circle_round, fontes_round
 from scorekeeper.tournaments.standings import Standing, compute_standings
 
 
@@ -215,10 +215,8 @@ def _initial_fontes(situation: Situation, ids: list[int]) -> tuple[Couples, int 
             f"Initial Fontes pairs rounds {situation.options.first_round} to "
             f"{situation.options.first_round + rounds - 1}, not round {situation.round}.",
         )
-    seeding = sorted(situation.players, key=lambda player: -player.rating)
-    groups = fontes_groups([player.id for player in seeding], rounds)
-    scheduled = [couple for group in groups for couple in circle_round(group, index)]
-    return _from_schedule(scheduled, set(ids))
+    seeding = [p.id for p in sorted(situation.players, key=lambda p: -p.rating)]
+    return _from_schedule(fontes_round(seeding, rounds, index), set(ids))
 
 
 def _manual(situation: Situation, ids: list[int]) -> tuple[Couples, int | None]:
@@ -271,24 +269,25 @@ def seat(
 
 
 def _gibson_couples(situation: Situation, ids: list[int]) -> tuple[Couples, int | None, list[int]]:
-    """(couples, bye, leaders) that Gibsonization decides; see ``gibson``."""
+    """(couples, bye, gibsonized) that Gibsonization decides, as tsh's COP.pm; see
+    ``gibson``."""
     rules = situation.rules
     rows = [situation.rows[player] for player in situation.order if player in ids]
     left = rules.rounds - situation.based_on
-    leaders = [row.player.id for row in gibson.leaders(rows, left, rules.gibson_spread)]
+    found = gibson.gibsonized(rows, left, rules.gibson_spread, rules.prize_places)
+    leaders = [row.player.id for row in found]
     couples = [(leaders[i], leaders[i + 1]) for i in range(0, len(leaders) - 1, 2)]
     if len(leaders) % 2 == 0:
         return couples, None, leaders
     leftover = leaders[-1]
     if len(ids) % 2:
         return couples, leftover, leaders
-    candidates = [
-        row.player.id
-        for row in gibson.out_of_prizes(rows, left, rules.gibson_spread, rules.prize_places)
-        if row.player.id not in leaders
-    ]
+    cashing = {
+        row.player.id for row in gibson.can_cash(rows, left, rules.prize_places, len(leaders))
+    }
+    candidates = [row.player.id for row in rows[len(leaders) :] if row.player.id not in cashing]
     if not candidates:
-        return couples, None, leaders[:-1]
+        return couples, None, leaders
     fewest = min(situation.times_met(leftover, player) for player in candidates)
     opponent = next(p for p in candidates if situation.times_met(leftover, p) == fewest)
     return [*couples, (leftover, opponent)], None, leaders

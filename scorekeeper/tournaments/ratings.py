@@ -1,22 +1,30 @@
-"""NASPA-style ratings over an event, as tsh computes them.
+"""NASPA ratings over an event, as tsh computes them with its ``naspa2024`` setting (John
+Chew's tsh: ``Ratings.pm`` and ``Ratings/Elo.pm``, ``CalculateSplitRatings`` and the routines
+it calls; the rule is the one NASPA publishes).
 
 Only games played count (a draw is half a win); byes, forfeits and absences are not rated.
 
-* Expected score of A against B: ``1 / (1 + exp(-0.0031879 × (R_A − R_B)))``.
-* A rated player's change: ``K × (wins − sum of expected)`` over the event, with ``K`` from the
-  pre-event rating and career games (``k_factor``).
-* Acceleration: a gain of more than 5 points a game gets the excess (gain − 5 × games) added
-  once more.
-* An unrated player's first rating is their performance rating, as tsh's iterated one: the
-  rating at which their expected wins equal their wins, found by bisection between 0 and
-  3000, then raised to the floor of ``PERFORMANCE_FLOOR`` (500) and capped at the highest
-  pre-event rating among their rated opponents (the highest current estimate among unrated
-  ones when none was rated) plus 400 × wins / games. A clean sweep counts as 95% of the
-  games won and no win as 5%, so both have a finite answer. Each unrated player starts at
-  the average of their rated opponents (1500 with none), and all are solved again against
-  each other's latest estimates until none moves by 0.01 (at most 50 times).
-* A rated player who met an unrated one is rated against the unrated player's new rating.
-* Ratings are whole numbers, rounded half up.
+* **Segments**: an event of more than 16 rounds is rated in segments, each from the ratings
+  the one before left: up to 35 rounds in two (rounds 1 … ⌊(n−1)/2⌋+1, then the rest), more
+  in three. The count goes by the event's rounds, not the rounds played so far. A player's
+  career games grow by each segment's games.
+* **Expected score** of A against B: ``1 / (1 + exp(-0.0031879 × (R_A − R_B)))``.
+* **A rated player**: the excess, wins less the sum of expected scores against each
+  opponent's rating (a newcomer's new one), turns into points at ``K`` a win (``k_factor``:
+  by the rating and career games), band by band: a change that crosses 1800 or 2000 is
+  counted at the lower band's K up to the boundary and at the next band's K beyond it.
+* **Acceleration**: a gain of more than 5 points a game gets the excess (gain − 5 × games)
+  added once more; and each opponent rated before the segment gets **feedback**, 1/20 of that
+  bonus for each game they played the player, added after everyone's change.
+* **A newcomer** (rating 0) gets their performance rating: the whole rating at which their
+  expected wins equal their wins, found by tsh's binary search between 0 and 3000 (a sweep
+  counts as 95% won, no win as 5%), at least 500, and at most the best pre-segment rating
+  among their rated opponents (the best current estimate among unrated ones when none was
+  rated) + 400 × wins ÷ games. Newcomers start at the average of their rated opponents (1500
+  with none) and are solved again against each other's latest estimates, all at once, until
+  none changes (at most 50 times; then the next 50 are averaged). From the next segment they
+  are rated players.
+* Ratings are whole numbers, rounded half up at the end of each segment.
 """
 
 from __future__ import annotations
@@ -31,11 +39,15 @@ SLOPE = 0.0031879
 PERFORMANCE_FLOOR = 500
 SEARCH_CEILING = 3000
 GAIN_PER_GAME_BEFORE_ACCELERATION = 5
+FEEDBACK_SHARE = 1 / 20
+ITERATIONS = 50
+NEWCOMER_START = 1500.0
 
 
 @dataclass(frozen=True)
 class RatingChange:
-    """A player's rating before and after the event, and how it was worked out."""
+    """A player's rating before and after the event, and how it was worked out (``expected``
+    summed over the segments, ``k`` the K the event started at, None for a newcomer)."""
 
     player: int
     before: int
@@ -56,11 +68,11 @@ def expected_score(rating: float, opponent: float) -> float:
     >>> round(expected_score(1600, 1400), 4)
     0.6542
     """
-    return 1 / (1 + math.exp(-SLOPE * (rating - opponent)))
+    return 1 - 1 / (1 + math.exp(SLOPE * (rating - opponent)))
 
 
-def k_factor(rating: int, career_games: int) -> int:
-    """K by the pre-event rating, lower from 50 career games on.
+def k_factor(rating: float, career_games: int) -> int:
+    """K by the rating, lower from 50 career games on (tsh's ``Multiplier``).
 
     >>> k_factor(1799, 49), k_factor(1799, 50), k_factor(1800, 0), k_factor(2000, 50)
     (30, 20, 24, 10)
@@ -73,94 +85,171 @@ def k_factor(rating: int, career_games: int) -> int:
     return 15 if new else 10
 
 
-def accelerated(gain: float, games: int) -> float:
-    """A gain of more than 5 a game gets its excess added once more.
+def segments(rounds: int) -> list[tuple[int, int]]:
+    """The segments an event of ``rounds`` rounds is rated in, as (first, last) rounds.
 
-    >>> accelerated(60.0, 10), accelerated(40.0, 10), accelerated(-60.0, 10)
-    (70.0, 40.0, -60.0)
+    >>> segments(16), segments(23), segments(40)
+    ([(1, 16)], [(1, 12), (13, 23)], [(1, 14), (15, 27), (28, 40)])
     """
-    limit = GAIN_PER_GAME_BEFORE_ACCELERATION * games
-    return gain + (gain - limit) if gain > limit else gain
+    last = rounds - 1
+    if last < 16:
+        return [(1, rounds)]
+    if last < 35:
+        cut = last // 2
+        return [(1, cut + 1), (cut + 2, rounds)]
+    cut, cut2 = last // 3, (2 * last + 1) // 3
+    return [(1, cut + 1), (cut + 2, cut2 + 1), (cut2 + 2, rounds)]
 
 
-def _round_half_up(value: float) -> int:
-    return math.floor(value + 0.5)
+def points_for(excess: float, rating: float, career_games: int) -> float:
+    """The rating after ``excess`` wins over expectation, each band at its own K (tsh's
+    ``ConvertExcessToPoints``).
 
-
-def performance_rating(wins: float, opponents: Sequence[float]) -> float:
-    """The rating at which the expected wins against ``opponents`` equal ``wins`` (a sweep
-    counts as 95% of the games, no win as 5%), before the floor and the cap.
-
-    >>> round(performance_rating(1, [1500, 1500]))
-    1500
+    >>> points_for(1.0, 1790, 100)  # 10 points at K 20 to 1800, the other half-win at 16
+    1808.0
     """
-    games = len(opponents)
-    target = min(max(wins, 0.05 * games), 0.95 * games)
-    low, high = 0.0, float(SEARCH_CEILING)
-    for _ in range(60):
-        middle = (low + high) / 2
-        if sum(expected_score(middle, opponent) for opponent in opponents) < target:
+    while excess:
+        k = k_factor(rating, career_games)
+        reached = rating + k * excess
+        if k == k_factor(reached, career_games):
+            return reached
+        if rating < 1800:
+            boundary = 1800.0
+        elif rating < 2000:
+            boundary = 2000.0 if excess > 0 else 1799.0
+        else:
+            boundary = 1999.0
+        excess -= (boundary - rating) / k
+        rating = boundary
+    return rating
+
+
+def _search(gap: object, low: int = 0, high: int = SEARCH_CEILING) -> int:
+    """tsh's whole-number binary search: the last middle tried where ``gap`` changes sign."""
+    assert callable(gap)
+    middle = low
+    while high - low > 1:
+        middle = (low + high) // 2
+        if gap(middle) < 0:
             low = middle
         else:
             high = middle
-    return (low + high) / 2
+    return middle
 
 
-def _newcomer_rating(
-    games: Sequence[tuple[int, float]], rated: dict[int, int], estimate: dict[int, float]
-) -> float:
-    """One unrated player's performance rating against the current estimates, floored and
-    capped as the module's docstring says."""
-    wins = sum(score for _, score in games)
-    found = max(performance_rating(wins, [estimate[opp] for opp, _ in games]), PERFORMANCE_FLOOR)
-    strongest = max((rated[opp] for opp, _ in games if opp in rated), default=0) or max(
-        estimate[opp] for opp, _ in games
-    )
-    return min(found, strongest + 400 * wins / len(games))
+def performance_rating(wins: float, opponents: Sequence[float]) -> int:
+    """The whole rating at which the expected wins against ``opponents`` equal ``wins`` (a
+    sweep counts as 95% of the games, no win as 5%), before the floor and the cap.
+
+    >>> performance_rating(1, [1500, 1500])  # the search's last middle, as tsh's
+    1499
+    """
+    games = len(opponents)
+    target = 0.05 * games if wins == 0 else 0.95 * games if wins == games else wins
+    return _search(lambda r: sum(expected_score(r, o) for o in opponents) - target)
 
 
-def rate_event(players: Sequence[Player], results: Iterable[Result]) -> dict[int, RatingChange]:
-    """Each player's rating change over the event's played games, by player id."""
-    opponents: dict[int, list[tuple[int, float]]] = {player.id: [] for player in players}
+@dataclass
+class _Line:
+    """One player's state through the segments."""
+
+    player: Player
+    rating: float  # at the segment's start; 0 for a newcomer
+    career: int
+    games: list[tuple[int, int, float]]  # (round, opponent, score)
+
+
+def _rate_segment(lines: dict[int, _Line], first: int, last: int) -> dict[int, float]:
+    """Each player's expected wins this segment; updates their ratings and careers."""
+    played = {
+        pid: [(opp, won) for rnd, opp, won in line.games if first <= rnd <= last]
+        for pid, line in lines.items()
+    }
+    start = {pid: line.rating for pid, line in lines.items()}
+    effective = dict(start)
+    newcomers = [pid for pid, rating in start.items() if not rating]
+    current: dict[int, float] = {}
+    for pid in newcomers:
+        rated = [start[opp] for opp, _ in played[pid] if start[opp]]
+        current[pid] = sum(rated) / len(rated) if rated else NEWCOMER_START
+
+    def solve(pid: int) -> float:
+        games = played[pid]
+        wins = sum(won for _, won in games)
+        ratings = [start[opp] or current[opp] for opp, _ in games]
+        found = max(performance_rating(wins, ratings), PERFORMANCE_FLOOR)
+        best = max((start[opp] for opp, _ in games if start[opp]), default=0.0) or max(
+            (current[opp] for opp, _ in games if not start[opp]), default=0.0
+        )
+        return min(found, best + 400 * wins / len(games)) if best else found
+
+    active = [pid for pid in newcomers if played[pid]]
+    for _ in range(ITERATIONS):
+        found = {pid: solve(pid) for pid in active}
+        changed = any(found[pid] != current[pid] for pid in active)
+        current.update(found)
+        if not changed:
+            break
+    else:
+        totals = dict.fromkeys(active, 0.0)
+        for _ in range(ITERATIONS):
+            current.update({pid: solve(pid) for pid in active})
+            for pid in active:
+                totals[pid] += current[pid]
+        current.update({pid: totals[pid] / ITERATIONS for pid in active})
+    effective.update(current)
+
+    new = dict(effective)
+    feedback = dict.fromkeys(lines, 0.0)
+    expected: dict[int, float] = {}
+    for pid, line in lines.items():
+        games = played[pid]
+        expected[pid] = sum(expected_score(effective[pid], effective[o]) for o, _ in games)
+        if not start[pid] or not games:
+            continue
+        wins = sum(won for _, won in games)
+        new[pid] = points_for(wins - expected[pid], start[pid], line.career)
+        bonus = new[pid] - start[pid] - GAIN_PER_GAME_BEFORE_ACCELERATION * len(games)
+        if bonus > 0:
+            new[pid] += bonus
+            for opponent, _ in games:
+                if start[opponent]:
+                    feedback[opponent] += bonus * FEEDBACK_SHARE
+    for pid, line in lines.items():
+        line.rating = math.floor(new[pid] + feedback[pid] + 0.5)
+        line.career += len(played[pid])
+    return expected
+
+
+def rate_event(
+    players: Sequence[Player], results: Iterable[Result], rounds: int | None = None
+) -> dict[int, RatingChange]:
+    """Each player's rating change over the event's played games, by player id; ``rounds``
+    is the event's number of rounds (the last round with a game when None), which decides
+    its segments."""
+    lines = {p.id: _Line(p, float(p.rating), p.career_games, []) for p in players}
     for result in results:
         if isinstance(result, Game) and result.is_played:
             assert result.first_score is not None and result.second_score is not None
             margin = result.first_score - result.second_score
             first_wins = 1.0 if margin > 0 else 0.0 if margin < 0 else 0.5
-            opponents[result.first].append((result.second, first_wins))
-            opponents[result.second].append((result.first, 1.0 - first_wins))
-
-    rated = {player.id: player.rating for player in players if player.is_rated}
-    estimate = {player.id: float(player.rating) for player in players}
-    unrated = [player.id for player in players if not player.is_rated and opponents[player.id]]
-    for newcomer in unrated:
-        known = [rated[opp] for opp, _ in opponents[newcomer] if opp in rated]
-        estimate[newcomer] = sum(known) / len(known) if known else 1500.0
-    for _ in range(50):
-        found = {
-            newcomer: _newcomer_rating(opponents[newcomer], rated, estimate) for newcomer in unrated
-        }
-        moved = max((abs(found[n] - estimate[n]) for n in unrated), default=0.0)
-        estimate.update(found)
-        if moved < 0.01:
-            break
+            lines[result.first].games.append((result.round, result.second, first_wins))
+            lines[result.second].games.append((result.round, result.first, 1.0 - first_wins))
+    last_played = max((rnd for line in lines.values() for rnd, _, _ in line.games), default=0)
+    total = max(rounds or 0, last_played)
+    expected = dict.fromkeys(lines, 0.0)
+    for first, last in segments(total) if total else []:
+        for pid, value in _rate_segment(lines, first, last).items():
+            expected[pid] += value
 
     changes: dict[int, RatingChange] = {}
     for player in players:
-        games = opponents[player.id]
-        wins = sum(score for _, score in games)
-        if not player.is_rated:
-            after = _round_half_up(estimate[player.id]) if games else player.rating
-            expected = sum(expected_score(estimate[player.id], estimate[o]) for o, _ in games)
-            changes[player.id] = RatingChange(
-                player.id, player.rating, after, len(games), wins, expected, None
-            )
-            continue
-        expected = sum(expected_score(player.rating, estimate[opp]) for opp, _ in games)
-        k = k_factor(player.rating, player.career_games)
-        gain = accelerated(k * (wins - expected), len(games))
-        after = _round_half_up(player.rating + gain)
+        line = lines[player.id]
+        games = len(line.games)
+        after = int(line.rating) if games else player.rating
+        k = k_factor(player.rating, player.career_games) if player.is_rated else None
+        wins = sum(won for _, _, won in line.games)
         changes[player.id] = RatingChange(
-            player.id, player.rating, after, len(games), wins, expected, k
+            player.id, player.rating, after, games, wins, expected[player.id], k
         )
     return changes

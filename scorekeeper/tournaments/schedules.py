@@ -1,4 +1,6 @@
-"""Fixed schedules: the round robin (circle method) and Initial Fontes' groups.
+"""Fixed schedules: the round robin (circle method) and Initial Fontes, its groups and rounds
+as tsh's ``initial_snaked`` setting makes them (``TSH::Command::InitFontes`` and
+``TSH::Division::Pairing::Berger``).
 
 Both take players as a seeding list and a round index from 0, and give couples; ``None`` in a
 couple is the phantom whose opponent has the bye. They know nothing of results.
@@ -52,44 +54,107 @@ def circle_round(
     return [(ring[i], ring[size - 1 - i]) for i in range(size // 2)]
 
 
-def fontes_groups(seeding: Sequence[T], rounds: int) -> list[list[T | None]]:
-    """The round-robin groups of Initial Fontes over ``rounds`` rounds.
+def fontes_groups(seeding: Sequence[T], rounds: int) -> list[list[T]]:
+    """The groups of Initial Fontes over ``rounds`` rounds, as tsh's ``initial_snaked``
+    (``TSH::Command::InitFontes::ChooseGroupsSnaked``) forms them.
 
-    The seeding (by rating, best first; an odd field gets a phantom at the bottom) is cut into
-    ``rounds + 1`` bands of equal size, and each group takes one player from each band,
-    snaked as tsh's ``initial_snaked`` does: the first group takes the first of the first band
-    and the last of the second, and so on, so the groups are of even strength. Each group of
-    ``rounds + 1`` plays a round robin of ``rounds`` rounds. When the field does not divide
-    into bands, the ``r`` players over make one more group of ``rounds + 1 + r``, taken from
-    the middle of ``rounds + 1 + r`` equal parts of the whole field, whose round robin is cut
-    after ``rounds`` rounds (tsh draws that group at random inside each part).
+    Groups are of ``rounds + 1``. A field of at most ``2 × rounds`` is one group. Otherwise,
+    unless the field is one short of filling its groups, the players over (the field's size
+    modulo ``rounds + 1``) are taken out one at a time from the middle of the seeding (by
+    rating, best first) and set aside. The rest are dealt into ``rounds + 1`` rows of as many
+    players as there are groups, every second row reversed, and each group takes the last
+    player of every row (the first group the last column, and so on). The players set aside
+    join the last group, in its middle.
 
-    >>> fontes_groups(list("ABCDEFGH"), 3)
-    [['A', 'D', 'E', 'H'], ['B', 'C', 'F', 'G']]
+    >>> fontes_groups(list(range(1, 10)), 3)
+    [[2, 3, 7, 8], [1, 4, 6, 5, 9]]
     """
     if rounds < 1 or rounds % 2 == 0:
         raise PairingError(
             "fontes_rounds",
             f"Initial Fontes pairs an odd number of rounds (1, 3, 5 ...), not {rounds}.",
         )
-    slots: list[T | None] = list(seeding)
-    if len(slots) % 2:
-        slots.append(None)
+    players = list(seeding)
     size = rounds + 1
-    if len(slots) < size:
-        raise PairingError(
-            "fontes_too_few",
-            f"Initial Fontes over {rounds} rounds needs at least {size} players.",
-        )
-    groups: list[list[T | None]] = []
-    over = len(slots) % size
-    if over:
-        parts = size + over
-        picks = sorted({len(slots) * (2 * part + 1) // (2 * parts) for part in range(parts)})
-        groups.append([slots[index] for index in picks])
-        slots = [slot for index, slot in enumerate(slots) if index not in set(picks)]
-    count = len(slots) // size
-    bands = [slots[band * count : (band + 1) * count] for band in range(size)]
-    snaked = [band if number % 2 == 0 else band[::-1] for number, band in enumerate(bands)]
-    groups[:0] = [[band[group] for band in snaked] for group in range(count)]
+    if len(players) <= 2 * rounds:
+        return [players]
+    aside: list[T] = []
+    if len(players) % size != rounds:
+        while len(players) % size:
+            aside.append(players.pop((len(players) + 1) // 2))
+    count = (size - 1 + len(players)) // size
+    rows = [players[row * count : (row + 1) * count] for row in range(size)]
+    rows = [row if number % 2 == 0 else row[::-1] for number, row in enumerate(rows)]
+    groups = [[row.pop() for row in rows if row] for _ in range(count)]
+    if aside:
+        last = groups[-1]
+        middle = len(last) // 2
+        groups[-1] = last[:middle] + aside + last[middle:]
     return groups
+
+
+#: tsh's hand-made three-round schedules by group size (``Berger::MakeSchedule3``): for each
+#: round, each member's opponent by place in the group (``None``: the bye).
+SCHEDULE_OF_THREE: dict[int, tuple[tuple[int | None, ...], ...]] = {
+    1: ((None,), (None,), (None,)),
+    2: ((1, 0), (None, None), (1, 0)),
+    3: ((2, None, 0), (1, 0, None), (None, 2, 1)),
+    4: ((3, 2, 1, 0), (2, 3, 0, 1), (1, 0, 3, 2)),
+    5: ((4, 3, None, 1, 0), (2, 4, 0, None, 1), (1, 0, 3, 2, None)),
+    6: ((5, 2, 1, 4, 3, 0), (3, 4, 5, 0, 1, 2), (1, 0, 3, 2, 5, 4)),
+    7: ((5, 3, 4, 1, 2, 0, None), (2, 6, 0, 4, 3, None, 1), (1, 0, 3, 2, None, 6, 5)),
+}
+
+
+def berger_round(size: int, first_opponent: int) -> list[tuple[int | None, int | None]]:
+    """One round of tsh's Berger schedule (``ComputeBergerRound``) over places 1 to ``size``:
+    the couples of places, ``None`` for the bye, with place 1 meeting ``first_opponent``.
+
+    >>> berger_round(6, 6), berger_round(6, 2)
+    ([(6, 1), (4, 5), (2, 3)], [(2, 1), (3, 4), (5, 6)])
+    """
+    count = size + size % 2
+    opponent = count if first_opponent == 0 else first_opponent
+    table: list[int] = []
+    place = count
+    while place > 0:
+        table.append(place)
+        table.insert(0, place - 1)
+        place -= 2
+    table.pop(0)
+    index = opponent // 2 - 1 if opponent % 2 else len(table) - opponent // 2
+    table = table[index:] + table[:index]
+    table = [1, *table[1:], table[0]] if index % 2 else [*table, 1]
+
+    def who(place: int) -> int | None:
+        return None if place > size else place
+
+    return [(who(table[i]), who(table[-1 - i])) for i in range(count // 2)]
+
+
+def fontes_round(seeding: Sequence[T], rounds: int, index: int) -> list[tuple[T | None, T | None]]:
+    """Round ``index`` (from 0) of Initial Fontes over ``rounds`` rounds, as tsh pairs its
+    groups (``Berger::PairGroups``): three rounds by tsh's own schedules; otherwise a group of
+    ``rounds + 1`` by the Berger schedule ending with 1 v 2, 3 v 4 (King of the Hill), and a
+    group of another size by the Berger round tsh picks for it."""
+    if not 0 <= index < rounds:
+        raise PairingError("fontes_over", f"Initial Fontes has {rounds} rounds.")
+    couples: list[tuple[T | None, T | None]] = []
+    for group in fontes_groups(seeding, rounds):
+        if rounds == 3:
+            plan = SCHEDULE_OF_THREE[len(group)][index]
+            for place, other in enumerate(plan):
+                if other is None:
+                    couples.append((group[place], None))
+                elif place < other:
+                    couples.append((group[place], group[other]))
+            continue
+        if len(group) == rounds + 1 or rounds == 1:
+            first_opponent = rounds + 1 - index
+        else:
+            even = len(group) + len(group) % 2
+            first_opponent = int(2.5 + (even - 2) * (1 - index / (rounds - 1)))
+        for a, b in berger_round(len(group), first_opponent):
+            if a is not None or b is not None:
+                couples.append((group[a - 1] if a else None, group[b - 1] if b else None))
+    return couples

@@ -1,8 +1,10 @@
 """Standings and scorecards from the results so far.
 
-Order: more wins (a draw counts ½), then fewer losses, then more spread, then the higher
-pre-event rating (then name, so the order is stable). Players level on wins, losses and spread
-share a place, shown ``"1="``. A late entry's rounds before ``joined_round`` that have no result
+Order, as tsh and NASPA rank: more wins (a draw counts ½), then more spread, then the higher
+pre-event rating (then name, so the order is stable); losses are not compared, so a player who
+left at 2–0 (+51) ranks below one who played on to 2–1 (+120). Players level on wins and spread
+share a place, shown ``"1="``. An absence or a forfeit loss is a loss whatever its spread (as
+tsh counts a bye of 0 or less). A late entry's rounds before ``joined_round`` that have no result
 count as losses by the forfeit margin; a withdrawn player keeps the results they have.
 """
 
@@ -139,7 +141,7 @@ def compute_standings(
         lines: list[ScorecardLine] = []
         for result in sorted(by_player[player.id], key=lambda result: result.round):
             kind, opponent, seat, score, opponent_score, margin = _line(result, player.id)
-            won, lost = _outcome(margin)
+            won, lost = (0.0, 1.0) if kind in ("absence", "forfeit loss") else _outcome(margin)
             wins, losses, spread = wins + won, losses + lost, spread + margin
             firsts += seat == "first"
             seconds += seat == "second"
@@ -165,7 +167,6 @@ def compute_standings(
     rows.sort(
         key=lambda row: (
             -row.wins,
-            row.losses,
             -row.spread,
             -row.player.rating,
             row.player.name,
@@ -175,8 +176,8 @@ def compute_standings(
     return _placed(rows)
 
 
-def _record(row: Standing) -> tuple[float, float, int]:
-    return (row.wins, row.losses, row.spread)
+def _record(row: Standing) -> tuple[float, int]:
+    return (row.wins, row.spread)
 
 
 def _placed(rows: list[Standing]) -> list[Standing]:

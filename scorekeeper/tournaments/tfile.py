@@ -1,18 +1,36 @@
-"""tsh's ``.t`` file: one reader and one writer.
+"""tsh's ``.t`` file: one reader and one writer, each as tsh's own ``TFile.pm`` does it.
 
 One line a player, in line-number order::
 
-    Archer, Ann              1500 2 3 0; 412 388 50; p12 1 2 0
+    Archer, Ann             1500 2 3 0; 412 356 -50; board 1 1 0; p12 1 2 0
 
-the name written "Last, First" (a name entered "Ann Archer"; the last word is the last name),
-the pre-event rating (0 for unrated), each round's opponent by line number (0 for none), then
-after ``;`` each round's own score, and after a second ``;`` the ``p12`` field: 1 for first,
-2 for second, 0 for no game. A result with no opponent is written as its spread: a bye or a
-forfeit win ``+50``, a forfeit loss or an absence ``-50``; read back, ``+`` is a ``Bye`` and
-``-`` an ``Absence`` (so a forfeit reads back as a bye and an absence). A game paired but not
-finished has its opponent and no score yet. A round with no result at all is written ``0``
-with a score of 0 and read back as no result. Without a ``p12`` field the lower line number
-is taken to have gone first.
+the name (read and written exactly as the file has it; a player entered in the app is written
+"Last, First", the last word being the last name), the pre-event rating (0 for unrated), each
+round's opponent by line number (0 for none), then after ``;`` each round's own score, then
+any number of extra fields, each ``; tag words``, written in the tag's alphabetical order as
+tsh writes them and read wherever they stand. ``00`` is tsh's "nothing here yet".
+
+The fields the event itself holds:
+
+* ``p12``: 1 went first, 2 went second, 0 no game (tsh's 3 and 4, a draw for it, leave the
+  earlier line first). Without it the earlier line is taken to have gone first. A round
+  without a game keeps the value the file had there.
+* ``off``: the player has withdrawn (tsh's value, the spread its later byes would get, is
+  kept; a withdrawal made here writes ``off 0``).
+* ``lifeg``: career games before the event. A line without it is taken as 100 games, as tsh
+  does (``TSH::Division::MakeRatingsInput``).
+
+Every other field (``board``, ``class``, ``newr`` ...) is kept as written and written back.
+The padding is today's tsh's (``%-22s %5s``): a file from an older tsh (``%4s``) comes back
+with every field and one more space before a rating.
+
+A result with no opponent is its spread: a bye or a forfeit win ``50``, a forfeit loss or an
+absence ``-50``, each with its own spread; read back, a positive score is a ``Bye`` and any
+other an ``Absence`` (a forfeit is tsh's bye and absence: it reads back as those). A late
+entry's rounds before they joined are written as tsh has them, absences by the event's
+forfeit margin. A game paired but not finished has its opponent and a score of ``00`` (none at
+all when it is the line's last). A line never starts with ``=``, ``+``, ``-`` or ``@`` (a
+spreadsheet's formula): such a name is written after a space, which tsh reads past.
 """
 
 from __future__ import annotations
@@ -32,18 +50,22 @@ from scorekeeper.tournaments.model import (
     check_results,
 )
 
+#: Career games tsh assumes for a line without ``lifeg``.
+LIFEG_UNKNOWN = 100
+#: The fields the event holds itself, written from it rather than as kept.
+OWN_FIELDS = ("lifeg", "off", "p12")
+FORMULA_START = ("=", "+", "-", "@")
+
+# A rating as tsh reads it; a pairing or score is a whole number (or "00"). Each token is
+# matched on its own, so a long line costs one pass.
+RATING = re.compile(r"\d{1,9}")
+NUMBER = re.compile(r"-?\d{1,9}")
+TOKEN = re.compile(r"\S+")
+UNESCAPED_SEMICOLON = re.compile(r"(?<!\\)((?:\\\\)*);")
+
 
 class TFileError(TournamentError):
     """A ``.t`` file that can't be read, or results that can't be written as one."""
-
-
-# The name takes everything up to the first digit at once and never gives it back (a
-# possessive ``*+``), so a long line that is not a player's costs one pass, not one for each
-# place the name could end; whitespace must come before the rating, and the name is stripped.
-LINE = re.compile(
-    r"^(?P<name>[^;\d]*+)(?<=\s)(?P<rating>\d++)(?P<opponents>(?:\s+\d+)*+)\s*;"
-    r"(?P<scores>[^;]*)(?:;\s*p12(?P<seats>[^;]*))?(?:;.*)?$"
-)
 
 
 @dataclass(frozen=True)
@@ -65,20 +87,62 @@ def last_name_first(name: str) -> str:
 
 
 def first_name_first(name: str) -> str:
-    """A name as a ``.t`` file writes it, read back as entered.
+    """A name as a ``.t`` file writes it, shown as entered (the file's own is kept too).
 
-    >>> first_name_first("Archer, Mary Ann")
-    'Mary Ann Archer'
+    >>> first_name_first("Archer, Mary Ann"), first_name_first("Ann Archer")
+    ('Mary Ann Archer', 'Ann Archer')
     """
     last, _, first = name.partition(",")
     return f"{first.strip()} {last.strip()}" if first.strip() else last.strip()
 
 
-def write_t(players: Sequence[Player], results: Iterable[Result]) -> str:
-    """The division as a ``.t`` file, one line a player in the order given."""
+def _t_name(player: Player) -> str:
+    name = player.t_name or last_name_first(player.name)
+    if ";" in name or "#" in name or name != name.strip() or not name or "\n" in name:
+        raise TFileError(
+            "unwritable_name",
+            f"{player.name!r} can't go in a .t file: a name there has no ';' or '#'.",
+        )
+    if _split_head(f"{name} 0") != (name, "0", []):
+        raise TFileError(
+            "unwritable_name",
+            f"{player.name!r} can't go in a .t file: tsh would read its last word as a number.",
+        )
+    return f" {name}" if name.startswith(FORMULA_START) else name
+
+
+def _fields(player: Player, seats: list[int]) -> list[tuple[str, str]]:
+    """The extra fields of ``player``'s line, by tag, as tsh orders them."""
+    kept = dict(player.t_fields)
+    fields = {tag: words for tag, words in kept.items() if tag not in OWN_FIELDS}
+    if "lifeg" in kept:
+        rest = kept["lifeg"].split()[1:]
+        fields["lifeg"] = " ".join([str(player.career_games), *rest])
+    elif not player.t_name or player.career_games != LIFEG_UNKNOWN:
+        fields["lifeg"] = str(player.career_games)
+    if not player.active:
+        fields["off"] = kept.get("off", "0")
+    # A round without a game keeps the file's own p12 (tsh keeps a withdrawn player's draws).
+    was = kept.get("p12", "").split()
+    merged = [
+        str(seats[i]) if i < len(seats) and (seats[i] or i >= len(was)) else was[i]
+        for i in range(max(len(seats), len(was)))
+    ]
+    if merged:
+        fields["p12"] = " ".join(merged)
+    return sorted(fields.items())
+
+
+def write_t(
+    players: Sequence[Player], results: Iterable[Result], *, absence_spread: int = 50
+) -> str:
+    """The division as a ``.t`` file, one line a player in the order given, as tsh's
+    ``TFile::FormatLine`` writes it. A late entry's rounds before ``joined_round`` that have
+    no result are absences by ``absence_spread`` (as the standings count them)."""
     line_of = {player.id: number for number, player in enumerate(players, start=1)}
     entries: dict[int, dict[int, tuple[int, int | None, int]]] = {p.id: {} for p in players}
-    for result in check_results(results):
+    checked = check_results(results)
+    for result in checked:
         if isinstance(result, Game):
             entries[result.first][result.round] = (line_of[result.second], result.first_score, 1)
             entries[result.second][result.round] = (line_of[result.first], result.second_score, 2)
@@ -89,44 +153,117 @@ def write_t(players: Sequence[Player], results: Iterable[Result]) -> str:
             entries[result.absent][result.round] = (0, -result.spread, 0)
         else:
             entries[result.player][result.round] = (0, -result.spread, 0)
+    last_round = max((result.round for result in checked), default=0)
+    for player in players:
+        for missed in range(1, min(player.joined_round, last_round + 1)):
+            entries[player.id].setdefault(missed, (0, -absence_spread, 0))
 
     lines = []
     for player in players:
-        if any(character.isdigit() or character in ";#" for character in player.name):
-            raise TFileError(
-                "unwritable_name",
-                f"{player.name!r} can't go in a .t file: a name there has no digits, ';' or '#'.",
-            )
         rounds = entries[player.id]
         last = max(rounds, default=0)
         row = [rounds.get(number, (0, 0, 0)) for number in range(1, last + 1)]
         scored = [score for _, score, _ in row]
-        pending = scored.index(None) if None in scored else len(scored)
-        if any(score is not None for score in scored[pending:]):
-            raise TFileError(
-                "unfinished_game",
-                f"{player.name}'s game of round {pending + 1} has no result, "
-                "yet a later round has: the .t file can't say that.",
-            )
+        while scored and scored[-1] is None:
+            scored.pop()
         opponents = " ".join(str(opponent) for opponent, _, _ in row)
-        scores = " ".join(str(score) for score in scored[:pending])
-        seats = " ".join(str(seat) for _, _, seat in row)
-        head = f"{last_name_first(player.name):<24} {player.rating:>4} {opponents}".rstrip()
-        lines.append(f"{head}; {scores}; p12 {seats}".rstrip())
+        scores = " ".join("00" if score is None else str(score) for score in scored)
+        seats = [seat for _, _, seat in row]
+        line = f"{_t_name(player):<22} {player.rating:>5} {opponents}; {scores}"
+        for tag, words in _fields(player, seats):
+            line += f"; {tag} {words}".rstrip()
+        lines.append(line)
     return "".join(f"{line}\n" for line in lines)
 
 
-def _numbers(text: str, line: int) -> list[int]:
-    try:
-        return [int(word) for word in text.split()]
-    except ValueError:
-        raise TFileError("bad_number", f"Line {line} has something that is not a number.") from None
+def _number(word: str, line: int) -> int | None:
+    if word == "00":
+        return None
+    if not NUMBER.fullmatch(word):
+        raise TFileError("bad_number", f"Line {line} has something that is not a number.")
+    return int(word)
+
+
+def _split_head(head: str) -> tuple[str, str, list[str]] | None:
+    """(name, rating, opponents) of the part before the first ``;``, as tsh's pattern
+    splits it: the name is the shortest start followed by a rating and whole numbers only."""
+    tokens = list(TOKEN.finditer(head))
+    numbers = len(tokens)
+    while numbers > 0 and (tokens[numbers - 1][0].isdigit() or tokens[numbers - 1][0] == "00"):
+        numbers -= 1
+    start = max(numbers, 1)
+    if start >= len(tokens) or not RATING.fullmatch(tokens[start][0]):
+        return None
+    name = head[: tokens[start].start()].strip()
+    return name, tokens[start][0], [token[0] for token in tokens[start + 1 :]]
+
+
+def _parse_fields(text: str) -> list[tuple[str, str]]:
+    """The ``; tag words`` fields after the scores, each as written (escapes kept)."""
+    found = []
+    for part in UNESCAPED_SEMICOLON.sub(lambda m: m[1] + "\0", text).split("\0"):
+        words = part.split()
+        if words:
+            found.append((words[0], " ".join(words[1:])))
+    return found
+
+
+Row = tuple[str, int, list[int | None], list[int | None], dict[str, str]]
+
+
+def _read_line(raw: str, number: int) -> Row:
+    text = raw.strip()
+    head, _, rest = text.partition(";")
+    scores_text, _, extra = rest.partition(";")
+    for word in (*head.split(), *scores_text.split()):
+        if word.lstrip("-").isdigit() and not NUMBER.fullmatch(word):
+            raise TFileError("bad_number", f"Line {number} has something that is not a number.")
+    split = _split_head(head)
+    if split is None or not all(NUMBER.fullmatch(w) or w == "00" for w in scores_text.split()):
+        raise TFileError(
+            "bad_line",
+            f"Line {number} is not 'Last, First rating opponents; scores': {text[:60]!r}.",
+        )
+    name, rating, opponents = split
+    fields = dict(_parse_fields(extra))
+    return (
+        name,
+        int(rating),
+        [_number(word, number) for word in opponents],
+        [_number(word, number) for word in scores_text.split()],
+        fields,
+    )
+
+
+def _seats(fields: dict[str, str]) -> list[int]:
+    """The ``p12`` field's values (anything else there counts as no game)."""
+    return [int(w) if w in ("1", "2") else 0 for w in fields.get("p12", "").split()]
+
+
+def _seat_of(seats: list[int], index: int) -> int:
+    return seats[index] if index < len(seats) else 0
+
+
+def _player(index: int, row: Row) -> Player:
+    name, rating, _, _, fields = row
+    kept = tuple(fields.items())
+    lifeg = fields.get("lifeg", "").split()[:1]
+    career = int(lifeg[0]) if lifeg and RATING.fullmatch(lifeg[0]) else LIFEG_UNKNOWN
+    return Player(
+        index,
+        first_name_first(name),
+        rating,
+        career_games=career,
+        active="off" not in fields,
+        t_name=name,
+        t_fields=kept,
+    )
 
 
 def read_t(text: str, most_players: int | None = None) -> Division:
     """The players and results of a ``.t`` file (blank lines and ``#`` comments are skipped);
     refused at the first player past ``most_players``, if given, unread beyond."""
-    rows: list[tuple[str, int, list[int], list[int], list[int] | None]] = []
+    rows: list[Row] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip() or raw.lstrip().startswith("#"):
             continue
@@ -135,37 +272,22 @@ def read_t(text: str, most_players: int | None = None) -> Division:
                 "too_many_players",
                 f"An event has at most {most_players} players: line {number} is one more.",
             )
-        found = LINE.match(raw.strip())
-        if not found:
-            raise TFileError(
-                "bad_line",
-                f"Line {number} is not 'Last, First rating opponents; scores': "
-                f"{raw.strip()[:60]!r}.",
-            )
-        seats = found["seats"]
-        (rating,) = _numbers(found["rating"], number)
-        rows.append(
-            (
-                first_name_first(found["name"]),
-                rating,
-                _numbers(found["opponents"], number),
-                _numbers(found["scores"], number),
-                _numbers(seats, number) if seats is not None else None,
-            )
-        )
+        rows.append(_read_line(raw, number))
 
-    players = tuple(
-        Player(index, name, rating) for index, (name, rating, *_) in enumerate(rows, start=1)
-    )
+    players = tuple(_player(index, row) for index, row in enumerate(rows, start=1))
     results: list[Result] = []
-    for index, (name, _, opponents, scores, seats) in enumerate(rows, start=1):
+    for index, (_, _, opponents, scores, fields) in enumerate(rows, start=1):
+        name = players[index - 1].name
+        seats = _seats(fields)
         if len(scores) > len(opponents):
             raise TFileError("too_many_scores", f"{name} has more scores than opponents.")
         for round_index, opponent in enumerate(opponents):
             round_number = round_index + 1
             score = scores[round_index] if round_index < len(scores) else None
+            if opponent is None:
+                continue
             if opponent == 0:
-                if score:
+                if score is not None:
                     results.append(
                         Bye(round_number, index, score)
                         if score > 0
@@ -196,10 +318,14 @@ def read_t(text: str, most_players: int | None = None) -> Division:
             if (score is None) != (other_score is None):
                 raise TFileError(
                     "half_a_result",
-                    f"Round {round_number} of {name} and {other[0]} has one score of two.",
+                    f"Round {round_number} of {name} and {players[opponent - 1].name} has "
+                    "one score of two.",
                 )
+            other_seats = _seats(other[4])
+            mine, theirs = _seat_of(seats, round_index), _seat_of(other_seats, round_index)
+            second_first = mine == 2 or (mine not in (1, 2) and theirs == 1)
             first, second, first_score, second_score = index, opponent, score, other_score
-            if seats is not None and round_index < len(seats) and seats[round_index] == 2:
+            if second_first:
                 first, second, first_score, second_score = opponent, index, other_score, score
             results.append(Game(round_number, first, second, first_score, second_score))
     return Division(players, tuple(sorted(results, key=lambda result: result.round)))

@@ -90,6 +90,14 @@ class NewTournamentForm(forms.Form):
         min_value=0, max_value=1000, initial=50, label="Forfeit spread", required=False
     )
     gibson = forms.BooleanField(required=False, initial=True, label="Gibsonize a clinched leader")
+    fontes_rounds = forms.IntegerField(
+        min_value=1,
+        max_value=events.MAX_ROUNDS,
+        initial=3,
+        required=False,
+        label="Initial Fontes rounds",
+        help_text="An odd number: how many rounds Initial Fontes pairs, if used.",
+    )
 
     def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)

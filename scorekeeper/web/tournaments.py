@@ -98,6 +98,7 @@ def new_tournament(request: HttpRequest, slug: str) -> HttpResponse:
             "bye_spread": data["bye_spread"],
             "forfeit_spread": 50 if data["forfeit_spread"] is None else data["forfeit_spread"],
             "gibson": data["gibson"],
+            "fontes_rounds": data["fontes_rounds"] or 3,
             "rejected_challenge": data["rejected_challenge"],
             "clock": clock_of(data, usual.clock),
         }

@@ -170,3 +170,22 @@ def test_importing_needs_a_director_and_enough_rounds(client, token):
     eve = new_account_token(account("eve"))
     refused(post(client, eve, "/api/clubs/riverside/tournaments/import", {**body, "rounds": 3}), 403, "not_director")  # fmt: skip
     assert not Tournament.objects.exists()
+
+
+def test_initial_fontes_runs_the_odd_number_of_rounds_the_event_sets(client, token):
+    six = [
+        {"name": f"Player {letter}", "rating": 1500 + 10 * n} for n, letter in enumerate("ABCDEF")
+    ]
+    body = {"name": "Long", "ruleset": "crossword-classic", "lexicon": "CLUB", "rounds": 7,
+            "players": six, "fontes_rounds": 5}  # fmt: skip
+    made = post(client, token, "/api/clubs/riverside/tournaments/", body)
+    assert made.status_code == 201, made.content
+    number = made.json()["id"]
+    assert Tournament.objects.get(pk=number).fontes_rounds == 5
+    for _ in range(5):
+        paired = post(client, token, f"/api/tournaments/{number}/rounds/", {"method": "fontes"})
+        assert paired.status_code == 201, paired.content
+    sixth = post(client, token, f"/api/tournaments/{number}/rounds/", {"method": "fontes"})
+    assert "rounds 1 to 5" in refused(sixth, 422, "fontes_over")
+    even = post(client, token, "/api/clubs/riverside/tournaments/", body | {"fontes_rounds": 4})
+    assert "odd number" in refused(even, 400, "bad_rules")

@@ -60,22 +60,68 @@ def records(spreads: dict[int, list[int]]) -> list[Result]:
     ]
 
 
-def test_two_leaders_out_of_reach_of_the_rest_play_each_other() -> None:
-    # One round left: Ann 3-0 +900 (worst 3 wins, 400) can be caught by Ben 3-0 +600 (best 4
-    # wins), but both are out of reach of Cy 1-2 (best 2 wins) and everyone below.
+def test_each_prize_place_clinched_against_the_next_and_the_clinched_play_each_other() -> None:
+    # One round left, 500 a game, two prizes. Ann 3-0 +2400 is one win and 1250 (more than
+    # 2 × 500) ahead of Ben 2-1 +1150: out of his reach. Ben is one win and 1200 ahead of
+    # Cy 1-2 -50: out of hers. Both are gibsonized and play each other.
     results = records(
         {
-            1: [300, 300, 300],
-            2: [200, 200, 200],
+            1: [800, 800, 800],
+            2: [600, 600, -50],
             3: [50, -50, -50],
-            4: [-50, 50, -60],
-            5: [-50, -50, 50],
+            4: [-50, 40, -60],
+            5: [-50, -60, 30],
+            6: [-60, -60, -60],
+        }
+    )
+    paired = pair_round("swiss", field(6), results, Rules(rounds=4, prize_places=2), 4)
+    assert paired.gibsonized == (1, 2)
+    assert (1, 2) in couples(paired)
+
+
+def test_only_prize_places_are_gibsonized_and_nobody_can_cash_a_clinched_prize() -> None:
+    # The same standings with one prize: only Ann's first place counts. Nobody else can cash
+    # (the one prize is hers), so she may play anyone: the highest-ranked, Ben.
+    results = records(
+        {
+            1: [800, 800, 800],
+            2: [600, 600, -50],
+            3: [50, -50, -50],
+            4: [-50, 40, -60],
+            5: [-50, -60, 30],
             6: [-60, -60, -60],
         }
     )
     paired = pair_round("swiss", field(6), results, Rules(rounds=4), 4)
-    assert paired.gibsonized == (1, 2)
+    assert paired.gibsonized == (1,)
     assert (1, 2) in couples(paired)
+
+
+def test_a_gibsonized_leader_never_plays_someone_who_can_still_cash() -> None:
+    # After 4 rounds, three prizes, 100 a game: Ann 4-0 +800, Ben 2-2 +100, Cy 2-2 +80,
+    # Dee 2-2 +50, Eve 1-3 -100, Fay 0-4 -220.
+    results = records(
+        {
+            1: [200, 200, 200, 200],
+            2: [100, 100, -50, -50],
+            3: [90, 90, -50, -50],
+            4: [80, 70, -50, -50],
+            5: [50, -50, -50, -50],
+            6: [-50, -50, -50, -70],
+        }
+    )
+    # One round left: Ann is 2 wins ahead of Ben, gibsonized; Ben and Cy are level, so the
+    # list stops there. Third place has 2 wins: Eve (1 + 1) can still reach it, Fay (0 + 1)
+    # can't. Ann plays Fay.
+    paired = pair_round("swiss", field(6), results, Rules(5, prize_places=3, gibson_spread=100), 5)
+    assert paired.gibsonized == (1,)
+    assert (1, 6) in couples(paired)
+    # Two rounds left: Ann is 2 wins and 700 (more than 2 × 2 × 100) ahead, still gibsonized,
+    # but Fay (0 + 2) can reach 2 wins too: with everyone able to cash, Ann is paired by the
+    # method like everyone else.
+    paired = pair_round("swiss", field(6), results, Rules(6, prize_places=3, gibson_spread=100), 5)
+    assert paired.gibsonized == (1,)
+    assert (1, 6) not in couples(paired)
 
 
 def test_in_an_odd_field_the_lowest_leader_takes_the_bye() -> None:

@@ -19,7 +19,7 @@ from scorekeeper.tournaments import (
     pair_round,
     seat,
 )
-from tests.scorekeeper.tournaments.events import couples, field
+from tests.scorekeeper.tournaments.events import couples, field, played
 
 NO_GIBSON = Rules(rounds=5, gibson=False)
 
@@ -186,12 +186,52 @@ def test_seats_follow_the_firsts_so_far() -> None:
     assert sorted((p.first, p.second) for p in paired.pairings) == [(2, 3), (4, 1)]
 
 
-def test_initial_fontes_groups_take_one_player_from_each_rating_band_snaked() -> None:
-    # 12 players, 3 rounds: 4 bands (1-3, 4-6, 7-9, 10-12), every second one reversed.
-    assert fontes_groups(list(range(1, 13)), 3) == [[1, 6, 7, 12], [2, 5, 8, 11], [3, 4, 9, 10]]
-    # 10 players: 2 over, so a group of 6 from the middle of 6 equal parts of the field
-    # (places 10 × (2k + 1) / 12 rounded down: 0, 2, 4, 5, 7, 9), and the other 4 in bands.
-    assert fontes_groups(list(range(1, 11)), 3) == [[2, 4, 7, 9], [1, 3, 5, 6, 8, 10]]
+def test_initial_fontes_groups_are_snaked_as_tshs_initial_snaked() -> None:
+    # 12 players, 3 rounds: rows of 3 (1-3, 6-4, 7-9, 12-10, every second reversed); each
+    # group takes the last of every row.
+    assert fontes_groups(list(range(1, 13)), 3) == [[3, 4, 9, 10], [2, 5, 8, 11], [1, 6, 7, 12]]
+    # 9 players: one over; the middle one (6) is set aside and joins the last group's middle.
+    assert fontes_groups(list(range(1, 10)), 3) == [[2, 3, 7, 8], [1, 4, 6, 5, 9]]
+    # 10 players: two over, 6 then 7 from the middle.
+    assert fontes_groups(list(range(1, 11)), 3) == [[2, 3, 8, 9], [1, 4, 6, 7, 5, 10]]
+    # 7 players, one short of two groups: the grid is kept, the last group has a hole.
+    assert fontes_groups(list(range(1, 8)), 3) == [[2, 3, 6, 7], [1, 4, 5]]
+    # At most 2 × rounds players: one group.
+    assert fontes_groups(list(range(1, 7)), 3) == [[1, 2, 3, 4, 5, 6]]
+    # 13 players over 5 rounds: groups of 6; 8 set aside.
+    assert fontes_groups(list(range(1, 14)), 5) == [
+        [2, 3, 6, 7, 11, 12],
+        [1, 4, 5, 8, 9, 10, 13],
+    ]
+
+
+def test_initial_fontes_of_three_rounds_follows_tshs_schedule_ending_king_of_the_hill() -> None:
+    # 8 players: groups [2, 3, 6, 7] and [1, 4, 5, 8]; a group a b c d plays a-d b-c, then
+    # a-c b-d, then a-b c-d.
+    rounds = [sorted(couples(pair_round("fontes", field(8), [], NO_GIBSON, n))) for n in (1, 2, 3)]
+    assert rounds == [
+        [(1, 8), (2, 7), (3, 6), (4, 5)],
+        [(1, 5), (2, 6), (3, 7), (4, 8)],
+        [(1, 4), (2, 3), (5, 8), (6, 7)],
+    ]
+
+
+def test_initial_fontes_runs_the_odd_number_of_rounds_the_director_sets() -> None:
+    # 12 players over 5 rounds: two groups of 6, each a round robin ending 1 v 2, 3 v 4, 5 v 6.
+    rules = Rules(rounds=7, gibson=False)
+    options = Options(fontes_rounds=5)
+    met: list[tuple[int, int]] = []
+    results: list[Result] = []
+    for number in range(1, 6):
+        paired = pair_round("fontes", field(12), results, rules, number, options=options)
+        met += couples(paired)
+        results += played(paired, random.Random(number))
+    groups = [{2, 3, 6, 7, 10, 11}, {1, 4, 5, 8, 9, 12}]
+    assert len(met) == len(set(met)) == 30
+    assert all(any({a, b} <= group for group in groups) for a, b in met)
+    assert sorted(couples(pair_round("fontes", field(12), [], rules, 5, options=options))) == [
+        (1, 4), (2, 3), (5, 8), (6, 7), (9, 12), (10, 11)
+    ]  # fmt: skip
 
 
 def test_initial_fontes_plays_a_round_robin_inside_each_group() -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+from pathlib import Path
+
 import pytest
 
 from scorekeeper.tournaments import (
@@ -10,10 +13,13 @@ from scorekeeper.tournaments import (
     Game,
     Player,
     Result,
+    Rules,
     expected_score,
     k_factor,
+    pair_round,
     performance_rating,
     rate_event,
+    read_t,
 )
 
 ANN = Player(1, "Ann Archer", 1500, career_games=10)
@@ -61,12 +67,13 @@ def test_a_small_event_worked_by_hand() -> None:
     # = 1.000000; 30 × (2 − 1) = 30, more than 5 × 2 = 10, so 30 + (30 − 10) = 50: 1550.
     assert changes[1].expected == pytest.approx(1.0, abs=1e-6)
     assert (changes[1].k, changes[1].before, changes[1].after) == (30, 1500, 1550)
+    # Ann's acceleration bonus of 20 feeds 20 / 20 = 1 point back to each opponent.
     # Ben, K = 20 (100 games): expected 0.579029 + 0.654206 = 1.233235;
-    # 20 × (1 − 1.233235) = −4.665 → 1595.335: 1595.
-    assert (changes[2].k, changes[2].after, changes[2].change) == (20, 1595, -5)
+    # 20 × (1 − 1.233235) = −4.665 → 1595.335, + 1 feedback = 1596.335: 1596.
+    assert (changes[2].k, changes[2].after, changes[2].change) == (20, 1596, -4)
     # Cy, K = 20 (60 games): expected 0.420971 + 0.345794 = 0.766765;
-    # 20 × (0 − 0.766765) = −15.335 → 1384.665: 1385.
-    assert (changes[3].k, changes[3].after) == (20, 1385)
+    # 20 × (0 − 0.766765) = −15.335 → 1384.665, + 1 feedback = 1385.665: 1386.
+    assert (changes[3].k, changes[3].after) == (20, 1386)
 
 
 def test_a_draw_is_half_a_win() -> None:
@@ -132,3 +139,89 @@ def test_newcomers_who_only_met_each_other_are_capped_at_each_others_estimates()
     a, b = Player(1, "Ann New"), Player(2, "Ben New")
     changes = rate_event([a, b], [Game(1, 1, 2, 400, 300)])
     assert (changes[1].after, changes[2].after) == (900, 500)
+
+
+def test_a_change_across_1800_is_counted_at_each_bands_k() -> None:
+    # Ivy, 1805 with 100 games, loses to Joe, 805: expected 0.960376, excess −0.960376.
+    # At K 16 down to 1799 uses 6 / 16 = 0.375 of it; the other 0.585376 at K 20 is 11.7075:
+    # 1787.2925 (one K of 16 throughout would give 1789.63).
+    # Joe gains 20 × 0.960376 = 19.2075, 14.2075 over 5 a game: that bonus again, and 1/20 of
+    # it, 0.7104, is Ivy's feedback: 1788.0029, so 1788.
+    ivy, joe = Player(1, "Ivy", 1805, career_games=100), Player(2, "Joe", 805, career_games=100)
+    changes = rate_event([ivy, joe], [Game(1, 2, 1, 400, 300)])
+    assert (changes[1].after, changes[2].after) == (1788, 838)
+
+
+def test_the_next_segment_takes_the_career_games_the_first_one_added() -> None:
+    # 45 career games: K 30 through the first segment of a 17-round event (9 rounds), then
+    # 54 games and K 20 in the second. Rated as two events of 9 and 8 rounds in a row, the same.
+    field = [Player(n, f"P{n}", 1500 + 10 * n, career_games=45) for n in range(1, 7)]
+    results = _swiss(field, 17, seed=3)
+    whole = rate_event(field, results, 17)
+    first = rate_event(field, [r for r in results if r.round <= 9], 9)
+    middle = [
+        Player(p.id, p.name, first[p.id].after, career_games=45 + first[p.id].games) for p in field
+    ]
+    later = [_shifted(r, 9) for r in results if r.round > 9]
+    second = rate_event(middle, later, 8)
+    assert {pid: c.after for pid, c in whole.items()} == {pid: c.after for pid, c in second.items()}
+
+
+def test_an_event_of_16_rounds_is_one_segment_and_of_17_two() -> None:
+    field = [Player(n, f"P{n}", 1400 + 40 * n, career_games=200) for n in range(1, 7)]
+    results = _swiss(field, 16, seed=5)
+    one = rate_event(field, results, 16)
+    two = rate_event(field, results, 17)  # the same games, in an event of 17 rounds
+    assert {p: c.after for p, c in one.items()} != {p: c.after for p, c in two.items()}
+
+
+def test_a_newcomer_rated_in_the_first_segment_is_a_rated_player_in_the_second() -> None:
+    field = [Player(n, f"P{n}", 1500 + 20 * n, career_games=100) for n in range(1, 6)]
+    new = Player(6, "New")
+    results = _swiss([*field, new], 18, seed=7)
+    whole = rate_event([*field, new], results, 18)
+    first = rate_event([*field, new], [r for r in results if r.round <= 9], 9)
+    assert first[6].k is None and first[6].after > 0
+    middle = [
+        Player(p.id, p.name, first[p.id].after, career_games=p.career_games + first[p.id].games)
+        for p in [*field, new]
+    ]
+    second = rate_event(middle, [_shifted(r, 9) for r in results if r.round > 9], 9)
+    assert whole[6].after == second[6].after
+
+
+def _swiss(players: list[Player], rounds: int, seed: int) -> list[Result]:
+    draw = random.Random(seed)
+    rules = Rules(rounds=rounds, gibson=False, repeats_allowed=rounds)
+    results: list[Result] = []
+    for number in range(1, rounds + 1):
+        for pairing in pair_round("swiss", players, results, rules, number).pairings:
+            first, second = draw.randint(300, 500), draw.randint(300, 500)
+            results.append(Game(number, pairing.first, pairing.second, first, second))
+    return results
+
+
+def _shifted(result: Result, by: int) -> Result:
+    assert isinstance(result, Game)
+    return Game(
+        result.round - by, result.first, result.second, result.first_score, result.second_score
+    )
+
+
+REAL_EVENT = Path(__file__).with_name("tsh_event_26x23.t")  # its source is in its first lines
+
+
+def test_every_rating_of_a_real_23_round_event_is_tshs_own_after_every_round() -> None:
+    # tsh's newr field holds each player's rating after each round, worked out with the event's
+    # 23 rounds in two segments (rounds 1-12 and 13-23): 598 ratings, every one equal.
+    division = read_t(REAL_EVENT.read_text())
+    checked = 0
+    for through in range(1, 24):
+        results = [result for result in division.results if result.round <= through]
+        changes = rate_event(division.players, results, 23)
+        for player in division.players:
+            newr = dict(player.t_fields)["newr"].split()
+            if through <= len(newr):
+                assert changes[player.id].after == int(newr[through - 1]), (player.name, through)
+                checked += 1
+    assert checked == 598

@@ -37,7 +37,7 @@ def table(
     ]
 
 
-def test_more_wins_first_then_fewer_losses_then_spread_then_rating() -> None:
+def test_more_wins_first_then_spread_then_rating() -> None:
     results: list[Result] = [
         Game(1, 1, 2, 400, 300),  # Ann +100
         Game(1, 3, 4, 350, 300),  # Cy +50
@@ -52,7 +52,7 @@ def test_more_wins_first_then_fewer_losses_then_spread_then_rating() -> None:
     ]
 
 
-def test_players_level_on_wins_losses_and_spread_share_a_place_ordered_by_rating() -> None:
+def test_players_level_on_wins_and_spread_share_a_place_ordered_by_rating() -> None:
     results: list[Result] = [Game(1, 1, 2, 400, 350), Game(1, 3, 4, 400, 350)]
     assert table([ANN, BEN, CY, DEE], results) == [
         ("1=", "Cy Cole", 1.0, 0.0, 50),
@@ -62,18 +62,31 @@ def test_players_level_on_wins_losses_and_spread_share_a_place_ordered_by_rating
     ]
 
 
-def test_fewer_losses_rank_ahead_at_equal_wins() -> None:
-    # Ann 1 win from 1 game; Ben 1 win and 1 loss, with more spread: Ann is ahead.
+def test_losses_are_not_compared_at_equal_wins_spread_decides() -> None:
+    # As tsh ranks: Ann left at 2-0 (+51); Ben played on to 2-1 (+120) and is ahead of her.
     results: list[Result] = [
-        Game(1, 1, 3, 310, 300),
+        Game(1, 1, 3, 330, 300),
         Game(1, 2, 4, 500, 300),
-        Game(2, 2, 3, 300, 350),
+        Game(2, 1, 4, 321, 300),
+        Game(2, 2, 3, 400, 350),
+        Game(3, 2, 3, 300, 430),
     ]
-    assert [name for _, name, *_ in table([ANN, BEN, CY, DEE], results)] == [
-        "Ann Archer",
-        "Ben Baker",
-        "Cy Cole",
-        "Dee Dunn",
+    assert table([ANN, BEN, CY, DEE], results)[:2] == [
+        ("1", "Ben Baker", 2.0, 1.0, 120),
+        ("2", "Ann Archer", 2.0, 0.0, 51),
+    ]
+
+
+def test_level_on_wins_and_spread_share_a_place_whatever_their_losses() -> None:
+    results: list[Result] = [
+        Game(1, 1, 3, 350, 300),  # Ann +50 from 1 game
+        Game(1, 2, 4, 400, 300),
+        Game(2, 2, 3, 300, 350),  # Ben +100 -50: 1-1, +50
+    ]
+    assert table([ANN, BEN, CY, DEE], results)[:3] == [
+        ("1=", "Ben Baker", 1.0, 1.0, 50),
+        ("1=", "Ann Archer", 1.0, 0.0, 50),
+        ("3", "Cy Cole", 1.0, 1.0, 0),
     ]
 
 
@@ -150,7 +163,10 @@ def test_withdrawing_turns_a_round_already_paired_into_a_forfeit_win_for_the_opp
     changed = forfeits_for_withdrawal(results, 1, RULES.forfeit_spread)
     assert changed == [Game(1, 1, 2, 400, 300), Forfeit(2, 3, 1, 50), Game(2, 2, 4)]
     gone = Player(1, "Ann Archer", 1500, active=False)
-    assert table([gone, BEN, CY, DEE], changed)[0] == ("1", "Cy Cole", 1.0, 0.0, 50)
+    assert table([gone, BEN, CY, DEE], changed)[:2] == [
+        ("1=", "Cy Cole", 1.0, 0.0, 50),
+        ("1=", "Ann Archer", 1.0, 1.0, 50),
+    ]
 
 
 def test_results_that_contradict_themselves_are_refused_with_a_sentence() -> None:
@@ -174,3 +190,12 @@ def test_rules_out_of_range_are_refused(chosen: dict[str, int]) -> None:
     with pytest.raises(TournamentError) as refused:
         Rules(**chosen)
     assert refused.value.code == "bad_rules"
+
+
+def test_an_absence_or_forfeit_loss_of_no_spread_is_still_a_loss() -> None:
+    # As tsh counts a bye scored 0: no spread, but no win either (a game drawn is half).
+    results: list[Result] = [Absence(1, 1, 0), Forfeit(1, 2, 3, 0)]
+    rows = {row.player.name: (row.wins, row.losses) for row in compute_standings(
+        [ANN, BEN, CY, DEE], results, RULES
+    )}  # fmt: skip
+    assert rows["Ann Archer"] == (0.0, 1.0) and rows["Cy Cole"] == (0.0, 1.0)

@@ -45,6 +45,15 @@ def test_a_director_makes_an_event_with_several_players_at_once(client, director
     assert (tournament.challenge_mode, tournament.rounds, tournament.gibson) == ("manual", 4, True)
 
 
+def test_the_form_sets_how_many_rounds_initial_fontes_runs(client, director):
+    form = {"name": "Long", "ruleset": "upwords-10", "lexicon": "CLUB", "challenge_mode": "auto",
+            "rounds": "7", "bye_spread": "50", "fontes_rounds": "5", "players": "Ann\nBen\n"}  # fmt: skip
+    assert client.post(f"/clubs/{director.slug}/tournaments/new", form).status_code == 302
+    assert Tournament.objects.get().fontes_rounds == 5
+    even = client.post(f"/clubs/{director.slug}/tournaments/new", form | {"fontes_rounds": "4"})
+    assert even.status_code == 400 and "odd number of rounds" in even.content.decode()
+
+
 def test_a_refused_event_says_why_and_stores_nothing(client, director):
     form = {"name": "Friday", "ruleset": "upwords-10", "lexicon": "CLUB", "challenge_mode": "auto",
             "rounds": "3", "bye_spread": "50", "players": "Ann\nann\n"}  # fmt: skip
