@@ -178,7 +178,7 @@ class TurnOut(TypedDict):
             dict[str, Any],
             Field(
                 description="a clocked game only: the clocks after this entry (readings, "
-                "running, paused, at; a clock action's action: switch, pause or resume)"
+                "running, paused, at; a clock action's action: switch, pause, resume or start)"
             ),
         ]
     ]
@@ -239,8 +239,9 @@ class GameOut(TypedDict):
                 description="a clocked game only: its rule, the readings (remaining ms by seat "
                 "order, negative in overtime), the running seat (null: none), paused, and at "
                 "(the readings' moment, epoch ms): a clock now reads its reading less the time "
-                "since at, if it runs; once the game is over, lost_on_time: the seats past the "
-                "maximum overtime where that loses the game"
+                "since at, if it runs; waiting: true while a paired game's clock waits for its "
+                "table (stopped at full time until a start or the first entry); once the game is "
+                "over, lost_on_time: the seats past the maximum overtime where that loses the game"
             ),
         ]
     ]

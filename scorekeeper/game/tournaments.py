@@ -477,7 +477,8 @@ def do_pair_round(
 
 
 def _table_game(tournament: Tournament, first: Entrant, second: Entrant, table: int) -> Game:
-    """The game of a table: ``first`` seated first, with the event's rules."""
+    """The game of a table: ``first`` seated first, with the event's rules; its clock waits
+    for the table to start it."""
     return domain.check_create_game(
         ruleset=tournament.ruleset,
         players=[first.player.name, second.player.name],
@@ -488,6 +489,7 @@ def _table_game(tournament: Tournament, first: Entrant, second: Entrant, table: 
         table_number=table,
         options=options_of(tournament),
         clock=tournament.clock,
+        clock_waits=True,
     )
 
 

@@ -25,6 +25,7 @@ from django.utils import timezone
 from django.views.decorators.http import condition, require_GET
 
 from referee import InputError
+from scorekeeper.game.clocks import is_waiting
 from scorekeeper.game.replay import turn_phrase
 from scorekeeper.game.tournaments import event_stamp
 from scorekeeper.game.turn_kinds import describe
@@ -103,7 +104,7 @@ def live_tables(club: Club, stall: int, now: datetime) -> list[Table]:
                 since=since,
                 minutes=minutes,
                 stalled=minutes >= stall,
-                turn=turn_phrase(game),
+                turn="waiting for the table" if is_waiting(game) else turn_phrase(game),
                 clock=clock_faces(game, [s.player.name for s in seated]),
             )
         )

@@ -8,6 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from scorekeeper.game import domain
 from scorekeeper.game import tournaments as events
 from scorekeeper.game.tournaments import Entry
 from scorekeeper.models import Tournament
@@ -79,15 +80,21 @@ def test_the_directors_screen_shows_the_events_round_and_standings_and_changes_i
     )
 
 
-def test_the_directors_screen_shows_the_clocks_running_at_a_clocked_events_tables(client):
+def test_the_directors_screen_shows_a_clocked_events_tables_waiting_then_running(client):
     made = event(players=FOUR, clock={"kind": "player", "minutes": 20})
     paired = events.do_pair_round(made, "swiss")
     first = paired.pairings.get(table=1)
     page = client.get(f"/clubs/{made.club.slug}/live/tables").content.decode()
     assert page.count('class="live-clocks" data-clock="player"') == 2  # a table each
-    assert page.count('class="player-clock running"') == 2  # each table's first player's
-    assert f"{first.first.player.name}'s clock, running:" in page
+    assert 'class="player-clock running"' not in page  # no table has sat down yet
+    assert page.count(">waiting for the table<") == 2
+    assert f"{first.first.player.name}'s clock, waiting for the table to start it:" in page
     assert page.count('<span class="clock-time">20:00</span>') == 4  # the event's 20 minutes
+    domain.act(first.game_id, "clock", clock="start")
+    page = client.get(f"/clubs/{made.club.slug}/live/tables").content.decode()
+    assert page.count('class="player-clock running"') == 1  # table 1's first player's
+    assert f"{first.first.player.name}'s clock, running:" in page
+    assert page.count(">waiting for the table<") == 1
 
 
 def test_an_event_of_another_day_is_not_on_the_directors_screen(client):
