@@ -42,6 +42,7 @@ from scorekeeper.models import (
     Entrant,
     Game,
     Pairing,
+    ReplacedGame,
     Tournament,
     TournamentRound,
     Turn,
@@ -599,7 +600,10 @@ def do_unpair_round(tournament: Tournament, number: int) -> int:
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         paired = _unstarted(tournament, number)
-        games = [p.game_id for p in paired.pairings.all() if p.game_id is not None]
+        tables = list(paired.pairings.select_related("first__player", "second__player"))
+        games = [p.game_id for p in tables if p.game_id is not None]
+        for pairing in tables:
+            _replace(tournament, pairing, ReplacedGame.Reason.TAKEN_BACK)
         for game_id in games:
             domain.do_remove_game(game_id)
         paired.delete()
@@ -658,6 +662,7 @@ def do_swap(tournament: Tournament, number: int, one: str, other: str) -> Tourna
             first, second = (moved, other_side) if first_pk == moved.pk else (other_side, moved)
             was = pairing.game_id
             assert pairing.table is not None
+            _replace(tournament, pairing, ReplacedGame.Reason.SWAPPED)
             pairing.first, pairing.second = first, second
             pairing.game = _table_game(tournament, first, second, pairing.table)
             pairing.save(update_fields=["first", "second", "game"])
@@ -667,6 +672,105 @@ def do_swap(tournament: Tournament, number: int, one: str, other: str) -> Tourna
         paired.save(update_fields=["method"])
         announce(tournament)
         return paired
+
+
+def _replace(tournament: Tournament, pairing: Pairing, reason: str) -> None:
+    """Keep where a table's game that is about to be taken away was, for its old link."""
+    if pairing.game_id is None or pairing.table is None or pairing.second is None:
+        return
+    ReplacedGame.objects.update_or_create(
+        game_id=pairing.game_id,
+        defaults={
+            "tournament": tournament,
+            "round": pairing.round.number,
+            "table": pairing.table,
+            "players": [pairing.first.player.name, pairing.second.player.name],
+            "reason": reason,
+            "at": timezone.now(),
+        },
+    )
+
+
+def where_now(replaced: ReplacedGame) -> list[str]:
+    """What an old scorer link of a game taken away says: what happened, and where its
+    table's game and its players are now (no secret: the event's page shows the same)."""
+    tournament = replaced.tournament
+    how = "taken back" if replaced.reason == ReplacedGame.Reason.TAKEN_BACK else "changed by a swap"
+    said = [
+        f"This was table {replaced.table}'s game in round {replaced.round} of "
+        f"{tournament.name}: the round was {how} before the game began, so this game is gone."
+    ]
+    paired = (
+        Pairing.objects.filter(round__tournament=tournament, round__number=replaced.round)
+        .select_related("first__player", "second__player")
+        .order_by("table")
+    )
+    if not paired:
+        said.append(f"Round {replaced.round} is not paired again yet: ask the director.")
+        return said
+    keys = {name_key(name) for name in replaced.players}
+    for pairing in paired:
+        first = pairing.first.player.name
+        second = pairing.second.player.name if pairing.second else ""
+        if pairing.table == replaced.table:
+            said.append(f"Table {pairing.table} is now {first} v {second}.")
+        for name, other in ((first, second), (second, first)):
+            if name and name_key(name) in keys and pairing.table != replaced.table:
+                seat = f"table {pairing.table} against {other}" if other else "the bye"
+                said.append(f"{name} now has {seat}.")
+    said.append("The director's printed round has each table's new QR code.")
+    return said
+
+
+def swap_rematches(tournament: Tournament, number: int, one: str, other: str) -> list[str]:
+    """The rematches that swapping ``one`` and ``other`` in round ``number`` would make, each
+    as a sentence ("Ann Archer and Cy Cole met in round 1."); empty when none (or when the
+    swap would be refused: its refusal says why)."""
+    try:
+        a, b = entrant_named(tournament, one), entrant_named(tournament, other)
+    except InputError:
+        return []
+    swapped = {a.pk: b, b.pk: a}
+    pairings = pairings_of(tournament)
+    couples = []
+    for pairing in pairings:
+        if pairing.round.number != number or pairing.second is None:
+            continue
+        if {pairing.first_id, pairing.second_id} & {a.pk, b.pk}:
+            new = (
+                swapped.get(pairing.first_id, pairing.first),
+                swapped.get(pairing.second_id or 0, pairing.second),
+            )
+            if new[0].pk != new[1].pk:
+                couples.append(new)
+    said = []
+    for x, y in (sorted(couple, key=lambda e: e.number) for couple in couples):
+        met = [
+            p.round.number
+            for p in pairings
+            if p.round.number < number and {p.first_id, p.second_id} == {x.pk, y.pk}
+        ]
+        if met:
+            rounds = " and ".join(str(r) for r in met)
+            said.append(
+                f"{x.player.name} and {y.player.name} met in round {rounds}: "
+                "the swap makes a rematch."
+            )
+    return said
+
+
+def games_in_play(tournament: Tournament) -> tuple[int, int]:
+    """The latest round and how many of its tables wait for a result (0, 0 before any)."""
+    latest = tournament.round_set.order_by("-number").first()
+    if latest is None:
+        return 0, 0
+    pairings = [p for p in pairings_of(tournament) if p.round_id == latest.pk]
+    waiting = sum(
+        1
+        for p in pairings
+        if p.second_id is not None and p.absent_id is None and final_scores(p) is None
+    )
+    return latest.number, waiting
 
 
 def _seatings_before(tournament: Tournament, number: int) -> tuple[Counter[int], Counter[int]]:

@@ -128,6 +128,12 @@ class NewTournamentForm(forms.Form):
 
 
 class PairForm(forms.Form):
+    # The round the form pairs: a form sent twice is refused as the API refuses a twin (409).
+    round = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    # The last round whose results the pairing counts (empty: the round before).
+    based_on = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
+    # The director has been asked, and says yes, to pair while games are in play.
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
     method = forms.ChoiceField(choices=list(METHOD_NAMES.items()), label="Pair by")
     pairings = forms.CharField(
         required=False,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from uuid import UUID
 
 from django import forms
 from django.conf import settings
@@ -19,6 +20,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -27,8 +29,8 @@ from scorekeeper.game import club_settings, event_files
 from scorekeeper.game import tournaments as events
 from scorekeeper.game.links import link_url
 from scorekeeper.game.membership import directs
-from scorekeeper.game.refusals import REFUSALS, message_of, status_of
-from scorekeeper.models import Pairing, Tournament, name_key
+from scorekeeper.game.refusals import REFUSALS, Conflict, message_of, status_of
+from scorekeeper.models import Pairing, ReplacedGame, Tournament, TournamentRound, name_key
 from scorekeeper.web.clock_fields import clock_initial, clock_of
 from scorekeeper.web.clubs import get_club, number_of, refuse
 from scorekeeper.web.managing import qr_svg
@@ -215,6 +217,10 @@ def direct(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = get_tournament(tournament_id)
     if not directs(request.user, tournament.club):
         return refuse(request, tournament.club, "run its tournaments")
+    return _direct_page(request, tournament)
+
+
+def _direct_page(request: HttpRequest, tournament: Tournament, status: int = 200) -> HttpResponse:
     rounds = dict(events.rounds_of(tournament))
     entrants = events.entrants_of(tournament)
     latest = max(rounds, default=0)
@@ -222,7 +228,7 @@ def direct(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "tournament": tournament,
         "club": tournament.club,
         "rounds": sorted(rounds.items()),
-        "pair_form": PairForm(),
+        "pair_form": PairForm(initial={"round": latest + 1}),
         "result_form": ResultForm(initial={"round": max(rounds) if rounds else 1}),
         "entrants": entrants,
         "divisions": [name for name in events.divisions_of(entrants) if name],
@@ -230,7 +236,30 @@ def direct(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "waiting": _waiting(rounds.get(latest, [])),
         "open_round": latest if latest and events.can_pair_again(tournament, latest) else None,
     }
-    return private(render(request, "tournaments/direct.html", context))
+    return private(render(request, "tournaments/direct.html", context, status=status))
+
+
+@dataclass(frozen=True)
+class Confirm:
+    """A step the director confirms before it is done (a page that works without script):
+    what it does, warnings, the form to send again with ``confirm``, and its button."""
+
+    title: str
+    said: list[str]
+    action: str
+    fields: list[tuple[str, str]]
+    button: str
+    warnings: tuple[str, ...] = ()
+    choices: tuple[tuple[str, str, str, bool], ...] = ()  # name, value, label, checked
+
+
+def _confirm(request: HttpRequest, tournament: Tournament, step: Confirm) -> HttpResponse:
+    context = {"tournament": tournament, "club": tournament.club, "step": step}
+    return private(render(request, "tournaments/confirm.html", context))
+
+
+def _confirmed(request: HttpRequest) -> bool:
+    return request.POST.get("confirm") in ("1", "True", "on")
 
 
 def _directed(
@@ -252,17 +281,78 @@ def _directed(
 @login_required
 @require_POST
 def pair(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    def change(tournament: Tournament) -> str:
-        form = PairForm(request.POST)
-        if not form.is_valid():
-            raise forms.ValidationError("Choose how to pair the round.")
-        couples, byes = form.manual() if form.cleaned_data["method"] == "manual" else ([], [])
+    """Pair the round the form names. A form sent twice is refused as the API refuses a twin
+    (409, the round is paired already). While the latest round's games are being played the
+    director is asked first, and offered the standings before that round as the basis."""
+    tournament = get_tournament(tournament_id)
+    if not directs(request.user, tournament.club):
+        return refuse(request, tournament.club, "run its tournaments")
+    form = PairForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose how to pair the round (reload the page and try again).")
+        return redirect("tournament_direct", tournament_id=tournament.pk)
+    data = form.cleaned_data
+    latest, waiting = events.games_in_play(tournament)
+    if waiting and data["round"] == latest + 1 and not data["confirm"]:
+        return _confirm(request, tournament, _pair_in_play(tournament, data, latest, waiting))
+    try:
+        couples, byes = form.manual() if data["method"] == "manual" else ([], [])
         paired = events.do_pair_round(
-            tournament, form.cleaned_data["method"], manual=couples, manual_byes=byes
+            tournament,
+            data["method"],
+            round=data["round"],
+            based_on=data["based_on"],
+            manual=couples,
+            manual_byes=byes,
         )
-        return f"Round {paired.number} is paired: {paired.pairings.count()} tables and byes."
+    except Conflict as error:  # a twin: said on the page with the API's status
+        messages.error(request, message_of(error))
+        return _direct_page(request, tournament, status=status_of(error))
+    except REFUSALS as error:
+        messages.error(request, message_of(error))
+    except forms.ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, paired_sentence(paired))
+    return redirect("tournament_direct", tournament_id=tournament.pk)
 
-    return _directed(request, tournament_id, change)
+
+def paired_sentence(paired: TournamentRound) -> str:
+    """ "Round 1 is paired: 3 tables and a bye." (a bye is no table)."""
+    tables = paired.pairings.filter(table__isnull=False).count()
+    byes = paired.pairings.filter(table__isnull=True).count()
+    said = f"{tables} table{'' if tables == 1 else 's'}"
+    if byes:
+        said += " and a bye" if byes == 1 else f" and {byes} byes"
+    return f"Round {paired.number} is paired: {said}."
+
+
+def _pair_in_play(
+    tournament: Tournament, data: dict[str, Any], latest: int, waiting: int
+) -> Confirm:
+    number = latest + 1
+    tables = f"{waiting} table{'s have' if waiting > 1 else ' has'}"
+    fields = [
+        ("round", str(number)),
+        ("method", data["method"]),
+        ("pairings", data.get("pairings") or ""),
+    ]
+    return Confirm(
+        title=f"Pair round {number} while round {latest} is played?",
+        said=[
+            f"Round {latest} is still being played: {tables} no result yet.",
+            f"Pairing round {number} now can't count those games. Pair it from the standings "
+            f"after round {latest - 1}, before the round still being played, or wait for "
+            f"round {latest}'s results.",
+        ],
+        action=reverse("tournament_pair", args=[tournament.pk]),
+        fields=fields,
+        button=f"Pair round {number} now",
+        choices=(
+            ("based_on", str(latest - 1), f"From the standings after round {latest - 1}", True),
+            ("based_on", str(latest), f"From round {latest}'s results so far", False),
+        ),
+    )
 
 
 @login_required
@@ -301,8 +391,26 @@ def forfeit(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    number = number_of(request.POST.get("entrant"))
+    if not _confirmed(request):
+        tournament = get_tournament(tournament_id)
+        entrant = tournament.entrants.select_related("player").filter(pk=number or 0).first()
+        if directs(request.user, tournament.club) and entrant is not None:
+            name = entrant.player.name
+            step = Confirm(
+                title=f"Withdraw {name}?",
+                said=[
+                    f"{name} is not paired from the next round on.",
+                    "A game of theirs already paired and not finished becomes a forfeit win "
+                    "for the opponent.",
+                ],
+                action=reverse("tournament_withdraw", args=[tournament.pk]),
+                fields=[("entrant", str(entrant.pk))],
+                button=f"Withdraw {name}",
+            )
+            return _confirm(request, tournament, step)
+
     def change(tournament: Tournament) -> str:
-        number = number_of(request.POST.get("entrant"))
         entrant = tournament.entrants.filter(pk=number or 0).first()
         if entrant is None:
             raise forms.ValidationError("Choose a player of this event.")
@@ -326,6 +434,23 @@ def add_players(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def unpair(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    if not _confirmed(request):
+        tournament = get_tournament(tournament_id)
+        if directs(request.user, tournament.club):
+            step = Confirm(
+                title=f"Take back round {number}?",
+                said=[
+                    f"Every table's game of round {number} is taken away (none has a turn yet) "
+                    "and the round can be paired again.",
+                    "Its scorer links and QR codes stop working: opened, they say where the "
+                    "table's game is now.",
+                ],
+                action=reverse("tournament_unpair", args=[tournament.pk, number]),
+                fields=[],
+                button=f"Take back round {number}",
+            )
+            return _confirm(request, tournament, step)
+
     def change(tournament: Tournament) -> str:
         removed = events.do_unpair_round(tournament, number)
         return f"Round {number} is taken back ({removed} games): pair it again."
@@ -336,12 +461,28 @@ def unpair(request: HttpRequest, tournament_id: int, number: int) -> HttpRespons
 @login_required
 @require_POST
 def swap(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    one, other = request.POST.get("one", "")[:80], request.POST.get("other", "")[:80]
+    if not _confirmed(request) and one and other:
+        tournament = get_tournament(tournament_id)
+        if directs(request.user, tournament.club):
+            step = Confirm(
+                title=f"Swap {one} and {other} in round {number}?",
+                said=[
+                    f"{one} and {other} take each other's places; their two tables get new "
+                    "games and new QR codes, the other tables keep theirs."
+                ],
+                warnings=tuple(events.swap_rematches(tournament, number, one, other)),
+                action=reverse("tournament_swap", args=[tournament.pk, number]),
+                fields=[("one", one), ("other", other)],
+                button="Swap them",
+            )
+            return _confirm(request, tournament, step)
+
     def change(tournament: Tournament) -> str:
-        one, other = request.POST.get("one", "")[:80], request.POST.get("other", "")[:80]
         if not one or not other:
             raise forms.ValidationError("Choose the two players to swap.")
         events.do_swap(tournament, number, one, other)
-        return f"Round {number}: {one} and {other} swapped places; its tables are made again."
+        return f"Round {number}: {one} and {other} swapped places; their tables are made again."
 
     return _directed(request, tournament_id, change)
 
@@ -376,3 +517,18 @@ def round_sheet(request: HttpRequest, tournament_id: int, number: int) -> HttpRe
         tables.append({"pairing": pairing, "url": url, "qr": qr})
     context = {"tournament": tournament, "number": number, "tables": tables}
     return private(render(request, "tournaments/round.html", context))
+
+
+# An old link of a game taken away ------------------------------------------------------------
+def replaced_game_page(request: HttpRequest, game_id: object) -> HttpResponse | None:
+    """The page an old scorer link or QR code of a table's game taken away with its round
+    shows (410: gone for good), or None when the id is no such game's."""
+    try:
+        key = UUID(str(game_id))
+    except ValueError:
+        return None
+    replaced = ReplacedGame.objects.select_related("tournament").filter(pk=key).first()
+    if replaced is None:
+        return None
+    context = {"tournament": replaced.tournament, "said": events.where_now(replaced)}
+    return private(render(request, "tournaments/replaced.html", context, status=410))

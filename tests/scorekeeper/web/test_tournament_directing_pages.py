@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from scorekeeper.game import domain
 from scorekeeper.game import tournaments as events
 from scorekeeper.game.tournaments import Entry
-from scorekeeper.models import Tournament
+from scorekeeper.models import Pairing, Tournament
 from tests.factories import PASSWORD, account, make_club
 from tests.scorekeeper.club_events import FOUR, SEVEN, event, play_out
 
@@ -29,7 +29,7 @@ def test_the_form_takes_divisions_and_the_events_page_shows_each(client):
     assert [(e.player.name, e.division) for e in made.entrants.all()] == [
         ("Ann Archer", "A"), ("Ben Baker", "A"), ("Cy Cole", "B"), ("Di Dunn", "B")
     ]  # fmt: skip
-    client.post(f"/tournaments/{made.pk}/pair", {"method": "swiss"})
+    client.post(f"/tournaments/{made.pk}/pair", {"method": "swiss", "round": "1"})
     page = client.get(f"/tournaments/{made.pk}/").content.decode()
     assert page.count('class="division-name"') == 2
     assert "Standings, division A" in page and "Standings, division B" in page
@@ -46,9 +46,10 @@ def test_the_directors_page_takes_back_and_swaps_a_round_not_started(client):
     events.do_pair_round(made, "swiss")
     page = client.get(f"/tournaments/{made.pk}/direct").content.decode()
     assert "Change round 1 before it starts" in page
-    client.post(f"/tournaments/{made.pk}/rounds/1/swap", {"one": "Cy Cole", "other": "Di Dunn"})
+    swapped = {"one": "Cy Cole", "other": "Di Dunn", "confirm": "1"}
+    client.post(f"/tournaments/{made.pk}/rounds/1/swap", swapped)
     assert made.round_set.get().method == "manual"
-    response = client.post(f"/tournaments/{made.pk}/rounds/1/unpair")
+    response = client.post(f"/tournaments/{made.pk}/rounds/1/unpair", {"confirm": "1"})
     assert response.status_code == 302 and not made.round_set.exists()
     assert "Pair round 1" in client.get(f"/tournaments/{made.pk}/direct").content.decode()
 
@@ -148,3 +149,90 @@ def test_the_directors_page_costs_as_many_queries_for_8_players_as_for_16(client
         return len(seen.captured_queries)
 
     assert queries_for(16) == queries_for(8)
+
+
+# No traps ------------------------------------------------------------------------------------
+def directed(client, players=FOUR, **rules) -> Tournament:
+    made = event(players=players, **rules)
+    made.club.directors.add(account("dora"))
+    client.login(username="dora", password=PASSWORD)
+    return made
+
+
+def said(response) -> list[str]:
+    return [str(message) for message in response.context["messages"]]
+
+
+def test_a_pair_form_sent_twice_is_refused_as_the_api_refuses_a_twin(client):
+    made = directed(client)
+    form = client.get(f"/tournaments/{made.pk}/direct").content.decode()
+    assert '<input type="hidden" name="round" value="1"' in form
+    sent = {"method": "swiss", "round": "1"}
+    assert client.post(f"/tournaments/{made.pk}/pair", sent).status_code == 302
+    twin = client.post(f"/tournaments/{made.pk}/pair", sent)
+    assert twin.status_code == 409
+    assert "Round 1 is paired already." in twin.content.decode()
+    assert made.round_set.count() == 1  # no round 2 behind the director's back
+
+
+def test_pairing_while_a_round_is_played_asks_first_and_offers_the_round_before(client):
+    made = directed(client)
+    paired = events.do_pair_round(made, "swiss")
+    play_out(paired.pairings.get(table=1).game)  # table 2 is still playing
+    asked = client.post(f"/tournaments/{made.pk}/pair", {"method": "swiss", "round": "2"})
+    assert asked.status_code == 200 and made.round_set.count() == 1
+    page = asked.content.decode()
+    assert "Round 1 is still being played: 1 table has no result yet." in page
+    assert '<input type="radio" name="based_on" value="0" checked>' in page
+    assert '<input type="hidden" name="confirm" value="1">' in page
+    sent = {"method": "swiss", "round": "2", "based_on": "0", "confirm": "1"}
+    response = client.post(f"/tournaments/{made.pk}/pair", sent, follow=True)
+    assert said(response) == ["Round 2 is paired: 2 tables."]
+    assert made.round_set.get(number=2).based_on == 0
+
+
+def test_take_back_withdraw_and_swap_each_ask_first_and_change_nothing_until_confirmed(client):
+    made = directed(client)
+    events.do_pair_round(made, "manual", manual=[("Ann Archer", "Ben Baker"), ("Cy Cole", "Di Dunn")])  # fmt: skip
+    path = f"/tournaments/{made.pk}"
+    asked = client.post(f"{path}/rounds/1/unpair")
+    assert asked.status_code == 200 and "Take back round 1?" in asked.content.decode()
+    ann = made.entrants.get(player__name="Ann Archer")
+    asked = client.post(f"{path}/withdraw", {"entrant": ann.pk})
+    assert "Withdraw Ann Archer?" in asked.content.decode()
+    asked = client.post(f"{path}/rounds/1/swap", {"one": "Ann Archer", "other": "Cy Cole"})
+    assert "Swap Ann Archer and Cy Cole in round 1?" in asked.content.decode()
+    assert "rematch" not in asked.content.decode()  # nobody has met yet
+    assert made.round_set.get().method == "manual" and ann.__class__.objects.get(pk=ann.pk).active
+    assert Pairing.objects.filter(round__tournament=made, table=1).get().first.player.name in (
+        "Ann Archer", "Ben Baker")  # fmt: skip
+
+
+def test_a_swap_that_makes_a_rematch_says_so(client):
+    made = directed(client)
+    events.do_pair_round(made, "manual", manual=[("Ann Archer", "Ben Baker"), ("Cy Cole", "Di Dunn")])  # fmt: skip
+    events.do_enter_result(made, 1, "Ann Archer", 400, "Ben Baker", 300)
+    events.do_enter_result(made, 1, "Cy Cole", 400, "Di Dunn", 300)
+    events.do_pair_round(made, "manual", manual=[("Ann Archer", "Cy Cole"), ("Ben Baker", "Di Dunn")])  # fmt: skip
+    asked = client.post(f"/tournaments/{made.pk}/rounds/2/swap", {"one": "Cy Cole", "other": "Ben Baker"})  # fmt: skip
+    page = asked.content.decode()
+    assert "Ann Archer and Ben Baker met in round 1: the swap makes a rematch." in page
+    assert "Cy Cole and Di Dunn met in round 1: the swap makes a rematch." in page
+
+
+def test_an_old_qr_code_of_a_round_taken_back_says_where_the_tables_game_is_now(client):
+    made = directed(client)
+    first = events.do_pair_round(made, "manual", manual=[("Ann Archer", "Ben Baker"), ("Cy Cole", "Di Dunn")])  # fmt: skip
+    old = first.pairings.get(table=1).game
+    client.post(f"/tournaments/{made.pk}/rounds/1/unpair", {"confirm": "1"})
+    client.logout()
+    page = client.get(f"/games/{old.pk}/score/{old.token}/")
+    assert page.status_code == 410
+    text = page.content.decode()
+    assert "round was taken back before the game began" in text
+    assert "Round 1 is not paired again yet: ask the director." in text
+    events.do_pair_round(made, "manual", manual=[("Ann Archer", "Cy Cole"), ("Ben Baker", "Di Dunn")])  # fmt: skip
+    text = client.get(f"/games/{old.pk}/score/{old.token}/").content.decode()
+    assert "Table 1 is now" in text and "Ben Baker now has table 2 against Di Dunn." in text
+    assert f'href="/tournaments/{made.pk}/"' in text
+    assert client.get(f"/games/{old.pk}/").status_code == 410  # its watch page too
