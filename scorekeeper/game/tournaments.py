@@ -43,6 +43,7 @@ from scorekeeper.models import (
     Game,
     Pairing,
     ReplacedGame,
+    ResultCorrection,
     Tournament,
     TournamentRound,
     Turn,
@@ -473,6 +474,7 @@ def do_pair_round(
                 )
             if division.bye is not None:
                 Pairing.objects.create(round=paired_round, first=entrant_of[division.bye])
+        _mark_first_tonight(tournament)
         announce(tournament)
     return paired_round
 
@@ -832,6 +834,174 @@ def do_enter_result(
     return pairing
 
 
+# Corrections with a trace ----------------------------------------------------------------------
+def _kept_pairing(tournament: Tournament, round: int, player: str, other: str | None) -> Pairing:
+    """The table of ``player`` (and ``other``, if named) in ``round``, or the refusal."""
+    one = entrant_named(tournament, player)
+    found = (
+        Pairing.objects.select_related("round", "game", "first__player", "second__player")
+        .filter(round__tournament=tournament, round__number=round, second__isnull=False)
+        .filter(Q(first=one) | Q(second=one))
+    )
+    if other is not None:
+        two = entrant_named(tournament, other)
+        if two.pk == one.pk:
+            raise IllegalAction("self_pairing", f"{one.player.name} can't play themselves.")
+        found = found.filter(Q(first=two) | Q(second=two))
+        pairing = found.first()
+        if pairing is None:
+            raise IllegalAction(
+                "not_paired",
+                f"{one.player.name} and {two.player.name} are not paired in round {round}.",
+            )
+        return pairing
+    pairing = found.first()
+    if pairing is None:
+        raise IllegalAction("not_paired", f"{one.player.name} has no game in round {round}.")
+    return pairing
+
+
+def _check_kept(pairing: Pairing) -> None:
+    """Refuse to correct a result the app's own game gave: its log is where it changes."""
+    typed = pairing.first_score is not None or pairing.absent_id is not None
+    if not typed and final_scores(pairing) is not None:
+        assert pairing.second is not None
+        raise IllegalAction(
+            "played_in_app",
+            f"The game of {pairing.first.player.name} and {pairing.second.player.name} in round "
+            f"{pairing.round.number} was played in the app: correct it through its own log "
+            "(the game's page, Correct a turn).",
+        )
+
+
+def _trace(pairing: Pairing, by: str, before: tuple[Any, Any, Any]) -> ResultCorrection:
+    first, second, absent = before
+    return ResultCorrection.objects.create(
+        pairing=pairing,
+        by=by,
+        first_score_before=first,
+        second_score_before=second,
+        absent_before_id=absent,
+        first_score_after=pairing.first_score,
+        second_score_after=pairing.second_score,
+        absent_after_id=pairing.absent_id,
+    )
+
+
+def do_correct_result(
+    tournament: Tournament,
+    round: int,
+    player1: str,
+    score1: int,
+    player2: str,
+    score2: int,
+    *,
+    by: str = "",
+) -> Pairing:
+    """Set the result of a game played without the app: typed in when it has none, else
+    corrected (a typed result or a forfeit, whose place the scores take), the old result
+    kept with who changed it and when (``ResultCorrection``). Standings, ratings and files
+    follow at once; later rounds stay as paired. A game played in the app is refused: its
+    own log corrects it."""
+    for score in (score1, score2):
+        if not SCORE_LOWEST <= score <= SCORE_MOST:
+            raise InputError("bad_score", f"A score is {SCORE_LOWEST} to {SCORE_MOST}.")
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        pairing = _kept_pairing(tournament, round, player1, player2)
+        _check_kept(pairing)
+        before = (pairing.first_score, pairing.second_score, pairing.absent_id)
+        firsts = name_key(pairing.first.player.name) == name_key(player1)
+        scores = (score1, score2) if firsts else (score2, score1)
+        if before == (*scores, None):
+            raise Conflict("same_result", f"Round {round}'s game has that result already.")
+        pairing.first_score, pairing.second_score = scores
+        pairing.absent = None
+        pairing.save(update_fields=["first_score", "second_score", "absent"])
+        if before != (None, None, None):
+            _trace(pairing, by, before)
+        _close(pairing.game, by)
+        announce(tournament)
+    return pairing
+
+
+def do_void_result(tournament: Tournament, round: int, player: str, *, by: str = "") -> Pairing:
+    """Void the result kept for ``player``'s game of ``round`` (a forfeit, or scores typed
+    in): the table waits for a result again, and the old one is kept in its trace."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        pairing = _kept_pairing(tournament, round, player, None)
+        _check_kept(pairing)
+        before = (pairing.first_score, pairing.second_score, pairing.absent_id)
+        if before == (None, None, None):
+            raise Conflict("no_result", f"{player}'s game in round {round} has no result to void.")
+        pairing.first_score = pairing.second_score = None
+        pairing.absent = None
+        pairing.save(update_fields=["first_score", "second_score", "absent"])
+        _trace(pairing, by, before)
+        announce(tournament)
+    return pairing
+
+
+def pairings_by_pk(pk: int) -> Pairing:
+    """One pairing as ``pairings_of`` reads them (its players, round and game)."""
+    return (
+        Pairing.objects.select_related(
+            "round", "game", "first__player", "second__player", "absent__player"
+        )
+        .prefetch_related("game__seats")
+        .get(pk=pk)
+    )
+
+
+def corrections_of_pairing(pairing: Pairing) -> list[ResultCorrection]:
+    return list(pairing.corrections.select_related("absent_before__player", "absent_after__player"))
+
+
+def today() -> Date:
+    return timezone.localdate()
+
+
+def corrections_of(tournament: Tournament) -> list[ResultCorrection]:
+    """Every correction of the event's results, oldest first, with their pairings' players."""
+    return list(
+        ResultCorrection.objects.filter(pairing__round__tournament=tournament)
+        .select_related(
+            "pairing__round",
+            "pairing__first__player",
+            "pairing__second__player",
+            "absent_before__player",
+            "absent_after__player",
+        )
+        .order_by("at", "pk")
+    )
+
+
+def correction_sentence(correction: ResultCorrection) -> str:
+    """ "Round 2, Ann Archer v Ben Baker: 412–377 became 402–377 (by dora)."""
+    pairing = correction.pairing
+    assert pairing.second is not None
+
+    def result(first: int | None, second: int | None, absent: Entrant | None) -> str:
+        if absent is not None:
+            return f"a forfeit ({absent.player.name} absent)"
+        if first is None or second is None:
+            return "no result"
+        return f"{first}–{second}"
+
+    was = result(
+        correction.first_score_before, correction.second_score_before, correction.absent_before
+    )
+    now = result(
+        correction.first_score_after, correction.second_score_after, correction.absent_after
+    )
+    who = f" (by {correction.by})" if correction.by else ""
+    return (
+        f"Round {pairing.round.number}, {pairing.first.player.name} v "
+        f"{pairing.second.player.name}: {was} became {now}{who}."
+    )
+
+
 def _close(game: Game | None, by: str) -> None:
     """Abandon a table's game that is still open: its result is kept elsewhere now, and
     the director's screen no longer shows it in play."""
@@ -1001,11 +1171,92 @@ def rounds_of(tournament: Tournament) -> Mapping[int, list[Pairing]]:
 
 
 def running_event(club: Club) -> Tournament | None:
-    """The club's event of today with a round paired (the latest made, if several): what the
-    director's screen shows while it runs, and until the night is over."""
+    """The event the director marked as tonight's, once a round of it is paired: what the
+    director's screen shows while it runs, and until the night is over (``do_mark_tonight``;
+    any other event made today, an import or a test, never takes the screen over)."""
     today = timezone.localdate()
-    found = club.tournaments.filter(date=today, round_set__isnull=False).distinct()
-    return found.order_by("-created_at").first()
+    found = club.tournaments.filter(tonight=today, archived=False, round_set__isnull=False)
+    return found.distinct().order_by("-created_at").first()
+
+
+# The event itself: tonight's, its date, archived, deleted ---------------------------------------
+def do_mark_tonight(tournament: Tournament, on: bool = True) -> Tournament:
+    """Make the event tonight's on the club's director's screen (the club's other events are
+    then not), or no longer (``on`` False)."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        today = timezone.localdate()
+        if on and tournament.archived:
+            raise IllegalAction("archived", f"{tournament.name} is archived: bring it back first.")
+        if on:
+            tournament.club.tournaments.filter(tonight=today).exclude(pk=tournament.pk).update(
+                tonight=None
+            )
+        tournament.tonight = today if on else None
+        tournament.save(update_fields=["tonight"])
+        announce(tournament)
+    return tournament
+
+
+def _mark_first_tonight(tournament: Tournament) -> None:
+    """An event of today paired when the club has no event marked tonight becomes tonight's:
+    the usual evening needs no extra step, and a second event never takes the screen over."""
+    today = timezone.localdate()
+    first = tournament.date == today and not tournament.archived and tournament.tonight != today
+    if first and not tournament.club.tournaments.filter(tonight=today).exists():
+        tournament.tonight = today
+        tournament.save(update_fields=["tonight"])
+
+
+def do_change_event(
+    tournament: Tournament, *, date: Date | None = None, archived: bool | None = None
+) -> Tournament:
+    """Set the event's date, or archive it (kept and read, off the club's list and its
+    director's screen) or bring it back."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        changed = []
+        if date is not None:
+            tournament.date = date
+            changed.append("date")
+        if archived is not None:
+            tournament.archived = archived
+            changed.append("archived")
+            if archived:
+                tournament.tonight = None
+                changed.append("tonight")
+        if changed:
+            tournament.save(update_fields=changed)
+            announce(tournament)
+    return tournament
+
+
+def check_no_results(tournament: Tournament) -> None:
+    """Refuse to delete an event with a result: a game begun or ended, typed in, or forfeit."""
+    pairings = Pairing.objects.filter(round__tournament=tournament, second__isnull=False)
+    kept = pairings.filter(Q(first_score__isnull=False) | Q(absent__isnull=False))
+    begun = Turn.objects.filter(game__pairing__round__tournament=tournament)
+    if kept.exists() or begun.exists():
+        raise Conflict(
+            "has_results",
+            f"{tournament.name} has results: archive it instead (an event is deleted only "
+            "before any result).",
+        )
+
+
+def do_delete_tournament(tournament: Tournament) -> str:
+    """Delete an event that has no result yet (a test, a mistake): its rounds' games are taken
+    away through the domain, then the event with its players' entries. Returns its name."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        check_no_results(tournament)
+        games = Pairing.objects.filter(round__tournament=tournament, game__isnull=False)
+        for game_id in games.values_list("game_id", flat=True):
+            domain.do_remove_game(game_id)
+        name = tournament.name
+        announce(tournament)
+        tournament.delete()
+    return name
 
 
 def event_stamp(club: Club) -> str:
@@ -1027,12 +1278,17 @@ __all__ = [
     "Entry",
     "Row",
     "do_add_players",
+    "do_change_event",
     "do_create_tournament",
+    "do_delete_tournament",
     "do_enter_result",
     "do_forfeit",
+    "do_mark_tonight",
+    "do_correct_result",
     "do_pair_round",
     "do_swap",
     "do_unpair_round",
+    "do_void_result",
     "do_withdraw",
     "division_standings",
     "divisions_of",

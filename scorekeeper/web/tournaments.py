@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date as Date
 from typing import Any
 from uuid import UUID
 
@@ -198,6 +199,9 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "asked": asked,
         "found": find_table(rounds, asked) if asked else None,
         "poll": settings.LIVE_POLL_SECONDS,
+        "corrections": [
+            (c.at, events.correction_sentence(c)) for c in events.corrections_of(tournament)
+        ],
     }
     return render(request, "tournaments/event.html", context)
 
@@ -230,13 +234,24 @@ def _direct_page(request: HttpRequest, tournament: Tournament, status: int = 200
         "rounds": sorted(rounds.items()),
         "pair_form": PairForm(initial={"round": latest + 1}),
         "result_form": ResultForm(initial={"round": max(rounds) if rounds else 1}),
+        "correct_form": ResultForm(prefix="correct", initial={"round": latest or 1}),
         "entrants": entrants,
         "divisions": [name for name in events.divisions_of(entrants) if name],
         "paired": len(rounds),
         "waiting": _waiting(rounds.get(latest, [])),
         "open_round": latest if latest and events.can_pair_again(tournament, latest) else None,
+        "tonight": tournament.tonight == events.today(),
+        "deletable": _deletable(tournament),
     }
     return private(render(request, "tournaments/direct.html", context, status=status))
+
+
+def _deletable(tournament: Tournament) -> bool:
+    try:
+        events.check_no_results(tournament)
+    except REFUSALS:
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -371,6 +386,89 @@ def enter_result(request: HttpRequest, tournament_id: int) -> HttpResponse:
         return f"Round {data['round']}: {one}, {two}."
 
     return _directed(request, tournament_id, change)
+
+
+@login_required
+@require_POST
+def correct_result(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Correct a result kept on a table (typed in, or a forfeit), or void it ("void")."""
+
+    def change(tournament: Tournament) -> str:
+        form = ResultForm(request.POST, prefix="correct")
+        if "void" in request.POST:
+            number = number_of(request.POST.get("correct-round"))
+            player = request.POST.get("correct-player1", "")[:80]
+            if number is None or not player:
+                raise forms.ValidationError("Give the round and a player of the table.")
+            events.do_void_result(tournament, number, player, by=_who(request))
+            return f"Round {number}: {player}'s game has no result now; it waits for one."
+        if not form.is_valid():
+            raise forms.ValidationError("Give the round, both players and both scores.")
+        data = form.cleaned_data
+        events.do_correct_result(
+            tournament, data["round"], data["player1"], data["score1"], data["player2"],
+            data["score2"], by=_who(request),
+        )  # fmt: skip
+        one, two = f"{data['player1']} {data['score1']}", f"{data['player2']} {data['score2']}"
+        return f"Round {data['round']} corrected: {one}, {two}. The old result is kept."
+
+    return _directed(request, tournament_id, change)
+
+
+@login_required
+@require_POST
+def change_event(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The event's date, archived or not, and whether it is tonight's on the club's screen."""
+
+    def change(tournament: Tournament) -> str:
+        if "tonight" in request.POST:
+            on = request.POST["tonight"] == "1"
+            events.do_mark_tonight(tournament, on)
+            if on:
+                return f"{tournament.name} is tonight's event on the club's director's screen."
+            return f"{tournament.name} is no longer on the club's director's screen."
+        try:
+            day = Date.fromisoformat(request.POST.get("date", "")[:10])
+        except ValueError:
+            raise forms.ValidationError("Give the event's date as YYYY-MM-DD.") from None
+        archived = request.POST.get("archived") == "on"
+        events.do_change_event(tournament, date=day, archived=archived)
+        return f"{tournament.name} is dated {day:%-d %B %Y}" + (", archived." if archived else ".")
+
+    return _directed(request, tournament_id, change)
+
+
+@login_required
+@require_POST
+def delete_event(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Delete an event with no result yet, after the director confirms."""
+    tournament = get_tournament(tournament_id)
+    if not directs(request.user, tournament.club):
+        return refuse(request, tournament.club, "run its tournaments")
+    try:
+        events.check_no_results(tournament)
+    except REFUSALS as error:
+        messages.error(request, message_of(error))
+        return redirect("tournament_direct", tournament_id=tournament.pk)
+    if not _confirmed(request):
+        step = Confirm(
+            title=f"Delete {tournament.name}?",
+            said=[
+                f"{tournament.name}, its players' entries and its rounds are deleted, with "
+                "every table's game (none has a turn yet). This can't be undone."
+            ],
+            action=reverse("tournament_delete", args=[tournament.pk]),
+            fields=[],
+            button=f"Delete {tournament.name}",
+        )
+        return _confirm(request, tournament, step)
+    try:
+        name = events.do_delete_tournament(tournament)
+    except REFUSALS as error:
+        messages.error(request, message_of(error))
+        return redirect("tournament_direct", tournament_id=tournament.pk)
+    messages.success(request, f"{name} is deleted.")
+    return redirect("club", slug=tournament.club.slug)
 
 
 @login_required

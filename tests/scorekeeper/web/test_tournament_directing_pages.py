@@ -100,11 +100,27 @@ def test_the_directors_screen_shows_a_clocked_events_tables_waiting_then_running
 
 def test_an_event_of_another_day_is_not_on_the_directors_screen(client):
     made = event(players=FOUR)
-    events.do_pair_round(made, "swiss")
     made.date = made.date.replace(year=made.date.year - 1)
     made.save(update_fields=["date"])
+    events.do_pair_round(made, "swiss")
     page = client.get(f"/clubs/{made.club.slug}/live").content.decode()
     assert "Friday: round" not in page and page.count("live-card") == 2  # its games, as any
+
+
+def test_the_screen_shows_the_event_marked_tonight_and_no_other_made_today(client):
+    made = event(players=FOUR)
+    events.do_pair_round(made, "swiss")  # the night's first event paired: tonight's
+    test = events.do_create_tournament(made.club, name="Test run", ruleset="upwords-10",
+                                       lexicon="CLUB", rounds=2, players=FOUR)  # fmt: skip
+    events.do_pair_round(test, "swiss")
+    page = client.get(f"/clubs/{made.club.slug}/live").content.decode()
+    assert "Friday: round 1 of 3" in page and "Test run" not in page
+    events.do_mark_tonight(test)
+    page = client.get(f"/clubs/{made.club.slug}/live").content.decode()
+    assert "Test run: round 1 of 2" in page and "Friday: round" not in page
+    events.do_change_event(test, archived=True)  # archived: off the screen
+    page = client.get(f"/clubs/{made.club.slug}/live").content.decode()
+    assert "Test run: round" not in page and "Friday: round" not in page
 
 
 def test_the_directors_screen_costs_as_many_queries_for_8_players_as_for_16(client):
@@ -236,3 +252,47 @@ def test_an_old_qr_code_of_a_round_taken_back_says_where_the_tables_game_is_now(
     assert "Table 1 is now" in text and "Ben Baker now has table 2 against Di Dunn." in text
     assert f'href="/tournaments/{made.pk}/"' in text
     assert client.get(f"/games/{old.pk}/").status_code == 410  # its watch page too
+
+
+# Corrections and the event, from the director's page ------------------------------------------
+def test_the_directors_page_corrects_and_voids_a_result_and_keeps_the_old_one(client):
+    made = directed(client)
+    events.do_pair_round(made, "manual", manual=[("Ann Archer", "Ben Baker"), ("Cy Cole", "Di Dunn")])  # fmt: skip
+    events.do_enter_result(made, 1, "Ann Archer", 400, "Ben Baker", 300)
+    form = {"correct-round": "1", "correct-player1": "Ann Archer", "correct-score1": "390",
+            "correct-player2": "Ben Baker", "correct-score2": "300"}  # fmt: skip
+    response = client.post(f"/tournaments/{made.pk}/correct", form, follow=True)
+    assert said(response) == [
+        "Round 1 corrected: Ann Archer 390, Ben Baker 300. The old result is kept."
+    ]
+    void = {"correct-round": "1", "correct-player1": "Ben Baker", "void": "1"}
+    response = client.post(f"/tournaments/{made.pk}/correct", void, follow=True)
+    assert said(response) == ["Round 1: Ben Baker's game has no result now; it waits for one."]
+    page = client.get(f"/tournaments/{made.pk}/").content.decode()
+    assert page.count("(by dora)") == 2 and "became no result" in page
+
+
+def test_the_directors_page_dates_archives_and_deletes_an_event(client):
+    made = directed(client)
+    response = client.post(f"/tournaments/{made.pk}/event", {"date": "2026-12-04", "archived": "on"}, follow=True)  # fmt: skip
+    assert said(response) == ["Friday is dated 4 December 2026, archived."]
+    made.refresh_from_db()
+    assert made.archived and str(made.date) == "2026-12-04"
+    bad = client.post(f"/tournaments/{made.pk}/event", {"date": "soon"}, follow=True)
+    assert said(bad) == ["Give the event's date as YYYY-MM-DD."]
+    asked = client.post(f"/tournaments/{made.pk}/delete")
+    assert asked.status_code == 200 and "Delete Friday?" in asked.content.decode()
+    assert Tournament.objects.filter(pk=made.pk).exists()
+    response = client.post(f"/tournaments/{made.pk}/delete", {"confirm": "1"}, follow=True)
+    assert said(response) == ["Friday is deleted."]
+    assert not Tournament.objects.filter(pk=made.pk).exists()
+
+
+def test_an_event_with_a_result_is_not_deleted(client):
+    made = directed(client)
+    events.do_pair_round(made, "manual", manual=[("Ann Archer", "Ben Baker"), ("Cy Cole", "Di Dunn")])  # fmt: skip
+    events.do_forfeit(made, 1, "Cy Cole")
+    assert "Delete the event" not in client.get(f"/tournaments/{made.pk}/direct").content.decode()
+    response = client.post(f"/tournaments/{made.pk}/delete", {"confirm": "1"}, follow=True)
+    assert "archive it instead" in said(response)[0]
+    assert Tournament.objects.filter(pk=made.pk).exists()
