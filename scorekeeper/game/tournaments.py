@@ -391,6 +391,16 @@ def final_scores(pairing: Pairing) -> tuple[int, int] | None:
     return first, second
 
 
+def result_shown(pairing: Pairing) -> str:
+    """A table's result as the event's page shows it: "412–377" (first's score first), "Cy
+    Cole absent" for a forfeit, "" while it has none."""
+    if pairing.absent_id is not None and pairing.second_id is not None:
+        absent = pairing.first if pairing.absent_id == pairing.first_id else pairing.second
+        return f"{absent.player.name if absent else ''} absent"
+    scores = final_scores(pairing)
+    return f"{scores[0]}–{scores[1]}" if scores is not None else ""
+
+
 def result_of(pairing: Pairing, tournament: Tournament) -> core.Result:
     number = pairing.round.number
     if pairing.second_id is None and pairing.absent_id == pairing.first_id:

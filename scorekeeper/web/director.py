@@ -164,12 +164,14 @@ def in_blocks(items: list[T], size: int) -> list[list[T]]:
 def _projector_context(request: HttpRequest, club: Club) -> dict[str, Any]:
     context = _context(request, club)
     context["finished_blocks"] = in_blocks(context["finished"], PROJECTOR_LINES)
+    event = context["event"]
+    # While an event runs the room follows its standings alone: the club's running standings
+    # (which leave out byes and typed results) would contradict them page by page.
     context["standings_blocks"] = [
         (table, lines)
-        for table in context["standings"]
+        for table in ([] if event else context["standings"])
         for lines in in_blocks(table.lines, PROJECTOR_LINES)
     ]
-    event = context["event"]
     context["event_blocks"] = [
         (name, lines)
         for name, rows in (event.divisions if event else [])

@@ -93,7 +93,7 @@ class NewTournamentForm(forms.Form):
 
     def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)
-        choices = lexicon_choices() + [("honour", "No word list (honour system)")]
+        choices = lexicon_choices()  # the honour system among them, once
         lexicon = self.fields["lexicon"]
         assert isinstance(lexicon, forms.ChoiceField)
         lexicon.choices = choices

@@ -131,21 +131,38 @@ class Seating:
     table: int | None  # None: the bye
     seat: str  # "first", "second" or "" for the bye
     opponent: str
+    name: str = ""  # the player's name, as entered
 
 
-def find_table(rounds: dict[int, list[Pairing]], name: str) -> Seating | None:
-    if not rounds:
-        return None
+MAX_FOUND = 12  # tables "find my table" lists for a partial name that fits many
+
+
+def find_table(rounds: dict[int, list[Pairing]], name: str) -> list[Seating]:
+    """Where the players ``name`` fits sit in the latest round: the player of that full name,
+    else every player a part of whose name starts with it ("ann", "archer", "arch"), any
+    case; each with their name, so a partial name that fits several lists them all."""
+    if not rounds or not name.strip():
+        return []
     number = max(rounds)
-    key = name_key(name)
+    seatings = []
     for pairing in rounds[number]:
         first = pairing.first.player.name
         second = pairing.second.player.name if pairing.second else ""
-        if name_key(first) == key:
-            return Seating(number, pairing.table, "first" if second else "", second)
-        if second and name_key(second) == key:
-            return Seating(number, pairing.table, "second", first)
-    return None
+        seatings.append(Seating(number, pairing.table, "first" if second else "", second, first))
+        if second:
+            seatings.append(Seating(number, pairing.table, "second", first, second))
+    key = name_key(name)
+    whole = [seating for seating in seatings if name_key(seating.name) == key]
+    if whole:
+        return whole
+    words = name_key(name).split()
+    return [
+        seating
+        for seating in seatings
+        if all(
+            any(part.startswith(word) for part in name_key(seating.name).split()) for word in words
+        )
+    ]
 
 
 @dataclass(frozen=True)
@@ -154,7 +171,7 @@ class DivisionView:
     round's tables, the standings and the scorecards."""
 
     name: str
-    current: list[Pairing]
+    current: list[tuple[Pairing, str]]  # the latest round's tables, each with its result
     rows: list[events.Row]
     cards: list[tuple[events.Row, list[tuple[Any, str]]]]
 
@@ -169,7 +186,7 @@ def division_views(tournament: Tournament, rounds: dict[int, list[Pairing]]) -> 
             (row, [(line, names.get(line.opponent or 0, "")) for line in row.standing.scorecard])
             for row in rows
         ]
-        tables = [pairing for pairing in current if pairing.first_id in ids]
+        tables = [(p, events.result_shown(p)) for p in current if p.first_id in ids]
         views.append(DivisionView(name, tables, rows, cards))
     return views
 
@@ -197,7 +214,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "club": tournament.club,
         "director": directs(request.user, tournament.club),
         "asked": asked,
-        "found": find_table(rounds, asked) if asked else None,
+        "found": find_table(rounds, asked)[:MAX_FOUND] if asked else [],
         "poll": settings.LIVE_POLL_SECONDS,
         "corrections": [
             (c.at, events.correction_sentence(c)) for c in events.corrections_of(tournament)

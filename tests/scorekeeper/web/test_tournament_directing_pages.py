@@ -74,6 +74,9 @@ def test_the_directors_screen_shows_the_events_round_and_standings_and_changes_i
     projector = client.get(f"/clubs/{slug}/live/projector").content.decode()
     assert "Friday: round 1 of 3" in projector
     assert projector.count("live-card event-table") == 3
+    # The event's standings alone: not alternating with the club's running standings.
+    assert "event-projector-standings" in projector
+    assert '<table class="projector-standings">' not in projector
     events.do_add_players(made, [Entry("Hal Hunt", division="B")])  # no game changes
     assert (
         client.get(f"/clubs/{slug}/live/tables", HTTP_IF_NONE_MATCH=ended["ETag"]).status_code
