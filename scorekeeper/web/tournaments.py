@@ -359,6 +359,10 @@ def paired_sentence(paired: TournamentRound) -> str:
     return f"Round {paired.number} is paired: {said}."
 
 
+def _standings_after(number: int) -> str:
+    return f"The standings after round {number}" if number else "The seeding, before any result"
+
+
 def _pair_in_play(
     tournament: Tournament, data: dict[str, Any], latest: int, waiting: int
 ) -> Confirm:
@@ -373,15 +377,15 @@ def _pair_in_play(
         title=f"Pair round {number} while round {latest} is played?",
         said=[
             f"Round {latest} is still being played: {tables} no result yet.",
-            f"Pairing round {number} now can't count those games. Pair it from the standings "
-            f"after round {latest - 1}, before the round still being played, or wait for "
-            f"round {latest}'s results.",
+            f"Pairing round {number} now can't count those games. Pair it from "
+            f"{_standings_after(latest - 1).lower()}, before the round still being played, or "
+            f"wait for round {latest}'s results.",
         ],
         action=reverse("tournament_pair", args=[tournament.pk]),
         fields=fields,
         button=f"Pair round {number} now",
         choices=(
-            ("based_on", str(latest - 1), f"From the standings after round {latest - 1}", True),
+            ("based_on", str(latest - 1), _standings_after(latest - 1), True),
             ("based_on", str(latest), f"From round {latest}'s results so far", False),
         ),
     )
