@@ -64,6 +64,11 @@ def test_a_directors_evening_without_traps(page: Page):
     expect(page.locator(".messages")).to_contain_text("Round 1 is paired already.")
     assert made.round_set.count() == 1
 
+    # The director's screen: the tables' clocks wait for them.
+    page.goto("/clubs/riverside/live")
+    expect(page.locator(".event-table .live-turn").first).to_have_text("waiting for the table")
+    camera.shoot("directors-screen-waiting")
+
     # The scorer page of a paired clocked game: the clock waits for Start.
     paired = made.round_set.get()
     table = paired.pairings.get(table=1)
