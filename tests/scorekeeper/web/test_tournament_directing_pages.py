@@ -299,3 +299,26 @@ def test_an_event_with_a_result_is_not_deleted(client):
     response = client.post(f"/tournaments/{made.pk}/delete", {"confirm": "1"}, follow=True)
     assert "archive it instead" in said(response)[0]
     assert Tournament.objects.filter(pk=made.pk).exists()
+
+
+def test_an_old_qr_code_of_a_swapped_table_says_where_its_players_are(client):
+    made = directed(client)
+    paired = events.do_pair_round(made, "manual", manual=[("Ann Archer", "Ben Baker"), ("Cy Cole", "Di Dunn")])  # fmt: skip
+    old = paired.pairings.get(table=2).game
+    kept = paired.pairings.get(table=1).game_id
+    events.do_swap(made, 1, "Ben Baker", "Cy Cole")
+    assert paired.pairings.get(table=1).game_id != kept  # both tables got new games
+    text = client.get(f"/games/{old.pk}/score/{old.token}/").content.decode()
+    assert "the round was changed by a swap before the game began" in text
+    assert "Cy Cole now has table 1 against Ann Archer." in text
+    assert "Table 2 is now" in text
+
+
+def test_the_directors_screen_and_projector_mark_a_withdrawn_player(client):
+    made = event(players=FOUR)
+    events.do_pair_round(made, "swiss")
+    events.do_withdraw(made.entrants.get(player__name="Di Dunn"))
+    page = client.get(f"/clubs/{made.club.slug}/live/tables").content.decode()
+    assert 'Di Dunn <span class="tag">withdrawn</span>' in page
+    projector = client.get(f"/clubs/{made.club.slug}/live/projector").content.decode()
+    assert "Di Dunn (withdrawn)" in projector
