@@ -1277,7 +1277,15 @@ def event_stamp(club: Club) -> str:
         tables=Count("pk"), latest=Max("pk"), absent=Count("absent"), typed=Count("first_score")
     )
     entered = Entrant.objects.filter(tournament__club=club, active=True).count()
-    return f"{seen['tables']}.{seen['latest']}.{seen['absent']}.{seen['typed']}.{entered}"
+    # A correction changes scores typed in without changing how many are; tonight's mark and
+    # an archive change which event the screen shows.
+    corrected = ResultCorrection.objects.filter(pairing__round__tournament__club=club).count()
+    shown = running_event(club)
+    tonight = f"{shown.pk}" if shown is not None else "-"
+    return (
+        f"{seen['tables']}.{seen['latest']}.{seen['absent']}.{seen['typed']}.{entered}"
+        f".{corrected}.{tonight}"
+    )
 
 
 def names_of(tournament: Tournament) -> dict[int, str]:

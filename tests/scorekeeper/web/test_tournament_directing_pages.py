@@ -322,3 +322,17 @@ def test_the_directors_screen_and_projector_mark_a_withdrawn_player(client):
     assert 'Di Dunn <span class="tag">withdrawn</span>' in page
     projector = client.get(f"/clubs/{made.club.slug}/live/projector").content.decode()
     assert "Di Dunn (withdrawn)" in projector
+
+
+def test_a_correction_or_tonights_mark_changes_the_directors_screens_etag(client):
+    made = event(players=FOUR)
+    events.do_pair_round(made, "manual", manual=[("Ann Archer", "Ben Baker"), ("Cy Cole", "Di Dunn")])  # fmt: skip
+    events.do_enter_result(made, 1, "Ann Archer", 400, "Ben Baker", 300)
+    path = f"/clubs/{made.club.slug}/live/tables"
+    etag = client.get(path)["ETag"]
+    events.do_correct_result(made, 1, "Ann Archer", 300, "Ben Baker", 400)
+    corrected = client.get(path, HTTP_IF_NONE_MATCH=etag)
+    assert corrected.status_code == 200 and ">0–1<" in corrected.content.decode()
+    events.do_mark_tonight(made, False)
+    gone = client.get(path, HTTP_IF_NONE_MATCH=corrected["ETag"])
+    assert gone.status_code == 200 and "Friday: round" not in gone.content.decode()
