@@ -80,6 +80,7 @@ class EventIn(Schema):
     """An event's rules: everything a new event takes but its players."""
 
     name: Text = Field(..., max_length=120, examples=["Friday night"])
+    date: Date | None = Field(None, description="YYYY-MM-DD; by default today")
     ruleset: str | None = Field(
         None, examples=["upwords-10"], description="by default the club's usual game"
     )
@@ -133,6 +134,7 @@ class EventIn(Schema):
         """``do_create_tournament``'s keywords but its players."""
         return {
             "name": self.name,
+            "date": self.date,
             "rounds": self.rounds,
             "bye_spread": self.bye_spread,
             "forfeit_spread": self.forfeit_spread,

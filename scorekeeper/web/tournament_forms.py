@@ -68,6 +68,10 @@ class PlayersField(forms.CharField):
 
 class NewTournamentForm(forms.Form):
     name = forms.CharField(max_length=120, label="Name of the event")
+    date = forms.DateField(
+        label="Date", required=False, widget=forms.DateInput(attrs={"type": "date"}),
+        help_text="Empty: today.",
+    )  # fmt: skip
     ruleset = forms.ChoiceField(label="Game", choices=[(r.id, r.name) for r in RULESETS.values()])
     lexicon = forms.ChoiceField(label="Dictionary")
     challenge_mode = forms.ChoiceField(

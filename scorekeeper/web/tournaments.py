@@ -94,6 +94,7 @@ def new_tournament(request: HttpRequest, slug: str) -> HttpResponse:
         data = form.cleaned_data
         fields = {
             "name": data["name"],
+            "date": data.get("date"),
             "ruleset": data["ruleset"],
             "lexicon": data["lexicon"],
             "challenge_mode": data["challenge_mode"],

@@ -7,6 +7,7 @@ itself: its date, archived, deleted while it has no result, tonight's on the scr
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth import get_user_model
 
 from scorekeeper.api.accounts import new_account_token
 from scorekeeper.game import tournaments as events
@@ -147,3 +148,17 @@ def test_a_director_marks_tonights_event_through_the_api(client, bearer, made):
     assert events.running_event(made.club) == other
     made.refresh_from_db()
     assert made.tonight is None
+
+
+def test_an_event_is_made_with_its_date_through_the_api_and_the_form(client, bearer):
+    assert send(client, bearer, "post", "/api/clubs/", {"name": "Riverside"}).status_code == 201
+    players = [{"name": e.name} for e in FOUR]
+    body = {"name": "Saturday", "ruleset": "upwords-10", "lexicon": "CLUB", "rounds": 2,
+            "players": players, "date": "2026-12-05"}  # fmt: skip
+    made = send(client, bearer, "post", "/api/clubs/riverside/tournaments/", body)
+    assert made.status_code == 201 and made.json()["date"] == "2026-12-05"
+    client.force_login(get_user_model().objects.get(username="dora"))
+    form = {"name": "Sunday", "date": "2026-12-06", "ruleset": "upwords-10", "lexicon": "CLUB",
+            "challenge_mode": "auto", "rounds": "2", "bye_spread": "50", "players": "Ann\nBen\n"}  # fmt: skip
+    assert client.post("/clubs/riverside/tournaments/new", form).status_code == 302
+    assert str(Tournament.objects.get(name="Sunday").date) == "2026-12-06"
