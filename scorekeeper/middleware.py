@@ -439,7 +439,8 @@ class DatabaseBusy:
 
 class GameNotFoundPage:
     """A page asked for a game that doesn't exist: the 404 page, saying so (the API answers
-    the same refusal as JSON through its own exception handler)."""
+    the same refusal as JSON through its own exception handler); a table's game taken away
+    with its round (an old QR code) says what happened and where the table's game is now."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -449,5 +450,10 @@ class GameNotFoundPage:
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, GameNotFound):
+            from scorekeeper.web.tournaments import replaced_game_page  # the pages import this
+
+            replaced = replaced_game_page(request, exception.args[0] if exception.args else "")
+            if replaced is not None:
+                return replaced
             raise Http404(message_of(exception))
         return None

@@ -472,6 +472,10 @@ class Tournament(models.Model):
     rejected_challenge = models.CharField(max_length=16, blank=True)
     clock = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Archived: kept and read, off the club's list of events. ``tonight``: the day the director
+    # marked it as the event the club's director's screen shows (None: never).
+    archived = models.BooleanField(default=False)
+    tonight = models.DateField(null=True, blank=True)
 
     class Meta:
         ordering = ["-date", "-created_at"]
@@ -556,3 +560,52 @@ class Pairing(models.Model):
 
     def __str__(self) -> str:
         return f"table {self.table}" if self.table else "bye"
+
+
+class ResultCorrection(models.Model):
+    """A director's correction of a result kept on a pairing (typed in, or a forfeit): who
+    made it, when, and the result before and after (scores by seat, or the absent player; all
+    empty: no result, a voided forfeit). The pairing keeps the result in force."""
+
+    pairing = models.ForeignKey(Pairing, on_delete=models.CASCADE, related_name="corrections")
+    by = models.CharField(max_length=150, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+    first_score_before = models.IntegerField(null=True, blank=True)
+    second_score_before = models.IntegerField(null=True, blank=True)
+    absent_before = models.ForeignKey(
+        Entrant, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    first_score_after = models.IntegerField(null=True, blank=True)
+    second_score_after = models.IntegerField(null=True, blank=True)
+    absent_after = models.ForeignKey(
+        Entrant, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+    def __str__(self) -> str:
+        return f"correction of {self.pairing} by {self.by or 'a director'}"
+
+
+class ReplacedGame(models.Model):
+    """A table's game taken away before it began (its round taken back, or two players
+    swapped): its old scorer link and QR code then say what happened and where the table's
+    game is now, instead of "no such game"."""
+
+    class Reason(models.TextChoices):
+        TAKEN_BACK = "taken_back", "taken back"
+        SWAPPED = "swapped", "swapped"
+
+    game_id = models.UUIDField(primary_key=True)
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="replaced_games"
+    )
+    round = models.PositiveSmallIntegerField()
+    table = models.PositiveSmallIntegerField()
+    players = models.JSONField(default=list)  # the names seated there, first first
+    reason = models.CharField(max_length=16, choices=Reason.choices)
+    at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"round {self.round} table {self.table} ({self.reason})"

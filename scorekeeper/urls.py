@@ -113,6 +113,19 @@ urlpatterns = [
         tournaments.enter_result,
         name="tournament_result",
     ),
+    path(
+        "tournaments/<int:tournament_id>/correct",
+        tournaments.correct_result,
+        name="tournament_correct",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/event", tournaments.change_event, name="tournament_event"
+    ),
+    path(
+        "tournaments/<int:tournament_id>/delete",
+        tournaments.delete_event,
+        name="tournament_delete",
+    ),
     path("tournaments/<int:tournament_id>/forfeit", tournaments.forfeit, name="tournament_forfeit"),
     path(
         "tournaments/<int:tournament_id>/withdraw",

@@ -181,7 +181,9 @@ class TurnIn(Schema):
         None, description="when the readings were taken, in milliseconds since 1970 (UTC)"
     )
     clock: str | None = Field(
-        None, description="a clock action (action: clock): switch, pause or resume"
+        None,
+        description="a clock action (action: clock): switch, pause, resume, or start (a clock "
+        "waiting for its table)",
     )
 
 

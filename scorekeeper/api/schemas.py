@@ -178,7 +178,7 @@ class TurnOut(TypedDict):
             dict[str, Any],
             Field(
                 description="a clocked game only: the clocks after this entry (readings, "
-                "running, paused, at; a clock action's action: switch, pause or resume)"
+                "running, paused, at; a clock action's action: switch, pause, resume or start)"
             ),
         ]
     ]
@@ -239,8 +239,9 @@ class GameOut(TypedDict):
                 description="a clocked game only: its rule, the readings (remaining ms by seat "
                 "order, negative in overtime), the running seat (null: none), paused, and at "
                 "(the readings' moment, epoch ms): a clock now reads its reading less the time "
-                "since at, if it runs; once the game is over, lost_on_time: the seats past the "
-                "maximum overtime where that loses the game"
+                "since at, if it runs; waiting: true while a paired game's clock waits for its "
+                "table (stopped at full time until a start or the first entry); once the game is "
+                "over, lost_on_time: the seats past the maximum overtime where that loses the game"
             ),
         ]
     ]
@@ -634,6 +635,73 @@ class ResultOut(TypedDict):
     score1: int
     player2: str
     score2: int
+
+
+_CORRECTION = {"by": "dora", "at": "2026-11-27T20:14:05+00:00",
+               "before": {"score1": 412, "score2": 377, "absent": None},
+               "after": {"score1": 402, "score2": 377, "absent": None}}  # fmt: skip
+
+
+@with_config(_example({"score1": 412, "score2": 377, "absent": None}))
+class KeptResultOut(TypedDict):
+    """A result kept on a table: the first seat's and second seat's scores, or who was
+    absent (a forfeit); all null: no result."""
+
+    score1: int | None
+    score2: int | None
+    absent: str | None
+
+
+@with_config(_example(_CORRECTION))
+class CorrectionOut(TypedDict):
+    """A director's correction of a result: who, when, and the result before and after."""
+
+    by: Annotated[str, Field(description="the director's username")]
+    at: Annotated[str, Field(description="ISO 8601, UTC")]
+    before: KeptResultOut
+    after: KeptResultOut
+
+
+_RESULT_LINE = {"round": 1, "table": 1, "kind": "typed", "player1": "Ann Archer", "score1": 402,
+                "player2": "Ben Baker", "score2": 377, "absent": None,
+                "corrections": [_CORRECTION]}  # fmt: skip
+
+
+@with_config(_example(_RESULT_LINE))
+class ResultLineOut(TypedDict):
+    """A table or bye of a round and its result, with the corrections made to it."""
+
+    round: int
+    table: int | None
+    kind: Annotated[
+        str,
+        Field(
+            description="game (played in the app), typed (scores typed in), forfeit, bye, "
+            "absence (a late entry's round before joining), waiting (no result yet)"
+        ),
+    ]
+    player1: Annotated[str, Field(description="seated first; the bye's or absence's player")]
+    score1: int | None
+    player2: str | None
+    score2: int | None
+    absent: str | None
+    corrections: list[CorrectionOut]
+
+
+_EVENT_STATE = {"id": 7, "name": "Friday night", "date": "2026-11-27", "archived": False,
+                "tonight": True}  # fmt: skip
+
+
+@with_config(_example(_EVENT_STATE))
+class EventStateOut(TypedDict):
+    """An event's date, whether it is archived, and whether it is tonight's on the club's
+    director's screen."""
+
+    id: int
+    name: str
+    date: Annotated[str, Field(description="YYYY-MM-DD")]
+    archived: bool
+    tonight: bool
 
 
 _STANDING = {

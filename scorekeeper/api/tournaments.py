@@ -9,6 +9,7 @@ through ``/api/games/{id}/`` as any other.
 
 from __future__ import annotations
 
+from datetime import date as Date
 from typing import Any, Literal
 from urllib.parse import urlencode
 
@@ -21,9 +22,13 @@ from scorekeeper.api.clubs import club_named, director_of
 from scorekeeper.api.endpoints import READ, WRITE, ApiError, Int, Text, answers, api
 from scorekeeper.api.schemas import (
     ClubOut,
+    CorrectionOut,
     EntrantOut,
+    EventStateOut,
     ForfeitOut,
+    KeptResultOut,
     PairingOut,
+    ResultLineOut,
     ResultOut,
     RoundOut,
     StandingOut,
@@ -35,7 +40,14 @@ from scorekeeper.game import club_settings
 from scorekeeper.game import tournaments as events
 from scorekeeper.game.event_files import T_FILE_MOST
 from scorekeeper.game.membership import do_create_club
-from scorekeeper.models import Club, Entrant, Pairing, Tournament, TournamentRound
+from scorekeeper.models import (
+    Club,
+    Entrant,
+    Pairing,
+    ResultCorrection,
+    Tournament,
+    TournamentRound,
+)
 
 DIRECTING = (401, 403, *WRITE)
 
@@ -68,6 +80,7 @@ class EventIn(Schema):
     """An event's rules: everything a new event takes but its players."""
 
     name: Text = Field(..., max_length=120, examples=["Friday night"])
+    date: Date | None = Field(None, description="YYYY-MM-DD; by default today")
     ruleset: str | None = Field(
         None, examples=["upwords-10"], description="by default the club's usual game"
     )
@@ -124,6 +137,7 @@ class EventIn(Schema):
         """``do_create_tournament``'s keywords but its players."""
         return {
             "name": self.name,
+            "date": self.date,
             "rounds": self.rounds,
             "bye_spread": self.bye_spread,
             "forfeit_spread": self.forfeit_spread,
@@ -479,3 +493,157 @@ def export_t(
     if division is not None:
         address += "?" + urlencode({"division": division})
     return HttpResponseRedirect(address, status=308)
+
+
+# Corrections with a trace, and the event itself ----------------------------------------------
+class VoidIn(Schema):
+    round: Int = Field(..., ge=1)
+    player: Text = Field(..., examples=["Ben Baker"], description="either player of the table")
+
+
+class EventChangeIn(Schema):
+    date: Date | None = Field(None, description="YYYY-MM-DD")
+    archived: bool | None = Field(None, description="archived: off the club's list and screen")
+    tonight: bool | None = Field(
+        None, description="the event the club's director's screen shows tonight"
+    )
+
+
+def _kept(first: int | None, second: int | None, absent: Entrant | None) -> KeptResultOut:
+    return {
+        "score1": first,
+        "score2": second,
+        "absent": absent.player.name if absent is not None else None,
+    }
+
+
+def _correction(correction: ResultCorrection) -> CorrectionOut:
+    return {
+        "by": correction.by,
+        "at": correction.at.isoformat(),
+        "before": _kept(
+            correction.first_score_before,
+            correction.second_score_before,
+            correction.absent_before,
+        ),
+        "after": _kept(
+            correction.first_score_after, correction.second_score_after, correction.absent_after
+        ),
+    }
+
+
+def _result_line(
+    pairing: Pairing, corrections: list[ResultCorrection] | None = None
+) -> ResultLineOut:
+    kind = "game"
+    scores = events.final_scores(pairing)
+    if pairing.second is None:
+        kind = "absence" if pairing.absent_id == pairing.first_id else "bye"
+    elif pairing.absent_id is not None:
+        kind = "forfeit"
+    elif pairing.first_score is not None:
+        kind = "typed"
+    elif scores is None:
+        kind = "waiting"
+    first, second = scores if scores is not None and kind in ("game", "typed") else (None, None)
+    absent = pairing.first if pairing.absent_id == pairing.first_id else pairing.second
+    return {
+        "round": pairing.round.number,
+        "table": pairing.table,
+        "kind": kind,
+        "player1": pairing.first.player.name,
+        "score1": first,
+        "player2": pairing.second.player.name if pairing.second else None,
+        "score2": second,
+        "absent": absent.player.name if kind == "forfeit" and absent is not None else None,
+        "corrections": [_correction(c) for c in corrections or []],
+    }
+
+
+@api.get(
+    "/tournaments/{tournament_id}/results/",
+    **answers(200, list[ResultLineOut], *READ, 404),
+    summary="Every round's tables and byes with their results and the corrections made",
+)
+def list_results(request: HttpRequest, tournament_id: int) -> list[ResultLineOut]:
+    tournament = _tournament(tournament_id)
+    made: dict[int, list[ResultCorrection]] = {}
+    for correction in events.corrections_of(tournament):
+        made.setdefault(correction.pairing_id, []).append(correction)
+    return [_result_line(p, made.get(p.pk)) for p in events.pairings_of(tournament)]
+
+
+def _line_of(pairing: Pairing) -> ResultLineOut:
+    pairing = events.pairings_by_pk(pairing.pk)
+    return _result_line(pairing, list(events.corrections_of_pairing(pairing)))
+
+
+@api.put(
+    "/tournaments/{tournament_id}/results/",
+    **answers(200, ResultLineOut, *DIRECTING, 404),
+    summary="Set or correct the result of a game played without the app (or of a forfeit); "
+    "the old result is kept with who corrected it and when",
+)
+def correct_result(request: HttpRequest, tournament_id: int, payload: ResultIn) -> ResultLineOut:
+    tournament = _tournament(tournament_id)
+    user = director_of(request, tournament.club)
+    pairing = events.do_correct_result(
+        tournament,
+        payload.round,
+        payload.player1,
+        payload.score1,
+        payload.player2,
+        payload.score2,
+        by=user.get_username(),
+    )
+    return _line_of(pairing)
+
+
+@api.post(
+    "/tournaments/{tournament_id}/results/void",
+    **answers(200, ResultLineOut, *DIRECTING, 404),
+    summary="Void a forfeit or a typed-in result: the table waits for a result again",
+)
+def void_result(request: HttpRequest, tournament_id: int, payload: VoidIn) -> ResultLineOut:
+    tournament = _tournament(tournament_id)
+    user = director_of(request, tournament.club)
+    pairing = events.do_void_result(
+        tournament, payload.round, payload.player, by=user.get_username()
+    )
+    return _line_of(pairing)
+
+
+def _state(tournament: Tournament) -> EventStateOut:
+    return {
+        "id": tournament.pk,
+        "name": tournament.name,
+        "date": tournament.date.isoformat(),
+        "archived": tournament.archived,
+        "tonight": tournament.tonight == events.today(),
+    }
+
+
+@api.patch(
+    "/tournaments/{tournament_id}",
+    **answers(200, EventStateOut, *DIRECTING, 404),
+    summary="Set an event's date, archive it (or bring it back), make it tonight's",
+)
+def change_event(request: HttpRequest, tournament_id: int, payload: EventChangeIn) -> EventStateOut:
+    tournament = _tournament(tournament_id)
+    director_of(request, tournament.club)
+    tournament = events.do_change_event(tournament, date=payload.date, archived=payload.archived)
+    if payload.tonight is not None:
+        tournament = events.do_mark_tonight(tournament, payload.tonight)
+    return _state(tournament)
+
+
+@api.delete(
+    "/tournaments/{tournament_id}",
+    **answers(204, None, *DIRECTING, 404),
+    summary="Delete an event that has no result yet (else archive it)",
+)
+def delete_event(request: HttpRequest, tournament_id: int) -> Status[None]:
+    tournament = _tournament(tournament_id)
+    director_of(request, tournament.club)
+    events.do_delete_tournament(tournament)
+    return Status(204, None)

@@ -27,9 +27,10 @@ from referee import (
 )
 from scorekeeper.models import Game, Seat
 
-# What a clock action does, without a turn: the tap that switches it, and pausing.
-SWITCH, PAUSE, RESUME = "switch", "pause", "resume"
-CLOCK_ACTIONS = (SWITCH, PAUSE, RESUME)
+# What a clock action does, without a turn: the tap that switches it, pausing, and the table's
+# start of a clock that waits for it.
+SWITCH, PAUSE, RESUME, START = "switch", "pause", "resume", "start"
+CLOCK_ACTIONS = (SWITCH, PAUSE, RESUME, START)
 # A moment is epoch milliseconds: anything past the year 2286 or before 1970 is no phone's.
 _MOMENT_MAX = 10**13
 
@@ -45,6 +46,22 @@ def started(data: object, seats: int, first: int) -> dict[str, Any] | None:
         return None
     rule = ClockRule.from_json(data)
     return stored(rule, ClockState.start(rule, seats, first, now_ms()))
+
+
+def waiting(data: object, seats: int, first: int) -> dict[str, Any] | None:
+    """The ``Game.clock`` of a game paired before its table sits down: full time for everyone,
+    stopped, until the table starts it (a ``start`` or its first entry, which clears
+    ``waiting``)."""
+    if data is None:
+        return None
+    rule = ClockRule.from_json(data)
+    state = ClockState.start(rule, seats, first, now_ms())
+    return {**stored(rule, replace(state, paused=True)), "waiting": True}
+
+
+def is_waiting(game: Game) -> bool:
+    """Whether the game's clock has not been started by its table yet."""
+    return game.clock is not None and bool(game.clock.get("waiting"))
 
 
 def stored(rule: ClockRule, state: ClockState) -> dict[str, Any]:
@@ -107,7 +124,7 @@ def after_entry(
         after = before.switch(now, at, running)
     elif action == PAUSE:
         after = before.pause(now, at)
-    elif action == RESUME:
+    elif action in (RESUME, START):
         after = replace(before.resume(at), readings=now)
     else:
         after = before.switch(
@@ -121,12 +138,17 @@ def after_entry(
     return {**after.to_json(), **({"action": action} if action else {})}, due
 
 
-def check_clock_action(action: object, status: str) -> str:
-    """A clock action without a turn, refused when it is none or the game is over."""
+def check_clock_action(action: object, status: str, *, waits: bool = False) -> str:
+    """A clock action without a turn, refused when it is none, when the game is over, and a
+    start when the clock is not waiting for the table (``waits``)."""
     if action not in CLOCK_ACTIONS:
-        raise InputError("bad_clock_action", 'A clock action is "switch", "pause" or "resume".')
+        raise InputError(
+            "bad_clock_action", 'A clock action is "switch", "pause", "resume" or "start".'
+        )
     if status != IN_PROGRESS:
         raise IllegalAction("game_over", "The game is over: its clock has stopped.")
+    if action == START and not waits:
+        raise IllegalAction("clock_started", "The clock has started already.")
     assert isinstance(action, str)
     return action
 

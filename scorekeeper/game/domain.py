@@ -136,10 +136,13 @@ def check_create_game(
     club: Club | None = None,
     table_number: int | None = None,
     retry_slot: str | None = None,
+    clock_waits: bool = False,
 ) -> Game:
     """Check a game as asked for, then start it (``do_create_game``): every player has drawn a
     full rack and ``first`` (a player's name; by default the first named) is to move.
     ``lexicon`` defaults to ``settings.DEFAULT_LEXICON``. A refusal writes nothing.
+    ``clock_waits``: the clock stays stopped at full time until the table starts it (a game
+    paired before its players sit down).
 
     A game for a ``club`` counts in its standings, played at its table ``table_number`` if
     given (the director's screen lists the tables by it). ``retry_slot`` (``act``'s) is stored
@@ -163,6 +166,8 @@ def check_create_game(
         if not 1 <= table_number <= TABLE_MOST:
             raise InputError("bad_table", f"A table number is 1 to {TABLE_MOST}.")
         new.game.table_number = table_number
+    if clock_waits and new.game.clock is not None:
+        new.game.clock = clocks.waiting(new.game.clock["rule"], len(new.names), new.game.first_seat)
     return do_create_game(new, club=club, retry_slot=retry_slot)
 
 
@@ -825,8 +830,9 @@ def do_set_first(game_id: UUID | str, first: str) -> Game:
             )
         game.first_seat = seat_named([s.player.name for s in seats], first)
         game.save(update_fields=["first_seat"])
-        if game.clock is not None:  # the new first player's clock runs
-            game.clock = clocks.started(game.clock["rule"], len(seats), game.first_seat)
+        if game.clock is not None:  # the new first player's clock runs, or waits to
+            start = clocks.waiting if clocks.is_waiting(game) else clocks.started
+            game.clock = start(game.clock["rule"], len(seats), game.first_seat)
         store_state(game, seats, new_state(game, len(seats)))
         return game
 

@@ -110,6 +110,7 @@ _CLOCK_SENTENCES = {
     clocks.SWITCH: "The clock was switched to {name}.",
     clocks.PAUSE: "The clock was paused.",
     clocks.RESUME: "The clock was restarted.",
+    clocks.START: "The table started the clock: {name}'s runs.",
 }
 
 

@@ -42,6 +42,8 @@ from scorekeeper.models import (
     Entrant,
     Game,
     Pairing,
+    ReplacedGame,
+    ResultCorrection,
     Tournament,
     TournamentRound,
     Turn,
@@ -423,6 +425,16 @@ def final_scores(pairing: Pairing) -> tuple[int, int] | None:
     return first, second
 
 
+def result_shown(pairing: Pairing) -> str:
+    """A table's result as the event's page shows it: "412–377" (first's score first), "Cy
+    Cole absent" for a forfeit, "" while it has none."""
+    if pairing.absent_id is not None and pairing.second_id is not None:
+        absent = pairing.first if pairing.absent_id == pairing.first_id else pairing.second
+        return f"{absent.player.name if absent else ''} absent"
+    scores = final_scores(pairing)
+    return f"{scores[0]}–{scores[1]}" if scores is not None else ""
+
+
 def result_of(pairing: Pairing, tournament: Tournament) -> core.Result:
     number = pairing.round.number
     forfeit = tournament.forfeit_spread if pairing.spread is None else pairing.spread
@@ -508,12 +520,14 @@ def do_pair_round(
                 )
             if division.bye is not None:
                 Pairing.objects.create(round=paired_round, first=entrant_of[division.bye])
+        _mark_first_tonight(tournament)
         announce(tournament)
     return paired_round
 
 
 def _table_game(tournament: Tournament, first: Entrant, second: Entrant, table: int) -> Game:
-    """The game of a table: ``first`` seated first, with the event's rules."""
+    """The game of a table: ``first`` seated first, with the event's rules; its clock waits
+    for the table to start it."""
     return domain.check_create_game(
         ruleset=tournament.ruleset,
         players=[first.player.name, second.player.name],
@@ -524,6 +538,7 @@ def _table_game(tournament: Tournament, first: Entrant, second: Entrant, table: 
         table_number=table,
         options=options_of(tournament),
         clock=tournament.clock,
+        clock_waits=True,
     )
 
 
@@ -634,7 +649,10 @@ def do_unpair_round(tournament: Tournament, number: int) -> int:
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         paired = _unstarted(tournament, number)
-        games = [p.game_id for p in paired.pairings.all() if p.game_id is not None]
+        tables = list(paired.pairings.select_related("first__player", "second__player"))
+        games = [p.game_id for p in tables if p.game_id is not None]
+        for pairing in tables:
+            _replace(tournament, pairing, ReplacedGame.Reason.TAKEN_BACK)
         for game_id in games:
             domain.do_remove_game(game_id)
         paired.delete()
@@ -693,6 +711,7 @@ def do_swap(tournament: Tournament, number: int, one: str, other: str) -> Tourna
             first, second = (moved, other_side) if first_pk == moved.pk else (other_side, moved)
             was = pairing.game_id
             assert pairing.table is not None
+            _replace(tournament, pairing, ReplacedGame.Reason.SWAPPED)
             pairing.first, pairing.second = first, second
             pairing.game = _table_game(tournament, first, second, pairing.table)
             pairing.save(update_fields=["first", "second", "game"])
@@ -702,6 +721,105 @@ def do_swap(tournament: Tournament, number: int, one: str, other: str) -> Tourna
         paired.save(update_fields=["method"])
         announce(tournament)
         return paired
+
+
+def _replace(tournament: Tournament, pairing: Pairing, reason: str) -> None:
+    """Keep where a table's game that is about to be taken away was, for its old link."""
+    if pairing.game_id is None or pairing.table is None or pairing.second is None:
+        return
+    ReplacedGame.objects.update_or_create(
+        game_id=pairing.game_id,
+        defaults={
+            "tournament": tournament,
+            "round": pairing.round.number,
+            "table": pairing.table,
+            "players": [pairing.first.player.name, pairing.second.player.name],
+            "reason": reason,
+            "at": timezone.now(),
+        },
+    )
+
+
+def where_now(replaced: ReplacedGame) -> list[str]:
+    """What an old scorer link of a game taken away says: what happened, and where its
+    table's game and its players are now (no secret: the event's page shows the same)."""
+    tournament = replaced.tournament
+    how = "taken back" if replaced.reason == ReplacedGame.Reason.TAKEN_BACK else "changed by a swap"
+    said = [
+        f"This was table {replaced.table}'s game in round {replaced.round} of "
+        f"{tournament.name}: the round was {how} before the game began, so this game is gone."
+    ]
+    paired = (
+        Pairing.objects.filter(round__tournament=tournament, round__number=replaced.round)
+        .select_related("first__player", "second__player")
+        .order_by("table")
+    )
+    if not paired:
+        said.append(f"Round {replaced.round} is not paired again yet: ask the director.")
+        return said
+    keys = {name_key(name) for name in replaced.players}
+    for pairing in paired:
+        first = pairing.first.player.name
+        second = pairing.second.player.name if pairing.second else ""
+        if pairing.table == replaced.table:
+            said.append(f"Table {pairing.table} is now {first} v {second}.")
+        for name, other in ((first, second), (second, first)):
+            if name and name_key(name) in keys and pairing.table != replaced.table:
+                seat = f"table {pairing.table} against {other}" if other else "the bye"
+                said.append(f"{name} now has {seat}.")
+    said.append("The director's printed round has each table's new QR code.")
+    return said
+
+
+def swap_rematches(tournament: Tournament, number: int, one: str, other: str) -> list[str]:
+    """The rematches that swapping ``one`` and ``other`` in round ``number`` would make, each
+    as a sentence ("Ann Archer and Cy Cole met in round 1."); empty when none (or when the
+    swap would be refused: its refusal says why)."""
+    try:
+        a, b = entrant_named(tournament, one), entrant_named(tournament, other)
+    except InputError:
+        return []
+    swapped = {a.pk: b, b.pk: a}
+    pairings = pairings_of(tournament)
+    couples = []
+    for pairing in pairings:
+        if pairing.round.number != number or pairing.second is None:
+            continue
+        if {pairing.first_id, pairing.second_id} & {a.pk, b.pk}:
+            new = (
+                swapped.get(pairing.first_id, pairing.first),
+                swapped.get(pairing.second_id or 0, pairing.second),
+            )
+            if new[0].pk != new[1].pk:
+                couples.append(new)
+    said = []
+    for x, y in (sorted(couple, key=lambda e: e.number) for couple in couples):
+        met = [
+            p.round.number
+            for p in pairings
+            if p.round.number < number and {p.first_id, p.second_id} == {x.pk, y.pk}
+        ]
+        if met:
+            rounds = " and ".join(str(r) for r in met)
+            said.append(
+                f"{x.player.name} and {y.player.name} met in round {rounds}: "
+                "the swap makes a rematch."
+            )
+    return said
+
+
+def games_in_play(tournament: Tournament) -> tuple[int, int]:
+    """The latest round and how many of its tables wait for a result (0, 0 before any)."""
+    latest = tournament.round_set.order_by("-number").first()
+    if latest is None:
+        return 0, 0
+    pairings = [p for p in pairings_of(tournament) if p.round_id == latest.pk]
+    waiting = sum(
+        1
+        for p in pairings
+        if p.second_id is not None and p.absent_id is None and final_scores(p) is None
+    )
+    return latest.number, waiting
 
 
 def _seatings_before(tournament: Tournament, number: int) -> tuple[Counter[int], Counter[int]]:
@@ -761,6 +879,174 @@ def do_enter_result(
         _close(pairing.game, by)
         announce(tournament)
     return pairing
+
+
+# Corrections with a trace ----------------------------------------------------------------------
+def _kept_pairing(tournament: Tournament, round: int, player: str, other: str | None) -> Pairing:
+    """The table of ``player`` (and ``other``, if named) in ``round``, or the refusal."""
+    one = entrant_named(tournament, player)
+    found = (
+        Pairing.objects.select_related("round", "game", "first__player", "second__player")
+        .filter(round__tournament=tournament, round__number=round, second__isnull=False)
+        .filter(Q(first=one) | Q(second=one))
+    )
+    if other is not None:
+        two = entrant_named(tournament, other)
+        if two.pk == one.pk:
+            raise IllegalAction("self_pairing", f"{one.player.name} can't play themselves.")
+        found = found.filter(Q(first=two) | Q(second=two))
+        pairing = found.first()
+        if pairing is None:
+            raise IllegalAction(
+                "not_paired",
+                f"{one.player.name} and {two.player.name} are not paired in round {round}.",
+            )
+        return pairing
+    pairing = found.first()
+    if pairing is None:
+        raise IllegalAction("not_paired", f"{one.player.name} has no game in round {round}.")
+    return pairing
+
+
+def _check_kept(pairing: Pairing) -> None:
+    """Refuse to correct a result the app's own game gave: its log is where it changes."""
+    typed = pairing.first_score is not None or pairing.absent_id is not None
+    if not typed and final_scores(pairing) is not None:
+        assert pairing.second is not None
+        raise IllegalAction(
+            "played_in_app",
+            f"The game of {pairing.first.player.name} and {pairing.second.player.name} in round "
+            f"{pairing.round.number} was played in the app: correct it through its own log "
+            "(the game's page, Correct a turn).",
+        )
+
+
+def _trace(pairing: Pairing, by: str, before: tuple[Any, Any, Any]) -> ResultCorrection:
+    first, second, absent = before
+    return ResultCorrection.objects.create(
+        pairing=pairing,
+        by=by,
+        first_score_before=first,
+        second_score_before=second,
+        absent_before_id=absent,
+        first_score_after=pairing.first_score,
+        second_score_after=pairing.second_score,
+        absent_after_id=pairing.absent_id,
+    )
+
+
+def do_correct_result(
+    tournament: Tournament,
+    round: int,
+    player1: str,
+    score1: int,
+    player2: str,
+    score2: int,
+    *,
+    by: str = "",
+) -> Pairing:
+    """Set the result of a game played without the app: typed in when it has none, else
+    corrected (a typed result or a forfeit, whose place the scores take), the old result
+    kept with who changed it and when (``ResultCorrection``). Standings, ratings and files
+    follow at once; later rounds stay as paired. A game played in the app is refused: its
+    own log corrects it."""
+    for score in (score1, score2):
+        if not SCORE_LOWEST <= score <= SCORE_MOST:
+            raise InputError("bad_score", f"A score is {SCORE_LOWEST} to {SCORE_MOST}.")
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        pairing = _kept_pairing(tournament, round, player1, player2)
+        _check_kept(pairing)
+        before = (pairing.first_score, pairing.second_score, pairing.absent_id)
+        firsts = name_key(pairing.first.player.name) == name_key(player1)
+        scores = (score1, score2) if firsts else (score2, score1)
+        if before == (*scores, None):
+            raise Conflict("same_result", f"Round {round}'s game has that result already.")
+        pairing.first_score, pairing.second_score = scores
+        pairing.absent = None
+        pairing.save(update_fields=["first_score", "second_score", "absent"])
+        if before != (None, None, None):
+            _trace(pairing, by, before)
+        _close(pairing.game, by)
+        announce(tournament)
+    return pairing
+
+
+def do_void_result(tournament: Tournament, round: int, player: str, *, by: str = "") -> Pairing:
+    """Void the result kept for ``player``'s game of ``round`` (a forfeit, or scores typed
+    in): the table waits for a result again, and the old one is kept in its trace."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        pairing = _kept_pairing(tournament, round, player, None)
+        _check_kept(pairing)
+        before = (pairing.first_score, pairing.second_score, pairing.absent_id)
+        if before == (None, None, None):
+            raise Conflict("no_result", f"{player}'s game in round {round} has no result to void.")
+        pairing.first_score = pairing.second_score = None
+        pairing.absent = None
+        pairing.save(update_fields=["first_score", "second_score", "absent"])
+        _trace(pairing, by, before)
+        announce(tournament)
+    return pairing
+
+
+def pairings_by_pk(pk: int) -> Pairing:
+    """One pairing as ``pairings_of`` reads them (its players, round and game)."""
+    return (
+        Pairing.objects.select_related(
+            "round", "game", "first__player", "second__player", "absent__player"
+        )
+        .prefetch_related("game__seats")
+        .get(pk=pk)
+    )
+
+
+def corrections_of_pairing(pairing: Pairing) -> list[ResultCorrection]:
+    return list(pairing.corrections.select_related("absent_before__player", "absent_after__player"))
+
+
+def today() -> Date:
+    return timezone.localdate()
+
+
+def corrections_of(tournament: Tournament) -> list[ResultCorrection]:
+    """Every correction of the event's results, oldest first, with their pairings' players."""
+    return list(
+        ResultCorrection.objects.filter(pairing__round__tournament=tournament)
+        .select_related(
+            "pairing__round",
+            "pairing__first__player",
+            "pairing__second__player",
+            "absent_before__player",
+            "absent_after__player",
+        )
+        .order_by("at", "pk")
+    )
+
+
+def correction_sentence(correction: ResultCorrection) -> str:
+    """ "Round 2, Ann Archer v Ben Baker: 412–377 became 402–377 (by dora)."""
+    pairing = correction.pairing
+    assert pairing.second is not None
+
+    def result(first: int | None, second: int | None, absent: Entrant | None) -> str:
+        if absent is not None:
+            return f"a forfeit ({absent.player.name} absent)"
+        if first is None or second is None:
+            return "no result"
+        return f"{first}–{second}"
+
+    was = result(
+        correction.first_score_before, correction.second_score_before, correction.absent_before
+    )
+    now = result(
+        correction.first_score_after, correction.second_score_after, correction.absent_after
+    )
+    who = f" (by {correction.by})" if correction.by else ""
+    return (
+        f"Round {pairing.round.number}, {pairing.first.player.name} v "
+        f"{pairing.second.player.name}: {was} became {now}{who}."
+    )
 
 
 def _close(game: Game | None, by: str) -> None:
@@ -934,11 +1220,92 @@ def rounds_of(tournament: Tournament) -> Mapping[int, list[Pairing]]:
 
 
 def running_event(club: Club) -> Tournament | None:
-    """The club's event of today with a round paired (the latest made, if several): what the
-    director's screen shows while it runs, and until the night is over."""
+    """The event the director marked as tonight's, once a round of it is paired: what the
+    director's screen shows while it runs, and until the night is over (``do_mark_tonight``;
+    any other event made today, an import or a test, never takes the screen over)."""
     today = timezone.localdate()
-    found = club.tournaments.filter(date=today, round_set__isnull=False).distinct()
-    return found.order_by("-created_at").first()
+    found = club.tournaments.filter(tonight=today, archived=False, round_set__isnull=False)
+    return found.distinct().order_by("-created_at").first()
+
+
+# The event itself: tonight's, its date, archived, deleted ---------------------------------------
+def do_mark_tonight(tournament: Tournament, on: bool = True) -> Tournament:
+    """Make the event tonight's on the club's director's screen (the club's other events are
+    then not), or no longer (``on`` False)."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        today = timezone.localdate()
+        if on and tournament.archived:
+            raise IllegalAction("archived", f"{tournament.name} is archived: bring it back first.")
+        if on:
+            tournament.club.tournaments.filter(tonight=today).exclude(pk=tournament.pk).update(
+                tonight=None
+            )
+        tournament.tonight = today if on else None
+        tournament.save(update_fields=["tonight"])
+        announce(tournament)
+    return tournament
+
+
+def _mark_first_tonight(tournament: Tournament) -> None:
+    """An event of today paired when the club has no event marked tonight becomes tonight's:
+    the usual evening needs no extra step, and a second event never takes the screen over."""
+    today = timezone.localdate()
+    first = tournament.date == today and not tournament.archived and tournament.tonight != today
+    if first and not tournament.club.tournaments.filter(tonight=today).exists():
+        tournament.tonight = today
+        tournament.save(update_fields=["tonight"])
+
+
+def do_change_event(
+    tournament: Tournament, *, date: Date | None = None, archived: bool | None = None
+) -> Tournament:
+    """Set the event's date, or archive it (kept and read, off the club's list and its
+    director's screen) or bring it back."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        changed = []
+        if date is not None:
+            tournament.date = date
+            changed.append("date")
+        if archived is not None:
+            tournament.archived = archived
+            changed.append("archived")
+            if archived:
+                tournament.tonight = None
+                changed.append("tonight")
+        if changed:
+            tournament.save(update_fields=changed)
+            announce(tournament)
+    return tournament
+
+
+def check_no_results(tournament: Tournament) -> None:
+    """Refuse to delete an event with a result: a game begun or ended, typed in, or forfeit."""
+    pairings = Pairing.objects.filter(round__tournament=tournament, second__isnull=False)
+    kept = pairings.filter(Q(first_score__isnull=False) | Q(absent__isnull=False))
+    begun = Turn.objects.filter(game__pairing__round__tournament=tournament)
+    if kept.exists() or begun.exists():
+        raise Conflict(
+            "has_results",
+            f"{tournament.name} has results: archive it instead (an event is deleted only "
+            "before any result).",
+        )
+
+
+def do_delete_tournament(tournament: Tournament) -> str:
+    """Delete an event that has no result yet (a test, a mistake): its rounds' games are taken
+    away through the domain, then the event with its players' entries. Returns its name."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        check_no_results(tournament)
+        games = Pairing.objects.filter(round__tournament=tournament, game__isnull=False)
+        for game_id in games.values_list("game_id", flat=True):
+            domain.do_remove_game(game_id)
+        name = tournament.name
+        announce(tournament)
+        tournament.delete()
+    return name
 
 
 def event_stamp(club: Club) -> str:
@@ -949,7 +1316,15 @@ def event_stamp(club: Club) -> str:
         tables=Count("pk"), latest=Max("pk"), absent=Count("absent"), typed=Count("first_score")
     )
     entered = Entrant.objects.filter(tournament__club=club, active=True).count()
-    return f"{seen['tables']}.{seen['latest']}.{seen['absent']}.{seen['typed']}.{entered}"
+    # A correction changes scores typed in without changing how many are; tonight's mark and
+    # an archive change which event the screen shows.
+    corrected = ResultCorrection.objects.filter(pairing__round__tournament__club=club).count()
+    shown = running_event(club)
+    tonight = f"{shown.pk}" if shown is not None else "-"
+    return (
+        f"{seen['tables']}.{seen['latest']}.{seen['absent']}.{seen['typed']}.{entered}"
+        f".{corrected}.{tonight}"
+    )
 
 
 def names_of(tournament: Tournament) -> dict[int, str]:
@@ -960,12 +1335,17 @@ __all__ = [
     "Entry",
     "Row",
     "do_add_players",
+    "do_change_event",
     "do_create_tournament",
+    "do_delete_tournament",
     "do_enter_result",
     "do_forfeit",
+    "do_mark_tonight",
+    "do_correct_result",
     "do_pair_round",
     "do_swap",
     "do_unpair_round",
+    "do_void_result",
     "do_withdraw",
     "division_standings",
     "divisions_of",

@@ -308,7 +308,7 @@ def _gcg_penalty(
 # Clock -----------------------------------------------------------------------------------------
 def _enter_clock(ctx: Context) -> None:
     ctx.turn.seat = ctx.seats[ctx.state.to_move]
-    clocks.check_clock_action(ctx.entry.clock, ctx.state.status)
+    clocks.check_clock_action(ctx.entry.clock, ctx.state.status, waits=clocks.is_waiting(ctx.game))
 
 
 def _replay_clock(state: GameState, turn: Turn) -> Outcome:

@@ -14,22 +14,24 @@ from typing import Any
 from django.http import QueryDict
 
 from referee import TURN_TIMER, InputError, format_ms
-from scorekeeper.game.clocks import lost_on_time, now_ms, rule_of, state_of
+from scorekeeper.game.clocks import is_waiting, lost_on_time, now_ms, rule_of, state_of
 from scorekeeper.game.turn_kinds import TIMING
 from scorekeeper.models import Game, Seat
 
 
 def clock_faces(game: Game, names: Sequence[str], at: int | None = None) -> dict[str, Any] | None:
     """The clocks of ``game`` at the moment ``at`` (epoch ms; now by default), or None for a
-    game without a clock: ``{"kind", "paused", "rule", "players": [{"seat", "name", "reading",
-    "at", "running", "shown", "over", "penalty", "lost"}]}``. ``reading`` and ``at`` are the
-    last reading and its moment, for the script to run on from."""
+    game without a clock: ``{"kind", "paused", "waiting", "rule", "players": [{"seat", "name",
+    "reading", "at", "running", "waiting", "shown", "over", "penalty", "lost"}]}``. ``reading``
+    and ``at`` are the last reading and its moment, for the script to run on from; ``waiting``:
+    the clock waits for the table to start it (a paired game before its first entry)."""
     rule, state = rule_of(game), state_of(game)
     if rule is None or state is None:
         return None
     at = now_ms() if at is None else at
     now = state.now(at)
     running = state.running
+    waits = is_waiting(game)
     players = []
     for seat, name in enumerate(names):
         runs = running == seat
@@ -41,6 +43,7 @@ def clock_faces(game: Game, names: Sequence[str], at: int | None = None) -> dict
                 "at": state.at,
                 "running": runs and not state.paused,
                 "to_run": runs,
+                "waiting": waits,
                 # A turn timer shows only the turn that runs.
                 "shown": format_ms(now[seat]) if runs or rule.kind != TURN_TIMER else "",
                 "over": now[seat] < 0,
@@ -51,6 +54,7 @@ def clock_faces(game: Game, names: Sequence[str], at: int | None = None) -> dict
     return {
         "kind": rule.kind,
         "paused": state.paused,
+        "waiting": waits,
         "running": state.running,
         "rule": rule.to_json(),
         "full_ms": rule.full_ms,

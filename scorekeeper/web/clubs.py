@@ -101,7 +101,7 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
         "member": clubs_of(request.user).filter(pk=club.pk).exists(),
         "tables": club_standings(club),
         "games": games,
-        "tournaments": club.tournaments.all()[:RECENT_GAMES],
+        "tournaments": club.tournaments.filter(archived=False)[:RECENT_GAMES],
     }
     response = render(request, "clubs/club.html", context)
     if request.user.is_authenticated:  # a director's page (a new password, once): kept nowhere

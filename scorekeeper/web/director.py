@@ -25,6 +25,7 @@ from django.utils import timezone
 from django.views.decorators.http import condition, require_GET
 
 from referee import InputError
+from scorekeeper.game.clocks import is_waiting
 from scorekeeper.game.replay import turn_phrase
 from scorekeeper.game.tournaments import event_stamp
 from scorekeeper.game.turn_kinds import describe
@@ -103,7 +104,7 @@ def live_tables(club: Club, stall: int, now: datetime) -> list[Table]:
                 since=since,
                 minutes=minutes,
                 stalled=minutes >= stall,
-                turn=turn_phrase(game),
+                turn="waiting for the table" if is_waiting(game) else turn_phrase(game),
                 clock=clock_faces(game, [s.player.name for s in seated]),
             )
         )
@@ -163,12 +164,14 @@ def in_blocks(items: list[T], size: int) -> list[list[T]]:
 def _projector_context(request: HttpRequest, club: Club) -> dict[str, Any]:
     context = _context(request, club)
     context["finished_blocks"] = in_blocks(context["finished"], PROJECTOR_LINES)
+    event = context["event"]
+    # While an event runs the room follows its standings alone: the club's running standings
+    # (which leave out byes and typed results) would contradict them page by page.
     context["standings_blocks"] = [
         (table, lines)
-        for table in context["standings"]
+        for table in ([] if event else context["standings"])
         for lines in in_blocks(table.lines, PROJECTOR_LINES)
     ]
-    event = context["event"]
     context["event_blocks"] = [
         (name, lines)
         for name, rows in (event.divisions if event else [])

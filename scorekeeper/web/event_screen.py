@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.game import tournaments as events
+from scorekeeper.game.clocks import is_waiting
 from scorekeeper.game.replay import turn_phrase
 from scorekeeper.models import Club, Game, Pairing, Tournament
 from scorekeeper.web.clock_faces import clock_faces
@@ -87,6 +88,8 @@ def _table(pairing: Pairing, division: str) -> EventTable:
         state = "final"
     elif game.status == Game.Status.AWAITING_RACKS:
         state = "waiting for the racks"
+    elif in_play and is_waiting(game):
+        state = "waiting for the table"
     elif in_play:
         state = turn_phrase(game)
     else:

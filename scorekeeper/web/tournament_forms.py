@@ -68,6 +68,10 @@ class PlayersField(forms.CharField):
 
 class NewTournamentForm(forms.Form):
     name = forms.CharField(max_length=120, label="Name of the event")
+    date = forms.DateField(
+        label="Date", required=False, widget=forms.DateInput(attrs={"type": "date"}),
+        help_text="Empty: today.",
+    )  # fmt: skip
     ruleset = forms.ChoiceField(label="Game", choices=[(r.id, r.name) for r in RULESETS.values()])
     lexicon = forms.ChoiceField(label="Dictionary")
     challenge_mode = forms.ChoiceField(
@@ -101,7 +105,7 @@ class NewTournamentForm(forms.Form):
 
     def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)
-        choices = lexicon_choices() + [("honour", "No word list (honour system)")]
+        choices = lexicon_choices()  # the honour system among them, once
         lexicon = self.fields["lexicon"]
         assert isinstance(lexicon, forms.ChoiceField)
         lexicon.choices = choices
@@ -136,6 +140,12 @@ class NewTournamentForm(forms.Form):
 
 
 class PairForm(forms.Form):
+    # The round the form pairs: a form sent twice is refused as the API refuses a twin (409).
+    round = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    # The last round whose results the pairing counts (empty: the round before).
+    based_on = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
+    # The director has been asked, and says yes, to pair while games are in play.
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
     method = forms.ChoiceField(choices=list(METHOD_NAMES.items()), label="Pair by")
     pairings = forms.CharField(
         required=False,

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date as Date
 from typing import Any
+from uuid import UUID
 
 from django import forms
 from django.conf import settings
@@ -19,6 +21,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -27,8 +30,8 @@ from scorekeeper.game import club_settings, event_files
 from scorekeeper.game import tournaments as events
 from scorekeeper.game.links import link_url
 from scorekeeper.game.membership import directs
-from scorekeeper.game.refusals import REFUSALS, message_of, status_of
-from scorekeeper.models import Pairing, Tournament, name_key
+from scorekeeper.game.refusals import REFUSALS, Conflict, message_of, status_of
+from scorekeeper.models import Pairing, ReplacedGame, Tournament, TournamentRound, name_key
 from scorekeeper.web.clock_fields import clock_initial, clock_of
 from scorekeeper.web.clubs import get_club, number_of, refuse
 from scorekeeper.web.managing import qr_svg
@@ -91,6 +94,7 @@ def new_tournament(request: HttpRequest, slug: str) -> HttpResponse:
         data = form.cleaned_data
         fields = {
             "name": data["name"],
+            "date": data.get("date"),
             "ruleset": data["ruleset"],
             "lexicon": data["lexicon"],
             "challenge_mode": data["challenge_mode"],
@@ -129,21 +133,38 @@ class Seating:
     table: int | None  # None: the bye
     seat: str  # "first", "second" or "" for the bye
     opponent: str
+    name: str = ""  # the player's name, as entered
 
 
-def find_table(rounds: dict[int, list[Pairing]], name: str) -> Seating | None:
-    if not rounds:
-        return None
+MAX_FOUND = 12  # tables "find my table" lists for a partial name that fits many
+
+
+def find_table(rounds: dict[int, list[Pairing]], name: str) -> list[Seating]:
+    """Where the players ``name`` fits sit in the latest round: the player of that full name,
+    else every player a part of whose name starts with it ("ann", "archer", "arch"), any
+    case; each with their name, so a partial name that fits several lists them all."""
+    if not rounds or not name.strip():
+        return []
     number = max(rounds)
-    key = name_key(name)
+    seatings = []
     for pairing in rounds[number]:
         first = pairing.first.player.name
         second = pairing.second.player.name if pairing.second else ""
-        if name_key(first) == key:
-            return Seating(number, pairing.table, "first" if second else "", second)
-        if second and name_key(second) == key:
-            return Seating(number, pairing.table, "second", first)
-    return None
+        seatings.append(Seating(number, pairing.table, "first" if second else "", second, first))
+        if second:
+            seatings.append(Seating(number, pairing.table, "second", first, second))
+    key = name_key(name)
+    whole = [seating for seating in seatings if name_key(seating.name) == key]
+    if whole:
+        return whole
+    words = name_key(name).split()
+    return [
+        seating
+        for seating in seatings
+        if all(
+            any(part.startswith(word) for part in name_key(seating.name).split()) for word in words
+        )
+    ]
 
 
 @dataclass(frozen=True)
@@ -152,7 +173,7 @@ class DivisionView:
     round's tables, the standings and the scorecards."""
 
     name: str
-    current: list[Pairing]
+    current: list[tuple[Pairing, str]]  # the latest round's tables, each with its result
     rows: list[events.Row]
     cards: list[tuple[events.Row, list[tuple[Any, str]]]]
 
@@ -167,7 +188,7 @@ def division_views(tournament: Tournament, rounds: dict[int, list[Pairing]]) -> 
             (row, [(line, names.get(line.opponent or 0, "")) for line in row.standing.scorecard])
             for row in rows
         ]
-        tables = [pairing for pairing in current if pairing.first_id in ids]
+        tables = [(p, events.result_shown(p)) for p in current if p.first_id in ids]
         views.append(DivisionView(name, tables, rows, cards))
     return views
 
@@ -195,8 +216,11 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "club": tournament.club,
         "director": directs(request.user, tournament.club),
         "asked": asked,
-        "found": find_table(rounds, asked) if asked else None,
+        "found": find_table(rounds, asked)[:MAX_FOUND] if asked else [],
         "poll": settings.LIVE_POLL_SECONDS,
+        "corrections": [
+            (c.at, events.correction_sentence(c)) for c in events.corrections_of(tournament)
+        ],
     }
     return render(request, "tournaments/event.html", context)
 
@@ -216,6 +240,10 @@ def direct(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = get_tournament(tournament_id)
     if not directs(request.user, tournament.club):
         return refuse(request, tournament.club, "run its tournaments")
+    return _direct_page(request, tournament)
+
+
+def _direct_page(request: HttpRequest, tournament: Tournament, status: int = 200) -> HttpResponse:
     rounds = dict(events.rounds_of(tournament))
     entrants = events.entrants_of(tournament)
     latest = max(rounds, default=0)
@@ -223,15 +251,49 @@ def direct(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "tournament": tournament,
         "club": tournament.club,
         "rounds": sorted(rounds.items()),
-        "pair_form": PairForm(),
+        "pair_form": PairForm(initial={"round": latest + 1}),
         "result_form": ResultForm(initial={"round": max(rounds) if rounds else 1}),
+        "correct_form": ResultForm(prefix="correct", initial={"round": latest or 1}),
         "entrants": entrants,
         "divisions": [name for name in events.divisions_of(entrants) if name],
         "paired": len(rounds),
         "waiting": _waiting(rounds.get(latest, [])),
         "open_round": latest if latest and events.can_pair_again(tournament, latest) else None,
+        "tonight": tournament.tonight == events.today(),
+        "deletable": _deletable(tournament),
     }
-    return private(render(request, "tournaments/direct.html", context))
+    return private(render(request, "tournaments/direct.html", context, status=status))
+
+
+def _deletable(tournament: Tournament) -> bool:
+    try:
+        events.check_no_results(tournament)
+    except REFUSALS:
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class Confirm:
+    """A step the director confirms before it is done (a page that works without script):
+    what it does, warnings, the form to send again with ``confirm``, and its button."""
+
+    title: str
+    said: list[str]
+    action: str
+    fields: list[tuple[str, str]]
+    button: str
+    warnings: tuple[str, ...] = ()
+    choices: tuple[tuple[str, str, str, bool], ...] = ()  # name, value, label, checked
+
+
+def _confirm(request: HttpRequest, tournament: Tournament, step: Confirm) -> HttpResponse:
+    context = {"tournament": tournament, "club": tournament.club, "step": step}
+    return private(render(request, "tournaments/confirm.html", context))
+
+
+def _confirmed(request: HttpRequest) -> bool:
+    return request.POST.get("confirm") in ("1", "True", "on")
 
 
 def _directed(
@@ -253,17 +315,82 @@ def _directed(
 @login_required
 @require_POST
 def pair(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    def change(tournament: Tournament) -> str:
-        form = PairForm(request.POST)
-        if not form.is_valid():
-            raise forms.ValidationError("Choose how to pair the round.")
-        couples, byes = form.manual() if form.cleaned_data["method"] == "manual" else ([], [])
+    """Pair the round the form names. A form sent twice is refused as the API refuses a twin
+    (409, the round is paired already). While the latest round's games are being played the
+    director is asked first, and offered the standings before that round as the basis."""
+    tournament = get_tournament(tournament_id)
+    if not directs(request.user, tournament.club):
+        return refuse(request, tournament.club, "run its tournaments")
+    form = PairForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose how to pair the round (reload the page and try again).")
+        return redirect("tournament_direct", tournament_id=tournament.pk)
+    data = form.cleaned_data
+    latest, waiting = events.games_in_play(tournament)
+    if waiting and data["round"] == latest + 1 and not data["confirm"]:
+        return _confirm(request, tournament, _pair_in_play(tournament, data, latest, waiting))
+    try:
+        couples, byes = form.manual() if data["method"] == "manual" else ([], [])
         paired = events.do_pair_round(
-            tournament, form.cleaned_data["method"], manual=couples, manual_byes=byes
+            tournament,
+            data["method"],
+            round=data["round"],
+            based_on=data["based_on"],
+            manual=couples,
+            manual_byes=byes,
         )
-        return f"Round {paired.number} is paired: {paired.pairings.count()} tables and byes."
+    except Conflict as error:  # a twin: said on the page with the API's status
+        messages.error(request, message_of(error))
+        return _direct_page(request, tournament, status=status_of(error))
+    except REFUSALS as error:
+        messages.error(request, message_of(error))
+    except forms.ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, paired_sentence(paired))
+    return redirect("tournament_direct", tournament_id=tournament.pk)
 
-    return _directed(request, tournament_id, change)
+
+def paired_sentence(paired: TournamentRound) -> str:
+    """ "Round 1 is paired: 3 tables and a bye." (a bye is no table)."""
+    tables = paired.pairings.filter(table__isnull=False).count()
+    byes = paired.pairings.filter(table__isnull=True).count()
+    said = f"{tables} table{'' if tables == 1 else 's'}"
+    if byes:
+        said += " and a bye" if byes == 1 else f" and {byes} byes"
+    return f"Round {paired.number} is paired: {said}."
+
+
+def _standings_after(number: int) -> str:
+    return f"The standings after round {number}" if number else "The seeding, before any result"
+
+
+def _pair_in_play(
+    tournament: Tournament, data: dict[str, Any], latest: int, waiting: int
+) -> Confirm:
+    number = latest + 1
+    tables = f"{waiting} table{'s have' if waiting > 1 else ' has'}"
+    fields = [
+        ("round", str(number)),
+        ("method", data["method"]),
+        ("pairings", data.get("pairings") or ""),
+    ]
+    return Confirm(
+        title=f"Pair round {number} while round {latest} is played?",
+        said=[
+            f"Round {latest} is still being played: {tables} no result yet.",
+            f"Pairing round {number} now can't count those games. Pair it from "
+            f"{_standings_after(latest - 1).lower()}, before the round still being played, or "
+            f"wait for round {latest}'s results.",
+        ],
+        action=reverse("tournament_pair", args=[tournament.pk]),
+        fields=fields,
+        button=f"Pair round {number} now",
+        choices=(
+            ("based_on", str(latest - 1), _standings_after(latest - 1), True),
+            ("based_on", str(latest), f"From round {latest}'s results so far", False),
+        ),
+    )
 
 
 @login_required
@@ -286,6 +413,89 @@ def enter_result(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def correct_result(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Correct a result kept on a table (typed in, or a forfeit), or void it ("void")."""
+
+    def change(tournament: Tournament) -> str:
+        form = ResultForm(request.POST, prefix="correct")
+        if "void" in request.POST:
+            number = number_of(request.POST.get("correct-round"))
+            player = request.POST.get("correct-player1", "")[:80]
+            if number is None or not player:
+                raise forms.ValidationError("Give the round and a player of the table.")
+            events.do_void_result(tournament, number, player, by=_who(request))
+            return f"Round {number}: {player}'s game has no result now; it waits for one."
+        if not form.is_valid():
+            raise forms.ValidationError("Give the round, both players and both scores.")
+        data = form.cleaned_data
+        events.do_correct_result(
+            tournament, data["round"], data["player1"], data["score1"], data["player2"],
+            data["score2"], by=_who(request),
+        )  # fmt: skip
+        one, two = f"{data['player1']} {data['score1']}", f"{data['player2']} {data['score2']}"
+        return f"Round {data['round']} corrected: {one}, {two}. The old result is kept."
+
+    return _directed(request, tournament_id, change)
+
+
+@login_required
+@require_POST
+def change_event(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The event's date, archived or not, and whether it is tonight's on the club's screen."""
+
+    def change(tournament: Tournament) -> str:
+        if "tonight" in request.POST:
+            on = request.POST["tonight"] == "1"
+            events.do_mark_tonight(tournament, on)
+            if on:
+                return f"{tournament.name} is tonight's event on the club's director's screen."
+            return f"{tournament.name} is no longer on the club's director's screen."
+        try:
+            day = Date.fromisoformat(request.POST.get("date", "")[:10])
+        except ValueError:
+            raise forms.ValidationError("Give the event's date as YYYY-MM-DD.") from None
+        archived = request.POST.get("archived") == "on"
+        events.do_change_event(tournament, date=day, archived=archived)
+        return f"{tournament.name} is dated {day:%-d %B %Y}" + (", archived." if archived else ".")
+
+    return _directed(request, tournament_id, change)
+
+
+@login_required
+@require_POST
+def delete_event(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Delete an event with no result yet, after the director confirms."""
+    tournament = get_tournament(tournament_id)
+    if not directs(request.user, tournament.club):
+        return refuse(request, tournament.club, "run its tournaments")
+    try:
+        events.check_no_results(tournament)
+    except REFUSALS as error:
+        messages.error(request, message_of(error))
+        return redirect("tournament_direct", tournament_id=tournament.pk)
+    if not _confirmed(request):
+        step = Confirm(
+            title=f"Delete {tournament.name}?",
+            said=[
+                f"{tournament.name}, its players' entries and its rounds are deleted, with "
+                "every table's game (none has a turn yet). This can't be undone."
+            ],
+            action=reverse("tournament_delete", args=[tournament.pk]),
+            fields=[],
+            button=f"Delete {tournament.name}",
+        )
+        return _confirm(request, tournament, step)
+    try:
+        name = events.do_delete_tournament(tournament)
+    except REFUSALS as error:
+        messages.error(request, message_of(error))
+        return redirect("tournament_direct", tournament_id=tournament.pk)
+    messages.success(request, f"{name} is deleted.")
+    return redirect("club", slug=tournament.club.slug)
+
+
+@login_required
+@require_POST
 def forfeit(request: HttpRequest, tournament_id: int) -> HttpResponse:
     def change(tournament: Tournament) -> str:
         number = number_of(request.POST.get("round"))
@@ -302,8 +512,26 @@ def forfeit(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    number = number_of(request.POST.get("entrant"))
+    if not _confirmed(request):
+        tournament = get_tournament(tournament_id)
+        entrant = tournament.entrants.select_related("player").filter(pk=number or 0).first()
+        if directs(request.user, tournament.club) and entrant is not None:
+            name = entrant.player.name
+            step = Confirm(
+                title=f"Withdraw {name}?",
+                said=[
+                    f"{name} is not paired from the next round on.",
+                    "A game of theirs already paired and not finished becomes a forfeit win "
+                    "for the opponent.",
+                ],
+                action=reverse("tournament_withdraw", args=[tournament.pk]),
+                fields=[("entrant", str(entrant.pk))],
+                button=f"Withdraw {name}",
+            )
+            return _confirm(request, tournament, step)
+
     def change(tournament: Tournament) -> str:
-        number = number_of(request.POST.get("entrant"))
         entrant = tournament.entrants.filter(pk=number or 0).first()
         if entrant is None:
             raise forms.ValidationError("Choose a player of this event.")
@@ -327,6 +555,23 @@ def add_players(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def unpair(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    if not _confirmed(request):
+        tournament = get_tournament(tournament_id)
+        if directs(request.user, tournament.club):
+            step = Confirm(
+                title=f"Take back round {number}?",
+                said=[
+                    f"Every table's game of round {number} is taken away (none has a turn yet) "
+                    "and the round can be paired again.",
+                    "Its scorer links and QR codes stop working: opened, they say where the "
+                    "table's game is now.",
+                ],
+                action=reverse("tournament_unpair", args=[tournament.pk, number]),
+                fields=[],
+                button=f"Take back round {number}",
+            )
+            return _confirm(request, tournament, step)
+
     def change(tournament: Tournament) -> str:
         removed = events.do_unpair_round(tournament, number)
         return f"Round {number} is taken back ({removed} games): pair it again."
@@ -337,12 +582,28 @@ def unpair(request: HttpRequest, tournament_id: int, number: int) -> HttpRespons
 @login_required
 @require_POST
 def swap(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    one, other = request.POST.get("one", "")[:80], request.POST.get("other", "")[:80]
+    if not _confirmed(request) and one and other:
+        tournament = get_tournament(tournament_id)
+        if directs(request.user, tournament.club):
+            step = Confirm(
+                title=f"Swap {one} and {other} in round {number}?",
+                said=[
+                    f"{one} and {other} take each other's places; their two tables get new "
+                    "games and new QR codes, the other tables keep theirs."
+                ],
+                warnings=tuple(events.swap_rematches(tournament, number, one, other)),
+                action=reverse("tournament_swap", args=[tournament.pk, number]),
+                fields=[("one", one), ("other", other)],
+                button="Swap them",
+            )
+            return _confirm(request, tournament, step)
+
     def change(tournament: Tournament) -> str:
-        one, other = request.POST.get("one", "")[:80], request.POST.get("other", "")[:80]
         if not one or not other:
             raise forms.ValidationError("Choose the two players to swap.")
         events.do_swap(tournament, number, one, other)
-        return f"Round {number}: {one} and {other} swapped places; its tables are made again."
+        return f"Round {number}: {one} and {other} swapped places; their tables are made again."
 
     return _directed(request, tournament_id, change)
 
@@ -377,3 +638,18 @@ def round_sheet(request: HttpRequest, tournament_id: int, number: int) -> HttpRe
         tables.append({"pairing": pairing, "url": url, "qr": qr})
     context = {"tournament": tournament, "number": number, "tables": tables}
     return private(render(request, "tournaments/round.html", context))
+
+
+# An old link of a game taken away ------------------------------------------------------------
+def replaced_game_page(request: HttpRequest, game_id: object) -> HttpResponse | None:
+    """The page an old scorer link or QR code of a table's game taken away with its round
+    shows (410: gone for good), or None when the id is no such game's."""
+    try:
+        key = UUID(str(game_id))
+    except ValueError:
+        return None
+    replaced = ReplacedGame.objects.select_related("tournament").filter(pk=key).first()
+    if replaced is None:
+        return None
+    context = {"tournament": replaced.tournament, "said": events.where_now(replaced)}
+    return private(render(request, "tournaments/replaced.html", context, status=410))

@@ -102,7 +102,7 @@ def test_the_standings_csv_is_one_line_a_player_in_order(client, token):
     assert f'filename="standings-{number}.csv"' in response["Content-Disposition"]
     rows = list(csv.reader(io.StringIO(response.content.decode())))
     assert rows[0] == ["rank", "name", "wins", "losses", "spread", "games", "gibsonized",
-                       "rating_before", "rating_after", "rating_change"]  # fmt: skip
+                       "rating_before", "rating_after", "rating_change", "withdrawn"]  # fmt: skip
     # Ann +50 +30; Cy (a name a spreadsheet would take for a formula) +30 -30 and Di -30 +30,
     # level on wins, losses and spread; Ben -50 -30.
     assert [row[:7] for row in rows[1:]] == [

@@ -8,10 +8,12 @@ from typing import Any
 
 import pytest
 
+from referee import IllegalAction
 from referee.gcg import read_gcg
 from scorekeeper.game import clocks, domain
 from scorekeeper.game.consistency import check_game
-from scorekeeper.models import Game
+from scorekeeper.game.turn_kinds import describe
+from scorekeeper.models import Game, Turn
 from scorekeeper.records.gcg_export import game_to_gcg
 from scorekeeper.records.gcg_import import import_gcg
 from scorekeeper.records.json_record import export_record, import_record
@@ -426,3 +428,54 @@ def test_every_page_of_a_clocked_game_shows_its_clock_entries_and_penalties(clie
     for page in ("", "watch", "export.json"):  # GCG is the crossword game's: tested above
         assert client.get(f"/games/{game.id}/{page}").status_code == 200, page
     assert client.get(game.created["scorer_url"], follow=True).status_code == 200
+
+
+# A paired game's clock waits for its table -------------------------------------------------------
+def paired_clocked_game(server_time) -> Game:
+    from scorekeeper.game import tournaments as events
+    from tests.scorekeeper.club_events import FOUR, event
+
+    made = event(players=FOUR, ruleset="crossword-classic", clock=PLAYER_CLOCK)
+    paired = events.do_pair_round(made, "swiss")
+    return Game.objects.get(pk=paired.pairings.get(table=1).game_id)
+
+
+def test_a_paired_game_s_clock_waits_at_full_time_until_the_table_starts_it(client, server_time):
+    game = paired_clocked_game(server_time)
+    assert game.clock["waiting"] is True and game.clock["paused"] is True
+    assert game.clock["readings"] == [MINUTES_25, MINUTES_25]
+    server_time[0] += 5 * 60_000  # the table sits down five minutes later
+    assert clocks.state_of(game).now(server_time[0]) == (MINUTES_25, MINUTES_25)
+    assert client.get(f"/api/games/{game.pk}/").json()["clock"]["waiting"] is True
+    started = domain.act(game.pk, "clock", clock="start").game
+    assert "waiting" not in started.clock and started.clock["paused"] is False
+    assert started.clock["running"] == game.first_seat and started.clock["at"] == server_time[0]
+    server_time[0] += 30_000
+    readings = clocks.state_of(started).now(server_time[0])
+    assert readings[game.first_seat] == MINUTES_25 - 30_000  # its 30 s, not the 5 minutes before
+    (entry,) = client.get(f"/api/games/{game.pk}/turns/").json()["turns"]
+    assert entry["clock"]["action"] == "start"
+    assert describe(Turn.objects.get(game=game)).startswith("The table started the clock")
+    assert check_game(Game.objects.get(pk=game.pk)) == []
+
+
+def test_the_first_entry_starts_a_waiting_clock_without_the_wait(client, server_time):
+    game = paired_clocked_game(server_time)
+    server_time[0] += 5 * 60_000
+    played = domain.act(game.pk, "pass").game
+    assert "waiting" not in played.clock
+    # The first player's clock was never running: the pass cost it nothing; the next one runs.
+    assert played.clock["readings"] == [MINUTES_25, MINUTES_25]
+    assert played.clock["running"] == 1 - game.first_seat and played.clock["paused"] is False
+
+
+def test_start_is_refused_once_the_clock_runs(client, server_time):
+    game = paired_clocked_game(server_time)
+    domain.act(game.pk, "clock", clock="start")
+    with pytest.raises(IllegalAction) as refused:
+        domain.act(game.pk, "clock", clock="start")
+    assert refused.value.code == "clock_started"
+    made_here = ApiGame(client, clock=PLAYER_CLOCK)  # a game made at the table runs at once
+    assert "waiting" not in made_here.created["clock"]
+    response = made_here.turn({"action": "clock", "clock": "start"})
+    assert response.status_code == 422 and error(response)["code"] == "clock_started"

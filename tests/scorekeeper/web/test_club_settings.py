@@ -256,3 +256,34 @@ def test_the_settings_and_event_forms_keep_the_overtime_rules_they_don_t_show(cl
              "clock": "player", "clock_minutes": "20", "players": "Ann\nBen\n"}  # fmt: skip
     assert client.post("/clubs/riverside/tournaments/new", event).status_code == 302
     assert Tournament.objects.get().clock == kept
+
+
+def test_the_settings_and_event_forms_set_the_overtime_rules(client, dora):
+    overtime = {"clock_penalty": "5", "clock_max_overtime": "3", "clock_over_max": "loses"}
+    client.post("/clubs/riverside/settings/rules", {**RULES, **overtime})
+    assert Club.objects.get().default_clock == {
+        "kind": "player", "minutes": 20, "overtime_penalty": 5, "max_overtime_minutes": 3,
+        "over_max": "loses",
+    }  # fmt: skip
+    form = client.get("/clubs/riverside/settings").content.decode()
+    assert (
+        'name="clock_penalty" value="5"' in form and 'name="clock_max_overtime" value="3"' in form
+    )
+    event = {"name": "Friday", "ruleset": "upwords-10", "lexicon": "CLUB",
+             "challenge_mode": "auto", "rounds": "3", "bye_spread": "50", "gibson": "on",
+             "clock": "player", "clock_minutes": "30", "clock_penalty": "10",
+             "clock_max_overtime": "5", "clock_over_max": "capped", "players": "Ann\nBen\n"}  # fmt: skip
+    assert client.post("/clubs/riverside/tournaments/new", event).status_code == 302
+    assert Tournament.objects.get().clock == {
+        "kind": "player", "minutes": 30, "overtime_penalty": 10, "max_overtime_minutes": 5,
+        "over_max": "capped",
+    }  # fmt: skip
+    refused = client.post("/clubs/riverside/tournaments/new", {**event, "clock_penalty": "101"})
+    assert refused.status_code == 400 and Tournament.objects.count() == 1
+
+
+def test_the_event_form_offers_the_honour_system_once(client, dora):
+    form = client.get("/clubs/riverside/tournaments/new").content.decode()
+    assert form.count('value="honour"') == 1
+    # Each clock setting is marked with its kind, for the page to show only the chosen one's.
+    assert 'class="field-clock_seconds"' in form and 'class="field-clock_penalty"' in form

@@ -207,3 +207,22 @@ def test_the_end_screen_and_the_games_page_show_the_time_penalty_apart_from_the_
             assert "Ann lost on time (1:04 over) · Ben: −10 for 0:30 over." in html, url
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert re.findall(r'<td class="num">(-?\d+)</td>', page)[:4] == ["0", "-35", "0", "-35"]
+
+
+def test_a_paired_games_scorer_page_offers_start_and_starts_the_clock(client):
+    from scorekeeper.game import tournaments as events
+    from tests.factories import hold
+    from tests.scorekeeper.club_events import FOUR, event
+
+    made = event(players=FOUR, clock={"kind": "player", "minutes": 20})
+    game = events.do_pair_round(made, "swiss").pairings.get(table=1).game
+    hold(client, game)
+    page = client.get(scorer(game)).content.decode()
+    assert re.search(r'<button class="btn start-clock"[^>]*name="clock" value="start">Start', page)
+    assert 'value="pause"' not in page and ">waiting<" in page
+    assert page.count('<span class="clock-time">20:00</span>') == 2
+    assert turn(client, game, action="clock", clock="start").status_code == 302
+    game.refresh_from_db()
+    assert game.clock["running"] == game.first_seat and "waiting" not in game.clock
+    page = client.get(scorer(game)).content.decode()
+    assert "start-clock" not in page and 'value="pause"' in page

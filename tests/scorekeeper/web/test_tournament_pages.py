@@ -76,9 +76,10 @@ def test_only_a_director_runs_an_event(client, director):
 def test_pairing_typing_in_and_withdrawing_from_the_directors_page(client, director):
     tournament = made(director)
     path = f"/tournaments/{tournament.pk}"
-    pairs = {"method": "manual", "pairings": "Ann Archer - Ben Baker\nCy Cole v Di Dunn"}
+    pairs = {"method": "manual", "pairings": "Ann Archer - Ben Baker\nCy Cole v Di Dunn",
+             "round": "1"}  # fmt: skip
     response = client.post(f"{path}/pair", pairs, follow=True)
-    assert messages_of(response) == ["Round 1 is paired: 2 tables and byes."]
+    assert messages_of(response) == ["Round 1 is paired: 2 tables."]
     result = {"round": "1", "player1": "Ann Archer", "score1": "412", "player2": "Ben Baker",
               "score2": "377"}  # fmt: skip
     response = client.post(f"{path}/result", result, follow=True)
@@ -86,11 +87,11 @@ def test_pairing_typing_in_and_withdrawing_from_the_directors_page(client, direc
     response = client.post(f"{path}/result", result, follow=True)
     assert "has its result already" in messages_of(response)[0]
     cy = tournament.entrants.get(player__name="Cy Cole")
-    response = client.post(f"{path}/withdraw", {"entrant": cy.pk}, follow=True)
+    response = client.post(f"{path}/withdraw", {"entrant": cy.pk, "confirm": "1"}, follow=True)
     assert messages_of(response) == ["Cy Cole is withdrawn: not paired from the next round on."]
     assert Pairing.objects.get(table=2).absent_id == cy.pk
-    response = client.post(f"{path}/pair", {"method": "swiss"}, follow=True)
-    assert messages_of(response) == ["Round 2 is paired: 2 tables and byes."]
+    response = client.post(f"{path}/pair", {"method": "swiss", "round": "2"}, follow=True)
+    assert messages_of(response) == ["Round 2 is paired: 1 table and a bye."]  # Cy left
 
 
 def test_the_round_prints_every_table_with_its_scorer_link_as_a_qr_code(client, director):
@@ -98,7 +99,8 @@ def test_the_round_prints_every_table_with_its_scorer_link_as_a_qr_code(client, 
     events.do_pair_round(tournament, "swiss")
     page = client.get(f"/tournaments/{tournament.pk}/rounds/1").content.decode()
     for pairing in Pairing.objects.all():
-        assert f"/games/{pairing.game.pk}/score/{pairing.game.token}/" in page
+        link = f"http://testserver/games/{pairing.game.pk}/score/{pairing.game.token}/"
+        assert f'<a href="{link}">{link}</a>' in page  # a link to tap, as well as the code
     assert page.count("<svg") == 2
     assert client.get(f"/tournaments/{tournament.pk}/rounds/2").status_code == 404
 
@@ -172,3 +174,53 @@ def test_a_number_out_of_range_is_refused_with_a_sentence(client, director):
         and "A rating is 0 (unrated) to 3000." in response.content.decode()
     )
     assert not Tournament.objects.exists()
+
+
+def test_find_my_table_takes_a_surname_or_a_part_of_a_name_in_any_case(client, director):
+    tournament = made(director)
+    events.do_pair_round(tournament, "manual", manual=[("Ann Archer", "Ben Baker"), ("Cy Cole", "Di Dunn")])  # fmt: skip
+    client.logout()
+    table = Pairing.objects.get(table=2)
+    seat = "first" if table.first.player.name == "Di Dunn" else "second"
+    for asked in ("dunn", "DUNN", "di", "Du"):
+        page = client.get(f"/tournaments/{tournament.pk}/?name={asked}").content.decode()
+        assert f"<strong>table 2</strong>, you go <strong>{seat}</strong> against Cy Cole" in page
+    page = client.get(f"/tournaments/{tournament.pk}/?name=c").content.decode()  # Cy Cole alone
+    assert "against Di Dunn" in page and page.count('class="found"') == 1
+    page = client.get(f"/tournaments/{tournament.pk}/?name=b").content.decode()  # Ben Baker
+    assert page.count('class="found"') == 1
+    page = client.get(f"/tournaments/{tournament.pk}/?name=a").content.decode()  # Ann Archer
+    assert page.count('class="found"') == 1 and "against Ben Baker" in page
+    page = client.get(f"/tournaments/{tournament.pk}/?name=d").content.decode()  # Di Dunn only
+    assert page.count('class="found"') == 1
+    page = client.get(f"/tournaments/{tournament.pk}/?name=ann+b").content.decode()
+    assert "has no table in the latest round" in page  # every word must fit a part
+
+
+def test_a_partial_name_that_fits_several_players_lists_each_by_name(client, director):
+    tournament = made(director, "Ann Archer\nAnn Baker\nCy Cole\nDi Dunn")
+    events.do_pair_round(tournament, "manual", manual=[("Ann Archer", "Cy Cole"), ("Ann Baker", "Di Dunn")])  # fmt: skip
+    page = client.get(f"/tournaments/{tournament.pk}/?name=ann").content.decode()
+    assert page.count('class="found"') == 2
+    assert "Ann Archer, round 1:" in page and "Ann Baker, round 1:" in page
+
+
+def test_the_events_page_shows_each_tables_result_in_the_round(client, director):
+    tournament = made(director)
+    events.do_pair_round(tournament, "manual", manual=[("Ann Archer", "Ben Baker"), ("Cy Cole", "Di Dunn")])  # fmt: skip
+    events.do_enter_result(tournament, 1, "Ann Archer", 412, "Ben Baker", 377)
+    events.do_forfeit(tournament, 1, "Cy Cole")
+    one = Pairing.objects.get(table=1)
+    shown = "412–377" if one.first.player.name == "Ann Archer" else "377–412"
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert f'<strong class="table-result">{shown}</strong>' in page
+    assert '<strong class="table-result">Cy Cole absent</strong>' in page
+
+
+def test_the_standings_csv_marks_a_withdrawn_player(client, director):
+    tournament = made(director)
+    events.do_withdraw(tournament.entrants.get(player__name="Di Dunn"))
+    lines = client.get(f"/tournaments/{tournament.pk}/standings.csv").content.decode().splitlines()
+    assert lines[0].endswith(",rating_change,withdrawn")
+    withdrawn = {line.split(",")[1]: line.rsplit(",", 1)[1] for line in lines[1:]}
+    assert withdrawn == {"Ann Archer": "no", "Ben Baker": "no", "Cy Cole": "no", "Di Dunn": "yes"}
