@@ -229,13 +229,14 @@ def create_tournament(
     request: HttpRequest, slug: str, payload: TournamentIn
 ) -> Status[TournamentOut]:
     club = club_named(slug)
-    director_of(request, club)
+    user = director_of(request, club)
     made = events.do_create_tournament(
         club,
         players=[
             events.Entry(p.name, p.rating, p.career_games, p.division) for p in payload.players
         ],
         **payload.fields(club),
+        by=user,
     )
     return Status(201, _described(made))
 
@@ -247,8 +248,8 @@ def create_tournament(
 )
 def import_tournament(request: HttpRequest, slug: str, payload: ImportIn) -> Status[TournamentOut]:
     club = club_named(slug)
-    director_of(request, club)
-    made = events.do_import_tournament(club, payload.t_file, **payload.fields(club))
+    user = director_of(request, club)
+    made = events.do_import_tournament(club, payload.t_file, **payload.fields(club), by=user)
     return Status(201, _described(made))
 
 
@@ -350,10 +351,11 @@ def add_players(
     request: HttpRequest, tournament_id: int, payload: LateEntriesIn
 ) -> Status[list[EntrantOut]]:
     tournament = _tournament(tournament_id)
-    director_of(request, tournament.club)
+    user = director_of(request, tournament.club)
     made = events.do_add_players(
         tournament,
         [events.Entry(p.name, p.rating, p.career_games, p.division) for p in payload.players],
+        by=user,
     )
     return Status(201, [_entrant(entrant) for entrant in made])
 

@@ -16,6 +16,7 @@ from typing import Any
 from django import forms
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -75,6 +76,12 @@ def _who(request: HttpRequest) -> str:
 
 
 # Making an event ------------------------------------------------------------------------------
+def _account(request: HttpRequest) -> AbstractBaseUser:
+    """The signed-in director's account (every director's page requires one)."""
+    assert isinstance(request.user, AbstractBaseUser)
+    return request.user
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def new_tournament(request: HttpRequest, slug: str) -> HttpResponse:
@@ -100,6 +107,7 @@ def new_tournament(request: HttpRequest, slug: str) -> HttpResponse:
             "gibson": data["gibson"],
             "rejected_challenge": data["rejected_challenge"],
             "clock": clock_of(data, usual.clock),
+            "by": _account(request),
         }
         try:
             text = form.t_text()
@@ -317,7 +325,7 @@ def withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def add_players(request: HttpRequest, tournament_id: int) -> HttpResponse:
     def change(tournament: Tournament) -> str:
         entries = read_entries(request.POST.get("players", ""))
-        made = events.do_add_players(tournament, entries)
+        made = events.do_add_players(tournament, entries, by=_account(request))
         return f"Entered {', '.join(e.player.name for e in made)} from the next round on."
 
     return _directed(request, tournament_id, change)
