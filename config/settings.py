@@ -229,6 +229,13 @@ RATE_LIMIT_GAMES = envint("RATE_LIMIT_GAMES", 30)  # games created per client pe
 RATE_LIMIT_LOGINS = envint("RATE_LIMIT_LOGINS", 20)  # sign-in attempts per client per hour
 # Clubs made, and accounts a director makes for roster players, per client per hour.
 RATE_LIMIT_ACCOUNTS = envint("RATE_LIMIT_ACCOUNTS", 20)
+# The director's costly actions, each its own bucket: rounds paired and late entries per
+# client per minute, events made (from the form, the API or a .t file) per client per hour,
+# and the games pairing makes per client per hour (a 300-player event's round makes 150).
+RATE_LIMIT_PAIRINGS = envint("RATE_LIMIT_PAIRINGS", 10)
+RATE_LIMIT_ENTRIES = envint("RATE_LIMIT_ENTRIES", 30)
+RATE_LIMIT_EVENTS = envint("RATE_LIMIT_EVENTS", 30)
+RATE_LIMIT_PAIRED_GAMES = envint("RATE_LIMIT_PAIRED_GAMES", 1500)
 # The director's screen (/clubs/<slug>/live) marks a game stalled after this many minutes
 # without a turn; ?stall= changes it for a night.
 STALL_MINUTES = envint("STALL_MINUTES", 10)

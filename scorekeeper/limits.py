@@ -32,6 +32,7 @@ from django.db import connection, transaction
 from django.http import HttpRequest
 
 from referee import GCG_MAX_SIZE as MAX_SIZE
+from scorekeeper.game.refusals import TooMany
 from scorekeeper.models import RateCount
 
 log = logging.getLogger("scorekeeper.requests")
@@ -48,6 +49,13 @@ _GAME_PAGE = re.compile(r"^/games/[^/]+/$")
 _GAME_PATHS = ("/api/games/", "/games/new")
 _IMPORT_PATHS = ("/api/games/import", "/games/import")
 _ROSTER_PATH = re.compile(r"^/clubs/[^/]+/roster$")
+# The director's costly actions, each with a bucket of its own: pairing a round, late entries,
+# and making an event (from its form or the API, with its players or from a .t file).
+_PAIRING_PATHS = re.compile(r"^/(api/tournaments/\d+/rounds/|tournaments/\d+/pair)$")
+_ENTRY_PATHS = re.compile(r"^/(api/tournaments/\d+/players/|tournaments/\d+/add)$")
+_EVENT_PATHS = re.compile(
+    r"^/(api/clubs/[^/]+/tournaments/(?:import)?|clubs/[^/]+/tournaments/new)$"
+)
 SWEEP_SECONDS = 60  # each process deletes the counts of ended windows once in so many seconds
 
 
@@ -99,9 +107,15 @@ def limit_for(request: HttpRequest) -> Limit | None:
         return Limit("games", "new games", settings.RATE_LIMIT_GAMES, 3600)
     if path == settings.LOGIN_PATH or path.startswith("/admin/login"):
         return Limit("logins", "sign-in attempts", settings.RATE_LIMIT_LOGINS, 3600)
-    # Anyone signed in may make a club, and its directors accounts for its players: neither
-    # may become a way to make accounts without end.
-    if path == "/clubs/new" or (
+    if _PAIRING_PATHS.match(path):
+        return Limit("pairings", "rounds paired", settings.RATE_LIMIT_PAIRINGS, 60)
+    if _ENTRY_PATHS.match(path):
+        return Limit("entries", "late entries", settings.RATE_LIMIT_ENTRIES, 60)
+    if _EVENT_PATHS.match(path):
+        return Limit("events", "new events", settings.RATE_LIMIT_EVENTS, 3600)
+    # Anyone signed in may make a club (from its form or the API), and its directors accounts
+    # for its players: neither may become a way to make accounts without end.
+    if path in ("/clubs/new", "/api/clubs/") or (
         _ROSTER_PATH.match(path) and request.POST.get("change") == "account"
     ):
         return Limit("accounts", "new clubs and accounts", settings.RATE_LIMIT_ACCOUNTS, 3600)
@@ -141,6 +155,41 @@ def spend(request: HttpRequest, limit: Limit, units: int = 1) -> int | None:
     if count > limit.per:
         return int(expires - now) + 1
     return None
+
+
+def paired_games_limit() -> Limit:
+    """The games pairing makes: a round makes many at once, so they count in a bucket of
+    their own, by the games made, with room for a big event's rounds."""
+    return Limit("paired_games", "games made by pairing", settings.RATE_LIMIT_PAIRED_GAMES, 3600)
+
+
+def check_paired_games(request: HttpRequest) -> None:
+    """Refuse a pairing (``TooMany``, a 429 with its wait) from a client whose pairings have
+    made their hour's games already; the games a pairing makes are counted once it has made
+    them (``count_paired_games``), so the pairing that crosses the limit is the last."""
+    limit = paired_games_limit()
+    retry = _over(request, limit)
+    if retry is not None:
+        raise TooMany(refusal(limit, retry), retry)
+
+
+def count_paired_games(request: HttpRequest, games: int) -> None:
+    spend(request, paired_games_limit(), games)
+
+
+def _over(request: HttpRequest, limit: Limit) -> int | None:
+    """The seconds until ``limit``'s window ends if this client is past it, else None."""
+    if limit.per <= 0:
+        return None
+    now = time.time()
+    window = int(now // limit.window)
+    expires = (window + 1) * limit.window
+    try:
+        count = _add(f"rate:{limit.name}:{client_address(request)}:{window}", 0, expires)
+    except Exception:  # noqa: BLE001 - any failure of the counter: count nothing, serve it
+        log.warning("rate limit counter unavailable", exc_info=True)
+        return None
+    return int(expires - now) + 1 if count >= limit.per else None
 
 
 RESCORED_PER_UNIT = 50  # a correction counts one more for every so many later turns rescored
@@ -217,7 +266,9 @@ __all__ = [
     "SWEEP_SECONDS",
     "Limit",
     "analysis_limit",
+    "check_paired_games",
     "client_address",
+    "count_paired_games",
     "limit_for",
     "refusal",
     "spend",

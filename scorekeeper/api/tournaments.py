@@ -16,6 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from ninja import Field, Schema, Status
 
+from scorekeeper import limits
 from scorekeeper.api.accounts import NotSignedIn, account_of
 from scorekeeper.api.clubs import club_named, director_of
 from scorekeeper.api.endpoints import READ, WRITE, ApiError, Int, Text, answers, api
@@ -270,6 +271,7 @@ def list_tournaments(request: HttpRequest, slug: str) -> list[TournamentOut]:
 def pair_round(request: HttpRequest, tournament_id: int, payload: RoundIn) -> Status[RoundOut]:
     tournament = _tournament(tournament_id)
     director_of(request, tournament.club)
+    limits.check_paired_games(request)
     paired = events.do_pair_round(
         tournament,
         payload.method,
@@ -278,6 +280,7 @@ def pair_round(request: HttpRequest, tournament_id: int, payload: RoundIn) -> St
         manual=payload.pairings,
         manual_byes=[*payload.byes, *([payload.bye] if payload.bye else [])],
     )
+    limits.count_paired_games(request, paired.pairings.filter(game__isnull=False).count())
     return Status(201, _round(paired))
 
 

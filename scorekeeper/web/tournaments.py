@@ -24,6 +24,7 @@ from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from scorekeeper import limits
 from scorekeeper.game import club_settings, event_files
 from scorekeeper.game import tournaments as events
 from scorekeeper.game.links import link_url
@@ -265,9 +266,11 @@ def pair(request: HttpRequest, tournament_id: int) -> HttpResponse:
         if not form.is_valid():
             raise forms.ValidationError("Choose how to pair the round.")
         couples, byes = form.manual() if form.cleaned_data["method"] == "manual" else ([], [])
+        limits.check_paired_games(request)
         paired = events.do_pair_round(
             tournament, form.cleaned_data["method"], manual=couples, manual_byes=byes
         )
+        limits.count_paired_games(request, paired.pairings.filter(game__isnull=False).count())
         return f"Round {paired.number} is paired: {paired.pairings.count()} tables and byes."
 
     return _directed(request, tournament_id, change)
