@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import logging
 import re
+import secrets
 import threading
 import time
+import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -31,9 +33,11 @@ from django.core.cache import cache
 from django.db import connection, transaction
 from django.http import HttpRequest
 
+from config.clients import tables_behind
 from referee import GCG_MAX_SIZE as MAX_SIZE
 from scorekeeper.game.refusals import TooMany
-from scorekeeper.models import RateCount
+from scorekeeper.models import Game, RateCount
+from scorekeeper.web.scorer_link import cookie_name
 
 log = logging.getLogger("scorekeeper.requests")
 
@@ -78,6 +82,58 @@ def client_address(request: HttpRequest) -> str:
         if len(hops) >= proxies:
             return hops[-proxies]
     return str(request.META.get("REMOTE_ADDR", "unknown"))
+
+
+# A game named in the path (its turns, corrections and pages), and the secret an older scorer
+# link carries in it.
+_GAME_PATH = re.compile(r"^/(?:api/)?games/([0-9a-fA-F-]{32,36})/(?:score/([^/]+)/)?")
+# The limits a table's scorer spends on its own game: counted for the game, not the address.
+_GAME_LIMITS = frozenset({"turns", "replays"})
+
+
+def client_key(request: HttpRequest, limit: Limit) -> str:
+    """Who a request is counted as against ``limit``: its address; but a table's scorer (the
+    request carries its game's secret: the API's token, the scorer page's cookie or link) is
+    counted with its game for what it spends on it, so the tables behind one address (a
+    venue's Wi-Fi) don't share one bucket, while what comes without a secret shares the
+    address's."""
+    address = client_address(request)
+    if limit.name in _GAME_LIMITS:
+        game = _scorers_game(request)
+        if game is not None:
+            return f"{address}/{game}"
+    return address
+
+
+def _scorers_game(request: HttpRequest) -> str | None:
+    """The id of the game named in the path, if the request carries its secret."""
+    found = _GAME_PATH.match(request.path)
+    if found is None:
+        return None
+    try:
+        game_id = uuid.UUID(found.group(1))
+    except ValueError:
+        return None
+    parts = request.headers.get("Authorization", "").split()
+    given = [
+        parts[1] if len(parts) == 2 and parts[0].lower() == "bearer" else "",
+        request.COOKIES.get(cookie_name(game_id), ""),
+        found.group(2) or "",
+    ]
+    token = Game.objects.filter(pk=game_id).values_list("token", flat=True).first()
+    if token is None or not any(
+        secret and secrets.compare_digest(secret.encode(), token.encode()) for secret in given
+    ):
+        return None
+    return game_id.hex
+
+
+def allowance(request: HttpRequest, limit: Limit, key: str) -> int:
+    """``limit.per`` for this client: as many times more for an address that tables share
+    (``SHARED_ADDRESSES``), unless it is counted for one game."""
+    if key != client_address(request):
+        return limit.per
+    return limit.per * max(1, tables_behind(key, settings.SHARED_ADDRESSES))
 
 
 def analysis_limit() -> Limit:
@@ -145,14 +201,15 @@ def spend(request: HttpRequest, limit: Limit, units: int = 1) -> int | None:
         return None
     now = time.time()
     window = int(now // limit.window)
-    name = f"rate:{limit.name}:{client_address(request)}:{window}"
+    key = client_key(request, limit)
+    name = f"rate:{limit.name}:{key}:{window}"
     expires = (window + 1) * limit.window
     try:
         count = _add(name, units, expires)
     except Exception:  # noqa: BLE001 - any failure of the counter: count nothing, serve it
         log.warning("rate limit counter unavailable", exc_info=True)
         return None
-    if count > limit.per:
+    if count > allowance(request, limit, key):
         return int(expires - now) + 1
     return None
 
@@ -184,12 +241,13 @@ def _over(request: HttpRequest, limit: Limit) -> int | None:
     now = time.time()
     window = int(now // limit.window)
     expires = (window + 1) * limit.window
+    key = client_key(request, limit)
     try:
-        count = _add(f"rate:{limit.name}:{client_address(request)}:{window}", 0, expires)
+        count = _add(f"rate:{limit.name}:{key}:{window}", 0, expires)
     except Exception:  # noqa: BLE001 - any failure of the counter: count nothing, serve it
         log.warning("rate limit counter unavailable", exc_info=True)
         return None
-    return int(expires - now) + 1 if count >= limit.per else None
+    return int(expires - now) + 1 if count >= allowance(request, limit, key) else None
 
 
 RESCORED_PER_UNIT = 50  # a correction counts one more for every so many later turns rescored
@@ -266,8 +324,10 @@ __all__ = [
     "SWEEP_SECONDS",
     "Limit",
     "analysis_limit",
+    "allowance",
     "check_paired_games",
     "client_address",
+    "client_key",
     "count_paired_games",
     "limit_for",
     "refusal",

@@ -14,7 +14,8 @@ from django.test import Client
 from scorekeeper.api.accounts import new_account_token
 from scorekeeper.game import tournaments as events
 from scorekeeper.models import Club, Game, Tournament, TournamentRound
-from tests.factories import account, make_club
+from scorekeeper.web.scorer_link import cookie_name
+from tests.factories import ApiGame, account, make_club
 
 pytestmark = pytest.mark.django_db
 
@@ -124,3 +125,50 @@ def test_making_events_has_a_bucket_of_its_own(client, dora, settings):
         page.status_code == 429 and "Too many new events from this device" in page.content.decode()
     )
     assert Tournament.objects.count() == 2
+
+
+# A venue's network: many tables behind one address -----------------------------------------
+def test_tables_behind_one_address_each_have_their_turns(client, settings):
+    """Every table at a venue reaches the server from the same address: each scorer's turns
+    are counted for its game, so one busy table doesn't lock the others out."""
+    settings.RATE_LIMIT_TURNS = 2
+    tables = [ApiGame(client) for _ in range(3)]
+    for game in tables:
+        assert [game.turn({"action": "pass"}).status_code for _ in range(2)] == [201, 201]
+    said = rate_limited(tables[0].turn({"action": "pass"}))
+    assert said.startswith("Too many turns from this device: at most 2 a minute.")
+    # The scorer page (its cookie, or its link's secret) counts with its game the same way.
+    page = Client()
+    for game in tables[1:]:
+        page.cookies[cookie_name(game.id)] = game.token
+    statuses = [
+        page.post(
+            f"/games/{game.id}/score/turn", {"action": "pass", "expected_turn": "3"}
+        ).status_code
+        for game in tables[1:]
+    ]
+    assert statuses == [429, 429]  # each table's own two were spent through the API
+    fresh = ApiGame(client)
+    link = f"/games/{fresh.id}/score/{fresh.token}/turn"
+    assert page.post(link, {"action": "pass", "expected_turn": "1"}).status_code == 302
+
+
+def test_requests_without_a_games_secret_share_their_addresss_bucket(client, settings):
+    """A flood that names games without their secrets is counted by its address, however many
+    games it names."""
+    settings.RATE_LIMIT_TURNS = 2
+    games = [ApiGame(client) for _ in range(3)]
+    forged = [game.turn({"action": "pass"}, token="not-the-secret").status_code for game in games]
+    assert forged == [403, 403, 429]
+    # The tables themselves, with their secrets, are not locked out by it.
+    assert [game.turn({"action": "pass"}).status_code for game in games] == [201, 201, 201]
+
+
+def test_an_address_tables_share_has_room_for_each_of_them(client, settings):
+    settings.RATE_LIMIT_ACCOUNTS = 1
+    settings.SHARED_ADDRESSES = "127.0.0.1=3"
+    token = new_account_token(account("ann"))
+    made = [api(client, token, "/api/clubs/", {"name": f"Club {n}"}).status_code for n in "abcd"]
+    assert made == [201, 201, 201, 429]
+    settings.SHARED_ADDRESSES = "10.9.8.0/24=40"  # another network's: this address is its own
+    assert api(client, token, "/api/clubs/", {"name": "Club e"}).status_code == 429
