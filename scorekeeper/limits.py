@@ -19,9 +19,9 @@ turns it scored again (``spend_beyond``).
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
-import secrets
 import threading
 import time
 import uuid
@@ -36,7 +36,7 @@ from django.http import HttpRequest
 from config.clients import tables_behind
 from referee import GCG_MAX_SIZE as MAX_SIZE
 from scorekeeper.game.refusals import TooMany
-from scorekeeper.models import Game, RateCount
+from scorekeeper.models import RateCount
 from scorekeeper.web.scorer_link import cookie_name
 
 log = logging.getLogger("scorekeeper.requests")
@@ -93,20 +93,24 @@ _GAME_LIMITS = frozenset({"turns", "replays"})
 
 def client_key(request: HttpRequest, limit: Limit) -> str:
     """Who a request is counted as against ``limit``: its address; but a table's scorer (the
-    request carries its game's secret: the API's token, the scorer page's cookie or link) is
-    counted with its game for what it spends on it, so the tables behind one address (a
-    venue's Wi-Fi) don't share one bucket, while what comes without a secret shares the
-    address's."""
+    request presents a secret for the game its path names: the API's token, the scorer
+    page's cookie or link) is counted with that game and secret for what it spends on it, so
+    the tables behind one address (a venue's Wi-Fi) don't share one bucket. Nothing is read to
+    say so: a secret that turns out wrong is counted against the address afterwards
+    (``count_refused_secret``), and a scorer is refused while the address is past its limit,
+    so a flood of made-up secrets stays bounded by the address's."""
     address = client_address(request)
     if limit.name in _GAME_LIMITS:
-        game = _scorers_game(request)
-        if game is not None:
-            return f"{address}/{game}"
+        presented = _presented(request)
+        if presented is not None:
+            game, secret = presented
+            digest = hashlib.sha256(secret.encode()).hexdigest()[:16]
+            return f"{address}/{game}/{digest}"
     return address
 
 
-def _scorers_game(request: HttpRequest) -> str | None:
-    """The id of the game named in the path, if the request carries its secret."""
+def _presented(request: HttpRequest) -> tuple[str, str] | None:
+    """The game the path names and the secret the request presents for it, if any."""
     found = _GAME_PATH.match(request.path)
     if found is None:
         return None
@@ -115,17 +119,14 @@ def _scorers_game(request: HttpRequest) -> str | None:
     except ValueError:
         return None
     parts = request.headers.get("Authorization", "").split()
-    given = [
+    for secret in (
         parts[1] if len(parts) == 2 and parts[0].lower() == "bearer" else "",
-        request.COOKIES.get(cookie_name(game_id), ""),
         found.group(2) or "",
-    ]
-    token = Game.objects.filter(pk=game_id).values_list("token", flat=True).first()
-    if token is None or not any(
-        secret and secrets.compare_digest(secret.encode(), token.encode()) for secret in given
+        request.COOKIES.get(cookie_name(game_id), ""),
     ):
-        return None
-    return game_id.hex
+        if secret:
+            return game_id.hex, secret
+    return None
 
 
 def allowance(request: HttpRequest, limit: Limit, key: str) -> int:
@@ -199,19 +200,52 @@ def spend(request: HttpRequest, limit: Limit, units: int = 1) -> int | None:
     client stays within it, else the seconds until the window ends."""
     if limit.per <= 0 or units <= 0:
         return None
+    return _counted(request, limit, units)
+
+
+def _counted(request: HttpRequest, limit: Limit, units: int) -> int | None:
+    """Add ``units`` to the client's count (a scorer's also reads its address's, in the same
+    statement): the seconds until the window ends if past the limit, else None."""
     now = time.time()
     window = int(now // limit.window)
-    key = client_key(request, limit)
-    name = f"rate:{limit.name}:{key}:{window}"
     expires = (window + 1) * limit.window
+    address, key = client_address(request), client_key(request, limit)
+    names = {key: f"rate:{limit.name}:{key}:{window}"}
+    if key != address:
+        names[address] = f"rate:{limit.name}:{address}:{window}"
     try:
-        count = _add(name, units, expires)
+        if len(names) == 1:
+            counts = {names[key]: _add(names[key], units, expires)}
+        else:
+            counts = _add_each({names[key]: units, names[address]: 0}, expires)
     except Exception:  # noqa: BLE001 - any failure of the counter: count nothing, serve it
         log.warning("rate limit counter unavailable", exc_info=True)
         return None
-    if count > allowance(request, limit, key):
-        return int(expires - now) + 1
-    return None
+    # Counting nothing asks whether the client is past the limit already.
+    past = counts[names[key]] >= allowance(request, limit, key) + (1 if units else 0)
+    if key != address:  # the address's own count: its requests without a good secret
+        past = past or counts[names[address]] >= allowance(request, limit, address)
+    return int(expires - now) + 1 if past else None
+
+
+def count_refused_secret(request: HttpRequest, status: int) -> None:
+    """A scorer's request refused for its secret (401, 403, 404): counted against its address,
+    as a request without a secret is (the first ``spend`` counted it for the game)."""
+    limit = limit_for(request)
+    if (
+        limit is None
+        or limit.per <= 0
+        or status not in (401, 403, 404)
+        or client_key(request, limit) == client_address(request)
+    ):
+        return
+    now = time.time()
+    window = int(now // limit.window)
+    name = f"rate:{limit.name}:{client_address(request)}:{window}"
+    try:
+        _add(name, 1, (window + 1) * limit.window)
+    except Exception:  # noqa: BLE001 - any failure of the counter: count nothing
+        log.warning("rate limit counter unavailable", exc_info=True)
 
 
 def paired_games_limit() -> Limit:
@@ -238,16 +272,7 @@ def _over(request: HttpRequest, limit: Limit) -> int | None:
     """The seconds until ``limit``'s window ends if this client is past it, else None."""
     if limit.per <= 0:
         return None
-    now = time.time()
-    window = int(now // limit.window)
-    expires = (window + 1) * limit.window
-    key = client_key(request, limit)
-    try:
-        count = _add(f"rate:{limit.name}:{key}:{window}", 0, expires)
-    except Exception:  # noqa: BLE001 - any failure of the counter: count nothing, serve it
-        log.warning("rate limit counter unavailable", exc_info=True)
-        return None
-    return int(expires - now) + 1 if count >= allowance(request, limit, key) else None
+    return _counted(request, limit, 0)
 
 
 RESCORED_PER_UNIT = 50  # a correction counts one more for every so many later turns rescored
@@ -273,23 +298,31 @@ def refusal(limit: Limit, retry: int) -> str:
 
 def _add(name: str, units: int, expires: float) -> int:
     """Add ``units`` to the counter ``name`` (made if new) and return its total, atomically."""
+    return _add_each({name: units}, expires)[name]
+
+
+def _add_each(units: dict[str, int], expires: float) -> dict[str, int]:
+    """Add to each counter named its ``units`` (made if new) and return their totals,
+    atomically, in one statement."""
     if settings.CACHES["default"]["BACKEND"].endswith("RedisCache"):
-        cache.add(name, 0, timeout=int(expires - time.time()) + 30)
-        return int(cache.incr(name, units))
+        for name in units:
+            cache.add(name, 0, timeout=int(expires - time.time()) + 30)
+        return {name: int(cache.incr(name, n)) for name, n in units.items()}
     table = RateCount._meta.db_table
     until = datetime.fromtimestamp(expires, tz=UTC)
+    rows = ", ".join(["(%s, %s, %s)"] * len(units))
     # In a transaction: on SQLite a write queues for the lock as its transaction begins.
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {table} (name, count, expires) VALUES (%s, %s, %s) "
+            f"INSERT INTO {table} (name, count, expires) VALUES {rows} "
             f"ON CONFLICT (name) DO UPDATE SET count = {table}.count + excluded.count "
-            "RETURNING count",
-            [name, units, until],
+            "RETURNING name, count",
+            [value for name, n in units.items() for value in (name, n, until)],
         )
-        (count,) = cursor.fetchone()
+        counts = {name: int(count) for name, count in cursor.fetchall()}
     if _sweep_due():
         sweep()
-    return int(count)
+    return counts
 
 
 _swept = {"slot": -1}  # the last SWEEP_SECONDS slot of the clock in which this process swept
@@ -328,6 +361,7 @@ __all__ = [
     "check_paired_games",
     "client_address",
     "client_key",
+    "count_refused_secret",
     "count_paired_games",
     "limit_for",
     "refusal",

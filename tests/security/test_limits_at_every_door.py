@@ -154,14 +154,26 @@ def test_tables_behind_one_address_each_have_their_turns(client, settings):
 
 
 def test_requests_without_a_games_secret_share_their_addresss_bucket(client, settings):
-    """A flood that names games without their secrets is counted by its address, however many
-    games it names."""
+    """A flood that names games with made-up secrets is counted by its address, however many
+    games and secrets it names: each refused secret counts against the address, and past its
+    limit the address is refused until the window ends, scorers included (nothing is read to
+    tell a good secret from a made-up one before the turn itself). Another address's tables
+    go on."""
     settings.RATE_LIMIT_TURNS = 2
     games = [ApiGame(client) for _ in range(3)]
-    forged = [game.turn({"action": "pass"}, token="not-the-secret").status_code for game in games]
+    forged = [game.turn({"action": "pass"}, token=f"made-up-{n}").status_code
+              for n, game in enumerate(games)]  # fmt: skip
     assert forged == [403, 403, 429]
-    # The tables themselves, with their secrets, are not locked out by it.
-    assert [game.turn({"action": "pass"}).status_code for game in games] == [201, 201, 201]
+    said = rate_limited(games[0].turn({"action": "pass"}))
+    assert said.startswith("Too many turns from this device")
+    elsewhere = Client(REMOTE_ADDR="10.1.2.3")
+    answers = [
+        elsewhere.post(f"/api/games/{game.id}/turns/", {"action": "pass"},
+                       content_type="application/json",
+                       HTTP_AUTHORIZATION=f"Bearer {game.token}").status_code
+        for game in games
+    ]  # fmt: skip
+    assert answers == [201, 201, 201]
 
 
 def test_an_address_tables_share_has_room_for_each_of_them(client, settings):
