@@ -261,7 +261,7 @@ def check_paired_games(request: HttpRequest) -> None:
     limit = paired_games_limit()
     retry = _over(request, limit)
     if retry is not None:
-        raise TooMany(refusal(limit, retry), retry)
+        raise TooMany(refusal(limit, retry, request), retry)
 
 
 def count_paired_games(request: HttpRequest, games: int) -> None:
@@ -287,13 +287,13 @@ def spend_beyond(request: HttpRequest, rescored: int) -> None:
         spend(request, limit, rescored // RESCORED_PER_UNIT)
 
 
-def refusal(limit: Limit, retry: int) -> str:
-    """The sentence for a client over ``limit``."""
+def refusal(limit: Limit, retry: int, request: HttpRequest | None = None) -> str:
+    """The sentence for a client over ``limit`` (the ``request``'s: its own allowance, for
+    an address that tables share)."""
     span = "a minute" if limit.window == 60 else "an hour"
     wait = f"{retry} s" if retry < 120 else f"{retry // 60} minutes"
-    return (
-        f"Too many {limit.what} from this device: at most {limit.per} {span}. Try again in {wait}."
-    )
+    most = limit.per if request is None else allowance(request, limit, client_key(request, limit))
+    return f"Too many {limit.what} from this device: at most {most} {span}. Try again in {wait}."
 
 
 def _add(name: str, units: int, expires: float) -> int:

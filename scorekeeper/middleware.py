@@ -160,7 +160,7 @@ class RateLimit:
         return response
 
     def refuse(self, request: HttpRequest, limit: Limit, retry: int) -> HttpResponse:
-        message = refusal(limit, retry)
+        message = refusal(limit, retry, request)
         if request.path.startswith("/api/"):
             response: HttpResponse = JsonResponse(
                 {"error": {"code": "rate_limited", "message": message}}, status=429

@@ -182,5 +182,7 @@ def test_an_address_tables_share_has_room_for_each_of_them(client, settings):
     token = new_account_token(account("ann"))
     made = [api(client, token, "/api/clubs/", {"name": f"Club {n}"}).status_code for n in "abcd"]
     assert made == [201, 201, 201, 429]
+    said = rate_limited(api(client, token, "/api/clubs/", {"name": "Club z"}))
+    assert said.startswith("Too many new clubs and accounts from this device: at most 3 an hour.")
     settings.SHARED_ADDRESSES = "10.9.8.0/24=40"  # another network's: this address is its own
     assert api(client, token, "/api/clubs/", {"name": "Club e"}).status_code == 429
