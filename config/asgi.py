@@ -220,6 +220,7 @@ async def live(scope: Any, body: bytes, receive: Any, send: Any) -> None:
         return
     peer = (scope.get("client") or ("unknown",))[0]
     client = clients.forwarded_client(scope["headers"], peer, settings.TRUSTED_PROXIES)
+    cap = clients.room_for(cap, clients.STREAMS_A_TABLE, client, settings.SHARED_ADDRESSES)
     table = clients.counts()
     cells = table.cells_of("streams", client)
     if table.count(cells) >= cap:

@@ -11,14 +11,21 @@ process's own, with one row.
 Clients are counted in buckets by two hashes of their address, and a client's count is the
 smaller of its two buckets' (a count-min sketch): another client adds to it only if the two
 collide in both. An IPv6 client is counted by its /64, which one host usually holds whole.
+
+A venue's network puts many tables behind one public address: ``SHARED_ADDRESSES`` names such
+addresses (or networks) with the tables behind each, and every per-client bound of such an
+address grows by what that many tables need (``room_for``).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import ipaddress
 import mmap
 import resource
+
+from django.core.exceptions import ImproperlyConfigured
 
 BUCKETS = 1 << 14  # per hash, per kind of count
 KINDS = {"connections": 0, "streams": 1}
@@ -74,6 +81,57 @@ def client_key(address: str) -> str:
             return str(mapped)
         return str(ipaddress.ip_network(f"{ip}/64", strict=False))
     return str(ip)
+
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+@functools.cache
+def shared_addresses(setting: str) -> tuple[tuple[Network, int], ...]:
+    """``SHARED_ADDRESSES`` read: ``203.0.113.7=150, 198.51.100.0/28=40`` (an address or a
+    network, and how many tables share it); refused loudly when malformed."""
+    shared = []
+    for entry in (part.strip() for part in setting.split(",")):
+        if not entry:
+            continue
+        where, _, tables = entry.partition("=")
+        try:
+            network = ipaddress.ip_network(where.strip(), strict=False)
+            count = int(tables)
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"SHARED_ADDRESSES is a list of address=tables (203.0.113.7=150); got {entry!r}"
+            ) from None
+        if count < 1:
+            raise ImproperlyConfigured(f"SHARED_ADDRESSES: {entry!r} shares with no table")
+        shared.append((network, count))
+    return tuple(shared)
+
+
+def tables_behind(address: str, setting: str) -> int:
+    """How many tables share ``address`` (``SHARED_ADDRESSES``): 0 for an address of its own."""
+    shared = shared_addresses(setting)
+    if not shared:
+        return 0
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return 0
+    if ip.version == 6 and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return max((tables for network, tables in shared if ip in network), default=0)
+
+
+# What one table holds open at most: its scorer's phone and a second one, each a page's
+# connection and a live stream, and a spectator screen.
+CONNECTIONS_A_TABLE = 6
+STREAMS_A_TABLE = 3
+
+
+def room_for(cap: int, per_table: int, address: str, setting: str) -> int:
+    """A per-client ``cap`` for ``address``: as it is, or for an address that tables share,
+    room for each of them too (0, no bound, stays 0)."""
+    return cap and cap + per_table * tables_behind(address, setting)
 
 
 # Descriptors a process keeps for what is not a connection: its database, logs, word lists,

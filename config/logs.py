@@ -17,34 +17,41 @@ from typing import Any
 
 from gunicorn.glogging import Logger as GunicornBaseLogger
 
-# The secret follows /score/ in a scorer link (but not the names of the scorer's pages, whose
-# addresses carry no secret), however many slashes stand around it; a Bearer token follows
-# "Bearer ".
-_PAGES = (
-    r"(?:turn|preview|correct|correct-preview|abandon|first|hand-over|new-link|qr\.svg)"
-    r"(?=[?\s\"',;]|$)"
-)
-_SECRETS = re.compile(rf"(/(?i:score)/+(?!{_PAGES})|[Bb]earer\s+|[?&]token=)([^/\s?&\"',;]+)")
-MASK = r"\1***"
+# A scorer link's secret is in its path after /score/ (/games/<id>/score/<secret>/), however
+# the path is spelt: every segment after /score/ is masked but the names of the scorer's pages
+# (whose addresses carry no secret), "score" itself and the dot segments ("/score/./<secret>/",
+# "/score/../score/<secret>/"), up to where the path ends. A Bearer token follows "Bearer ",
+# and a token a "token=".
+_PAGES = frozenset(
+    ["turn", "preview", "correct", "correct-preview", "abandon", "first", "hand-over",
+     "new-link", "qr.svg", ".", ".."]
+)  # fmt: skip
+_SCORE = re.compile(r"/(?i:score)(?=[/\\])")
+_TOKENS = re.compile(r"(?:[Bb]earer\s+|[?&]token=)([^/\s?&\"',;]+)")
+_PATH_ENDS = re.compile(r"[\s\"'<>?#,;]")
+_SEGMENT = re.compile(r"[^/\\\s\"'<>?#,;]+")
 _ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
+# A server decodes a path once; a proxy before it may have decoded it once more.
+_DECODINGS = 3
 
 
-def mask(text: str) -> str:
-    """``text`` with every scorer secret and token masked, in a path written plainly or
-    percent-encoded: a server decodes ``/sc%6Fre/`` to ``/score/`` before it routes it, so
-    the escapes of ASCII characters are read decoded, and what follows is masked as written.
+def _secrets(read: str) -> list[tuple[int, int]]:
+    """Where the secrets are in ``read``, a text as a server reads it: (start, end) pairs."""
+    spans = {found.span(1) for found in _TOKENS.finditer(read)}
+    for found in _SCORE.finditer(read):
+        ends = _PATH_ENDS.search(read, found.end())
+        path_end = ends.start() if ends else len(read)
+        for segment in _SEGMENT.finditer(read, found.end(), path_end):
+            word = segment.group()
+            if word not in _PAGES and word.lower() != "score":
+                spans.add(segment.span())
+    return sorted(spans)
 
-    >>> mask('"POST /games/1/score/s3cr3t-x_Y/turn HTTP/1.1" 302')
-    '"POST /games/1/score/***/turn HTTP/1.1" 302'
-    >>> mask('"POST /games/1/score/turn HTTP/1.1" 302 /games/1/score/turnip-s3cr3t/')
-    '"POST /games/1/score/turn HTTP/1.1" 302 /games/1/score/***/'
-    >>> mask('"GET /games/1/sc%6Fre/s3cr3t/ HTTP/1.1" 200 /games/1/%73core%2f%73%33cr3t')
-    '"GET /games/1/sc%6Fre/***/ HTTP/1.1" 200 /games/1/%73core%2f***'
-    """
-    if "%" not in text:
-        return _SECRETS.sub(MASK, text)
-    # The text as a server would read it, one character for each escape, and where in
-    # ``text`` each character of that reading starts.
+
+def _decoded(text: str) -> tuple[str, list[int]]:
+    """``text`` as a server reads it (one character for each escape of an ASCII character;
+    a non-ASCII byte's escape counts as its first "%"), and where in ``text`` each character
+    of that reading starts (with one more: the end)."""
     read, starts, at = [], [], 0
     while at < len(text):
         escape = _ESCAPE.match(text, at)
@@ -52,15 +59,41 @@ def mask(text: str) -> str:
         if escape and int(escape.group(1), 16) < 0x80:
             read.append(chr(int(escape.group(1), 16)))
             at = escape.end()
-        else:  # a character as written (a non-ASCII byte's escape counts as its first "%")
+        else:
             read.append(text[at])
             at += 1
     starts.append(len(text))
+    return "".join(read), starts
+
+
+def mask(text: str) -> str:
+    """``text`` with every scorer secret and token masked, in a path written plainly or
+    percent-encoded (once or more): a server decodes ``/sc%6Fre/`` to ``/score/`` before it
+    routes it, so the escapes of ASCII characters are read decoded, and what follows is
+    masked as written.
+
+    >>> mask('"POST /games/1/score/s3cr3t-x_Y/turn HTTP/1.1" 302')
+    '"POST /games/1/score/***/turn HTTP/1.1" 302'
+    >>> mask('"POST /games/1/score/turn HTTP/1.1" 302 /games/1/score/turnip-s3cr3t/')
+    '"POST /games/1/score/turn HTTP/1.1" 302 /games/1/score/***/'
+    >>> mask('"GET /games/1/sc%6Fre/s3cr3t/ HTTP/1.1" 200 /games/1/%73core%2f%73%33cr3t')
+    '"GET /games/1/sc%6Fre/***/ HTTP/1.1" 200 /games/1/%73core%2f***'
+    >>> mask("/games/1/score/./s3cr3t/ /games/1/score/../score/s3cr3t/turn")
+    '/games/1/score/./***/ /games/1/score/../score/***/turn'
+    """
+    read, starts = text, list(range(len(text) + 1))
+    for _ in range(_DECODINGS):
+        if "%" not in read:
+            break
+        read, more = _decoded(read)
+        starts = [starts[at] for at in more]
     parts, kept = [], 0
-    for found in _SECRETS.finditer("".join(read)):
-        secret_from, secret_to = starts[found.start(2)], starts[found.end(2)]
-        parts += [text[kept:secret_from], "***"]
-        kept = secret_to
+    for secret_from, secret_to in _secrets(read):
+        begin, end = starts[secret_from], starts[secret_to]
+        if begin < kept:
+            continue
+        parts += [text[kept:begin], "***"]
+        kept = end
     return "".join([*parts, text[kept:]])
 
 

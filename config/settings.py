@@ -12,6 +12,7 @@ import dj_database_url
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 
+from config import clients
 from config.env import envbool, envfloat, envint, envlist, envstr
 
 # Lets the admin and querysets be written with type parameters (ModelAdmin[Game]) at run time.
@@ -211,6 +212,12 @@ else:
 # needs about two connections a table.
 CLIENT_MAX_CONNECTIONS = envint("CLIENT_MAX_CONNECTIONS", 96)
 CLIENT_MAX_STREAMS = envint("CLIENT_MAX_STREAMS", 48)
+# A venue's network, where many tables share one public address: "203.0.113.7=150" (an
+# address or a network, and the tables behind it; several, comma-separated). Each such
+# address holds room for that many tables more (config.clients), and its per-client rate
+# limits grow as many times (scorekeeper.limits).
+SHARED_ADDRESSES = envstr("SHARED_ADDRESSES")
+clients.shared_addresses(SHARED_ADDRESSES)  # refused here, at start, when malformed
 # A request's line and headers arrive within so many seconds, bytes and headers (408, 431), and
 # its body (at most DATA_UPLOAD_MAX_MEMORY_SIZE, else 413) within REQUEST_BODY_SECONDS (408):
 # read in the event loop, so a slow client holds no thread.
@@ -229,6 +236,13 @@ RATE_LIMIT_GAMES = envint("RATE_LIMIT_GAMES", 30)  # games created per client pe
 RATE_LIMIT_LOGINS = envint("RATE_LIMIT_LOGINS", 20)  # sign-in attempts per client per hour
 # Clubs made, and accounts a director makes for roster players, per client per hour.
 RATE_LIMIT_ACCOUNTS = envint("RATE_LIMIT_ACCOUNTS", 20)
+# The director's costly actions, each its own bucket: rounds paired and late entries per
+# client per minute, events made (from the form, the API or a .t file) per client per hour,
+# and the games pairing makes per client per hour (a 300-player event's round makes 150).
+RATE_LIMIT_PAIRINGS = envint("RATE_LIMIT_PAIRINGS", 10)
+RATE_LIMIT_ENTRIES = envint("RATE_LIMIT_ENTRIES", 30)
+RATE_LIMIT_EVENTS = envint("RATE_LIMIT_EVENTS", 30)
+RATE_LIMIT_PAIRED_GAMES = envint("RATE_LIMIT_PAIRED_GAMES", 1500)
 # The director's screen (/clubs/<slug>/live) marks a game stalled after this many minutes
 # without a turn; ?stall= changes it for a night.
 STALL_MINUTES = envint("STALL_MINUTES", 10)

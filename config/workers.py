@@ -28,7 +28,8 @@ class Protocol(HttpToolsProtocol):
     """uvicorn's HTTP/1.1 protocol with the bounds a server facing the open internet needs:
 
     - a client (by address; ``config.clients``) holds at most ``CLIENT_MAX_CONNECTIONS`` open
-      connections across the server's workers: one more is answered 429 and closed at once;
+      connections across the server's workers (more for an address tables share,
+      ``SHARED_ADDRESSES``): one more is answered 429 with a sentence and closed at once;
     - a process holds at most as many connections as its descriptors allow with room to spare
       (``clients.connection_room``): one more is answered 503 and closed, so the process never
       runs out of descriptors for its database and its word lists;
@@ -57,10 +58,19 @@ class Protocol(HttpToolsProtocol):
             return
         cap = settings.CLIENT_MAX_CONNECTIONS
         if cap and not settings.TRUSTED_PROXIES and self.client:
+            address = self.client[0]
+            cap = clients.room_for(
+                cap, clients.CONNECTIONS_A_TABLE, address, settings.SHARED_ADDRESSES
+            )
             table = clients.counts()
-            cells = table.cells_of("connections", self.client[0])
+            cells = table.cells_of("connections", address)
             if table.count(cells) >= cap:
-                self.refuse(429, f"At most {cap} open connections a client: close some first.")
+                self.refuse(
+                    429,
+                    f"At most {cap} open connections from one address: close some first, or, "
+                    "for a venue whose tables share one address, ask the server's operator to "
+                    "name it in SHARED_ADDRESSES.",
+                )
                 return
             table.add(cells, 1)
             self.counted = cells

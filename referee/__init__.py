@@ -26,7 +26,7 @@ from referee.clock import LOSES as CLOCK_LOSES
 from referee.clock import PLAYER as PLAYER_CLOCK
 from referee.clock import SETTINGS as CLOCK_SETTINGS
 from referee.clock import TURN as TURN_TIMER
-from referee.clock import ClockRule, ClockState, check_readings, format_ms
+from referee.clock import ClockRule, ClockState, check_moment, check_readings, format_ms
 from referee.errors import (
     GameOver,
     IllegalAction,
@@ -95,6 +95,7 @@ __all__ = [
     "TURN_TIMER",
     "ClockRule",
     "ClockState",
+    "check_moment",
     "check_readings",
     "format_ms",
     # The game

@@ -30,6 +30,11 @@ LOSES = "loses"
 MINUTE_MS = 60_000
 # Readings further than a day from zero are no clock's: refused as malformed.
 LIMIT_MS = 24 * 60 * MINUTE_MS
+# How far a phone's readings may stray from the time since the last ones (its rounding, a page
+# a moment behind), and how far ahead of the server's time its moment may be (its clock set a
+# little ahead): more than either is no phone reading its own clocks.
+TOLERANCE_MS = 2_000
+WINDOW_MS = 30_000
 
 # Each setting's default and the range a director may choose, in the setting's own unit.
 SETTINGS: dict[str, tuple[int, int, int]] = {
@@ -152,13 +157,17 @@ def format_ms(ms: int) -> str:
 def check_readings(
     readings: object,
     names: Sequence[str],
-    before: Sequence[int] | None = None,
+    before: ClockState | None = None,
+    at: int | None = None,
 ) -> tuple[int, ...]:
     """The readings sent with a turn or a clock action, refused with a sentence when wrong.
 
-    ``before`` is what the clocks read last; no clock runs up between two readings.
+    ``before`` is the clocks' last state and ``at`` the moment of these readings: only the
+    clock that was running has moved, by the time since (within ``TOLERANCE_MS``), as a
+    phone reading its own clocks sends them.
 
-    >>> check_readings([1_000, -2_000], ["Ann", "Bo"], before=[1_500, -2_000])
+    >>> before = ClockState((1_500, -2_000), running=0, paused=False, at=0)
+    >>> check_readings([1_000, -2_000], ["Ann", "Bo"], before, at=500)
     (1000, -2000)
     """
     seats = len(names)
@@ -174,14 +183,59 @@ def check_readings(
             f"{seats} players, in seat order.",
         )
     if before is not None:
-        for name, now, then in zip(names, readings, before, strict=True):
-            if now > then:
+        expected = before.now(before.at if at is None else at)
+        for seat, (name, now, then) in enumerate(zip(names, readings, expected, strict=True)):
+            if now > before.readings[seat]:
                 raise IllegalAction(
                     "clock_ran_up",
-                    f"{name}'s clock reads {format_ms(now)}, more than the {format_ms(then)} "
-                    f"it read before: a clock only runs down.",
+                    f"{name}'s clock reads {format_ms(now)}, more than the "
+                    f"{format_ms(before.readings[seat])} it read before: a clock only runs down.",
+                )
+            if abs(now - then) > TOLERANCE_MS:
+                ran = seat == before.running and not before.paused
+                raise IllegalAction(
+                    "clock_reading",
+                    f"{name}'s clock reads {format_ms(now)}, but "
+                    + (
+                        f"it ran from {format_ms(before.readings[seat])} for "
+                        f"{format_ms(max(0, (at or before.at) - before.at))} since the last "
+                        f"reading, so it reads {format_ms(then)}."
+                        if ran
+                        else f"it has not run since it read {format_ms(then)}."
+                    ),
                 )
     return tuple(readings)
+
+
+def check_moment(at: int, last: int, server: int) -> int:
+    """The moment of a turn's readings (epoch milliseconds, the phone's), refused when no
+    phone could have taken them: before the game's last recorded moment, or later than the
+    server's time by more than ``WINDOW_MS``. An earlier moment than the server's time is
+    fine, as long as it follows the log: a turn kept on a phone offline is sent later. A
+    moment just before the last one (a phone's clock a little behind the server's) counts
+    as the last one.
+
+    >>> last, server = 500_000, 900_000
+    >>> check_moment(600_000, last, server), check_moment(499_000, last, server)
+    (600000, 500000)
+    >>> check_moment(1, last, server)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    referee.errors.IllegalAction: The clock readings' moment (clock_at 1) is before the ...
+    """
+    if at < last - TOLERANCE_MS:
+        raise IllegalAction(
+            "clock_at_before",
+            f"The clock readings' moment (clock_at {at}) is before the game's last recorded "
+            f"moment ({last}): a phone sends the moment it read its clocks.",
+        )
+    if at > server + WINDOW_MS:
+        raise IllegalAction(
+            "clock_at_ahead",
+            f"The clock readings' moment (clock_at {at}) is {format_ms(at - server)} ahead of "
+            f"the server's time ({server}): set the phone's date and time to automatic.",
+        )
+    return max(at, last)
 
 
 @dataclass(frozen=True)

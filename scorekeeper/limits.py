@@ -19,10 +19,12 @@ turns it scored again (``spend_beyond``).
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
 import threading
 import time
+import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -31,8 +33,11 @@ from django.core.cache import cache
 from django.db import connection, transaction
 from django.http import HttpRequest
 
+from config.clients import tables_behind
 from referee import GCG_MAX_SIZE as MAX_SIZE
+from scorekeeper.game.refusals import TooMany
 from scorekeeper.models import RateCount
+from scorekeeper.web.scorer_link import cookie_name
 
 log = logging.getLogger("scorekeeper.requests")
 
@@ -48,6 +53,13 @@ _GAME_PAGE = re.compile(r"^/games/[^/]+/$")
 _GAME_PATHS = ("/api/games/", "/games/new")
 _IMPORT_PATHS = ("/api/games/import", "/games/import")
 _ROSTER_PATH = re.compile(r"^/clubs/[^/]+/roster$")
+# The director's costly actions, each with a bucket of its own: pairing a round, late entries,
+# and making an event (from its form or the API, with its players or from a .t file).
+_PAIRING_PATHS = re.compile(r"^/(api/tournaments/\d+/rounds/|tournaments/\d+/pair)$")
+_ENTRY_PATHS = re.compile(r"^/(api/tournaments/\d+/players/|tournaments/\d+/add)$")
+_EVENT_PATHS = re.compile(
+    r"^/(api/clubs/[^/]+/tournaments/(?:import)?|clubs/[^/]+/tournaments/new)$"
+)
 SWEEP_SECONDS = 60  # each process deletes the counts of ended windows once in so many seconds
 
 
@@ -70,6 +82,59 @@ def client_address(request: HttpRequest) -> str:
         if len(hops) >= proxies:
             return hops[-proxies]
     return str(request.META.get("REMOTE_ADDR", "unknown"))
+
+
+# A game named in the path (its turns, corrections and pages), and the secret an older scorer
+# link carries in it.
+_GAME_PATH = re.compile(r"^/(?:api/)?games/([0-9a-fA-F-]{32,36})/(?:score/([^/]+)/)?")
+# The limits a table's scorer spends on its own game: counted for the game, not the address.
+_GAME_LIMITS = frozenset({"turns", "replays"})
+
+
+def client_key(request: HttpRequest, limit: Limit) -> str:
+    """Who a request is counted as against ``limit``: its address; but a table's scorer (the
+    request presents a secret for the game its path names: the API's token, the scorer
+    page's cookie or link) is counted with that game and secret for what it spends on it, so
+    the tables behind one address (a venue's Wi-Fi) don't share one bucket. Nothing is read to
+    say so: a secret that turns out wrong is counted against the address afterwards
+    (``count_refused_secret``), and a scorer is refused while the address is past its limit,
+    so a flood of made-up secrets stays bounded by the address's."""
+    address = client_address(request)
+    if limit.name in _GAME_LIMITS:
+        presented = _presented(request)
+        if presented is not None:
+            game, secret = presented
+            digest = hashlib.sha256(secret.encode()).hexdigest()[:16]
+            return f"{address}/{game}/{digest}"
+    return address
+
+
+def _presented(request: HttpRequest) -> tuple[str, str] | None:
+    """The game the path names and the secret the request presents for it, if any."""
+    found = _GAME_PATH.match(request.path)
+    if found is None:
+        return None
+    try:
+        game_id = uuid.UUID(found.group(1))
+    except ValueError:
+        return None
+    parts = request.headers.get("Authorization", "").split()
+    for secret in (
+        parts[1] if len(parts) == 2 and parts[0].lower() == "bearer" else "",
+        found.group(2) or "",
+        request.COOKIES.get(cookie_name(game_id), ""),
+    ):
+        if secret:
+            return game_id.hex, secret
+    return None
+
+
+def allowance(request: HttpRequest, limit: Limit, key: str) -> int:
+    """``limit.per`` for this client: as many times more for an address that tables share
+    (``SHARED_ADDRESSES``), unless it is counted for one game."""
+    if key != client_address(request):
+        return limit.per
+    return limit.per * max(1, tables_behind(key, settings.SHARED_ADDRESSES))
 
 
 def analysis_limit() -> Limit:
@@ -99,9 +164,15 @@ def limit_for(request: HttpRequest) -> Limit | None:
         return Limit("games", "new games", settings.RATE_LIMIT_GAMES, 3600)
     if path == settings.LOGIN_PATH or path.startswith("/admin/login"):
         return Limit("logins", "sign-in attempts", settings.RATE_LIMIT_LOGINS, 3600)
-    # Anyone signed in may make a club, and its directors accounts for its players: neither
-    # may become a way to make accounts without end.
-    if path == "/clubs/new" or (
+    if _PAIRING_PATHS.match(path):
+        return Limit("pairings", "rounds paired", settings.RATE_LIMIT_PAIRINGS, 60)
+    if _ENTRY_PATHS.match(path):
+        return Limit("entries", "late entries", settings.RATE_LIMIT_ENTRIES, 60)
+    if _EVENT_PATHS.match(path):
+        return Limit("events", "new events", settings.RATE_LIMIT_EVENTS, 3600)
+    # Anyone signed in may make a club (from its form or the API), and its directors accounts
+    # for its players: neither may become a way to make accounts without end.
+    if path in ("/clubs/new", "/api/clubs/") or (
         _ROSTER_PATH.match(path) and request.POST.get("change") == "account"
     ):
         return Limit("accounts", "new clubs and accounts", settings.RATE_LIMIT_ACCOUNTS, 3600)
@@ -129,18 +200,79 @@ def spend(request: HttpRequest, limit: Limit, units: int = 1) -> int | None:
     client stays within it, else the seconds until the window ends."""
     if limit.per <= 0 or units <= 0:
         return None
+    return _counted(request, limit, units)
+
+
+def _counted(request: HttpRequest, limit: Limit, units: int) -> int | None:
+    """Add ``units`` to the client's count (a scorer's also reads its address's, in the same
+    statement): the seconds until the window ends if past the limit, else None."""
     now = time.time()
     window = int(now // limit.window)
-    name = f"rate:{limit.name}:{client_address(request)}:{window}"
     expires = (window + 1) * limit.window
+    address, key = client_address(request), client_key(request, limit)
+    names = {key: f"rate:{limit.name}:{key}:{window}"}
+    if key != address:
+        names[address] = f"rate:{limit.name}:{address}:{window}"
     try:
-        count = _add(name, units, expires)
+        if len(names) == 1:
+            counts = {names[key]: _add(names[key], units, expires)}
+        else:
+            counts = _add_each({names[key]: units, names[address]: 0}, expires)
     except Exception:  # noqa: BLE001 - any failure of the counter: count nothing, serve it
         log.warning("rate limit counter unavailable", exc_info=True)
         return None
-    if count > limit.per:
-        return int(expires - now) + 1
-    return None
+    # Counting nothing asks whether the client is past the limit already.
+    past = counts[names[key]] >= allowance(request, limit, key) + (1 if units else 0)
+    if key != address:  # the address's own count: its requests without a good secret
+        past = past or counts[names[address]] >= allowance(request, limit, address)
+    return int(expires - now) + 1 if past else None
+
+
+def count_refused_secret(request: HttpRequest, status: int) -> None:
+    """A scorer's request refused for its secret (401, 403, 404): counted against its address,
+    as a request without a secret is (the first ``spend`` counted it for the game)."""
+    limit = limit_for(request)
+    if (
+        limit is None
+        or limit.per <= 0
+        or status not in (401, 403, 404)
+        or client_key(request, limit) == client_address(request)
+    ):
+        return
+    now = time.time()
+    window = int(now // limit.window)
+    name = f"rate:{limit.name}:{client_address(request)}:{window}"
+    try:
+        _add(name, 1, (window + 1) * limit.window)
+    except Exception:  # noqa: BLE001 - any failure of the counter: count nothing
+        log.warning("rate limit counter unavailable", exc_info=True)
+
+
+def paired_games_limit() -> Limit:
+    """The games pairing makes: a round makes many at once, so they count in a bucket of
+    their own, by the games made, with room for a big event's rounds."""
+    return Limit("paired_games", "games made by pairing", settings.RATE_LIMIT_PAIRED_GAMES, 3600)
+
+
+def check_paired_games(request: HttpRequest) -> None:
+    """Refuse a pairing (``TooMany``, a 429 with its wait) from a client whose pairings have
+    made their hour's games already; the games a pairing makes are counted once it has made
+    them (``count_paired_games``), so the pairing that crosses the limit is the last."""
+    limit = paired_games_limit()
+    retry = _over(request, limit)
+    if retry is not None:
+        raise TooMany(refusal(limit, retry, request), retry)
+
+
+def count_paired_games(request: HttpRequest, games: int) -> None:
+    spend(request, paired_games_limit(), games)
+
+
+def _over(request: HttpRequest, limit: Limit) -> int | None:
+    """The seconds until ``limit``'s window ends if this client is past it, else None."""
+    if limit.per <= 0:
+        return None
+    return _counted(request, limit, 0)
 
 
 RESCORED_PER_UNIT = 50  # a correction counts one more for every so many later turns rescored
@@ -155,34 +287,42 @@ def spend_beyond(request: HttpRequest, rescored: int) -> None:
         spend(request, limit, rescored // RESCORED_PER_UNIT)
 
 
-def refusal(limit: Limit, retry: int) -> str:
-    """The sentence for a client over ``limit``."""
+def refusal(limit: Limit, retry: int, request: HttpRequest | None = None) -> str:
+    """The sentence for a client over ``limit`` (the ``request``'s: its own allowance, for
+    an address that tables share)."""
     span = "a minute" if limit.window == 60 else "an hour"
     wait = f"{retry} s" if retry < 120 else f"{retry // 60} minutes"
-    return (
-        f"Too many {limit.what} from this device: at most {limit.per} {span}. Try again in {wait}."
-    )
+    most = limit.per if request is None else allowance(request, limit, client_key(request, limit))
+    return f"Too many {limit.what} from this device: at most {most} {span}. Try again in {wait}."
 
 
 def _add(name: str, units: int, expires: float) -> int:
     """Add ``units`` to the counter ``name`` (made if new) and return its total, atomically."""
+    return _add_each({name: units}, expires)[name]
+
+
+def _add_each(units: dict[str, int], expires: float) -> dict[str, int]:
+    """Add to each counter named its ``units`` (made if new) and return their totals,
+    atomically, in one statement."""
     if settings.CACHES["default"]["BACKEND"].endswith("RedisCache"):
-        cache.add(name, 0, timeout=int(expires - time.time()) + 30)
-        return int(cache.incr(name, units))
+        for name in units:
+            cache.add(name, 0, timeout=int(expires - time.time()) + 30)
+        return {name: int(cache.incr(name, n)) for name, n in units.items()}
     table = RateCount._meta.db_table
     until = datetime.fromtimestamp(expires, tz=UTC)
+    rows = ", ".join(["(%s, %s, %s)"] * len(units))
     # In a transaction: on SQLite a write queues for the lock as its transaction begins.
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {table} (name, count, expires) VALUES (%s, %s, %s) "
+            f"INSERT INTO {table} (name, count, expires) VALUES {rows} "
             f"ON CONFLICT (name) DO UPDATE SET count = {table}.count + excluded.count "
-            "RETURNING count",
-            [name, units, until],
+            "RETURNING name, count",
+            [value for name, n in units.items() for value in (name, n, until)],
         )
-        (count,) = cursor.fetchone()
+        counts = {name: int(count) for name, count in cursor.fetchall()}
     if _sweep_due():
         sweep()
-    return int(count)
+    return counts
 
 
 _swept = {"slot": -1}  # the last SWEEP_SECONDS slot of the clock in which this process swept
@@ -217,7 +357,12 @@ __all__ = [
     "SWEEP_SECONDS",
     "Limit",
     "analysis_limit",
+    "allowance",
+    "check_paired_games",
     "client_address",
+    "client_key",
+    "count_refused_secret",
+    "count_paired_games",
     "limit_for",
     "refusal",
     "spend",

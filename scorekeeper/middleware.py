@@ -27,7 +27,15 @@ from config.logs import mask
 from scorekeeper import retries
 from scorekeeper.game.domain import GameNotFound
 from scorekeeper.game.refusals import message_of
-from scorekeeper.limits import Limit, client_address, limit_for, refusal, spend, units_for
+from scorekeeper.limits import (
+    Limit,
+    client_address,
+    count_refused_secret,
+    limit_for,
+    refusal,
+    spend,
+    units_for,
+)
 from scorekeeper.web.scorer_link import cookie_name
 
 MESSAGES = {
@@ -146,10 +154,13 @@ class RateLimit:
             retry = spend(request, limit, units_for(request, limit))
             if retry is not None:
                 return self.refuse(request, limit, retry)
-        return self.get_response(request)
+        response = self.get_response(request)
+        if limit:  # a scorer's secret that proved wrong counts against the address
+            count_refused_secret(request, response.status_code)
+        return response
 
     def refuse(self, request: HttpRequest, limit: Limit, retry: int) -> HttpResponse:
-        message = refusal(limit, retry)
+        message = refusal(limit, retry, request)
         if request.path.startswith("/api/"):
             response: HttpResponse = JsonResponse(
                 {"error": {"code": "rate_limited", "message": message}}, status=429

@@ -159,6 +159,29 @@ class Invitation(models.Model):
         return f"{self.username} to be {self.player.name} ({self.club.name})"
 
 
+class DirectorInvitation(models.Model):
+    """A club director's invitation to a member's account to direct the club too: the account
+    directs it only when its holder accepts. One per club and account."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="director_invitations")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="director_invitations"
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="one_director_invitation"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} to direct {self.club.name}"
+
+
 def clubs_of(user: Any) -> models.QuerySet[Club]:
     """The clubs ``user`` is a member of: directs, or plays for through a linked player."""
     if user is None or not user.is_authenticated:

@@ -78,6 +78,11 @@ urlpatterns = [
     path("clubs/new", clubs.new_club, name="new_club"),
     path("clubs/invitations", invitations.invitation_list, name="club_invitations"),
     path("clubs/invitations/<int:number>", invitations.answer, name="club_invitation"),
+    path(
+        "clubs/invitations/direct/<int:number>",
+        invitations.answer_director,
+        name="director_invitation",
+    ),
     path("clubs/<slug:slug>/", clubs.club_page, name="club"),
     path("clubs/<slug:slug>/roster", clubs.roster, name="club_roster"),
     path("clubs/<slug:slug>/settings", club_settings.settings_page, name="club_settings"),

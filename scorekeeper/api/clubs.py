@@ -1,5 +1,6 @@
 """The API of a club's settings, as its settings page has them: read them, keep its usual
-rules, rename it, rename a roster player, make a member a director, step down.
+rules, rename it, rename a roster player, invite a member to direct it (and the invited
+account's answer), step down.
 
 A change is a director's (``director_of``: the session with CSRF, or the account's token,
 then the one check of who directs, ``directing.directs``, which the tournaments' routes ask
@@ -12,14 +13,14 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from django.http import Http404, HttpRequest
-from ninja import Field, Schema
+from ninja import Field, Schema, Status
 
 from scorekeeper.api.accounts import NotSignedIn, account_of
 from scorekeeper.api.endpoints import READ, WRITE, ApiError, Text, answers, api
-from scorekeeper.api.schemas import ClubSettingsOut, RenamedOut
+from scorekeeper.api.schemas import ClubSettingsOut, DirectorInvitationOut, RenamedOut
 from scorekeeper.game import club_settings
 from scorekeeper.game.directing import directs
-from scorekeeper.models import Club, name_key
+from scorekeeper.models import Club, DirectorInvitation, name_key
 
 DIRECTING = (401, 403, *WRITE)
 
@@ -146,20 +147,90 @@ def rename_player(request: HttpRequest, slug: str, payload: PlayerNameIn) -> Ren
 
 @api.post(
     "/clubs/{slug}/directors/",
-    **answers(200, ClubSettingsOut, *DIRECTING, 404),
-    summary="Make a member (a roster player's account) a director of the club",
+    **answers(202, DirectorInvitationOut, *DIRECTING, 404),
+    summary="Invite a member (a roster player's account) to direct the club",
 )
-def add_director(request: HttpRequest, slug: str, payload: DirectorIn) -> ClubSettingsOut:
+def add_director(
+    request: HttpRequest, slug: str, payload: DirectorIn
+) -> Status[DirectorInvitationOut]:
+    """The member directs the club once they accept (``POST
+    /api/director-invitations/{id}/accept``, or their invitations page): 202, the invitation
+    waiting. Inviting again answers the same invitation."""
     club = club_named(slug)
-    director_of(request, club)
+    user = director_of(request, club)
     player = _roster_player(club, payload.player)
     if player.user is None:
         raise ApiError(
             422,
             "not_member",
-            f"{player.name} has no account: give them one to make them a director.",
+            f"{player.name} has no account: give them one to invite them to direct.",
         )
-    return settings_of(club_settings.do_add_director(club, player.user))
+    return Status(202, _invitation(club_settings.do_invite_director(club, player.user, user)))
+
+
+def _invitation(invitation: DirectorInvitation) -> DirectorInvitationOut:
+    """An invitation waiting (its state "invited")."""
+    by = invitation.invited_by
+    return {
+        "id": invitation.pk,
+        "club": invitation.club.slug,
+        "club_name": invitation.club.name,
+        "username": invitation.user.get_username(),
+        "invited_by": by.get_username() if by is not None else None,
+        "state": "invited",
+    }
+
+
+def _signed_in(request: HttpRequest) -> Any:
+    try:
+        return account_of(request)
+    except NotSignedIn as refused:
+        raise ApiError(refused.status, refused.code, refused.message) from None
+
+
+def _my_invitation(request: HttpRequest, invitation_id: int) -> tuple[Any, DirectorInvitation]:
+    """The account asking and its invitation; someone else's is 404, as one not there."""
+    user = _signed_in(request)
+    invitation = (
+        DirectorInvitation.objects.filter(pk=invitation_id, user=user.pk)
+        .select_related("club", "user", "invited_by")
+        .first()
+    )
+    if invitation is None:
+        raise Http404
+    return user, invitation
+
+
+@api.get(
+    "/director-invitations/",
+    **answers(200, list[DirectorInvitationOut], 401, *READ),
+    summary="The invitations to direct a club waiting for your account",
+)
+def director_invitations(request: HttpRequest) -> list[DirectorInvitationOut]:
+    user = _signed_in(request)
+    return [_invitation(i) for i in club_settings.director_invitations_for(user)]
+
+
+@api.post(
+    "/director-invitations/{invitation_id}/accept",
+    **answers(200, ClubSettingsOut, 401, 403, *WRITE, 404),
+    summary="Accept an invitation to direct a club: your account directs it from now on",
+)
+def accept_director(request: HttpRequest, invitation_id: int) -> ClubSettingsOut:
+    user, invitation = _my_invitation(request, invitation_id)
+    return settings_of(club_settings.do_accept_director(invitation, user))
+
+
+@api.post(
+    "/director-invitations/{invitation_id}/decline",
+    **answers(200, DirectorInvitationOut, 401, 403, *WRITE, 404),
+    summary="Decline an invitation to direct a club",
+)
+def decline_director(request: HttpRequest, invitation_id: int) -> DirectorInvitationOut:
+    _, invitation = _my_invitation(request, invitation_id)
+    answered = _invitation(invitation)
+    club_settings.do_decline_director(invitation)
+    return {**answered, "state": "declined"}
 
 
 @api.post(

@@ -178,7 +178,9 @@ class TurnIn(Schema):
         examples=[[1_380_000, 1_500_000]],
     )
     clock_at: Any = Field(
-        None, description="when the readings were taken, in milliseconds since 1970 (UTC)"
+        None,
+        description="when the readings were taken, in milliseconds since 1970 (UTC): not "
+        "before the game's last moment nor more than 30 s ahead of the server's time (422)",
     )
     clock: str | None = Field(
         None,

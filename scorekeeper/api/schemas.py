@@ -10,7 +10,7 @@ definition. This module imports only pydantic.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, NotRequired
+from typing import Annotated, Any, Literal, NotRequired
 
 from pydantic import ConfigDict, Field, with_config
 from typing_extensions import TypedDict  # pydantic reads TypedDicts from here before 3.12
@@ -485,6 +485,24 @@ class ClubSettingsOut(TypedDict):
     name: str
     directors: list[str]
     rules: ClubRulesOut
+
+
+@with_config(
+    _example(
+        {"id": 7, "club": "riverside", "club_name": "Riverside", "username": "ann-k3x9",
+         "invited_by": "dora", "state": "invited"}
+    )
+)  # fmt: skip
+class DirectorInvitationOut(TypedDict):
+    """An invitation to direct a club, waiting for its account to accept or decline
+    ("invited"), or just declined."""
+
+    id: int
+    club: str
+    club_name: str
+    username: str
+    invited_by: str | None
+    state: Literal["invited", "declined"]
 
 
 @with_config(_example({"was": "Ann Archer", "name": "Ann Archer-Lee"}))

@@ -17,6 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from ninja import Field, Schema, Status
 
+from scorekeeper import limits
 from scorekeeper.api.accounts import NotSignedIn, account_of
 from scorekeeper.api.clubs import club_named, director_of
 from scorekeeper.api.endpoints import READ, WRITE, ApiError, Int, Text, answers, api
@@ -247,13 +248,14 @@ def create_tournament(
     request: HttpRequest, slug: str, payload: TournamentIn
 ) -> Status[TournamentOut]:
     club = club_named(slug)
-    director_of(request, club)
+    user = director_of(request, club)
     made = events.do_create_tournament(
         club,
         players=[
             events.Entry(p.name, p.rating, p.career_games, p.division) for p in payload.players
         ],
         **payload.fields(club),
+        by=user,
     )
     return Status(201, _described(made))
 
@@ -265,8 +267,8 @@ def create_tournament(
 )
 def import_tournament(request: HttpRequest, slug: str, payload: ImportIn) -> Status[TournamentOut]:
     club = club_named(slug)
-    director_of(request, club)
-    made = events.do_import_tournament(club, payload.t_file, **payload.fields(club))
+    user = director_of(request, club)
+    made = events.do_import_tournament(club, payload.t_file, **payload.fields(club), by=user)
     return Status(201, _described(made))
 
 
@@ -287,6 +289,7 @@ def list_tournaments(request: HttpRequest, slug: str) -> list[TournamentOut]:
 def pair_round(request: HttpRequest, tournament_id: int, payload: RoundIn) -> Status[RoundOut]:
     tournament = _tournament(tournament_id)
     director_of(request, tournament.club)
+    limits.check_paired_games(request)
     paired = events.do_pair_round(
         tournament,
         payload.method,
@@ -295,6 +298,7 @@ def pair_round(request: HttpRequest, tournament_id: int, payload: RoundIn) -> St
         manual=payload.pairings,
         manual_byes=[*payload.byes, *([payload.bye] if payload.bye else [])],
     )
+    limits.count_paired_games(request, paired.pairings.filter(game__isnull=False).count())
     return Status(201, _round(paired))
 
 
@@ -368,10 +372,11 @@ def add_players(
     request: HttpRequest, tournament_id: int, payload: LateEntriesIn
 ) -> Status[list[EntrantOut]]:
     tournament = _tournament(tournament_id)
-    director_of(request, tournament.club)
+    user = director_of(request, tournament.club)
     made = events.do_add_players(
         tournament,
         [events.Entry(p.name, p.rating, p.career_games, p.division) for p in payload.players],
+        by=user,
     )
     return Status(201, [_entrant(entrant) for entrant in made])
 

@@ -4,7 +4,7 @@
 (``{"rule", "readings", "running", "paused", "at"}``); each log entry stores the clocks after
 it (``Turn.clock``). The readings come from the phone at the table with the moment it took
 them; an entry sent without them is read off the last state and the server's time. The
-rules themselves (penalties, readings refused) are ``referee.clock``'s.
+rules themselves (penalties, readings and moments refused) are ``referee.clock``'s.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from referee import (
     ClockState,
     IllegalAction,
     InputError,
+    check_moment,
     check_readings,
 )
 from scorekeeper.models import Game, Seat
@@ -80,10 +81,12 @@ def state_of(game: Game) -> ClockState | None:
     return None if rule is None or game.clock is None else ClockState.from_json(game.clock, rule)
 
 
-def moment(clock_at: object) -> int:
-    """When the readings were taken (epoch milliseconds from the phone), else now."""
+def moment(clock_at: object, last: int) -> int:
+    """When the readings were taken (epoch milliseconds from the phone), else now: a phone's
+    moment follows the game's ``last`` and is not ahead of the server's time
+    (``referee.check_moment``)."""
     if clock_at is None:
-        return now_ms()
+        return max(now_ms(), last)
     if (
         isinstance(clock_at, bool)
         or not isinstance(clock_at, int)
@@ -92,7 +95,7 @@ def moment(clock_at: object) -> int:
         raise InputError(
             "clock_at", "clock_at is the moment of the readings, in milliseconds since 1970."
         )
-    return clock_at
+    return check_moment(clock_at, last, now_ms())
 
 
 def after_entry(
@@ -116,9 +119,9 @@ def after_entry(
         if readings is not None or clock_at is not None or action is not None:
             raise InputError("no_clock", "This game has no clock: send no clock readings.")
         return None, []
-    at = moment(clock_at)
+    at = moment(clock_at, before.at)
     names = [seat.player.name for seat in sorted(seats, key=lambda seat: seat.order)]
-    now = before.now(at) if readings is None else check_readings(readings, names, before.readings)
+    now = before.now(at) if readings is None else check_readings(readings, names, before, at)
     if action is None:
         running = to_move if status == IN_PROGRESS else None
         after = before.switch(now, at, running)

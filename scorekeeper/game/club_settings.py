@@ -1,5 +1,6 @@
 """A club's own settings, changed by its directors: its usual rules (which pre-fill every new
-club game and event), its name, its roster players' names, and who its directors are.
+club game and event), its name, its roster players' names, and who its directors are (a
+member invited, who accepts).
 
 Each ``do_*`` checks what it is given and changes one thing under the club's row lock; the
 caller has checked that whoever asks directs the club (``membership.directs``). A club keeps
@@ -19,7 +20,7 @@ from scorekeeper.game import domain
 from scorekeeper.game.membership import CLUB_NAME_MAX, check_club_name_free, directs, home_club
 from scorekeeper.game.refusals import Conflict
 from scorekeeper.game.word_policy import AUTO, MANUAL, resolve_lexicon
-from scorekeeper.models import Club, Player, name_key, name_problem
+from scorekeeper.models import Club, DirectorInvitation, Player, name_key, name_problem
 
 REJECTED_CHALLENGES = tuple(str(value) for value, _ in RuleOptions.CHOICES["rejected_challenge"])
 
@@ -151,15 +152,18 @@ def do_rename_player(club: Club, player: Player, name: str) -> Player:
 
 def members_to_direct(club: Club) -> list[Player]:
     """The roster players with an account who don't direct the club yet: those a director
-    may make directors."""
+    may invite to direct it."""
     players = club.roster.filter(user__isnull=False).select_related("user").order_by("name")
     directing = set(club.directors.values_list("pk", flat=True))
     return [p for p in players if p.user_id not in directing]
 
 
-def do_add_director(club: Club, user: AbstractBaseUser) -> Club:
-    """Make ``user``, a member of the club (the account of a player on its roster), one of
-    its directors."""
+def do_invite_director(
+    club: Club, user: AbstractBaseUser, by: AbstractBaseUser
+) -> DirectorInvitation:
+    """Invite ``user``, a member of the club (the account of a player on its roster), to direct
+    it too: the account directs the club once its holder accepts (``do_accept_director``).
+    Inviting again keeps the invitation there is."""
     with transaction.atomic():
         club = Club.objects.select_for_update().get(pk=club.pk)
         if directs(user, club):
@@ -170,10 +174,39 @@ def do_add_director(club: Club, user: AbstractBaseUser) -> Club:
             raise InputError(
                 "not_member",
                 f"Only a member of {club.name} (the account of a player on its roster) can be "
-                "made its director.",
+                "invited to direct it.",
+            )
+        invitation, _ = DirectorInvitation.objects.get_or_create(
+            club=club, user=user, defaults={"invited_by": by}
+        )
+    return invitation
+
+
+def director_invitations_for(user: AbstractBaseUser) -> list[DirectorInvitation]:
+    """The invitations to direct a club waiting for ``user``."""
+    waiting = DirectorInvitation.objects.filter(user=user.pk).select_related("club", "invited_by")
+    return list(waiting.order_by("pk"))
+
+
+def do_accept_director(invitation: DirectorInvitation, user: AbstractBaseUser) -> Club:
+    """``user``, the invited account, accepts: it directs the club from now on (under the
+    club's lock; the invitation is gone). Refused when the account is no longer a member."""
+    with transaction.atomic():
+        club = Club.objects.select_for_update().get(pk=invitation.club_id)
+        if not DirectorInvitation.objects.filter(pk=invitation.pk, user=user.pk).exists():
+            raise Conflict("no_invitation", "That invitation was withdrawn or answered.")
+        DirectorInvitation.objects.filter(pk=invitation.pk).delete()
+        if not club.roster.filter(user=user.pk).exists():
+            raise Conflict(
+                "not_member",
+                f"That invitation no longer holds: you are no longer a member of {club.name}.",
             )
         club.directors.add(user)  # type: ignore[arg-type]
     return club
+
+
+def do_decline_director(invitation: DirectorInvitation) -> None:
+    invitation.delete()
 
 
 def do_step_down(club: Club, user: AbstractBaseUser) -> Club:

@@ -30,8 +30,9 @@ from django.utils.text import slugify
 
 from referee import InputError
 from scorekeeper.game.directing import directs as directs
+from scorekeeper.game.domain import player_named
 from scorekeeper.game.refusals import Conflict
-from scorekeeper.models import Club, Game, Invitation, Player, Seat, name_problem
+from scorekeeper.models import NAME_MAX, Club, Game, Invitation, Player, Seat, name_problem
 
 # A made account's username: a stem from the player's name and a random tail that never
 # depends on which usernames are taken (a director learns nothing from the name they get).
@@ -65,6 +66,75 @@ def speaks_for(user: AbstractBaseUser | AnonymousUser, player: Player) -> bool:
     if player.user_id is not None and player.user_id == user.pk:
         return True
     return Club.objects.filter(roster=player, directors=user.pk).exists()
+
+
+class NotOnRoster(Exception):
+    """A player who can't go on a club's roster, with the sentence that says why."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def roster_refusal(club: Club, player: Player, by: AbstractBaseUser | None) -> str | None:
+    """Why ``by``, a director of ``club``, may not put ``player`` on its roster, or None.
+
+    The one consent rule for a roster, whatever the door (the roster form, an event's entries
+    from the form, the API or a ``.t`` file, late entries): a player linked to an account
+    brings that account into the club as a member, so they join only with the account's
+    consent: it is ``by``'s own, or ``by`` directs every club the account is a member of
+    through them already (so no new club can follow them). Staff add anyone in the admin."""
+    if player.user_id is None or club.roster.filter(pk=player.pk).exists():
+        return None
+    if by is not None and player.user_id == by.pk:
+        return None
+    others = player.clubs.exclude(directors=by.pk if by is not None else None).order_by("name")
+    if by is not None and player.clubs.exists() and not others.exists():
+        return None
+    where = (
+        f"through {', '.join(c.name for c in others)}, which you don't direct"
+        if others
+        else "by no club"
+    )
+    return (
+        f"{player.name} is linked to an account {where}, and the account would become a member "
+        f"of {club.name} without its holder's consent."
+    )
+
+
+@dataclass(frozen=True)
+class RosterPlace:
+    """A player on a club's roster: ``instead_of`` is the linked player of the name asked for,
+    whom this one (an unlinked player of a distinguishing name) is not."""
+
+    player: Player
+    instead_of: Player | None = None
+
+
+DISTINGUISHING_TRIES = 50
+
+
+def do_put_on_roster(
+    club: Club, player: Player, by: AbstractBaseUser | None, *, or_new_entrant: bool
+) -> RosterPlace:
+    """Put ``player`` on ``club``'s roster at ``by``'s hand, as ``roster_refusal`` allows.
+    Refused, raise ``NotOnRoster`` naming why; or, when ``or_new_entrant`` (an event's
+    entries), put a new unlinked player on it instead, of the same name with a number after
+    it ("Ann Archer (2)"): the event has its entrant, and the linked player's record and
+    account are left alone. Every door that puts a player on a roster calls this."""
+    problem = roster_refusal(club, player, by)
+    if problem is None:
+        club.roster.add(player)
+        return RosterPlace(player)
+    if not or_new_entrant:
+        raise NotOnRoster(problem)
+    stem = player.name[: NAME_MAX - len(f" ({DISTINGUISHING_TRIES})")].rstrip()
+    for number in range(2, DISTINGUISHING_TRIES + 1):
+        other = player_named(f"{stem} ({number})")
+        if roster_refusal(club, other, by) is None:
+            club.roster.add(other)
+            return RosterPlace(other, instead_of=player)
+    raise NotOnRoster(problem)
 
 
 def voidable(game: Game, user: AbstractBaseUser | AnonymousUser) -> bool:

@@ -3,7 +3,8 @@
 400 malformed input, 404 unknown game, 409 the game moved on (a stale page, a finished
 game), a record is of a game already here or what was asked is done already
 (``Conflict``), 422 a play or action the rules refuse, 503 a word list still being prepared
-or every search slot busy (with the error's ``retry_after``). The first row that matches wins,
+or every search slot busy, 429 a client past a limit (both with the error's
+``retry_after``). The first row that matches wins,
 so a subclass is listed before its base.
 """
 
@@ -18,7 +19,16 @@ class Conflict(IllegalAction):
     """What was asked is done already: a round paired, a result entered, a club of that name."""
 
 
+class TooMany(RefereeError):
+    """A client past one of its limits (``scorekeeper.limits``), told when to try again."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__("rate_limited", message)
+        self.retry_after = retry_after
+
+
 STATUS: tuple[tuple[type[Exception], int], ...] = (
+    (TooMany, 429),
     (Preparing, 503),
     (Busy, 503),
     (GameNotFound, 404),
@@ -50,7 +60,7 @@ def message_of(error: Exception) -> str:
 
 
 def retry_after(error: Exception) -> int | None:
-    """Seconds to wait before asking again, for a refusal that will pass (a 503)."""
+    """Seconds to wait before asking again, for a refusal that will pass (a 503, a 429)."""
     seconds = getattr(error, "retry_after", None)
     return seconds if isinstance(seconds, int) else None
 

@@ -25,13 +25,14 @@ from datetime import date as Date
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from referee import IllegalAction, InputError, get_ruleset
 from scorekeeper import tournaments as core
-from scorekeeper.game import domain
+from scorekeeper.game import domain, membership
 from scorekeeper.game.club_settings import ClubRules, check_clock, check_rules
 from scorekeeper.game.refusals import Conflict
 from scorekeeper.game.word_policy import AUTO, MANUAL, resolve_lexicon
@@ -186,11 +187,14 @@ def do_create_tournament(
     rejected_challenge: str = "",
     clock: object = None,
     keep_ratings: bool = True,
+    by: AbstractBaseUser | None = None,
 ) -> Tournament:
     """Make an event of ``club`` with its players, each put on the club's roster (a name
-    new to the app becomes a player). ``rejected_challenge`` is a failed challenge's rule in
-    its games ("": the ruleset's own) and ``clock`` their clock rule, as ``POST /api/games/``
-    takes it (None: no clock). Everything is checked before anything is stored."""
+    new to the app becomes a player) as ``membership.do_put_on_roster`` allows at the hand
+    of ``by``, the director (None: nobody's consent). ``rejected_challenge`` is a failed
+    challenge's rule in its games ("": the ruleset's own) and ``clock`` their clock rule, as
+    ``POST /api/games/`` takes it (None: no clock). Everything is checked before anything is
+    stored."""
     if not name.strip() or len(name) > 120:
         raise InputError("bad_name", "An event's name is 1 to 120 characters.")
     if problem := name_problem(name):
@@ -240,7 +244,7 @@ def do_create_tournament(
         tournament.date = date
     with transaction.atomic():
         tournament.save()
-        _enter(tournament, entries, joined_round=1, keep_ratings=keep_ratings)
+        _enter(tournament, entries, joined_round=1, keep_ratings=keep_ratings, by=by)
     return tournament
 
 
@@ -313,10 +317,13 @@ def _import_round(
             Pairing.objects.create(round=paired, first=absent, absent=absent, spread=result.spread)
 
 
-def do_add_players(tournament: Tournament, players: Sequence[Entry]) -> list[Entrant]:
+def do_add_players(
+    tournament: Tournament, players: Sequence[Entry], *, by: AbstractBaseUser | None = None
+) -> list[Entrant]:
     """Late entries: paired from the next round on; the rounds before count as losses by
     the forfeit margin (the core's ``Absence``). Refused once every round is paired, and in
-    an event of divisions for a division it doesn't have."""
+    an event of divisions for a division it doesn't have. Each joins the club's roster as
+    ``do_create_tournament``'s players do."""
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         entrants = entrants_of(tournament)
@@ -335,7 +342,7 @@ def do_add_players(tournament: Tournament, players: Sequence[Entry]) -> list[Ent
             raise IllegalAction(
                 "all_paired", f"Every round of {tournament.name} is paired: nobody can join now."
             )
-        made = _enter(tournament, entries, joined_round=joined)
+        made = _enter(tournament, entries, joined_round=joined, by=by)
         announce(tournament)
     return made
 
@@ -346,12 +353,24 @@ def _enter(
     *,
     joined_round: int,
     keep_ratings: bool = True,
+    by: AbstractBaseUser | None,
 ) -> list[Entrant]:
     last = tournament.entrants.order_by("-number").values_list("number", flat=True).first() or 0
+    entered = set(tournament.entrants.values_list("player_id", flat=True))
     made = []
     for number, entry in enumerate(entries, start=last + 1):
-        player = domain.player_named(entry.name)
-        tournament.club.roster.add(player)
+        try:
+            place = membership.do_put_on_roster(
+                tournament.club, domain.player_named(entry.name), by, or_new_entrant=True
+            )
+        except membership.NotOnRoster as refused:
+            raise IllegalAction("not_on_roster", refused.message) from None
+        player = place.player
+        if player.pk in entered:
+            raise InputError(
+                "duplicate_player", f"{player.name} is entered in {tournament.name} already."
+            )
+        entered.add(player.pk)
         keep = keep_ratings and not entry.rating
         kept = kept_rating(player.pk, tournament.club, besides=tournament) if keep else None
         if kept is not None:  # an entry without a rating takes the one its last event left

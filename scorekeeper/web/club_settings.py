@@ -44,6 +44,7 @@ def settings_page(request: HttpRequest, slug: str) -> HttpResponse:
         "players": [p for p in players if homes.get(p.pk) == club.pk],
         "directors": club.directors.order_by("username"),
         "candidates": club_settings.members_to_direct(club),
+        "invited": club.director_invitations.select_related("user").order_by("pk"),
     }
     return private(render(request, "clubs/settings.html", context))
 
@@ -120,8 +121,9 @@ def rename_player(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def directors(request: HttpRequest, slug: str) -> HttpResponse:
-    """``change=add`` with ``player``, a roster player with an account: that account directs
-    the club too; ``change=step_down``: the director asking stops directing it."""
+    """``change=add`` with ``player``, a roster player with an account: that account is
+    invited to direct the club too; ``change=step_down``: the director asking stops directing
+    it."""
     user = request.user
     assert isinstance(user, AbstractBaseUser)
 
@@ -137,7 +139,10 @@ def directors(request: HttpRequest, slug: str) -> HttpResponse:
             raise forms.ValidationError(
                 f"Choose a player of {club.name}'s roster who has an account."
             )
-        club_settings.do_add_director(club, player.user)
-        return f"{player.name} ({player.user.get_username()}) directs {club.name} now."
+        club_settings.do_invite_director(club, player.user, user)
+        return (
+            f"{player.name} ({player.user.get_username()}) is invited to direct {club.name}: "
+            "they direct it once they accept, on their Invitations page."
+        )
 
     return _directed(request, slug, change)

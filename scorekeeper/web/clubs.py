@@ -220,12 +220,6 @@ def roster(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("club", slug=club.slug)
 
 
-def _other_clubs(player: Player, user: AbstractBaseUser | AnonymousUser) -> str:
-    """The other clubs whose roster has ``player`` and which ``user`` does not direct."""
-    others = player.clubs.exclude(directors=user.pk).order_by("name")
-    return ", ".join(c.name for c in others)
-
-
 def number_of(raw: str | None) -> int | None:
     return int(raw) if raw and raw.isascii() and raw.isdigit() and len(raw) < 12 else None
 
@@ -243,28 +237,23 @@ def _add(request: HttpRequest, club: Club, raw: str) -> None:
     if club.roster.filter(pk=player.pk).exists():
         messages.info(request, f"{player.name} is already on {club.name}'s roster.")
         return
+    by = request.user if isinstance(request.user, AbstractBaseUser) else None
+    try:
+        membership.do_put_on_roster(club, player, by, or_new_entrant=False)
+    except membership.NotOnRoster as refused:
+        messages.error(
+            request,
+            f"Not added: {refused.message} The site's administrator can add them (in the "
+            f'admin), or enter them under a name of their own ("{player.name} (2)").',
+        )
+        return
     if player.user is not None:
-        # A linked player brings their account into the club as a member. Only someone who
-        # directs every club the player is on may bring it in; otherwise a made-up club could
-        # link a new player to its own account first and follow them into the next club.
-        elsewhere = _other_clubs(player, request.user)
-        if elsewhere or not player.clubs.exists():
-            where = f"through {elsewhere}, which you don't direct" if elsewhere else "by no club"
-            messages.error(
-                request,
-                f"Not added: {player.name} is linked to an account {where}, and the account "
-                f"would become a member of {club.name}. The site's administrator can add them "
-                "(in the admin).",
-            )
-            return
-        club.roster.add(player)
         messages.success(
             request,
             f"{player.name} is on {club.name}'s roster, with the account "
             f"{player.user.get_username()}, now a member.",
         )
         return
-    club.roster.add(player)
     messages.success(request, f"{player.name} is on {club.name}'s roster.")
 
 

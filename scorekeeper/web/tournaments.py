@@ -18,6 +18,7 @@ from uuid import UUID
 from django import forms
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -26,6 +27,7 @@ from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from scorekeeper import limits
 from scorekeeper.game import club_settings, event_files
 from scorekeeper.game import tournaments as events
 from scorekeeper.game.links import link_url
@@ -78,6 +80,12 @@ def _who(request: HttpRequest) -> str:
 
 
 # Making an event ------------------------------------------------------------------------------
+def _account(request: HttpRequest) -> AbstractBaseUser:
+    """The signed-in director's account (every director's page requires one)."""
+    assert isinstance(request.user, AbstractBaseUser)
+    return request.user
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def new_tournament(request: HttpRequest, slug: str) -> HttpResponse:
@@ -105,6 +113,7 @@ def new_tournament(request: HttpRequest, slug: str) -> HttpResponse:
             "fontes_rounds": data["fontes_rounds"] or 3,
             "rejected_challenge": data["rejected_challenge"],
             "clock": clock_of(data, usual.clock),
+            "by": _account(request),
         }
         try:
             text = form.t_text()
@@ -331,6 +340,7 @@ def pair(request: HttpRequest, tournament_id: int) -> HttpResponse:
         return _confirm(request, tournament, _pair_in_play(tournament, data, latest, waiting))
     try:
         couples, byes = form.manual() if data["method"] == "manual" else ([], [])
+        limits.check_paired_games(request)
         paired = events.do_pair_round(
             tournament,
             data["method"],
@@ -339,6 +349,7 @@ def pair(request: HttpRequest, tournament_id: int) -> HttpResponse:
             manual=couples,
             manual_byes=byes,
         )
+        limits.count_paired_games(request, paired.pairings.filter(game__isnull=False).count())
     except Conflict as error:  # a twin: said on the page with the API's status
         messages.error(request, message_of(error))
         return _direct_page(request, tournament, status=status_of(error))
@@ -546,7 +557,7 @@ def withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def add_players(request: HttpRequest, tournament_id: int) -> HttpResponse:
     def change(tournament: Tournament) -> str:
         entries = read_entries(request.POST.get("players", ""))
-        made = events.do_add_players(tournament, entries)
+        made = events.do_add_players(tournament, entries, by=_account(request))
         return f"Entered {', '.join(e.player.name for e in made)} from the next round on."
 
     return _directed(request, tournament_id, change)

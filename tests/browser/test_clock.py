@@ -12,9 +12,10 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from referee import format_ms
-from scorekeeper.game import domain
+from scorekeeper.game import clocks, domain
 from scorekeeper.models import Game, Turn
 from tests.browser.pages import PHONE, SHOTS
+from tests.clock_time import run_clocks_to, time_to_run
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -140,9 +141,19 @@ def test_a_turn_played_offline_keeps_the_readings_of_when_it_was_played(page: Pa
     expect(face(page, 1).locator(".clock-time")).to_have_text(re.compile(r"^23:[23]\d$"))
 
 
-def test_overtime_runs_up_in_red_with_the_penalty_it_costs_now(page: Page):
-    game = clocked_game()
-    domain.act(game.pk, "clock", clock="pause", clock_ms=[-64_000, MINUTES_25])
+def started_ago(monkeypatch: pytest.MonkeyPatch, ms: int, **fields: Any) -> Game:
+    """A clocked game started ``ms`` ago, its clocks able to have run that long since."""
+    start = clocks.now_ms() - ms
+    with monkeypatch.context() as patch:
+        patch.setattr(clocks, "now_ms", lambda: start)
+        return domain.check_create_game(ruleset="upwords-10", lexicon="CLUB", **fields)
+
+
+def test_overtime_runs_up_in_red_with_the_penalty_it_costs_now(page: Page, monkeypatch):
+    readings = [-64_000, MINUTES_25]
+    game = started_ago(monkeypatch, time_to_run(MINUTES_25, readings),
+                       players=["Ann", "Ben"], clock={"kind": "player"})  # fmt: skip
+    assert run_clocks_to(game.pk, readings) == 1
     domain.act(game.pk, "clock", clock="resume")
     page.clock.install()
     open_scorer(page, game, entry=2)
@@ -158,14 +169,14 @@ def test_overtime_runs_up_in_red_with_the_penalty_it_costs_now(page: Page):
     expect(ann.locator(".clock-penalty")).to_have_text("−30")
 
 
-def test_four_players_overtime_readings_fit_their_columns_at_360_px(page: Page):
-    game = domain.check_create_game(
-        ruleset="upwords-10", players=["Ann", "Ben", "Cy", "Di"], lexicon="CLUB",
-        clock={"kind": "player", "max_overtime_minutes": 60},
-    )  # fmt: skip
-    domain.act(game.pk, "clock", clock="pause", clock_ms=[-605_000, -65_000, -3_599_000, 5_000])
+def test_four_players_overtime_readings_fit_their_columns_at_360_px(page: Page, monkeypatch):
+    readings = [-605_000, -65_000, -3_599_000, 5_000]
+    game = started_ago(monkeypatch, time_to_run(MINUTES_25, readings),
+                       players=["Ann", "Ben", "Cy", "Di"],
+                       clock={"kind": "player", "max_overtime_minutes": 60})  # fmt: skip
+    entries = run_clocks_to(game.pk, readings)
     page.set_viewport_size({"width": 360, "height": 740})
-    open_scorer(page, game, entry=1)
+    open_scorer(page, game, entry=entries)
     expect(face(page, 2).locator(".clock-time")).to_have_text("−59:59")
     fits(page, ".scorebar .player-clock")
     page.goto(f"/games/{game.pk}/watch")  # the spectator screen on a phone, then a TV

@@ -143,6 +143,26 @@ def test_one_client_s_idle_connections_are_capped_and_others_are_served(tmp_path
             sock.close()
 
 
+def test_a_venues_shared_address_holds_room_for_each_of_its_tables(tmp_path):
+    """The venue's tables all reach the server from one address: named in SHARED_ADDRESSES
+    (with its 2 tables), it holds 6 connections a table more; the refusal past that says what
+    to set."""
+    env = {"CLIENT_MAX_CONNECTIONS": "6", "SHARED_ADDRESSES": f"{ATTACKER}=2"}
+    for gunicorn in running(tmp_path, WEB_CONCURRENCY="2", **env):
+        held = [connect(gunicorn.port) for _ in range(18)]
+        time.sleep(1)
+        refused = select.select(held, [], [], 0)[0]
+        assert len(refused) == 0  # 6 + 2 × 6 = 18 held
+        extra = connect(gunicorn.port)
+        extra.settimeout(10)
+        answer = extra.recv(1000).decode()
+        assert answer.startswith("HTTP/1.1 429") and "retry-after: 10" in answer
+        assert "At most 18 open connections from one address" in answer
+        assert "SHARED_ADDRESSES" in answer
+        for sock in [*held, extra]:
+            sock.close()
+
+
 def test_a_head_too_long_too_many_or_too_slow_is_refused(tmp_path):
     for gunicorn in running(tmp_path, WEB_CONCURRENCY="1", REQUEST_HEAD_SECONDS="1"):
         long = connect(gunicorn.port)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from referee.clock import LIMIT_MS
 from scorekeeper.game import clocks
 from tests.factories import ApiGame
 
@@ -21,18 +20,39 @@ def server_time(monkeypatch):
     monkeypatch.setattr(clocks, "now_ms", lambda: NOW)
 
 
-def test_a_moment_from_1970_leaves_a_clock_the_phone_can_still_read(hostile):
+def test_a_moment_from_1970_is_refused_naming_it_and_changes_nothing(hostile):
     game = ApiGame(hostile, clock={"kind": "player", "minutes": 25})
-    # A phone whose date is 1970 (or a client that says so): Ben's clock runs from then.
+    before = game.state()
+    # A client that says the readings were taken in 1970, to run Ben's clock from then.
     sent = {"action": "clock", "clock": "switch", "clock_ms": [FULL, FULL], "clock_at": 1}
-    assert game.turn(sent).status_code == 201
-    # Paused without readings, Ben's clock is worked out from then: more than a day over
-    # (56 years) reads as a day over, past any maximum overtime, so it costs the same.
-    paused = game.turn({"action": "clock", "clock": "pause"})
-    assert paused.status_code == 201
-    assert paused.json()["game"]["clock"]["readings"] == [FULL, -LIMIT_MS]
-    # The phone reads the clocks as they show, and the game goes on.
-    resumed = {"action": "clock", "clock": "resume", "clock_ms": [FULL, -LIMIT_MS]}
-    response = game.turn({**resumed, "clock_at": NOW + 60_000})
-    assert response.status_code == 201, response.content
+    response = game.turn(sent)
+    assert response.status_code == 422
+    assert response.json()["error"]["code"] == "clock_at_before"
+    assert "(clock_at 1)" in response.json()["error"]["message"]
+    assert game.state() == before
+    # The same play sent without a moment takes the server's time, and the game goes on.
+    assert game.turn({"action": "clock", "clock": "switch"}).status_code == 201
     assert game.turn({"action": "pass"}).status_code == 201
+
+
+def test_readings_that_put_the_opponent_over_are_refused(hostile):
+    game = ApiGame(hostile, clock={"kind": "player", "minutes": 25, "over_max": "loses"})
+    before = game.state()
+    sent = {"action": "pass", "clock_ms": [FULL, -660_000], "clock_at": NOW}
+    response = game.turn(sent)
+    assert response.status_code == 422
+    assert response.json()["error"]["message"] == (
+        "Ben's clock reads −11:00, but it has not run since it read 25:00."
+    )
+    assert game.state() == before
+
+
+def test_a_moment_ahead_of_the_server_is_refused(hostile):
+    game = ApiGame(hostile, clock={"kind": "player", "minutes": 25})
+    ahead = NOW + 24 * 60 * 60_000  # a day ahead: the mover's clock "ran" a day
+    sent = {"action": "pass", "clock_ms": [FULL - 24 * 60 * 60_000, FULL], "clock_at": ahead}
+    response = game.turn(sent)
+    assert response.status_code == 422
+    assert response.json()["error"]["code"] == "clock_at_ahead"
+    assert f"(clock_at {ahead})" in response.json()["error"]["message"]
+    assert game.state()["turn_number"] == 0

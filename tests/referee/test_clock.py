@@ -4,9 +4,12 @@ import pytest
 
 from referee.clock import (
     LOSES,
+    TOLERANCE_MS,
     TURN,
+    WINDOW_MS,
     ClockRule,
     ClockState,
+    check_moment,
     check_readings,
     format_ms,
 )
@@ -102,14 +105,61 @@ def test_readings_of_the_wrong_shape_are_refused(readings):
 
 
 def test_a_reading_that_runs_up_is_refused_naming_the_player():
+    before = ClockState((60_000, -3_000), running=0, paused=False, at=0)
     with pytest.raises(IllegalAction) as refused:
-        check_readings([60_000, 1_000], ["Ann", "Bo"], before=[60_000, -3_000])
+        check_readings([60_000, 1_000], ["Ann", "Bo"], before, at=0)
     assert refused.value.code == "clock_ran_up"
     assert refused.value.message.startswith("Bo's clock reads 0:01, more than the −0:03")
-    assert check_readings([50_000, -3_000], ["Ann", "Bo"], before=[60_000, -3_000]) == (
-        50_000,
-        -3_000,
+    assert check_readings([50_000, -3_000], ["Ann", "Bo"], before, at=10_000) == (50_000, -3_000)
+
+
+# Readings a phone reading its own clocks sends: the running clock less the time since ---------
+BEFORE = ClockState((1_500_000, 1_500_000), running=0, paused=False, at=1_000_000)
+
+
+def test_the_clock_that_ran_moves_by_the_time_since_within_the_tolerance():
+    at = 1_000_000 + 60_000
+    assert check_readings([1_440_000, 1_500_000], ["Ann", "Bo"], BEFORE, at) == (
+        1_440_000,
+        1_500_000,
     )
+    edge = 1_440_000 - TOLERANCE_MS
+    assert check_readings([edge, 1_500_000], ["Ann", "Bo"], BEFORE, at)[0] == edge
+    with pytest.raises(IllegalAction) as refused:
+        check_readings([edge - 1, 1_500_000], ["Ann", "Bo"], BEFORE, at)
+    assert refused.value.code == "clock_reading"
+    assert refused.value.message == (
+        "Ann's clock reads 23:58, but it ran from 25:00 for 1:00 since the last reading, "
+        "so it reads 24:00."
+    )
+
+
+def test_a_clock_that_was_not_running_cannot_move():
+    # The opponent put 11 minutes over while their clock never ran.
+    with pytest.raises(IllegalAction) as refused:
+        check_readings([1_500_000, -660_000], ["Ann", "Bo"], BEFORE, at=1_000_000)
+    assert refused.value.code == "clock_reading"
+    assert refused.value.message == (
+        "Bo's clock reads −11:00, but it has not run since it read 25:00."
+    )
+    paused = ClockState((1_500_000, 1_500_000), running=0, paused=True, at=1_000_000)
+    with pytest.raises(IllegalAction):
+        check_readings([1_440_000, 1_500_000], ["Ann", "Bo"], paused, at=1_060_000)
+
+
+def test_a_moment_follows_the_log_and_is_not_ahead_of_the_server():
+    last, server = 1_000_000, 5_000_000
+    # A turn kept on a phone offline: its moment is long before the server's, after the log's.
+    assert check_moment(1_000_001, last, server) == 1_000_001
+    assert check_moment(last - TOLERANCE_MS, last, server) == last  # a phone a little behind
+    assert check_moment(server + WINDOW_MS, last, server) == server + WINDOW_MS
+    with pytest.raises(IllegalAction) as refused:
+        check_moment(1, last, server)
+    assert refused.value.code == "clock_at_before" and "clock_at 1" in refused.value.message
+    with pytest.raises(IllegalAction) as refused:
+        check_moment(server + WINDOW_MS + 1, last, server)
+    assert refused.value.code == "clock_at_ahead"
+    assert f"clock_at {server + WINDOW_MS + 1}" in refused.value.message
 
 
 def test_readings_are_shown_as_a_clock_shows_them():

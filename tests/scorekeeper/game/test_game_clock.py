@@ -17,6 +17,7 @@ from scorekeeper.models import Game, Turn
 from scorekeeper.records.gcg_export import game_to_gcg
 from scorekeeper.records.gcg_import import import_gcg
 from scorekeeper.records.json_record import export_record, import_record
+from tests.clock_time import when_read
 from tests.factories import HOUSE, RACK_PENALTY, ApiGame
 
 pytestmark = pytest.mark.django_db
@@ -121,8 +122,9 @@ def test_a_turn_clock_and_a_turn_clock_field_that_disagree_are_refused(client):
 
 
 # Readings --------------------------------------------------------------------------------------
-def test_the_readings_sent_with_a_turn_are_stored_with_it_and_returned(client):
+def test_the_readings_sent_with_a_turn_are_stored_with_it_and_returned(client, server_time):
     game = ApiGame(client, clock=PLAYER_CLOCK)
+    server_time[0] = START + 120_000
     sent = {"clock_ms": [1_380_000, MINUTES_25], "clock_at": START + 120_000}
     body = game.play(MOOD, **sent).json()
     after = {"kind": "player", "readings": [1_380_000, MINUTES_25], "running": 1,
@@ -142,9 +144,12 @@ def test_without_readings_the_server_works_them_out_from_its_own_time(client, se
     assert body["game"]["clock"]["at"] == START + 30_000
 
 
-def test_a_reading_that_runs_up_is_refused_naming_the_player_and_changes_nothing(client):
+def test_a_reading_that_runs_up_is_refused_naming_the_player_and_changes_nothing(
+    client, server_time
+):
     game = ApiGame(client, clock=PLAYER_CLOCK)
-    game.play(MOOD, clock_ms=[1_380_000, MINUTES_25], clock_at=START + 1)
+    server_time[0] = START + 120_000
+    game.play(MOOD, clock_ms=[1_380_000, MINUTES_25], clock_at=START + 120_000)
     before = game.state()
     response = game.turn({"action": "pass", "clock_ms": [1_390_000, 1_400_000]})
     assert response.status_code == 422
@@ -186,13 +191,14 @@ class Table:
     """A clocked game played at a table whose phone sends the readings: each entry takes ten
     seconds off the running clock."""
 
-    def __init__(self, game: ApiGame) -> None:
-        self.game = game
+    def __init__(self, game: ApiGame, server_time: list[int]) -> None:
+        self.game, self.server_time = game, server_time
         clock = game.created["clock"]
         self.readings, self.running, self.at = list(clock["readings"]), clock["running"], START
 
     def enter(self, body: dict[str, Any]) -> dict[str, Any]:
         self.at += 10_000
+        self.server_time[0] = self.at
         if self.running is not None and not self.game.state()["clock"]["paused"]:
             self.readings[self.running] -= 10_000
         response = self.game.turn({**body, "clock_ms": self.readings, "clock_at": self.at})
@@ -204,8 +210,8 @@ class Table:
         return answer
 
 
-def test_the_clock_switches_to_whoever_is_to_move_after_every_kind_of_turn(client):
-    table = Table(crossword(client))
+def test_the_clock_switches_to_whoever_is_to_move_after_every_kind_of_turn(client, server_time):
+    table = Table(crossword(client), server_time)
     seen = []
     for body in [
         {"action": "play", "tiles": tiles([(7, 5, "Q"), (7, 6, "I"), (7, 7, "Z")])},
@@ -231,9 +237,9 @@ def test_the_clock_switches_to_whoever_is_to_move_after_every_kind_of_turn(clien
     assert table.readings == [MINUTES_25 - 30_000, MINUTES_25 - 40_000]
 
 
-def test_pause_and_resume_stop_and_restart_the_running_clock_without_a_turn(client):
+def test_pause_and_resume_stop_and_restart_the_running_clock_without_a_turn(client, server_time):
     game = ApiGame(client, clock=PLAYER_CLOCK)
-    table = Table(game)
+    table = Table(game, server_time)
     paused = table.enter({"action": "clock", "clock": "pause"})
     assert paused["game"]["clock"]["paused"] is True and paused["game"]["clock"]["running"] == 0
     assert paused["turn"]["turn"] is None and paused["game"]["turn"] == 0
@@ -246,9 +252,9 @@ def test_pause_and_resume_stop_and_restart_the_running_clock_without_a_turn(clie
     assert [t["clock"]["action"] for t in game.log()] == ["pause", "resume"]
 
 
-def test_a_tap_switches_the_clock_without_a_turn_and_the_turn_follows(client):
+def test_a_tap_switches_the_clock_without_a_turn_and_the_turn_follows(client, server_time):
     game = ApiGame(client, clock=PLAYER_CLOCK)
-    table = Table(game)
+    table = Table(game, server_time)
     tapped = table.enter({"action": "clock", "clock": "switch"})
     assert tapped["game"]["clock"]["running"] == 1 and tapped["game"]["to_move"] == "Ann"
     played = game.play(MOOD)  # entered afterwards: no readings, Ben's clock has run since
@@ -284,25 +290,34 @@ def test_a_clock_action_in_a_game_without_a_clock_is_refused(client):
     assert response.status_code == 400 and error(response)["code"] == "no_clock"
 
 
-def test_a_turn_timer_starts_each_turn_whole(client):
+def test_a_turn_timer_starts_each_turn_whole(client, server_time):
     game = ApiGame(client, clock={"kind": "turn", "seconds": 75})
+    server_time[0] = START + 35_000
     body = game.play(MOOD, clock_ms=[40_000, 75_000], clock_at=START + 35_000).json()
     assert body["game"]["clock"]["readings"] == [40_000, 75_000]
+    server_time[0] = START + 35_000 + 45_000
     body = game.turn({"action": "pass", "clock_ms": [40_000, 30_000]}).json()
     assert body["game"]["clock"]["readings"] == [75_000, 30_000]
 
 
 # The end ---------------------------------------------------------------------------------------
-def finish_upwords(client, readings: list[int], **clock: Any) -> ApiGame:
+def enter(game: ApiGame, server_time: list[int], body: dict[str, Any]) -> Any:
+    """An entry sent when the clocks read ``body["clock_ms"]``."""
+    server_time[0] = when_read(game.id, body["clock_ms"])
+    return game.turn(body)
+
+
+def finish_upwords(client, now: list[int], readings: list[int], **clock: Any) -> ApiGame:
     """An Upwords game: Ann plays MOOD (8), then the game is finished with these readings."""
     game = ApiGame(client, clock={**PLAYER_CLOCK, **clock})
-    assert game.play(MOOD, clock_ms=[readings[0], MINUTES_25]).status_code == 201
-    assert game.turn({"action": "finish", "clock_ms": readings}).status_code == 201
+    played = {"action": "play", "tiles": tiles(MOOD), "clock_ms": [readings[0], MINUTES_25]}
+    assert enter(game, now, played).status_code == 201
+    assert enter(game, now, {"action": "finish", "clock_ms": readings}).status_code == 201
     return game
 
 
-def test_the_end_enters_each_player_s_overtime_penalty_into_the_final_score(client):
-    game = finish_upwords(client, [-184_000, -1_000])  # 3:04 and 0:01 over
+def test_the_end_enters_each_player_s_overtime_penalty_into_the_final_score(client, server_time):
+    game = finish_upwords(client, server_time, [-184_000, -1_000])  # 3:04 and 0:01 over
     state = game.state()
     finals = [(p["name"], p["final_score"]) for p in state["players"]]
     assert finals == [("Ann", 8 + RACK_PENALTY - 40), ("Ben", RACK_PENALTY - 10)]
@@ -311,17 +326,17 @@ def test_the_end_enters_each_player_s_overtime_penalty_into_the_final_score(clie
     assert check_game(Game.objects.get(pk=game.id)) == []
 
 
-def test_no_overtime_costs_nothing_and_enters_nothing(client):
-    game = finish_upwords(client, [-184_000, 0])  # Ben: 0:00 over
+def test_no_overtime_costs_nothing_and_enters_nothing(client, server_time):
+    game = finish_upwords(client, server_time, [-184_000, 0])  # Ben: 0:00 over
     penalties = [(t["player"], t["score"]) for t in game.log() if t["action"] == "penalty"]
     assert penalties == [("Ann", -40)]
     assert game.state()["players"][1]["final_score"] == RACK_PENALTY
 
 
-def test_the_game_ending_by_itself_enters_the_penalties_too(client):
+def test_the_game_ending_by_itself_enters_the_penalties_too(client, server_time):
     game = ApiGame(client, clock=PLAYER_CLOCK)
     for readings in ([-61_000, MINUTES_25], [-61_000, -1]):  # two passes end it
-        response = game.turn({"action": "pass", "clock_ms": readings})
+        response = enter(game, server_time, {"action": "pass", "clock_ms": readings})
         assert response.status_code == 201, response.content
         answer = response.json()
     assert answer["game"]["status"] == "finished"
@@ -333,8 +348,8 @@ def test_the_game_ending_by_itself_enters_the_penalties_too(client):
     ]
 
 
-def test_past_the_maximum_a_player_loses_on_time_whatever_the_scores(client):
-    game = finish_upwords(client, [-601_000, 0], over_max="loses")
+def test_past_the_maximum_a_player_loses_on_time_whatever_the_scores(client, server_time):
+    game = finish_upwords(client, server_time, [-601_000, 0], over_max="loses")
     players = game.state()["players"]
     # Ann is charged the capped 100 and still scores more than Ben, but lost on time.
     assert [p["final_score"] for p in players] == [8 + RACK_PENALTY - 100, RACK_PENALTY]
@@ -343,29 +358,34 @@ def test_past_the_maximum_a_player_loses_on_time_whatever_the_scores(client):
     assert check_game(Game.objects.get(pk=game.id)) == []
 
 
-def test_past_the_maximum_a_capped_clock_only_charges_the_cap(client):
-    game = finish_upwords(client, [-601_000, 0], over_max="capped")
+def test_past_the_maximum_a_capped_clock_only_charges_the_cap(client, server_time):
+    game = finish_upwords(client, server_time, [-601_000, 0], over_max="capped")
     players = game.state()["players"]
     assert [p["final_score"] for p in players] == [8 + RACK_PENALTY - 100, RACK_PENALTY]
     assert [p["result"] for p in players] == ["loss", "win"]  # by the scores: -127 < -35
     assert game.state()["clock"]["lost_on_time"] == []
 
 
-def test_at_the_maximum_exactly_no_one_loses_on_time(client):
-    game = finish_upwords(client, [-600_000, -600_000], over_max="loses", overtime_penalty=0)
+def test_at_the_maximum_exactly_no_one_loses_on_time(client, server_time):
+    game = finish_upwords(
+        client, server_time, [-600_000, -600_000], over_max="loses", overtime_penalty=0
+    )
     assert [p["result"] for p in game.state()["players"]] == ["win", "loss"]  # by the scores
 
 
 # Records ---------------------------------------------------------------------------------------
-def clocked_crossword_over() -> Game:
+def clocked_crossword_over(server_time: list[int]) -> Game:
     game = domain.check_create_game(
         ruleset="crossword-classic", lexicon="CLUB", players=["Ann", "Ben"],
         challenge_mode="manual", clock=PLAYER_CLOCK,
     )  # fmt: skip
-    domain.act(game.pk, "play", tiles=HOUSE, clock_ms=[-184_000, MINUTES_25], clock_at=START + 1)
-    domain.act(game.pk, "pass", clock_ms=[-184_000, -65_000], clock_at=START + 2)
-    racks = {0: "AAEEIIO", 1: "AAEEIIO"}
-    domain.act(game.pk, "finish", racks=racks, clock_ms=[-184_000, -65_000], clock_at=START + 3)
+    for kind, readings, fields in [
+        ("play", [-184_000, MINUTES_25], {"tiles": HOUSE}),
+        ("pass", [-184_000, -65_000], {}),
+        ("finish", [-184_000, -65_000], {"racks": {0: "AAEEIIO", 1: "AAEEIIO"}}),
+    ]:
+        server_time[0] = at = when_read(game.pk, readings)
+        domain.act(game.pk, kind, clock_ms=readings, clock_at=at, **fields)
     return Game.objects.get(pk=game.pk)
 
 
@@ -374,8 +394,8 @@ def finals(game: Game) -> list[tuple[str, int | None, str]]:
     return [(s.player.name, s.final_score, s.result) for s in seats]
 
 
-def test_gcg_export_writes_each_time_penalty_and_import_reads_it_back(client):
-    game = clocked_crossword_over()
+def test_gcg_export_writes_each_time_penalty_and_import_reads_it_back(client, server_time):
+    game = clocked_crossword_over(server_time)
     text = game_to_gcg(game)
     times = [(e.nick, e.score) for e in read_gcg(text).events if e.kind == "time_penalty"]
     assert times == [("Ann", -40), ("Ben", -20)]
@@ -388,8 +408,8 @@ def test_gcg_export_writes_each_time_penalty_and_import_reads_it_back(client):
     assert [(t.seat.order, t.score) for t in penalties] == [(0, -40), (1, -20)]
 
 
-def test_the_json_record_round_trips_the_clock_and_every_reading():
-    game = clocked_crossword_over()
+def test_the_json_record_round_trips_the_clock_and_every_reading(server_time):
+    game = clocked_crossword_over(server_time)
     record = export_record(game)
     clock = game.clock
     readings = list(game.turns.order_by("number").values_list("clock", flat=True))
@@ -414,12 +434,15 @@ def test_a_time_penalty_after_the_end_is_written_with_the_final_score_as_its_tot
     assert [(e.kind, e.score, e.total) for e in events][-1] == ("time_penalty", -10, 24 - 7 - 10)
 
 
-def test_every_page_of_a_clocked_game_shows_its_clock_entries_and_penalties(client):
+def test_every_page_of_a_clocked_game_shows_its_clock_entries_and_penalties(client, server_time):
     game = ApiGame(client, clock=PLAYER_CLOCK)
     game.turn({"action": "clock", "clock": "pause"})
     game.turn({"action": "clock", "clock": "resume"})
-    game.play(MOOD, clock_ms=[-184_000, MINUTES_25])
-    game.turn({"action": "finish", "clock_ms": [-184_000, 0]})
+    played = {"action": "play", "tiles": tiles(MOOD), "clock_ms": [-184_000, MINUTES_25]}
+    assert enter(game, server_time, played).status_code == 201
+    assert (
+        enter(game, server_time, {"action": "finish", "clock_ms": [-184_000, 0]}).status_code == 201
+    )
     log = client.get(f"/games/{game.id}/log")
     assert log.status_code == 200
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", log.content.decode()))

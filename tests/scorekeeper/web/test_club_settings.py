@@ -12,7 +12,7 @@ import pytest
 from scorekeeper.api.accounts import new_account_token
 from scorekeeper.game import club_settings
 from scorekeeper.game.membership import directs
-from scorekeeper.models import Club, Game, Player, Tournament
+from scorekeeper.models import Club, DirectorInvitation, Game, Player, Tournament
 from tests.factories import account, make_club, messages_of
 
 pytestmark = pytest.mark.django_db
@@ -158,8 +158,20 @@ def test_a_director_makes_a_member_a_director_and_steps_down_while_another_remai
     ann = Player.objects.get(name="Ann")
     assert f'<option value="{ann.pk}">Ann (ann)</option>' in page
     response = client.post("/clubs/riverside/settings/directors", {"change": "add", "player": ann.pk}, follow=True)  # fmt: skip
-    assert messages_of(response) == ["Ann (ann) directs Riverside now."]
+    assert messages_of(response) == [
+        "Ann (ann) is invited to direct Riverside: they direct it once they accept, on their "
+        "Invitations page."
+    ]
+    assert [u.username for u in Club.objects.get().directors.all()] == ["dora"]  # not yet
+    dora_account = Club.objects.get().directors.get()
+    client.force_login(ann.user)
+    page = client.get("/clubs/invitations").content.decode()
+    assert "Riverside: direct it?" in page
+    invitation = DirectorInvitation.objects.get()
+    response = client.post(f"/clubs/invitations/direct/{invitation.pk}", {"answer": "accept"}, follow=True)  # fmt: skip
+    assert messages_of(response) == ["You direct Riverside now."]
     assert sorted(u.username for u in Club.objects.get().directors.all()) == ["ann", "dora"]
+    client.force_login(dora_account)
     response = client.post("/clubs/riverside/settings/directors", {"change": "step_down"}, follow=True)  # fmt: skip
     assert response.redirect_chain[-1][0] == "/clubs/riverside/"
     assert messages_of(response) == ["You no longer direct Riverside."]
@@ -216,8 +228,21 @@ def test_a_director_changes_the_settings_through_the_api(client, dora):
     assert renamed.json()["name"] == "Riverside Words"
     sent = api(client, token, "post", "players/rename", {"player": "ann", "name": "Ann Archer"})
     assert sent.json() == {"was": "Ann", "name": "Ann Archer"}
-    made = api(client, token, "post", "directors/", {"player": "Ann Archer"})
-    assert made.json()["directors"] == ["ann", "dora"]
+    invited = api(client, token, "post", "directors/", {"player": "Ann Archer"})
+    assert invited.status_code == 202, invited.content
+    assert invited.json() == {
+        "id": DirectorInvitation.objects.get().pk, "club": "riverside",
+        "club_name": "Riverside Words", "username": "ann", "invited_by": "dora",
+        "state": "invited",
+    }  # fmt: skip
+    assert client.get("/api/clubs/riverside/settings").json()["directors"] == ["dora"]
+    ann = new_account_token(Player.objects.get(name="Ann Archer").user)
+    auth = {"HTTP_AUTHORIZATION": f"Bearer {ann}"}
+    waiting = client.get("/api/director-invitations/", **auth).json()
+    assert waiting == [invited.json()]
+    made = client.post(f"/api/director-invitations/{waiting[0]['id']}/accept", **auth)
+    assert made.status_code == 200 and made.json()["directors"] == ["ann", "dora"]
+    assert not DirectorInvitation.objects.exists()
     assert api(client, token, "post", "directors/step-down").json()["directors"] == ["ann"]
     refused(api(client, token, "put", "rules", rules), 403, "not_director")
 
@@ -227,7 +252,7 @@ def test_the_api_refuses_with_a_sentence_and_changes_nothing(client, dora):
     refused(api(client, token, "put", "rules", {"clock": {"kind": "sand"}}), 400, "clock_shape")
     refused(api(client, token, "put", "rules", {"lexicon": "XYZ"}), 400, "unknown_lexicon")
     said = refused(api(client, token, "post", "directors/", {"player": "Ben"}), 422, "not_member")
-    assert said == "Ben has no account: give them one to make them a director."
+    assert said == "Ben has no account: give them one to invite them to direct."
     said = refused(
         api(client, token, "post", "directors/", {"player": "Zed"}), 422, "not_on_roster"
     )

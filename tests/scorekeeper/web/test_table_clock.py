@@ -9,8 +9,9 @@ from html import unescape
 
 import pytest
 
-from scorekeeper.game import domain
+from scorekeeper.game import clocks, domain
 from scorekeeper.models import Game, Turn
+from tests.clock_time import when_read
 from tests.factories import make_club, scorer, start, turn
 
 pytestmark = pytest.mark.django_db
@@ -89,7 +90,21 @@ def test_a_clock_no_clock_could_be_is_refused_with_a_sentence(client, fields, me
 
 # The scorer page's turns carry the phone's readings ----------------------------------------
 MINUTES_25 = 1_500_000
-AT = 1_800_000_000_000  # the phone's moment, epoch ms
+AT = 1_800_000_000_000  # the phone's moment, epoch ms: 1:04 after the game started
+
+
+@pytest.fixture(autouse=True)
+def server_time(monkeypatch):
+    """The server's clock: a game starts 1:04 before AT, and the server's time is AT."""
+    now = [AT - 64_000]
+    monkeypatch.setattr(clocks, "now_ms", lambda: now[0])
+    return now
+
+
+def clocks_read(now: list[int], game: Game, readings: list[int]) -> dict[str, object]:
+    """The readings and their moment, the server's time then, as a phone sends them."""
+    now[0] = when_read(game.pk, readings)
+    return {"clock_ms": readings, "clock_at": now[0]}
 
 
 def clocked(client, **fields) -> Game:
@@ -103,8 +118,9 @@ def sent(client, game: Game, **data) -> dict:
     return client.post(scorer(game) + "turn", data, headers={"Accept": "application/json"}).json()
 
 
-def test_a_turn_from_the_page_stores_the_readings_it_was_sent_with(client):
+def test_a_turn_from_the_page_stores_the_readings_it_was_sent_with(client, server_time):
     game = clocked(client)
+    server_time[0] = AT
     answer = sent(client, game, action="pass", clock_ms=f"{MINUTES_25 - 64_000},{MINUTES_25}",
                   clock_at=str(AT))  # fmt: skip
     assert answer["entered"] is True
@@ -122,8 +138,11 @@ def test_a_turn_from_the_page_stores_the_readings_it_was_sent_with(client):
         (f"{MINUTES_25 + 1000},{MINUTES_25}", "a clock only runs down"),
     ],
 )
-def test_readings_no_clock_could_show_are_refused_and_nothing_is_entered(client, readings, said):
+def test_readings_no_clock_could_show_are_refused_and_nothing_is_entered(
+    client, server_time, readings, said
+):
     game = clocked(client)
+    server_time[0] = AT
     answer = sent(client, game, action="pass", clock_ms=readings, clock_at=str(AT))
     assert answer["entered"] is False and said in answer["message"]
     assert Turn.objects.filter(game=game).count() == 0
@@ -145,8 +164,9 @@ def test_the_clock_is_tapped_paused_and_resumed_from_the_page(client):
     ]  # fmt: skip
 
 
-def test_the_scorer_page_shows_each_players_time_the_running_one_a_button(client):
+def test_the_scorer_page_shows_each_players_time_the_running_one_a_button(client, server_time):
     game = clocked(client)
+    server_time[0] = AT
     turn(client, game, action="pass", clock_ms=f"{MINUTES_25 - 64_000},{MINUTES_25}",
          clock_at=str(AT))  # fmt: skip
     html = client.get(scorer(game)).content.decode()
@@ -157,30 +177,31 @@ def test_the_scorer_page_shows_each_players_time_the_running_one_a_button(client
     assert '<span class="clock-time">23:56</span>' in html  # Ann's, stopped
 
 
-def test_a_turn_timer_run_out_offers_the_pass_it_becomes(client):
+def test_a_turn_timer_run_out_offers_the_pass_it_becomes(client, server_time):
     game = start(client, ruleset="letterup-classic", clock="turn", turn_clock="75")
-    domain.act(game.pk, "clock", clock="pause", clock_ms=[-2_000, 75_000])
+    domain.act(game.pk, "clock", clock="pause", **clocks_read(server_time, game, [-2_000, 75_000]))
     html = client.get(scorer(game)).content.decode()
     assert re.search(r'<div id="time-up" class="time-up" role="alert">Time is up: Ann', html)
     turn(client, game, action="pass", on_time="1")
     assert "Ann passed on time." in client.get(scorer(game)).content.decode()
 
 
-def test_the_end_screen_shows_what_overtime_cost_and_a_loss_on_time(client):
+def test_the_end_screen_shows_what_overtime_cost_and_a_loss_on_time(client, server_time):
     game = clocked(client, ruleset="upwords-10", clock_over_max="loses", clock_max_overtime="1")
+    domain.act(game.pk, "pass", **clocks_read(server_time, game, [-64_000, MINUTES_25]))
     while game.status == Game.Status.IN_PROGRESS:  # passes end an Upwords game by themselves
-        domain.act(game.pk, "pass", clock_ms=[-64_000, -30_000])
+        domain.act(game.pk, "pass", **clocks_read(server_time, game, [-64_000, -30_000]))
         game.refresh_from_db()
     html = client.get(scorer(game)).content.decode()
     assert "Ann lost on time (1:04 over) · Ben: −10 for 0:30 over." in html
     assert "Ben wins" in html
 
 
-def test_the_spectator_screen_and_the_directors_tables_show_both_clocks(client):
+def test_the_spectator_screen_and_the_directors_tables_show_both_clocks(client, server_time):
     club = make_club()
     game = domain.check_create_game(ruleset="crossword-classic", players=["Ann", "Ben"],
                                  lexicon="CLUB", club=club, clock={"kind": "player"})  # fmt: skip
-    domain.act(game.pk, "pass", clock_ms=[MINUTES_25 - 64_000, MINUTES_25])
+    domain.act(game.pk, "pass", **clocks_read(server_time, game, [MINUTES_25 - 64_000, MINUTES_25]))
     for url in (f"/games/{game.pk}/watch", f"/clubs/{club.slug}/live"):
         html = client.get(url).content.decode()
         assert html.count('class="player-clock') == 2 and "js/clock.js" in html, url
@@ -189,10 +210,13 @@ def test_the_spectator_screen_and_the_directors_tables_show_both_clocks(client):
                          html), url  # fmt: skip
 
 
-def test_the_end_screen_and_the_games_page_show_the_time_penalty_apart_from_the_turns(client):
+def test_the_end_screen_and_the_games_page_show_the_time_penalty_apart_from_the_turns(
+    client, server_time
+):
     game = clocked(client, ruleset="upwords-10", clock_over_max="loses", clock_max_overtime="1")
+    domain.act(game.pk, "pass", **clocks_read(server_time, game, [-64_000, MINUTES_25]))
     while game.status == Game.Status.IN_PROGRESS:
-        domain.act(game.pk, "pass", clock_ms=[-64_000, -30_000])
+        domain.act(game.pk, "pass", **clocks_read(server_time, game, [-64_000, -30_000]))
         game.refresh_from_db()
     # No turn scored: the racks' 35 each off, then Ann's capped 10 and Ben's 10 for their time.
     assert [s.final_score for s in game.seats.order_by("order")] == [-45, -45]
