@@ -471,6 +471,9 @@ class Tournament(models.Model):
     rejected_challenge = models.CharField(max_length=16, blank=True)
     clock = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # One more with every change to what the event's pages show (``game.event_version``):
+    # their ETag and the key of the part drawn once for every phone.
+    version = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["-date", "-created_at"]

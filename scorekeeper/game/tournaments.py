@@ -11,13 +11,13 @@ the table numbers (a round's tables run on from one division to the next).
 Standings are computed when read, from each game's stored ``final_score`` (never its turn
 log), so a game's end or a correction made after it changes them at once. Every change here
 and every change to an event's game is news on its club's channel (``live.news``), which the
-standings screens follow.
+director's screen follows; every change to what the event's pages show (a game of it ended, a
+result, a pairing, an entry) moves the event's version on (``announce``), which they follow.
 """
 
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -31,12 +31,10 @@ from django.utils import timezone
 
 from referee import IllegalAction, InputError, get_ruleset
 from scorekeeper import tournaments as core
-from scorekeeper.game import domain
+from scorekeeper.game import domain, event_version
 from scorekeeper.game.club_settings import ClubRules, check_clock, check_rules
 from scorekeeper.game.refusals import Conflict
 from scorekeeper.game.word_policy import AUTO, MANUAL, resolve_lexicon
-from scorekeeper.live.hub import hub
-from scorekeeper.live.news import club_channel
 from scorekeeper.models import (
     Club,
     Entrant,
@@ -50,7 +48,7 @@ from scorekeeper.models import (
 )
 
 MAX_ROUNDS = 30
-MAX_ENTRANTS = 200
+MAX_ENTRANTS = 300  # a national event; its pages and pairing are bounded for as many
 MAX_RATING = 3000
 MAX_CAREER_GAMES = 100_000
 SCORE_LOWEST, SCORE_MOST = -1000, 10000  # a game's score typed in or read from a .t file
@@ -787,14 +785,11 @@ def do_withdraw(entrant: Entrant, *, by: str = "") -> list[Pairing]:
 
 
 def announce(tournament: Tournament) -> None:
-    """Tell the club's screens that the event changed once the transaction commits (a
-    game's own changes are announced by the domain)."""
-    club_id = tournament.club_id
-
-    def send() -> None:
-        hub.publish(club_channel(club_id), {"game": "", "entry": 0, "at": round(time.time(), 3)})
-
-    transaction.on_commit(lambda: hub.soon(send), robust=True)
+    """The event changed: its version moves on (``event_version.do_bump``: every event page's
+    ``ETag`` and drawn part follow it) and, once the transaction commits, its pages and the
+    club's screens hear of it (a game's own changes are announced by the domain). Every
+    change to an event calls this, in its transaction."""
+    event_version.do_bump([tournament.pk], tournament.club_id)
 
 
 # Reading an event ------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
-"""A club's tournament on the site: its public page (find my table, pairings, standings with
-scorecards, kept up to date as results land), its standings part, its ``.t`` file, the
+"""A club's tournament on the site: its public page (find my table, pairings, standings, kept
+up to date as results land; drawn once a version, ``event_parts``), its standings part, each
+player's scorecard, its ``.t`` file, the
 director's page (make an event, pair a round, type in a result, withdraw a player) and a
 printable round page with each table's scorer link as a QR code.
 
@@ -9,9 +10,8 @@ form, call one operation and redirect.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
 
 from django import forms
 from django.conf import settings
@@ -21,14 +21,16 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import condition, require_GET, require_http_methods, require_POST
 
 from scorekeeper.game import club_settings, event_files
 from scorekeeper.game import tournaments as events
 from scorekeeper.game.links import link_url
 from scorekeeper.game.membership import directs
 from scorekeeper.game.refusals import REFUSALS, message_of, status_of
+from scorekeeper.live.news import event_version
 from scorekeeper.models import Pairing, Tournament, name_key
+from scorekeeper.web import event_parts
 from scorekeeper.web.clock_fields import clock_initial, clock_of
 from scorekeeper.web.clubs import get_club, number_of, refuse
 from scorekeeper.web.managing import qr_svg
@@ -120,92 +122,71 @@ def new_tournament(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 # The public page ------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Seating:
-    """Where a player sits in the latest round, for "find my table"."""
-
-    round: int
-    table: int | None  # None: the bye
-    seat: str  # "first", "second" or "" for the bye
-    opponent: str
-
-
-def find_table(rounds: dict[int, list[Pairing]], name: str) -> Seating | None:
-    if not rounds:
+# Every public page and part of an event answers with an ETag from the event's version (and,
+# for the page, who asks and what they asked): a repeat is a 304 from one read of the version.
+def _public_etag(request: HttpRequest, tournament_id: int, number: int = 0) -> str | None:
+    version = event_version(tournament_id)
+    if version is None:
         return None
-    number = max(rounds)
-    key = name_key(name)
-    for pairing in rounds[number]:
-        first = pairing.first.player.name
-        second = pairing.second.player.name if pairing.second else ""
-        if name_key(first) == key:
-            return Seating(number, pairing.table, "first" if second else "", second)
-        if second and name_key(second) == key:
-            return Seating(number, pairing.table, "second", first)
-    return None
+    page = request.resolver_match.url_name if request.resolver_match else ""
+    if page == "tournament":  # the page says who it was drawn for and what they asked
+        asked = request.GET.get("name", "").strip()[:80]
+        who = request.user.pk if request.user.is_authenticated else 0
+        digest = hashlib.blake2b(asked.encode(), digest_size=6).hexdigest()
+        return f"{tournament_id}.{version}.{who}.{digest}"
+    if page == "tournament_scorecard":
+        return f"{tournament_id}.{version}.card{number}"
+    return part_etag(tournament_id, version)
 
 
-@dataclass(frozen=True)
-class DivisionView:
-    """One division as the pages show it: its name ("" when the event has one), the latest
-    round's tables, the standings and the scorecards."""
-
-    name: str
-    current: list[Pairing]
-    rows: list[events.Row]
-    cards: list[tuple[events.Row, list[tuple[Any, str]]]]
+def part_etag(tournament_id: int, version: int) -> str:
+    """The live part's ETag at ``version`` (the page says it, for its first fetch)."""
+    return f"{tournament_id}.{version}"
 
 
-def division_views(tournament: Tournament, rounds: dict[int, list[Pairing]]) -> list[DivisionView]:
-    names = events.names_of(tournament)
-    current = rounds[max(rounds)] if rounds else []
-    views = []
-    for name, rows in events.division_standings(tournament):
-        ids = {row.entrant.pk for row in rows}
-        cards = [
-            (row, [(line, names.get(line.opponent or 0, "")) for line in row.standing.scorecard])
-            for row in rows
-        ]
-        tables = [pairing for pairing in current if pairing.first_id in ids]
-        views.append(DivisionView(name, tables, rows, cards))
-    return views
-
-
-def _live_context(
-    tournament: Tournament, rounds: dict[int, list[Pairing]] | None = None
-) -> dict[str, Any]:
-    """What the live part shows: for each division, the latest round's tables, the
-    standings, the scorecards."""
-    rounds = dict(events.rounds_of(tournament)) if rounds is None else rounds
-    return {
-        "tournament": tournament,
-        "divisions": division_views(tournament, rounds),
-        "current_round": max(rounds) if rounds else 0,
-    }
+def _revalidated(response: HttpResponse) -> HttpResponse:
+    response["Cache-Control"] = "no-cache"  # kept, and asked again with its ETag each time
+    return response
 
 
 @require_GET
+@condition(etag_func=_public_etag)
 def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = get_tournament(tournament_id)
-    rounds = dict(events.rounds_of(tournament))
+    part = event_parts.live_part(tournament)
     asked = request.GET.get("name", "").strip()[:80]
     context = {
-        **_live_context(tournament, rounds),
+        "tournament": tournament,
         "club": tournament.club,
+        "part": mark_safe(part.html),  # noqa: S308 - drawn by our template from the record
+        "version": part.version,
+        "part_etag": f'"{part_etag(tournament.pk, part.version)}"',
         "director": directs(request.user, tournament.club),
         "asked": asked,
-        "found": find_table(rounds, asked) if asked else None,
+        "found": part.seats.get(name_key(asked)) if asked else None,
         "poll": settings.LIVE_POLL_SECONDS,
     }
-    return render(request, "tournaments/event.html", context)
+    return _revalidated(render(request, "tournaments/event.html", context))
 
 
 @require_GET
+@condition(etag_func=_public_etag)
 def standings_part(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = get_tournament(tournament_id)
-    response = render(request, "tournaments/_live.html", _live_context(tournament))
-    response["Cache-Control"] = "no-cache"
-    return response
+    part = event_parts.live_part(tournament)
+    return _revalidated(HttpResponse(part.html))
+
+
+@require_GET
+@condition(etag_func=_public_etag)
+def scorecard(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """One player's scorecard (by their entry's number), drawn when asked for."""
+    tournament = get_tournament(tournament_id)
+    card = event_parts.scorecard(tournament, number)
+    if card is None:
+        raise Http404("There is no such player in this event.")
+    context = {"tournament": tournament, "club": tournament.club, "card": mark_safe(card)}  # noqa: S308
+    return _revalidated(render(request, "tournaments/scorecard.html", context))
 
 
 # The director's page --------------------------------------------------------------------------

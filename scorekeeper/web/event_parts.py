@@ -1,0 +1,142 @@
+"""An event's public parts, drawn once a version of the event (``Tournament.version``) and
+kept in the cache every worker shares: the live part (each division's tables of the latest
+round and its standings) with where each player sits ("find my table"), and each player's
+scorecard, drawn when someone asks for it. A page's cost is then one cache read, however many
+players and rounds; only the first page after a change draws, and while it draws the others
+wait for it a moment rather than draw it too.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from django.core.cache import cache
+from django.template.loader import render_to_string
+
+from scorekeeper.game import tournaments as events
+from scorekeeper.models import Pairing, Tournament, name_key
+
+KEEP_SECONDS = 6 * 3600  # a version's parts are kept as long as an evening's play
+DRAWING_SECONDS = 10  # how long one drawer holds the others off
+WAIT_SECONDS = 2.0  # how long a page waits for another's drawing before it draws its own
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Seating:
+    """Where a player sits in the latest round, for "find my table"."""
+
+    round: int
+    table: int | None  # None: the bye
+    seat: str  # "first", "second" or "" for the bye
+    opponent: str
+
+
+@dataclass(frozen=True)
+class LivePart:
+    """The event's live part as one version of it stands, and its latest round's seats by
+    each player's name (``name_key``)."""
+
+    version: int
+    html: str
+    seats: dict[str, Seating]
+
+
+def seats_of(rounds: Mapping[int, list[Pairing]]) -> dict[str, Seating]:
+    """Each player of the latest round, by name: their table, seat and opponent."""
+    if not rounds:
+        return {}
+    number = max(rounds)
+    seats = {}
+    for pairing in rounds[number]:
+        first = pairing.first.player.name
+        second = pairing.second.player.name if pairing.second else ""
+        seats[name_key(first)] = Seating(number, pairing.table, "first" if second else "", second)
+        if second:
+            seats[name_key(second)] = Seating(number, pairing.table, "second", first)
+    return seats
+
+
+@dataclass(frozen=True)
+class DivisionView:
+    """One division as the live part shows it: its name ("" when the event has one), the
+    latest round's tables and the standings."""
+
+    name: str
+    current: list[Pairing]
+    rows: list[events.Row]
+
+
+def _draw_live(tournament: Tournament) -> LivePart:
+    rounds = events.rounds_of(tournament)
+    current = rounds[max(rounds)] if rounds else []
+    divisions = []
+    for name, rows in events.division_standings(tournament):
+        ids = {row.entrant.pk for row in rows}
+        divisions.append(DivisionView(name, [p for p in current if p.first_id in ids], rows))
+    context = {
+        "tournament": tournament,
+        "divisions": divisions,
+        "current_round": max(rounds) if rounds else 0,
+    }
+    html = render_to_string("tournaments/_live.html", context)
+    return LivePart(tournament.version, html, seats_of(rounds))
+
+
+def _key(tournament: Tournament) -> str:
+    # Its making's moment too: an event deleted and another made may share its number.
+    return f"event:{tournament.pk}:{tournament.created_at.timestamp()}:{tournament.version}"
+
+
+def live_part(tournament: Tournament) -> LivePart:
+    """The live part of ``tournament`` at its version (as read with it)."""
+    key = f"{_key(tournament)}:live"
+    return _once(key, lambda: _draw_live(tournament))
+
+
+def scorecard(tournament: Tournament, number: int) -> str | None:
+    """The scorecard of the event's player ``number`` (their entry's number) as HTML; None
+    if there is no such player."""
+    key = f"{_key(tournament)}:card:{number}"
+    return _once(key, lambda: _draw_scorecard(tournament, number))
+
+
+def _draw_scorecard(tournament: Tournament, number: int) -> str | None:
+    for division, rows in events.division_standings(tournament):
+        for row in rows:
+            if row.entrant.number != number:
+                continue
+            names = events.names_of(tournament)
+            card = row.standing.scorecard
+            lines = [(line, names.get(line.opponent or 0, "")) for line in card]
+            context = {"tournament": tournament, "row": row, "lines": lines, "division": division}
+            return render_to_string("tournaments/_scorecard.html", context)
+    return None
+
+
+_MISSING = object()
+
+
+def _once(key: str, draw: Callable[[], T]) -> T:
+    """What ``key`` keeps, else drawn by ``draw`` and kept: by one page at a time, the others
+    waiting for it up to ``WAIT_SECONDS`` (then each draws its own)."""
+    found: Any = cache.get(key, _MISSING)
+    if found is not _MISSING:
+        return found  # type: ignore[no-any-return]
+    if not cache.add(f"{key}:drawing", 1, DRAWING_SECONDS):
+        deadline = time.monotonic() + WAIT_SECONDS
+        while time.monotonic() < deadline:
+            time.sleep(0.05)
+            found = cache.get(key, _MISSING)
+            if found is not _MISSING:
+                return found  # type: ignore[no-any-return]
+    drawn = draw()
+    cache.set(key, drawn, KEEP_SECONDS)
+    cache.delete(f"{key}:drawing")
+    return drawn
+
+
+__all__ = ["LivePart", "Seating", "live_part", "scorecard", "seats_of"]
