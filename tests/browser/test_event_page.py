@@ -19,9 +19,7 @@ from tests.factories import make_club
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_an_event_page_fetches_its_part_when_a_game_ends_and_not_on_a_turn(
-    page: Page, settings
-):
+def test_an_event_page_fetches_its_part_when_a_game_ends_and_not_on_a_turn(page: Page, settings):
     settings.LIVE_POLL_SECONDS = 0  # a change comes by push alone
     event = played_event(make_club(roster=()), players=8, rounds=3, played=0)
     events.do_pair_round(event, "swiss")

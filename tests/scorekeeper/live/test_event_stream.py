@@ -68,9 +68,7 @@ def test_a_game_of_the_event_is_news_on_its_channel_when_it_ends_not_on_a_turn(
         listener.leave()
 
 
-def test_the_stream_over_http_sends_nothing_for_a_turn_and_a_refresh_for_a_result(
-    client, settings
-):
+def test_the_stream_over_http_sends_nothing_for_a_turn_and_a_refresh_for_a_result(client, settings):
     settings.PUSH_HEARTBEAT_SECONDS = 0.05
     event = played_event(make_club(roster=()), players=4, rounds=3, played=0)
     events.do_pair_round(event, "swiss")
