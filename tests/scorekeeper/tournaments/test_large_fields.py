@@ -50,5 +50,6 @@ def test_a_large_field_pairs_as_well_over_its_likely_couples_as_over_all(method,
 
 def test_a_large_fields_couples_grow_with_its_players():
     for size in (100, 300):
-        weighed = pairing_module.near(list(range(size)), lambda index: size // 4)
+        quarter = size // 4
+        weighed = pairing_module.near(list(range(size)), lambda index, q=quarter: q)
         assert len(weighed) <= size * 4 * pairing_module.NEAR  # not size * (size - 1) / 2
