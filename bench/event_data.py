@@ -28,6 +28,7 @@ def played_event(
     played: int,
     divisions: int = 1,
     name: str = "Weekend",
+    lexicon: str = "CLUB",
     **fields: Any,
 ) -> Tournament:
     """An event of ``players`` in ``divisions`` (named A, B, ...; none for one), ``rounds``
@@ -38,7 +39,7 @@ def played_event(
         for i in range(1, players + 1)
     ]
     tournament = events.do_create_tournament(
-        club, name=name, ruleset="upwords-10", lexicon="CLUB", rounds=rounds, players=entries,
+        club, name=name, ruleset="upwords-10", lexicon=lexicon, rounds=rounds, players=entries,
         **fields,
     )  # fmt: skip
     entrants = events.entrants_of(tournament)

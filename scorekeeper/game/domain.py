@@ -518,12 +518,12 @@ class _Worked:
         if self.kept is not None:
             self.kept.write()
         rows.run(seat_updates)
+        # To every screen of the game, once this commits, with the part drawn from what it stores.
+        announce(game, turn, seats, self.state)
         if game.club_id is not None and (
             game.status == Game.Status.FINISHED or self.kind.retakes
         ):  # a result an event's standings may count (a game's end, or one taken back)
             do_bump_for_game(game.pk)
-        # To every screen of the game, once this commits, with the part drawn from what it stores.
-        announce(game, turn, seats, self.state)
         context = self.context
         return Applied(
             turn, game, seats, self.state, context.changes, context.rescored,

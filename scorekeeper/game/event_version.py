@@ -10,8 +10,9 @@ transaction, and the screens hear of it once that commits.
 
 from __future__ import annotations
 
+import logging
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from uuid import UUID
 
 from django.db import transaction
@@ -20,6 +21,19 @@ from django.db.models import F
 from scorekeeper.live.hub import hub
 from scorekeeper.live.news import club_channel, event_channel
 from scorekeeper.models import Tournament
+
+log = logging.getLogger(__name__)
+
+# What is drawn for an event's pages once it changes, before they hear of it (so that the
+# hundreds of phones that fetch the part then find it drawn): set by the web layer
+# (``ScorekeeperConfig.ready``).
+_drawing: list[Callable[[int], None]] = []
+
+
+def draw_with(draw: Callable[[int], None]) -> None:
+    """Have ``draw(tournament_id)`` draw an event's parts once it has changed, after the
+    request that changed it has answered and before its pages hear of it."""
+    _drawing[:] = [draw]
 
 
 def do_bump(tournament_ids: Iterable[int], club_id: int | None = None) -> None:
@@ -35,6 +49,11 @@ def do_bump(tournament_ids: Iterable[int], club_id: int | None = None) -> None:
     def send() -> None:
         at = round(time.time(), 3)
         for pk, version in versions.items():
+            for draw in _drawing:
+                try:
+                    draw(pk)
+                except Exception:  # the pages draw it themselves
+                    log.exception("The parts of event %s were not drawn with its news.", pk)
             hub.publish(event_channel(pk), {"event": pk, "version": version, "at": at})
         if club_id is not None:
             hub.publish(club_channel(club_id), {"game": "", "entry": 0, "at": at})
@@ -49,4 +68,4 @@ def do_bump_for_game(game_id: UUID | str) -> None:
     do_bump(found.values_list("pk", flat=True).distinct())
 
 
-__all__ = ["do_bump", "do_bump_for_game"]
+__all__ = ["do_bump", "do_bump_for_game", "draw_with"]

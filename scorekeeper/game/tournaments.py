@@ -793,11 +793,14 @@ def announce(tournament: Tournament) -> None:
 
 
 # Reading an event ------------------------------------------------------------------------------
-def division_standings(tournament: Tournament) -> list[tuple[str, list[Row]]]:
+def division_standings(
+    tournament: Tournament, pairings: Sequence[Pairing] | None = None
+) -> list[tuple[str, list[Row]]]:
     """Each division's standings in order, with scorecards, Gibsons and ratings, the
-    divisions in entry order (one, named ``""``, for an event of one division)."""
+    divisions in entry order (one, named ``""``, for an event of one division); from
+    ``pairings`` (``pairings_of``'s) when the caller has read them already."""
     entrants = entrants_of(tournament)
-    pairings = pairings_of(tournament)
+    pairings = pairings_of(tournament) if pairings is None else pairings
     latest = tournament.round_set.order_by("-number").first()
     gibsonized = set(latest.gibsonized) if latest else set()
     by_id = {entrant.pk: entrant for entrant in entrants}
@@ -879,10 +882,13 @@ def export_t(tournament: Tournament, division: str | None = None) -> str:
         raise refused(error) from None
 
 
-def rounds_of(tournament: Tournament) -> Mapping[int, list[Pairing]]:
-    """Each round's pairings in table order (the bye last), by round number."""
+def rounds_of(
+    tournament: Tournament, pairings: Sequence[Pairing] | None = None
+) -> Mapping[int, list[Pairing]]:
+    """Each round's pairings in table order (the bye last), by round number; from
+    ``pairings`` (``pairings_of``'s) when the caller has read them already."""
     found: dict[int, list[Pairing]] = {}
-    for pairing in pairings_of(tournament):
+    for pairing in pairings_of(tournament) if pairings is None else pairings:
         found.setdefault(pairing.round.number, []).append(pairing)
     for pairings in found.values():
         pairings.sort(key=lambda p: (p.table is None, p.table or 0))

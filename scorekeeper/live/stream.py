@@ -250,7 +250,7 @@ class EventStream:
         if self.shows(version):
             return b""
         self.seen = str(version)
-        return frame({"version": version}, event="refresh", entry=version)
+        return frame({"version": version, "at": message.get("at")}, event="refresh", entry=version)
 
     def catch_up(self) -> bytes:
         version = news.event_version(self.tournament_id)

@@ -8,6 +8,7 @@ wait for it a moment rather than draw it too.
 
 from __future__ import annotations
 
+import gzip
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -37,11 +38,12 @@ class Seating:
 
 @dataclass(frozen=True)
 class LivePart:
-    """The event's live part as one version of it stands, and its latest round's seats by
-    each player's name (``name_key``)."""
+    """The event's live part as one version of it stands, gzipped once for every phone that
+    takes it so, and its latest round's seats by each player's name (``name_key``)."""
 
     version: int
     html: str
+    gzipped: bytes
     seats: dict[str, Seating]
 
 
@@ -71,10 +73,11 @@ class DivisionView:
 
 
 def _draw_live(tournament: Tournament) -> LivePart:
-    rounds = events.rounds_of(tournament)
+    pairings = events.pairings_of(tournament)  # read once, for the tables and the standings
+    rounds = events.rounds_of(tournament, pairings)
     current = rounds[max(rounds)] if rounds else []
     divisions = []
-    for name, rows in events.division_standings(tournament):
+    for name, rows in events.division_standings(tournament, pairings):
         ids = {row.entrant.pk for row in rows}
         divisions.append(DivisionView(name, [p for p in current if p.first_id in ids], rows))
     context = {
@@ -83,7 +86,8 @@ def _draw_live(tournament: Tournament) -> LivePart:
         "current_round": max(rounds) if rounds else 0,
     }
     html = render_to_string("tournaments/_live.html", context)
-    return LivePart(tournament.version, html, seats_of(rounds))
+    gzipped = gzip.compress(html.encode(), compresslevel=6, mtime=0)
+    return LivePart(tournament.version, html, gzipped, seats_of(rounds))
 
 
 def _key(tournament: Tournament) -> str:
@@ -95,6 +99,14 @@ def live_part(tournament: Tournament) -> LivePart:
     """The live part of ``tournament`` at its version (as read with it)."""
     key = f"{_key(tournament)}:live"
     return _once(key, lambda: _draw_live(tournament))
+
+
+def draw_for(tournament_id: int) -> None:
+    """The event's live part drawn and kept at its version now, if it is not already (the
+    moment it changed, before its pages hear of it: ``event_version.draw_with``)."""
+    tournament = Tournament.objects.select_related("club").filter(pk=tournament_id).first()
+    if tournament is not None:
+        live_part(tournament)
 
 
 def scorecard(tournament: Tournament, number: int) -> str | None:
@@ -139,4 +151,4 @@ def _once(key: str, draw: Callable[[], T]) -> T:
     return drawn
 
 
-__all__ = ["LivePart", "Seating", "live_part", "scorecard", "seats_of"]
+__all__ = ["LivePart", "Seating", "draw_for", "live_part", "scorecard", "seats_of"]

@@ -5,6 +5,8 @@ repeat is a 304."""
 
 from __future__ import annotations
 
+import gzip
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -97,3 +99,15 @@ def test_event_pages_have_a_limit_of_their_own(client, settings):
     refused = client.get(f"/tournaments/{event.pk}/standings")
     assert refused.status_code == 429 and "Too many event pages" in refused.content.decode()
     assert client.get(f"/clubs/{club.slug}/").status_code == 200  # the club's page is not counted
+
+
+def test_the_live_part_goes_gzipped_as_drawn_once_for_every_phone(client):
+    event = played_event(make_club(roster=()), players=6, rounds=3, played=2)
+    path = f"/tournaments/{event.pk}/standings"
+    plain = client.get(path)
+    packed = client.get(path, HTTP_ACCEPT_ENCODING="gzip")
+    assert packed["Content-Encoding"] == "gzip" and "Accept-Encoding" in packed["Vary"]
+    assert gzip.decompress(packed.content) == plain.content
+    assert packed["ETag"] == plain["ETag"]
+    again = client.get(path, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=packed["ETag"])
+    assert again.status_code == 304
