@@ -40,6 +40,7 @@ from scorekeeper.models import (
     Entrant,
     Game,
     Pairing,
+    Seat,
     Tournament,
     TournamentRound,
     Turn,
@@ -407,6 +408,78 @@ def core_results(
 ) -> list[core.Result]:
     found = pairings_of(tournament) if pairings is None else pairings
     return [result_of(pairing, tournament) for pairing in found]
+
+
+def read_results(tournament: Tournament) -> list[core.Result]:
+    """``core_results(tournament)`` read as plain rows, in two queries with no model built
+    for each pairing: the standings of an event of hundreds of players and many rounds,
+    drawn for its pages (``web.event_parts``) after every change."""
+    rows = list(
+        Pairing.objects.filter(round__tournament=tournament)
+        .order_by("round__number", "table")
+        .values_list(
+            "round__number",
+            "first_id",
+            "second_id",
+            "absent_id",
+            "first_score",
+            "second_score",
+            "game_id",
+            "game__status",
+            "first__player_id",
+            "second__player_id",
+        )  # fmt: skip
+    )
+    ended = [row[6] for row in rows if row[7] == Game.Status.FINISHED and row[4] is None]
+    finals = {
+        (game_id, player_id): score
+        for game_id, player_id, score in Seat.objects.filter(game_id__in=ended).values_list(
+            "game_id", "player_id", "final_score"
+        )
+    }
+    found: list[core.Result] = []
+    for (
+        number,
+        first,
+        second,
+        absent,
+        one,
+        two,
+        game_id,
+        status,
+        first_player,
+        second_player,
+    ) in rows:
+        if second is None and absent == first:
+            found.append(core.Absence(number, first, tournament.forfeit_spread))
+        elif second is None:
+            found.append(core.Bye(number, first, tournament.bye_spread))
+        elif absent is not None:
+            present = second if absent == first else first
+            found.append(core.Forfeit(number, present, absent, tournament.forfeit_spread))
+        elif one is not None and two is not None:
+            found.append(core.Game(number, first, second, one, two))
+        elif status == Game.Status.FINISHED:
+            scores = finals.get((game_id, first_player)), finals.get((game_id, second_player))
+            if scores[0] is None or scores[1] is None:
+                scores = (None, None)
+            found.append(core.Game(number, first, second, *scores))
+        else:
+            found.append(core.Game(number, first, second, None, None))
+    return found
+
+
+def latest_round(tournament: Tournament) -> tuple[int, list[Pairing]]:
+    """The latest round's number (0 before the first) and its pairings in table order (the
+    bye last), with their players."""
+    number = tournament.round_set.aggregate(latest=Max("number"))["latest"] or 0
+    pairings = list(
+        Pairing.objects.filter(round__tournament=tournament, round__number=number)
+        .select_related("round", "game", "first__player", "second__player")
+        .order_by("table")
+    )
+    pairings.sort(key=lambda p: (p.table is None, p.table or 0))
+    return number, pairings
 
 
 # Pairing a round -------------------------------------------------------------------------------
@@ -794,21 +867,22 @@ def announce(tournament: Tournament) -> None:
 
 # Reading an event ------------------------------------------------------------------------------
 def division_standings(
-    tournament: Tournament, pairings: Sequence[Pairing] | None = None
+    tournament: Tournament, results: Sequence[core.Result] | None = None
 ) -> list[tuple[str, list[Row]]]:
     """Each division's standings in order, with scorecards, Gibsons and ratings, the
     divisions in entry order (one, named ``""``, for an event of one division); from
-    ``pairings`` (``pairings_of``'s) when the caller has read them already."""
+    ``results`` (``read_results``'s) when the caller has read them already."""
     entrants = entrants_of(tournament)
-    pairings = pairings_of(tournament) if pairings is None else pairings
+    results = core_results(tournament) if results is None else results
     latest = tournament.round_set.order_by("-number").first()
     gibsonized = set(latest.gibsonized) if latest else set()
     by_id = {entrant.pk: entrant for entrant in entrants}
     found = []
     for division in divisions_of(entrants):
         players = [core_player(entrant) for entrant in entrants if entrant.division == division]
-        results = core_results(tournament, in_division(pairings, [by_id[p.id] for p in players]))
-        ratings = core.rate_event(players, results)
+        ids = {player.id for player in players}
+        played = [result for result in results if _player_of(result) in ids]
+        ratings = core.rate_event(players, played)
         rows = [
             Row(
                 standing=row,
@@ -817,10 +891,19 @@ def division_standings(
                 rating_before=ratings[row.player.id].before,
                 rating_after=ratings[row.player.id].after,
             )
-            for row in core.compute_standings(players, results, rules_of(tournament))
+            for row in core.compute_standings(players, played, rules_of(tournament))
         ]
         found.append((division, rows))
     return found
+
+
+def _player_of(result: core.Result) -> int:
+    """A player of ``result``: both of a pairing are always in one division."""
+    if isinstance(result, core.Game):
+        return result.first
+    if isinstance(result, core.Forfeit):
+        return result.present
+    return result.player
 
 
 def standings(tournament: Tournament, division: str | None = None) -> list[Row]:
@@ -882,13 +965,10 @@ def export_t(tournament: Tournament, division: str | None = None) -> str:
         raise refused(error) from None
 
 
-def rounds_of(
-    tournament: Tournament, pairings: Sequence[Pairing] | None = None
-) -> Mapping[int, list[Pairing]]:
-    """Each round's pairings in table order (the bye last), by round number; from
-    ``pairings`` (``pairings_of``'s) when the caller has read them already."""
+def rounds_of(tournament: Tournament) -> Mapping[int, list[Pairing]]:
+    """Each round's pairings in table order (the bye last), by round number."""
     found: dict[int, list[Pairing]] = {}
-    for pairing in pairings_of(tournament) if pairings is None else pairings:
+    for pairing in pairings_of(tournament):
         found.setdefault(pairing.round.number, []).append(pairing)
     for pairings in found.values():
         pairings.sort(key=lambda p: (p.table is None, p.table or 0))

@@ -73,21 +73,22 @@ class DivisionView:
 
 
 def _draw_live(tournament: Tournament) -> LivePart:
-    pairings = events.pairings_of(tournament)  # read once, for the tables and the standings
-    rounds = events.rounds_of(tournament, pairings)
-    current = rounds[max(rounds)] if rounds else []
+    number, current = events.latest_round(tournament)
     divisions = []
-    for name, rows in events.division_standings(tournament, pairings):
+    # The results as plain rows: hundreds of players' rounds, no model built for each.
+    for name, rows in events.division_standings(tournament, events.read_results(tournament)):
         ids = {row.entrant.pk for row in rows}
         divisions.append(DivisionView(name, [p for p in current if p.first_id in ids], rows))
     context = {
         "tournament": tournament,
         "divisions": divisions,
-        "current_round": max(rounds) if rounds else 0,
+        "current_round": number,
     }
     html = render_to_string("tournaments/_live.html", context)
     gzipped = gzip.compress(html.encode(), compresslevel=6, mtime=0)
-    return LivePart(tournament.version, html, gzipped, seats_of(rounds))
+    return LivePart(
+        tournament.version, html, gzipped, seats_of({number: current} if number else {})
+    )
 
 
 def _key(tournament: Tournament) -> str:
@@ -117,7 +118,7 @@ def scorecard(tournament: Tournament, number: int) -> str | None:
 
 
 def _draw_scorecard(tournament: Tournament, number: int) -> str | None:
-    for division, rows in events.division_standings(tournament):
+    for division, rows in events.division_standings(tournament, events.read_results(tournament)):
         for row in rows:
             if row.entrant.number != number:
                 continue

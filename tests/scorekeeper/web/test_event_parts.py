@@ -12,6 +12,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from bench.event_data import played_event
+from bench.sequences import HASBRO
 from scorekeeper.game import domain
 from scorekeeper.game import tournaments as events
 from scorekeeper.models import Tournament
@@ -111,3 +112,23 @@ def test_the_live_part_goes_gzipped_as_drawn_once_for_every_phone(client):
     assert packed["ETag"] == plain["ETag"]
     again = client.get(path, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=packed["ETag"])
     assert again.status_code == 304
+
+
+def test_the_results_read_as_rows_are_the_results_read_as_pairings():
+    """A game ended at its table, a result typed in, a forfeit, a bye, a late entry's
+    absences and a game still in play: the pages' reading and the record's agree."""
+    club = make_club(roster=())
+    event = played_event(club, players=7, rounds=4, played=1)
+    events.do_pair_round(event, "swiss")
+    tables = list(event.round_set.get(number=2).pairings.exclude(game=None).order_by("table"))
+    domain.act(tables[0].game.pk, "play", tiles=HASBRO[0][0])
+    domain.act(tables[0].game.pk, "finish")
+    one, two = tables[1].first.player.name, tables[1].second.player.name
+    events.do_enter_result(event, 2, one, 410, two, 380)
+    events.do_forfeit(event, 2, tables[2].first.player.name)
+    events.do_add_players(event, [events.Entry("Late Comer")])
+    event.refresh_from_db()
+    assert events.read_results(event) == events.core_results(event)
+    assert events.division_standings(event, events.read_results(event)) == (
+        events.division_standings(event)
+    )
