@@ -99,7 +99,12 @@ class Phone:
                 self.conn = await connect(self.run.port)
             extra = ["Accept-Encoding: gzip", *([f"If-None-Match: {etag}"] if etag else [])]
             began = time.monotonic()
-            status, head, body = await self.conn.send(transport.get(path, *extra))
+            try:
+                answer = await asyncio.wait_for(self.conn.send(transport.get(path, *extra)), 30)
+            except TimeoutError:
+                self.conn.close()
+                raise
+            status, head, body = answer
             return status, head, body, (time.monotonic() - began) * 1000
 
     async def look(self) -> None:
@@ -182,7 +187,7 @@ class Run:
             raw = transport.post(f"/api/games/{table.id}/turns/", body, table.token)
             began = time.monotonic()
             try:
-                status, _, data = await pool.request(raw)
+                status, _, data = await asyncio.wait_for(pool.request(raw), 30)
             except Exception as error:  # noqa: BLE001
                 self.errors.append(f"turn: {error!r}")
                 return
@@ -236,14 +241,16 @@ class Run:
             while moment < start + seconds:
                 jobs.append(self.at(moment, phone.look))
                 moment += draw.expovariate(1 / LOOK_AGAIN)
-        probe = await connect(self.port)
+        probing = asyncio.Lock()
 
         async def healthz() -> None:
-            nonlocal probe
-            if probe.closed:
-                probe = await connect(self.port)
-            began = time.monotonic()
-            status, _, _ = await probe.send(transport.get("/healthz"))
+            began = time.monotonic()  # from its moment: a probe waiting for the last counts
+            async with probing:
+                conn = await connect(self.port)
+                try:
+                    status, _, _ = await asyncio.wait_for(conn.send(transport.get("/healthz")), 30)
+                finally:
+                    conn.close()
             if status == 200:
                 self.healthz_ms.append((time.monotonic() - began) * 1000)
 
@@ -251,7 +258,9 @@ class Run:
         while moment < start + seconds:
             jobs.append(self.at(moment, healthz))
             moment += 0.5
-        await asyncio.gather(*jobs, return_exceptions=True)
+        for failed in await asyncio.gather(*jobs, return_exceptions=True):
+            if isinstance(failed, BaseException):
+                self.errors.append(f"{type(failed).__name__}: {failed}")
         await asyncio.sleep(2.0)  # the last end's pages fetched
         self.measuring = False
         cpu = cpu_seconds() - cpu0
