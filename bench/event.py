@@ -208,9 +208,28 @@ def run(
     return {**figures, "details": details}
 
 
+def measure(
+    seconds: float = 60.0,
+    every: float = 20.0,
+    phones: int = 300,
+    ends: int = 12,
+    sqlite_only: bool = False,
+) -> dict[str, Any]:
+    """Every figure of the event bench: the pairing, then a run on each database."""
+    from bench.run import live_databases
+
+    figures: dict[str, Any] = {"event_pairing_ms": pairing_ms()}
+    print(f"event: a round of {PLAYERS} in one division pairs in {figures['event_pairing_ms']} ms")
+    runs = live_databases()[:1] if sqlite_only else live_databases()
+    for name, url, redis in runs:
+        found = run(url, redis, seconds, every, phones, ends)
+        suffix = "" if name == "sqlite" else f"_{name}"
+        figures.update({f"{key}{suffix}": value for key, value in found.items()})
+    return figures
+
+
 def main(argv: list[str] | None = None) -> None:
     from bench.goals import goals_met
-    from bench.run import live_databases
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=60.0)
@@ -219,12 +238,6 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--ends", type=int, default=12, help="games that end in the window")
     parser.add_argument("--sqlite-only", action="store_true")
     args = parser.parse_args(argv)
-    figures: dict[str, Any] = {"event_pairing_ms": pairing_ms()}
-    print(f"event: a round of {PLAYERS} in one division pairs in {figures['event_pairing_ms']} ms")
-    runs = live_databases()[:1] if args.sqlite_only else live_databases()
-    for name, url, redis in runs:
-        found = run(url, redis, args.seconds, args.every, args.phones, args.ends)
-        suffix = "" if name == "sqlite" else f"_{name}"
-        figures.update({f"{key}{suffix}": value for key, value in found.items()})
+    figures = measure(args.seconds, args.every, args.phones, args.ends, args.sqlite_only)
     figures["goals_met"] = goals_met(figures)
     print(json.dumps(figures))
