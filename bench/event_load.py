@@ -94,18 +94,24 @@ class Phone:
         self.stream: Listening | None = None
 
     async def get(self, path: str, etag: str) -> tuple[int, bytes, bytes, float]:
+        extra = ["Accept-Encoding: gzip", *([f"If-None-Match: {etag}"] if etag else [])]
         async with self.busy:
-            if self.conn is None or self.conn.closed:
-                self.conn = await connect(self.run.port)
-            extra = ["Accept-Encoding: gzip", *([f"If-None-Match: {etag}"] if etag else [])]
             began = time.monotonic()
-            try:
-                answer = await asyncio.wait_for(self.conn.send(transport.get(path, *extra)), 30)
-            except TimeoutError:
-                self.conn.close()
-                raise
-            status, head, body = answer
-            return status, head, body, (time.monotonic() - began) * 1000
+            for attempt in range(2):  # again on a new connection if the server closed it
+                if self.conn is None or self.conn.closed:
+                    self.conn = await connect(self.run.port)
+                try:
+                    sent = self.conn.send(transport.get(path, *extra))
+                    status, head, body = await asyncio.wait_for(sent, 30)
+                except transport.ConnectionLost:
+                    if attempt:
+                        raise
+                    continue
+                except TimeoutError:
+                    self.conn.close()
+                    raise
+                return status, head, body, (time.monotonic() - began) * 1000
+            raise AssertionError("unreachable")
 
     async def look(self) -> None:
         """The event's page, as a phone opens it again: a 304 while nothing changed."""

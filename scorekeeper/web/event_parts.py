@@ -9,7 +9,9 @@ wait for it a moment rather than draw it too.
 from __future__ import annotations
 
 import gzip
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -96,10 +98,24 @@ def _key(tournament: Tournament) -> str:
     return f"event:{tournament.pk}:{tournament.created_at.timestamp()}:{tournament.version}"
 
 
+# The latest parts this process served, by their keys (a version's part never changes): the
+# hundreds of phones that fetch one after a change read it from memory, not the shared cache.
+_served: OrderedDict[str, LivePart] = OrderedDict()
+SERVED_KEPT = 32
+_serving = threading.Lock()
+
+
 def live_part(tournament: Tournament) -> LivePart:
     """The live part of ``tournament`` at its version (as read with it)."""
     key = f"{_key(tournament)}:live"
-    return _once(key, lambda: _draw_live(tournament))
+    found = _served.get(key)
+    if found is None:
+        found = _once(key, lambda: _draw_live(tournament))
+        with _serving:
+            _served[key] = found
+            while len(_served) > SERVED_KEPT:
+                _served.popitem(last=False)
+    return found
 
 
 def draw_for(tournament_id: int) -> None:
