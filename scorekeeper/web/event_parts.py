@@ -14,6 +14,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, TypeVar
 
 from django.core.cache import cache
@@ -93,9 +94,16 @@ def _draw_live(tournament: Tournament) -> LivePart:
     )
 
 
-def _key(tournament: Tournament) -> str:
+def _key(tournament_id: int, version: int, made: datetime) -> str:
     # Its making's moment too: an event deleted and another made may share its number.
-    return f"event:{tournament.pk}:{tournament.created_at.timestamp()}:{tournament.version}"
+    return f"event:{tournament_id}:{made.timestamp()}:{version}"
+
+
+def stamp_of(tournament_id: int) -> tuple[int, datetime] | None:
+    """The event's version and when it was made, in one read: what names its parts (None if
+    there is no such event)."""
+    found = Tournament.objects.filter(pk=tournament_id).values_list("version", "created_at")
+    return found.first()
 
 
 # The latest parts this process served, by their keys (a version's part never changes): the
@@ -107,10 +115,23 @@ _serving = threading.Lock()
 
 def live_part(tournament: Tournament) -> LivePart:
     """The live part of ``tournament`` at its version (as read with it)."""
-    key = f"{_key(tournament)}:live"
+    return live_part_at(tournament.pk, tournament.version, tournament.created_at, tournament)
+
+
+def live_part_at(
+    tournament_id: int, version: int, made: datetime, tournament: Tournament | None = None
+) -> LivePart:
+    """The live part of the event at ``version`` (``stamp_of``'s): from this process's memory
+    when it served it already, with no other read."""
+    key = f"{_key(tournament_id, version, made)}:live"
     found = _served.get(key)
     if found is None:
-        found = _once(key, lambda: _draw_live(tournament))
+
+        def draw() -> LivePart:
+            shown = tournament or Tournament.objects.select_related("club").get(pk=tournament_id)
+            return _draw_live(shown)
+
+        found = _once(key, draw)
         with _serving:
             _served[key] = found
             while len(_served) > SERVED_KEPT:
@@ -129,7 +150,7 @@ def draw_for(tournament_id: int) -> None:
 def scorecard(tournament: Tournament, number: int) -> str | None:
     """The scorecard of the event's player ``number`` (their entry's number) as HTML; None
     if there is no such player."""
-    key = f"{_key(tournament)}:card:{number}"
+    key = f"{_key(tournament.pk, tournament.version, tournament.created_at)}:card:{number}"
     return _once(key, lambda: _draw_scorecard(tournament, number))
 
 
@@ -168,4 +189,13 @@ def _once(key: str, draw: Callable[[], T]) -> T:
     return drawn
 
 
-__all__ = ["LivePart", "Seating", "draw_for", "live_part", "scorecard", "seats_of"]
+__all__ = [
+    "LivePart",
+    "Seating",
+    "draw_for",
+    "live_part",
+    "live_part_at",
+    "scorecard",
+    "seats_of",
+    "stamp_of",
+]

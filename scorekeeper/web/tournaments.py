@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from typing import TypeVar
 
 from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
-from django.utils.cache import patch_vary_headers
+from django.utils.cache import get_conditional_response, patch_vary_headers
+from django.utils.http import quote_etag
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from django.views.decorators.http import condition, require_GET, require_http_methods, require_POST
@@ -125,6 +128,9 @@ def new_tournament(request: HttpRequest, slug: str) -> HttpResponse:
 # The public page ------------------------------------------------------------------------------
 # Every public page and part of an event answers with an ETag from the event's version (and,
 # for the page, who asks and what they asked): a repeat is a 304 from one read of the version.
+R = TypeVar("R", bound=HttpResponseBase)
+
+
 def _public_etag(request: HttpRequest, tournament_id: int, number: int = 0) -> str | None:
     version = event_version(tournament_id)
     if version is None:
@@ -145,7 +151,7 @@ def part_etag(tournament_id: int, version: int) -> str:
     return f"{tournament_id}.{version}"
 
 
-def _revalidated(response: HttpResponse) -> HttpResponse:
+def _revalidated(response: R) -> R:
     response["Cache-Control"] = "no-cache"  # kept, and asked again with its ETag each time
     return response
 
@@ -171,14 +177,27 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 @require_GET
-@condition(etag_func=_public_etag)
-def standings_part(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = get_tournament(tournament_id)
-    part = event_parts.live_part(tournament)
+def standings_part(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
+    """The live part: what hundreds of phones fetch after each change, so one read of the
+    event's version and, once this process has served that version, nothing more."""
+    stamp = event_parts.stamp_of(tournament_id)
+    if stamp is None:
+        raise Http404("There is no such tournament.")
+    version, made = stamp
+    etag = quote_etag(part_etag(tournament_id, version))
+    unchanged = get_conditional_response(request, etag=etag)
+    if unchanged is not None:
+        unchanged["ETag"] = etag
+        unchanged["Cache-Control"] = "no-cache"
+        return unchanged
+    part = event_parts.live_part_at(tournament_id, version, made)
     if "gzip" not in request.headers.get("Accept-Encoding", ""):
-        return _revalidated(HttpResponse(part.html))
+        response = HttpResponse(part.html)
+        response["ETag"] = etag
+        return _revalidated(response)
     # Gzipped once a version, not once a phone; public standings, no secret for BREACH to find.
     response = HttpResponse(part.gzipped)
+    response["ETag"] = etag
     response["Content-Encoding"] = "gzip"
     patch_vary_headers(response, ["Accept-Encoding"])
     return _revalidated(response)

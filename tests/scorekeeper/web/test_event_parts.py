@@ -132,3 +132,8 @@ def test_the_results_read_as_rows_are_the_results_read_as_pairings():
     assert events.division_standings(event, events.read_results(event)) == (
         events.division_standings(event)
     )
+
+
+def test_no_part_for_an_event_that_is_not_there(client):
+    assert client.get("/tournaments/99999/standings").status_code == 404
+    assert client.get("/tournaments/99999/").status_code == 404
