@@ -24,7 +24,7 @@ The figures (goals in bench/goals.py):
                           the Hill, rounds 21 and 30; the slowest), the core alone, no server
   event_page_ratio        the event page (drawn, no ETag) against /healthz, medians of 40
                           each asked one after the other before the load
-Each on SQLite and, where PostgreSQL and Redis answer (bench/run.py's ``live_databases``), on
+Each on SQLite and, where PostgreSQL and Redis answer (bench/server.py's ``live_databases``), on
 PostgreSQL with Redis (the figures' names ending ``_postgresql``).
 """
 
@@ -42,7 +42,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.server import HARNESS, ROOT, served
+from bench.server import HARNESS, ROOT, live_databases, served
 from bench.stats import percentile, rounded
 from bench.transport import call
 
@@ -216,8 +216,6 @@ def measure(
     sqlite_only: bool = False,
 ) -> dict[str, Any]:
     """Every figure of the event bench: the pairing, then a run on each database."""
-    from bench.run import live_databases
-
     figures: dict[str, Any] = {"event_pairing_ms": pairing_ms()}
     print(f"event: a round of {PLAYERS} in one division pairs in {figures['event_pairing_ms']} ms")
     runs = live_databases()[:1] if sqlite_only else live_databases()

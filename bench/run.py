@@ -88,7 +88,6 @@ exists); without any, the CSW19 list from pyscrabbler is used alone.
 from __future__ import annotations
 
 import json
-import os
 import random
 import statistics
 import subprocess
@@ -107,7 +106,7 @@ from bench import movegen as movegen_bench
 from bench import results
 from bench.goals import goals_met
 from bench.procs import machine
-from bench.server import HARNESS, ROOT, lexicon_library
+from bench.server import HARNESS, ROOT, lexicon_library, live_databases
 from referee import GameState, LexiconLibrary, Play, compile_lexicon, evaluate
 
 EVENT_FIGURES = (
@@ -145,29 +144,6 @@ HTTP_FIGURES = (
     "turn_answer_bytes_10",
     "turn_answer_bytes_300",
 )
-
-
-def live_databases() -> list[tuple[str, str | None, str | None]]:
-    """Where to measure live tables: SQLite always; PostgreSQL with Redis where both answer."""
-    import socket
-
-    def answers(port: int) -> bool:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return True
-        except OSError:
-            return False
-
-    found: list[tuple[str, str | None, str | None]] = [("sqlite", None, None)]
-    pg = os.environ.get("BENCH_PG_URL") or (
-        "postgres://postgres@127.0.0.1:5432/postgres" if answers(5432) else None
-    )
-    redis = os.environ.get("BENCH_REDIS_URL") or (
-        "redis://127.0.0.1:6379/13" if answers(6379) else None
-    )
-    if pg and redis:
-        found.append(("postgresql", pg, redis))
-    return found
 
 
 def median_us(fn: Callable[[], None], rounds: int = 15, batch: int = 400) -> float:
