@@ -166,7 +166,12 @@ def run(
                 raise RuntimeError(f"the pages did not open: {line!r}")
             load.stdin.write("start\n")
             load.stdin.flush()
-            load.communicate(timeout=seconds + 180)
+            try:
+                load.communicate(timeout=seconds + 180)
+            except subprocess.TimeoutExpired:
+                load.kill()  # nothing of the run is left behind
+                load.communicate()
+                raise
             text = Path(named).read_text()
             Path(named).unlink()
             result: dict[str, Any] = (
