@@ -23,6 +23,10 @@ GOALS: dict[str, tuple[str, float]] = {
     "delivery_p99_ms": ("<=", 1000),
     "turn_ratio": ("<=", 2),
     "correction_ratio": ("<=", 2),
+    "event_turn_p99_ms": ("<=", 50),
+    "event_page_p99_ms": ("<=", 100),
+    "event_end_p99_ms": ("<=", 1000),
+    "event_pairing_ms": ("<=", 1000),
 }
 
 

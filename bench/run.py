@@ -71,6 +71,16 @@ against one of 20, on SQLite, the domain's calls timed in one process (medians o
                          long it held the write lock)
   (and in long_log: a challenge, an undo and the game's page at an earlier turn, likewise)
 
+A weekend's event (bench/event.py, issue 42): 300 players in 3 divisions at round 8 of 24,
+150 tables entering turns open loop, 300 phones on the event's page, 150 scorer streams, for
+60 s, on SQLite and (where they answer) PostgreSQL with Redis:
+  event_turn_p99_ms      a turn at a table
+  event_page_p99_ms      the event's page and live part as the phones asked for them
+  event_page_bytes       the event's page on the wire (gzipped, as a phone takes it)
+  event_end_p99_ms       a game's end to the new standings on every phone
+  event_pairing_ms       a round of 300 in one division paired (Swiss, King of the Hill)
+  event_page_ratio       the event's page against /healthz, one request at a time
+
 The word lists come from LEXICON_DIR (../shared/lexica when it is unset and that folder
 exists); without any, the CSW19 list from pyscrabbler is used alone.
 """
@@ -78,7 +88,6 @@ exists); without any, the CSW19 list from pyscrabbler is used alone.
 from __future__ import annotations
 
 import json
-import os
 import random
 import statistics
 import subprocess
@@ -90,15 +99,24 @@ from pathlib import Path
 from typing import Any
 
 from bench import capacity as capacity_bench
+from bench import event as event_bench
 from bench import http_load as http_bench
 from bench import import_load as import_bench
 from bench import movegen as movegen_bench
 from bench import results
 from bench.goals import goals_met
 from bench.procs import machine
-from bench.server import HARNESS, ROOT, lexicon_library
+from bench.server import HARNESS, ROOT, lexicon_library, live_databases
 from referee import GameState, LexiconLibrary, Play, compile_lexicon, evaluate
 
+EVENT_FIGURES = (
+    "event_turn_p99_ms",
+    "event_page_p99_ms",
+    "event_page_bytes",
+    "event_end_p99_ms",
+    "event_pairing_ms",
+    "event_page_ratio",
+)
 LONG_LOG_FIGURES = (
     "turn_ms_at_20",
     "turn_ms_at_2000",
@@ -126,29 +144,6 @@ HTTP_FIGURES = (
     "turn_answer_bytes_10",
     "turn_answer_bytes_300",
 )
-
-
-def live_databases() -> list[tuple[str, str | None, str | None]]:
-    """Where to measure live tables: SQLite always; PostgreSQL with Redis where both answer."""
-    import socket
-
-    def answers(port: int) -> bool:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return True
-        except OSError:
-            return False
-
-    found: list[tuple[str, str | None, str | None]] = [("sqlite", None, None)]
-    pg = os.environ.get("BENCH_PG_URL") or (
-        "postgres://postgres@127.0.0.1:5432/postgres" if answers(5432) else None
-    )
-    redis = os.environ.get("BENCH_REDIS_URL") or (
-        "redis://127.0.0.1:6379/13" if answers(6379) else None
-    )
-    if pg and redis:
-        found.append(("postgresql", pg, redis))
-    return found
 
 
 def median_us(fn: Callable[[], None], rounds: int = 15, batch: int = 400) -> float:
@@ -370,6 +365,9 @@ def main(argv: list[str] | None = None) -> None:
         else:
             figures["capacity_tables_postgresql"] = live["capacity_tables"]
         capacity[name] = live
+    event = attempt("event", event_bench.measure)
+    for key in EVENT_FIGURES:
+        figures[key] = event.get(key)
     details = {k: v for k, v in movegen.items() if k not in MOVEGEN_FIGURES}
     summary = {
         **figures,
@@ -380,6 +378,7 @@ def main(argv: list[str] | None = None) -> None:
         "sqlite_writers": writers,
         "long_log": long_log,
         "capacity": capacity,
+        "event": event,
         "goals_met": goals_met(figures),
     }
     saved = results.save(summary, "suite")

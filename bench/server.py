@@ -314,3 +314,26 @@ def served(
             if server is not None:
                 server.stop()
             database.drop()
+
+
+def live_databases() -> list[tuple[str, str | None, str | None]]:
+    """Where to measure live tables: SQLite always; PostgreSQL with Redis where both answer."""
+    import socket
+
+    def answers(port: int) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return True
+        except OSError:
+            return False
+
+    found: list[tuple[str, str | None, str | None]] = [("sqlite", None, None)]
+    pg = os.environ.get("BENCH_PG_URL") or (
+        "postgres://postgres@127.0.0.1:5432/postgres" if answers(5432) else None
+    )
+    redis = os.environ.get("BENCH_REDIS_URL") or (
+        "redis://127.0.0.1:6379/13" if answers(6379) else None
+    )
+    if pg and redis:
+        found.append(("postgresql", pg, redis))
+    return found

@@ -1,6 +1,7 @@
 """The ASGI application gunicorn serves (config/gunicorn.conf.py, uvicorn's worker).
 
-Screens' streams of changes (``/games/<id>/events``, ``/clubs/<slug>/events``) are served by
+Screens' streams of changes (``/games/<id>/events``, ``/clubs/<slug>/events``,
+``/tournaments/<id>/events``) are served by
 Django's ASGI handler: each waits in the event loop, thousands to a process. Every other
 request goes to the WSGI application, run whole in one of ``THREADS`` threads (``Pages``),
 since Django's ASGI handler would hop between the loop and a thread for each of the
@@ -29,7 +30,7 @@ from config import clients
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 log = logging.getLogger("django.request")
-STREAMS = re.compile(r"^/(games/[^/]+|clubs/[^/]+)/events$")
+STREAMS = re.compile(r"^/(games/[^/]+|clubs/[^/]+|tournaments/[0-9]+)/events$")
 
 
 class StreamsHandler(ASGIHandler):

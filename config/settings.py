@@ -231,6 +231,8 @@ RATE_LIMIT_TURNS = envint("RATE_LIMIT_TURNS", 120)
 RATE_LIMIT_JUDGE = envint("RATE_LIMIT_JUDGE", 60)
 # A game's board at an earlier turn (its page's ?turn=) and the page to correct a turn.
 RATE_LIMIT_REPLAYS = envint("RATE_LIMIT_REPLAYS", 120)
+# An event's page, its live part and its players' scorecards (a 304 counts too).
+RATE_LIMIT_EVENT_PAGES = envint("RATE_LIMIT_EVENT_PAGES", 240)
 RATE_LIMIT_IMPORTS = envint("RATE_LIMIT_IMPORTS", 20)  # game records imported per minute
 RATE_LIMIT_GAMES = envint("RATE_LIMIT_GAMES", 30)  # games created per client per hour
 RATE_LIMIT_LOGINS = envint("RATE_LIMIT_LOGINS", 20)  # sign-in attempts per client per hour

@@ -12,3 +12,8 @@ class ScorekeeperConfig(AppConfig):
         from scorekeeper.web.live_parts import pushed_part
 
         news.draw_with(pushed_part)
+        # An event's live part is drawn once it changes, before its pages hear of it.
+        from scorekeeper.game import event_version
+        from scorekeeper.web.event_parts import draw_for
+
+        event_version.draw_with(draw_for)

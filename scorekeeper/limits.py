@@ -1,7 +1,7 @@
 """Per-client rate limits, shared by every worker process and every app server.
 
 Counted in fixed windows: turns (corrections and their previews among them), word-judge
-lookups, analyses, earlier boards and imports a minute; new games,
+lookups, analyses, earlier boards, event pages and imports a minute; new games,
 sign-in attempts, and new clubs and accounts an hour. The count must hold across processes
 (gunicorn runs several workers) and be exact under concurrent requests, so it is one atomic
 increment in an engine every process shares: Redis (``INCR``) when the cache is Redis
@@ -60,6 +60,8 @@ _ENTRY_PATHS = re.compile(r"^/(api/tournaments/\d+/players/|tournaments/\d+/add)
 _EVENT_PATHS = re.compile(
     r"^/(api/clubs/[^/]+/tournaments/(?:import)?|clubs/[^/]+/tournaments/new)$"
 )
+# An event's public page, its live part and a player's scorecard.
+_EVENT_PAGES = re.compile(r"^/tournaments/[0-9]+/(?:standings|players/[0-9]+)?$")
 SWEEP_SECONDS = 60  # each process deletes the counts of ended windows once in so many seconds
 
 
@@ -153,6 +155,8 @@ def limit_for(request: HttpRequest) -> Limit | None:
             _CORRECT_PAGE.match(path) or (_GAME_PAGE.match(path) and "turn" in request.GET)
         ):
             return Limit("replays", "earlier boards", settings.RATE_LIMIT_REPLAYS, 60)
+        if request.method == "GET" and _EVENT_PAGES.match(path):
+            return Limit("event_pages", "event pages", settings.RATE_LIMIT_EVENT_PAGES, 60)
         return None
     if _TURN_PATHS.match(path) or _CORRECTION_PATHS.match(path):
         return Limit("turns", "turns", settings.RATE_LIMIT_TURNS, 60)

@@ -499,6 +499,9 @@ class Tournament(models.Model):
     # marked it as the event the club's director's screen shows (None: never).
     archived = models.BooleanField(default=False)
     tonight = models.DateField(null=True, blank=True)
+    # One more with every change to what the event's pages show (``game.event_version``):
+    # their ETag and the key of the part drawn once for every phone.
+    version = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["-date", "-created_at"]

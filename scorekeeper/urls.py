@@ -111,6 +111,12 @@ urlpatterns = [
         tournaments.standings_part,
         name="tournament_standings",
     ),
+    path(
+        "tournaments/<int:tournament_id>/players/<int:number>",
+        tournaments.scorecard,
+        name="tournament_scorecard",
+    ),
+    path("tournaments/<int:tournament_id>/events", live.event_events, name="tournament_events"),
     path("tournaments/<int:tournament_id>/direct", tournaments.direct, name="tournament_direct"),
     path("tournaments/<int:tournament_id>/pair", tournaments.pair, name="tournament_pair"),
     path(

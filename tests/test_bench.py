@@ -78,7 +78,7 @@ def test_every_goal_is_a_figure_the_suite_prints() -> None:
     from bench import run
 
     source = (ROOT / "bench" / "run.py").read_text()
-    printed = {*run.MOVEGEN_FIGURES, *run.HTTP_FIGURES, *run.LONG_LOG_FIGURES}
+    printed = {*run.MOVEGEN_FIGURES, *run.HTTP_FIGURES, *run.LONG_LOG_FIGURES, *run.EVENT_FIGURES}
     missing = [name for name in goals.GOALS if name not in printed and f'"{name}"' not in source]
     assert missing == []
 
@@ -98,7 +98,9 @@ def test_the_production_package_starts_no_benchmark_server() -> None:
     assert not (ROOT / "config" / "server.py").exists()
 
 
-@pytest.mark.parametrize("module", ["bench.loadgen", "bench.capacity_load", "bench.sequences"])
+@pytest.mark.parametrize(
+    "module", ["bench.loadgen", "bench.capacity_load", "bench.event_load", "bench.sequences"]
+)
 def test_the_load_generators_run_without_django(module: str) -> None:
     """They run in processes of their own, with no settings."""
     script = f"import sys, {module}; assert 'django' not in sys.modules, 'django'"
@@ -156,3 +158,10 @@ def test_a_comparison_pairs_each_figure_and_its_ratio() -> None:
     }
     assert rows["per_s"]["ratios"] == [1.1, 0.9, None]  # no ratio to a base of 0
     assert compare.numbers({"a": 1, "b": True, "c": {"d": 2}, "e": 2.5}) == {"a": 1, "e": 2.5}
+
+
+def test_the_event_bench_times_a_round_of_a_large_field() -> None:
+    """The pairing figure, on a field just large enough to be paired as 300 are."""
+    from bench import event
+
+    assert event.pairing_ms(players=70) >= 0

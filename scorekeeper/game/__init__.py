@@ -14,7 +14,8 @@ what could have been played, within a budget; ``resubmit`` recognises a turn sen
 ``counting`` says how players count turns (a leaf the table of turn kinds uses);
 ``refusals`` is the table from what the domain refuses to an answer (status, code,
 sentence); ``links`` the scorer's addresses; ``membership`` who plays for a club; ``tournaments`` a
-club's event (its rounds' games made here, its standings read from their final scores) and
+club's event (its rounds' games made here, its standings read from their final scores),
+``event_version`` the one number every change to an event's pages moves on, and
 ``event_files`` its standings as CSV; ``club_settings`` a club's usual rules, names and
 directors; ``directing`` the one check of who directs a club.
 

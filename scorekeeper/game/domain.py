@@ -44,6 +44,7 @@ from scorekeeper.game import checkpoints, clocks, rows
 from scorekeeper.game.checkpoints import Kept
 from scorekeeper.game.consistency import log_problems
 from scorekeeper.game.entries import Change, Context, Entry
+from scorekeeper.game.event_version import do_bump_for_game
 from scorekeeper.game.in_play import InPlay, StoredInPlay
 from scorekeeper.game.results import totals
 from scorekeeper.game.state import GAME_STATE, load_state, new_state, set_state, store_state
@@ -524,6 +525,10 @@ class _Worked:
         rows.run(seat_updates)
         # To every screen of the game, once this commits, with the part drawn from what it stores.
         announce(game, turn, seats, self.state)
+        if game.club_id is not None and (
+            game.status == Game.Status.FINISHED or self.kind.retakes
+        ):  # a result an event's standings may count (a game's end, or one taken back)
+            do_bump_for_game(game.pk)
         context = self.context
         return Applied(
             turn, game, seats, self.state, context.changes, context.rescored,

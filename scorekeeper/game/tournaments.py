@@ -11,13 +11,13 @@ the table numbers (a round's tables run on from one division to the next).
 Standings are computed when read, from each game's stored ``final_score`` (never its turn
 log), so a game's end or a correction made after it changes them at once. Every change here
 and every change to an event's game is news on its club's channel (``live.news``), which the
-standings screens follow.
+director's screen follows; every change to what the event's pages show (a game of it ended, a
+result, a pairing, an entry) moves the event's version on (``announce``), which they follow.
 """
 
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -32,12 +32,10 @@ from django.utils import timezone
 
 from referee import IllegalAction, InputError, get_ruleset
 from scorekeeper import tournaments as core
-from scorekeeper.game import domain, membership
+from scorekeeper.game import domain, event_version, membership
 from scorekeeper.game.club_settings import ClubRules, check_clock, check_rules
 from scorekeeper.game.refusals import Conflict
 from scorekeeper.game.word_policy import AUTO, MANUAL, resolve_lexicon
-from scorekeeper.live.hub import hub
-from scorekeeper.live.news import club_channel
 from scorekeeper.models import (
     Club,
     Entrant,
@@ -45,6 +43,7 @@ from scorekeeper.models import (
     Pairing,
     ReplacedGame,
     ResultCorrection,
+    Seat,
     Tournament,
     TournamentRound,
     Turn,
@@ -53,7 +52,7 @@ from scorekeeper.models import (
 )
 
 MAX_ROUNDS = 30
-MAX_ENTRANTS = 200
+MAX_ENTRANTS = 300  # a national event; its pages and pairing are bounded for as many
 MAX_RATING = 3000
 MAX_CAREER_GAMES = 100_000
 SCORE_LOWEST, SCORE_MOST = -1000, 10000  # a game's score typed in or read from a .t file
@@ -476,6 +475,84 @@ def core_results(
 ) -> list[core.Result]:
     found = pairings_of(tournament) if pairings is None else pairings
     return [result_of(pairing, tournament) for pairing in found]
+
+
+def read_results(tournament: Tournament) -> list[core.Result]:
+    """``core_results(tournament)`` read as plain rows, in two queries with no model built
+    for each pairing: the standings of an event of hundreds of players and many rounds,
+    drawn for its pages (``web.event_parts``) after every change."""
+    rows = list(
+        Pairing.objects.filter(round__tournament=tournament)
+        .order_by("round__number", "table")
+        .values_list(
+            "round__number",
+            "first_id",
+            "second_id",
+            "absent_id",
+            "first_score",
+            "second_score",
+            "game_id",
+            "game__status",
+            "first__player_id",
+            "second__player_id",
+            "spread",
+        )  # fmt: skip
+    )
+    ended = [row[6] for row in rows if row[7] == Game.Status.FINISHED and row[4] is None]
+    finals = {
+        (game_id, player_id): score
+        for game_id, player_id, score in Seat.objects.filter(game_id__in=ended).values_list(
+            "game_id", "player_id", "final_score"
+        )
+    }
+    found: list[core.Result] = []
+    for (
+        number,
+        first,
+        second,
+        absent,
+        one,
+        two,
+        game_id,
+        status,
+        first_player,
+        second_player,
+        spread,
+    ) in rows:
+        forfeit = tournament.forfeit_spread if spread is None else spread
+        if second is None and absent == first:
+            found.append(core.Absence(number, first, forfeit))
+        elif second is None:
+            found.append(
+                core.Bye(number, first, tournament.bye_spread if spread is None else spread)
+            )
+        elif absent is not None:
+            present = second if absent == first else first
+            found.append(core.Forfeit(number, present, absent, forfeit))
+        elif one is not None and two is not None:
+            found.append(core.Game(number, first, second, one, two))
+        elif status == Game.Status.FINISHED:
+            scores = finals.get((game_id, first_player)), finals.get((game_id, second_player))
+            if scores[0] is None or scores[1] is None:
+                scores = (None, None)
+            found.append(core.Game(number, first, second, *scores))
+        else:
+            found.append(core.Game(number, first, second, None, None))
+    return found
+
+
+def latest_round(tournament: Tournament) -> tuple[int, list[Pairing]]:
+    """The latest round's number (0 before the first) and its pairings in table order (the
+    bye last), with their players."""
+    number = tournament.round_set.aggregate(latest=Max("number"))["latest"] or 0
+    pairings = list(
+        Pairing.objects.filter(round__tournament=tournament, round__number=number)
+        .select_related("round", "game", "first__player", "second__player")
+        .prefetch_related("game__seats")
+        .order_by("table")
+    )
+    pairings.sort(key=lambda p: (p.table is None, p.table or 0))
+    return number, pairings
 
 
 # Pairing a round -------------------------------------------------------------------------------
@@ -1129,30 +1206,31 @@ def do_withdraw(entrant: Entrant, *, by: str = "") -> list[Pairing]:
 
 
 def announce(tournament: Tournament) -> None:
-    """Tell the club's screens that the event changed once the transaction commits (a
-    game's own changes are announced by the domain)."""
-    club_id = tournament.club_id
-
-    def send() -> None:
-        hub.publish(club_channel(club_id), {"game": "", "entry": 0, "at": round(time.time(), 3)})
-
-    transaction.on_commit(lambda: hub.soon(send), robust=True)
+    """The event changed: its version moves on (``event_version.do_bump``: every event page's
+    ``ETag`` and drawn part follow it) and, once the transaction commits, its pages and the
+    club's screens hear of it (a game's own changes are announced by the domain). Every
+    change to an event calls this, in its transaction."""
+    event_version.do_bump([tournament.pk], tournament.club_id)
 
 
 # Reading an event ------------------------------------------------------------------------------
-def division_standings(tournament: Tournament) -> list[tuple[str, list[Row]]]:
+def division_standings(
+    tournament: Tournament, results: Sequence[core.Result] | None = None
+) -> list[tuple[str, list[Row]]]:
     """Each division's standings in order, with scorecards, Gibsons and ratings, the
-    divisions in entry order (one, named ``""``, for an event of one division)."""
+    divisions in entry order (one, named ``""``, for an event of one division); from
+    ``results`` (``read_results``'s) when the caller has read them already."""
     entrants = entrants_of(tournament)
-    pairings = pairings_of(tournament)
+    results = core_results(tournament) if results is None else results
     latest = tournament.round_set.order_by("-number").first()
     gibsonized = set(latest.gibsonized) if latest else set()
     by_id = {entrant.pk: entrant for entrant in entrants}
     found = []
     for division in divisions_of(entrants):
         players = [core_player(entrant) for entrant in entrants if entrant.division == division]
-        results = core_results(tournament, in_division(pairings, [by_id[p.id] for p in players]))
-        ratings = core.rate_event(players, results, tournament.rounds)
+        ids = {player.id for player in players}
+        played = [result for result in results if _player_of(result) in ids]
+        ratings = core.rate_event(players, played, tournament.rounds)
         rows = [
             Row(
                 standing=row,
@@ -1161,10 +1239,19 @@ def division_standings(tournament: Tournament) -> list[tuple[str, list[Row]]]:
                 rating_before=ratings[row.player.id].before,
                 rating_after=ratings[row.player.id].after,
             )
-            for row in core.compute_standings(players, results, rules_of(tournament))
+            for row in core.compute_standings(players, played, rules_of(tournament))
         ]
         found.append((division, rows))
     return found
+
+
+def _player_of(result: core.Result) -> int:
+    """A player of ``result``: both of a pairing are always in one division."""
+    if isinstance(result, core.Game):
+        return result.first
+    if isinstance(result, core.Forfeit):
+        return result.present
+    return result.player
 
 
 def standings(tournament: Tournament, division: str | None = None) -> list[Row]:

@@ -1,15 +1,15 @@
 """The hub: which screens in this process listen to which channel, and how news reaches them.
 
-A channel is a game (``game:<id>``) or a club (``club:<id>``). ``publish`` is called once a
-change has committed. Without ``REDIS_URL`` it hands the news straight to this process's
-listeners: one process serves everything (``make run``, the tests' live server). With
-``REDIS_URL`` it goes to Redis (``PUBLISH`` on one channel), and every process follows that
-channel from one connection of its own (a thread started with its first listener) and hands
-each message to its listeners: a screen connected to any worker of any server sees a turn
-entered through any other. Without Redis, several processes on one database (gunicorn's
-workers) hear each other through the record: with ``PUSH_WATCH_SECONDS`` set (the gunicorn
-config sets it), each reads what changed for the games its screens follow that often, in
-two or three queries however many screens (``news.changes``).
+A channel is a game (``game:<id>``), a club (``club:<id>``) or an event (``event:<id>``).
+``publish`` is called once a change has committed. Without ``REDIS_URL`` it hands the news
+straight to this process's listeners: one process serves everything (``make run``, the tests'
+live server). With ``REDIS_URL`` it goes to Redis (``PUBLISH`` on one channel), and every
+process follows that channel from one connection of its own (a thread started with its first
+listener) and hands each message to its listeners: a screen connected to any worker of any
+server sees a turn entered through any other. Without Redis, several processes on one database
+(gunicorn's workers) hear each other through the record: with ``PUSH_WATCH_SECONDS`` set (the
+gunicorn config sets it), each reads what changed for the games its screens follow that often,
+in two or three queries however many screens (``news.changes``).
 
 Redis is the broker; nothing here keeps or resends messages. A screen that missed some (a
 dropped connection, a slow reader, Redis reconnecting) is told to catch up from the record,
@@ -59,7 +59,8 @@ RESYNC: dict[str, Any] = {"resync": True}  # to every listener: news may have be
 
 # What changed in the record for these games and clubs since a time: (channel, message) pairs.
 ReadChanges = Callable[
-    [Collection[str], Collection[int], dict[str, int], float], list[tuple[str, dict[str, Any]]]
+    [Collection[str], Collection[int], dict[str, int], float, Collection[int]],
+    list[tuple[str, dict[str, Any]]],
 ]
 _read_changes: ReadChanges | None = None
 
@@ -333,11 +334,12 @@ class Hub:
                 channels = list(self._listeners)
             games = {c[5:] for c in channels if c.startswith("game:")}
             clubs = {int(c[5:]) for c in channels if c.startswith("club:")}
+            events = {int(c[6:]) for c in channels if c.startswith("event:")}
             now = time.time()
             read = _read_changes
-            if (games or clubs) and read is not None:
+            if (games or clubs or events) and read is not None:
                 try:
-                    for channel, message in read(games, clubs, known, since):
+                    for channel, message in read(games, clubs, known, since, events):
                         self.deliver(channel, message)
                 except Exception:  # noqa: BLE001 - the database is busy or away: next time
                     log.warning("the record could not be read for changes", exc_info=True)

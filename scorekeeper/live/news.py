@@ -30,7 +30,7 @@ from django.db import close_old_connections, connection, transaction
 from django.db.models import Count, Max
 
 from scorekeeper.live.hub import hub, read_changes_with
-from scorekeeper.models import Game, Seat, Turn
+from scorekeeper.models import Game, Seat, Tournament, Turn
 
 if TYPE_CHECKING:
     from referee import GameState
@@ -49,6 +49,17 @@ def game_channel(game_id: UUID | str) -> str:
 
 def club_channel(club_id: int) -> str:
     return f"club:{club_id}"
+
+
+def event_channel(tournament_id: int) -> str:
+    """An event's own changes (``game.event_version``): what its pages follow."""
+    return f"event:{tournament_id}"
+
+
+def event_version(tournament_id: int) -> int | None:
+    """The event's version (``Tournament.version``); None if there is no such event."""
+    found = Tournament.objects.filter(pk=tournament_id).values_list("version", flat=True)
+    return found.first()
 
 
 # A log entry's fields that its event says, with its player's name, as the record's reads take
@@ -179,7 +190,11 @@ READ_TO = "#read-to"
 
 
 def changes(
-    games: Collection[str], clubs: Collection[int], known: dict[str, int], since: float
+    games: Collection[str],
+    clubs: Collection[int],
+    known: dict[str, int],
+    since: float,
+    events: Collection[int] = (),
 ) -> list[tuple[str, dict[str, Any]]]:
     """What changed in the record, for these games and clubs, since about ``since`` (a time):
     (channel, message) pairs, each game's entries past the last ``known`` one (which it
@@ -192,7 +207,9 @@ def changes(
     (SQLite), entries are numbered (their ids) in the order they commit: each call reads the
     entries past the last it read (``READ_TO`` in ``known``), each once. Elsewhere, it reads
     the entries of the games changed lately (by their ``updated_at`` index), with a margin for
-    commits that lag their stamp. A club's games are the games changed lately."""
+    commits that lag their stamp. A club's games are the games changed lately. An event's
+    version is read as it stands (one query for all the events followed): a note on its
+    channel when it moved past the one ``known``."""
     from datetime import UTC, datetime, timedelta
 
     after = datetime.fromtimestamp(since, tz=UTC) - timedelta(seconds=2)  # commits lag saves
@@ -216,9 +233,20 @@ def changes(
                     found.append(
                         (club_channel(club_id), {"game": key, "entry": entry, "at": since})
                     )
+    followed_events = {f"event:{pk}" for pk in events}
+    if events:
+        versions = Tournament.objects.filter(pk__in=list(events)).values_list("pk", "version")
+        for event_id, version in versions:
+            key = f"event:{event_id}"
+            if key in known and known[key] != version:
+                news = {"event": event_id, "version": version, "at": since}
+                found.append((event_channel(event_id), news))
+            known[key] = version
     # What is known is kept while it can come again: a followed game's last entry, a club's
-    # game's while it is among the games changed lately (else its note would be sent again).
-    for key in [k for k in known if k not in recent and k not in watched and k != READ_TO]:
+    # game's while it is among the games changed lately (else its note would be sent again),
+    # a followed event's version.
+    kept = recent | watched | followed_events | {READ_TO}
+    for key in [k for k in known if k not in kept]:
         del known[key]
     if in_order:
         entries = Turn.objects.order_by("pk")
@@ -254,7 +282,9 @@ __all__ = [
     "club_version",
     "Drawer",
     "draw_with",
+    "event_channel",
     "event_of",
+    "event_version",
     "game_channel",
     "latest_entry",
     "missed",

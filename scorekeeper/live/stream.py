@@ -10,7 +10,9 @@ once per change in each process, whoever listens); other streams never carry it.
 more than ``news.CATCH_UP_MOST`` entries behind is sent ``event: reload``. A club's stream
 sends ``event: table`` (a game of the club changed) and ``event: refresh`` when news may have
 been lost, or at its opening when the club's games changed since the page was drawn; the
-director's screen then reloads its tables.
+director's screen then reloads its tables. An event's stream sends ``event: refresh`` when the
+event's version moves on (``EventStream``): its pages fetch their part again then, and only
+then.
 
 A stream lasts at most ``PUSH_STREAM_SECONDS`` (the browser reconnects at once, with its
 ``Last-Event-ID``: ``RETRY_MS``), and a stream lost without that end (its server's worker
@@ -219,6 +221,48 @@ class ClubStream:
         return said.encode() + frame({}, event="refresh")
 
 
+class EventStream:
+    """An event's own changes (a game of it ended, a result, a pairing, a late entry, a
+    withdrawal): ``event: refresh`` for each, and none for a turn at a table. ``seen``: the
+    event's version the page shows (its page's, or the last the stream said,
+    ``Last-Event-ID``); the opening sends a refresh only if the event moved on since. Each
+    event says the version it brings as its ``id:``, for the browser to send on a reconnect."""
+
+    def __init__(self, tournament_id: int, seen: str | None = None) -> None:
+        self.tournament_id = tournament_id
+        self.channel = news.event_channel(tournament_id)
+        self.done = False
+        self.drawn = False
+        self.seen = seen
+
+    def opening(self) -> bytes:
+        return f"retry: {retry_ms()}\n".encode() + frame({}, event="ready")
+
+    def shows(self, version: int) -> bool:
+        """Whether the page shows ``version`` already (or a later one: news that came late)."""
+        seen = self.seen or ""
+        return seen.isdigit() and len(seen) < 12 and int(seen) >= version
+
+    def take(self, message: dict[str, Any]) -> bytes | object:
+        version = message.get("version")
+        if message.get("resync") or not isinstance(version, int):
+            return CATCH_UP  # news may have been lost: the version read again
+        if self.shows(version):
+            return b""
+        self.seen = str(version)
+        return frame({"version": version, "at": message.get("at")}, event="refresh", entry=version)
+
+    def catch_up(self) -> bytes:
+        version = news.event_version(self.tournament_id)
+        if version is None:  # the event is gone
+            self.done = True
+            return frame({}, event="reload")
+        if self.shows(version):
+            return b""
+        self.seen = str(version)
+        return frame({"version": version}, event="refresh", entry=version)
+
+
 def _let_go(read: Callable[[], T]) -> T:
     """``read()`` in a stream's own thread, which then waits long: it lets its database
     connection go rather than hold it while it waits."""
@@ -387,6 +431,7 @@ async def events_async(stream: Stream, hub: Hub) -> AsyncIterator[bytes]:
 __all__ = [
     "CATCH_UP",
     "ClubStream",
+    "EventStream",
     "GameStream",
     "RETRY_MS",
     "RETRY_SPREAD_MS",

@@ -111,19 +111,58 @@ def _couple(a: int, b: int) -> tuple[int, int]:
     return (min(a, b), max(a, b))
 
 
-def match(ids: Sequence[int], cost: Callable[[int, int], tuple[int, ...] | None]) -> Couples:
+# From this many players a round is matched over each player's likely opponents only
+# (``near``), not every couple: networkx's matching grows with the couples it weighs, and a
+# field of 300 has 44,850 of them. Smaller fields weigh every couple, as always.
+SPARSE_FROM = 64
+NEAR = 6  # places either side of a player's likeliest opponent weighed as theirs
+
+
+def match(
+    ids: Sequence[int],
+    cost: Callable[[int, int], tuple[int, ...] | None],
+    likeliest: Callable[[int], int] | None = None,
+) -> Couples:
     """A perfect matching of ``ids`` of least cost, costs compared as tuples; ``None`` forbids
     a couple. Raises ``PairingError`` when no perfect matching exists.
 
-    The tuples are folded into one integer whose parts can't carry into each other, and
-    networkx finds the maximum-weight matching of largest size over ``top - cost``.
+    ``likeliest(i)`` is how many places down ``ids`` the best opponent of ``ids[i]`` would sit
+    (``ids`` in standings order); from ``SPARSE_FROM`` players only the couples ``near`` that
+    place and ``ids[i]``'s own are weighed, and every couple only if those hold no perfect
+    matching. The tuples are folded into one integer whose parts can't carry into each other,
+    and networkx finds the maximum-weight matching of largest size over ``top - cost``.
     """
-    edges = {
-        (a, b): found
-        for i, a in enumerate(ids)
-        for b in ids[i + 1 :]
-        if (found := cost(a, b)) is not None
-    }
+    if likeliest is not None and len(ids) >= SPARSE_FROM:
+        couples = near(ids, likeliest)
+        found = _matched(ids, {pair: c for pair in couples if (c := cost(*pair)) is not None})
+        if found is not None:
+            return found
+    every = ((a, b) for i, a in enumerate(ids) for b in ids[i + 1 :])
+    found = _matched(ids, {pair: c for pair in every if (c := cost(*pair)) is not None})
+    if found is None:
+        raise PairingError(
+            "no_pairing",
+            "No pairing of this round keeps every couple within the repeat limit: "
+            "raise the limit or pair the round by hand.",
+        )
+    return found
+
+
+def near(ids: Sequence[int], likeliest: Callable[[int], int]) -> list[tuple[int, int]]:
+    """The couples weighed in a large field, in standings order: each player with the
+    ``NEAR`` players either side of their likeliest opponent, and with the ``NEAR`` just
+    below them."""
+    places = set()
+    for i in range(len(ids)):
+        centre = i + likeliest(i)
+        for j in (*range(centre - NEAR, centre + NEAR + 1), *range(i + 1, i + NEAR + 1)):
+            if 0 <= j < len(ids) and j != i:
+                places.add((min(i, j), max(i, j)))
+    return [(ids[i], ids[j]) for i, j in sorted(places)]
+
+
+def _matched(ids: Sequence[int], edges: dict[tuple[int, int], tuple[int, ...]]) -> Couples | None:
+    """The least-cost perfect matching over ``edges``, or None if they hold none."""
     width = len(next(iter(edges.values()), ()))
     couples = len(ids) // 2
     scales = [1] * width
@@ -141,11 +180,7 @@ def match(ids: Sequence[int], cost: Callable[[int, int], tuple[int, ...] | None]
         graph.add_edge(a, b, weight=top - value)
     found = nx.max_weight_matching(graph, maxcardinality=True)
     if len(found) * 2 != len(ids):
-        raise PairingError(
-            "no_pairing",
-            "No pairing of this round keeps every couple within the repeat limit: "
-            "raise the limit or pair the round by hand.",
-        )
+        return None
     return [_couple(a, b) for a, b in found]
 
 
@@ -164,7 +199,10 @@ def _swiss(situation: Situation, ids: list[int]) -> tuple[Couples, int | None]:
         places_apart = position[lower] - position[higher]
         return (times, wins_apart**2, (places_apart - half) ** 2)
 
-    return match(ids, cost), None
+    def likeliest(index: int) -> int:  # half its win group down, within the group
+        return max(1, group_size[situation.rows[ids[index]].wins] // 2)
+
+    return match(ids, cost, likeliest), None
 
 
 def _king_of_the_hill(situation: Situation, ids: list[int]) -> tuple[Couples, int | None]:
@@ -174,7 +212,7 @@ def _king_of_the_hill(situation: Situation, ids: list[int]) -> tuple[Couples, in
         rematch = _couple(a, b) in situation.met_last_round
         return (int(rematch), situation.times_met(a, b), (position[a] - position[b]) ** 2)
 
-    return match(ids, cost), None
+    return match(ids, cost, lambda index: 1), None
 
 
 def _from_schedule(

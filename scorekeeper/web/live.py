@@ -1,6 +1,7 @@
 """The streams a screen keeps open to hear of changes the moment they commit (Server-Sent
-Events): ``/games/<id>/events`` for the spectator screen and the scorer's page, and
-``/clubs/<slug>/events`` for the director's screen. What they send is in
+Events): ``/games/<id>/events`` for the spectator screen and the scorer's page,
+``/clubs/<slug>/events`` for the director's screen and ``/tournaments/<id>/events`` for an
+event's pages. What they send is in
 ``scorekeeper.live.stream``.
 
 Served by the event loop under ASGI (the production server: thousands of open streams a
@@ -23,8 +24,15 @@ from django.views.decorators.http import require_GET
 
 from config.clients import stream_room
 from scorekeeper.live.hub import hub
-from scorekeeper.live.news import latest_entry
-from scorekeeper.live.stream import ClubStream, GameStream, Stream, events_async, events_sync
+from scorekeeper.live.news import event_version, latest_entry
+from scorekeeper.live.stream import (
+    ClubStream,
+    EventStream,
+    GameStream,
+    Stream,
+    events_async,
+    events_sync,
+)
 from scorekeeper.web.clubs import get_club
 from scorekeeper.web.live_parts import kept_part, pushed_part
 
@@ -92,3 +100,14 @@ def club_events(request: HttpRequest, slug: str) -> HttpResponseBase:
     club = get_club(slug)
     seen = request.headers.get("Last-Event-ID") or request.GET.get("seen")
     return _stream(request, ClubStream(club.pk, seen))
+
+
+@require_GET
+def event_events(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
+    """An event's own changes (a game of it ended, a result, a pairing, an entry), never a
+    turn at one of its tables; a refresh first only if it moved on since the version the page
+    shows (``Last-Event-ID``, else ``?seen=``)."""
+    if event_version(tournament_id) is None:
+        return _plain(404, "There is no such event.")
+    seen = request.headers.get("Last-Event-ID") or request.GET.get("seen")
+    return _stream(request, EventStream(tournament_id, (seen or "")[:12] or None))

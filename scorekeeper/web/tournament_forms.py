@@ -24,6 +24,19 @@ assert set(METHOD_NAMES) == set(METHODS)
 # A rating or career games this long is far out of range (the event says so); longer, int()
 # is not asked to read it.
 NUMBER_DIGITS = 18
+# A list of players or of tables is refused before a line of it is read when it is longer than
+# the player cap allows (a blank line or a division's name beside each player, long names).
+MOST_LINES = 2 * events.MAX_ENTRANTS + 10
+MOST_CHARACTERS = 200 * MOST_LINES
+
+
+def check_list_size(text: str, what: str) -> None:
+    """Refuse ``text`` (one player or table a line) if it is longer than any event's."""
+    if len(text) > MOST_CHARACTERS or text.count("\n") >= MOST_LINES:
+        raise forms.ValidationError(
+            f"That list of {what} is too long: an event has at most {events.MAX_ENTRANTS} "
+            "players, one a line."
+        )
 
 
 def read_entries(text: str) -> list[events.Entry]:
@@ -36,6 +49,7 @@ def read_entries(text: str) -> list[events.Entry]:
     >>> [(e.name, e.division) for e in read_entries("A:\\nAnn\\nB:\\nBen")]
     [('Ann', 'A'), ('Ben', 'B')]
     """
+    check_list_size(text, "players")
     entries = []
     division = ""
     for line in text.splitlines():
@@ -155,6 +169,7 @@ class PairForm(forms.Form):
     )
 
     def manual(self) -> tuple[list[tuple[str, str]], list[str]]:
+        check_list_size(self.cleaned_data["pairings"], "tables")
         couples, byes = [], []
         for line in self.cleaned_data["pairings"].splitlines():
             if not line.strip():

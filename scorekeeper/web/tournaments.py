@@ -1,5 +1,6 @@
-"""A club's tournament on the site: its public page (find my table, pairings, standings with
-scorecards, kept up to date as results land), its standings part, its ``.t`` file, the
+"""A club's tournament on the site: its public page (find my table, pairings, standings, kept
+up to date as results land; drawn once a version, ``event_parts``), its standings part, each
+player's scorecard, its ``.t`` file, the
 director's page (make an event, pair a round, type in a result, withdraw a player) and a
 printable round page with each table's scorer link as a QR code.
 
@@ -9,10 +10,11 @@ form, call one operation and redirect.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date as Date
-from typing import Any
+from typing import Any, TypeVar
 from uuid import UUID
 
 from django import forms
@@ -21,11 +23,14 @@ from django.contrib import messages
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import get_conditional_response, patch_vary_headers
+from django.utils.http import quote_etag
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import condition, require_GET, require_http_methods, require_POST
 
 from scorekeeper import limits
 from scorekeeper.game import club_settings, event_files
@@ -33,7 +38,9 @@ from scorekeeper.game import tournaments as events
 from scorekeeper.game.links import link_url
 from scorekeeper.game.membership import directs
 from scorekeeper.game.refusals import REFUSALS, Conflict, message_of, status_of
-from scorekeeper.models import Pairing, ReplacedGame, Tournament, TournamentRound, name_key
+from scorekeeper.live.news import event_version
+from scorekeeper.models import Pairing, ReplacedGame, Tournament, TournamentRound
+from scorekeeper.web import event_parts
 from scorekeeper.web.clock_fields import clock_initial, clock_of
 from scorekeeper.web.clubs import get_club, number_of, refuse
 from scorekeeper.web.managing import qr_svg
@@ -134,112 +141,99 @@ def new_tournament(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 # The public page ------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Seating:
-    """Where a player sits in the latest round, for "find my table"."""
-
-    round: int
-    table: int | None  # None: the bye
-    seat: str  # "first", "second" or "" for the bye
-    opponent: str
-    name: str = ""  # the player's name, as entered
-
-
 MAX_FOUND = 12  # tables "find my table" lists for a partial name that fits many
 
 
-def find_table(rounds: dict[int, list[Pairing]], name: str) -> list[Seating]:
-    """Where the players ``name`` fits sit in the latest round: the player of that full name,
-    else every player a part of whose name starts with it ("ann", "archer", "arch"), any
-    case; each with their name, so a partial name that fits several lists them all."""
-    if not rounds or not name.strip():
-        return []
-    number = max(rounds)
-    seatings = []
-    for pairing in rounds[number]:
-        first = pairing.first.player.name
-        second = pairing.second.player.name if pairing.second else ""
-        seatings.append(Seating(number, pairing.table, "first" if second else "", second, first))
-        if second:
-            seatings.append(Seating(number, pairing.table, "second", first, second))
-    key = name_key(name)
-    whole = [seating for seating in seatings if name_key(seating.name) == key]
-    if whole:
-        return whole
-    words = name_key(name).split()
-    return [
-        seating
-        for seating in seatings
-        if all(
-            any(part.startswith(word) for part in name_key(seating.name).split()) for word in words
-        )
-    ]
+# Every public page and part of an event answers with an ETag from the event's version (and,
+# for the page, who asks and what they asked): a repeat is a 304 from one read of the version.
+R = TypeVar("R", bound=HttpResponseBase)
 
 
-@dataclass(frozen=True)
-class DivisionView:
-    """One division as the pages show it: its name ("" when the event has one), the latest
-    round's tables, the standings and the scorecards."""
-
-    name: str
-    current: list[tuple[Pairing, str]]  # the latest round's tables, each with its result
-    rows: list[events.Row]
-    cards: list[tuple[events.Row, list[tuple[Any, str]]]]
-
-
-def division_views(tournament: Tournament, rounds: dict[int, list[Pairing]]) -> list[DivisionView]:
-    names = events.names_of(tournament)
-    current = rounds[max(rounds)] if rounds else []
-    views = []
-    for name, rows in events.division_standings(tournament):
-        ids = {row.entrant.pk for row in rows}
-        cards = [
-            (row, [(line, names.get(line.opponent or 0, "")) for line in row.standing.scorecard])
-            for row in rows
-        ]
-        tables = [(p, events.result_shown(p)) for p in current if p.first_id in ids]
-        views.append(DivisionView(name, tables, rows, cards))
-    return views
+def _public_etag(request: HttpRequest, tournament_id: int, number: int = 0) -> str | None:
+    version = event_version(tournament_id)
+    if version is None:
+        return None
+    page = request.resolver_match.url_name if request.resolver_match else ""
+    if page == "tournament":  # the page says who it was drawn for and what they asked
+        asked = request.GET.get("name", "").strip()[:80]
+        who = request.user.pk if request.user.is_authenticated else 0
+        digest = hashlib.blake2b(asked.encode(), digest_size=6).hexdigest()
+        return f"{tournament_id}.{version}.{who}.{digest}"
+    if page == "tournament_scorecard":
+        return f"{tournament_id}.{version}.card{number}"
+    return part_etag(tournament_id, version)
 
 
-def _live_context(
-    tournament: Tournament, rounds: dict[int, list[Pairing]] | None = None
-) -> dict[str, Any]:
-    """What the live part shows: for each division, the latest round's tables, the
-    standings, the scorecards."""
-    rounds = dict(events.rounds_of(tournament)) if rounds is None else rounds
-    return {
-        "tournament": tournament,
-        "divisions": division_views(tournament, rounds),
-        "current_round": max(rounds) if rounds else 0,
-    }
+def part_etag(tournament_id: int, version: int) -> str:
+    """The live part's ETag at ``version`` (the page says it, for its first fetch)."""
+    return f"{tournament_id}.{version}"
+
+
+def _revalidated(response: R) -> R:
+    response["Cache-Control"] = "no-cache"  # kept, and asked again with its ETag each time
+    return response
 
 
 @require_GET
+@condition(etag_func=_public_etag)
 def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = get_tournament(tournament_id)
-    rounds = dict(events.rounds_of(tournament))
+    part = event_parts.live_part(tournament)
     asked = request.GET.get("name", "").strip()[:80]
     context = {
-        **_live_context(tournament, rounds),
+        "tournament": tournament,
         "club": tournament.club,
+        "part": mark_safe(part.html),  # noqa: S308 - drawn by our template from the record
+        "version": part.version,
+        "part_etag": f'"{part_etag(tournament.pk, part.version)}"',
         "director": directs(request.user, tournament.club),
         "asked": asked,
-        "found": find_table(rounds, asked)[:MAX_FOUND] if asked else [],
+        "found": event_parts.find_table(part.seats, asked)[:MAX_FOUND] if asked else [],
         "poll": settings.LIVE_POLL_SECONDS,
         "corrections": [
             (c.at, events.correction_sentence(c)) for c in events.corrections_of(tournament)
         ],
     }
-    return render(request, "tournaments/event.html", context)
+    return _revalidated(render(request, "tournaments/event.html", context))
 
 
 @require_GET
-def standings_part(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def standings_part(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
+    """The live part: what hundreds of phones fetch after each change, so one read of the
+    event's version and, once this process has served that version, nothing more."""
+    stamp = event_parts.stamp_of(tournament_id)
+    if stamp is None:
+        raise Http404("There is no such tournament.")
+    version, made = stamp
+    etag = quote_etag(part_etag(tournament_id, version))
+    unchanged = get_conditional_response(request, etag=etag)
+    if unchanged is not None:
+        unchanged["ETag"] = etag
+        unchanged["Cache-Control"] = "no-cache"
+        return unchanged
+    part = event_parts.live_part_at(tournament_id, version, made)
+    if "gzip" not in request.headers.get("Accept-Encoding", ""):
+        response = HttpResponse(part.html)
+        response["ETag"] = etag
+        return _revalidated(response)
+    # Gzipped once a version, not once a phone; public standings, no secret for BREACH to find.
+    response = HttpResponse(part.gzipped)
+    response["ETag"] = etag
+    response["Content-Encoding"] = "gzip"
+    patch_vary_headers(response, ["Accept-Encoding"])
+    return _revalidated(response)
+
+
+@require_GET
+@condition(etag_func=_public_etag)
+def scorecard(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """One player's scorecard (by their entry's number), drawn when asked for."""
     tournament = get_tournament(tournament_id)
-    response = render(request, "tournaments/_live.html", _live_context(tournament))
-    response["Cache-Control"] = "no-cache"
-    return response
+    card = event_parts.scorecard(tournament, number)
+    if card is None:
+        raise Http404("There is no such player in this event.")
+    context = {"tournament": tournament, "club": tournament.club, "card": mark_safe(card)}  # noqa: S308
+    return _revalidated(render(request, "tournaments/scorecard.html", context))
 
 
 # The director's page --------------------------------------------------------------------------

@@ -4,8 +4,10 @@
 //   (?part=live) and shows it; when an event comes without it (entries caught up from the
 //   record) it fetches the part again (htmx, hx-trigger="refresh"), as "director" (the club's
 //   live tables) does for each change;
-// - data-live="standings" (a tournament's standings) fetches its part again for each change of
-//   the club's games and events;
+// - data-live="event" (an event's page) hears its event's own stream, which speaks only when
+//   the event changes (a game of it ends, a result, a pairing), never on a table's turn; it then
+//   fetches its part (data-part) with the ETag it shows (If-None-Match), and a 304 changes
+//   nothing;
 // - the scorer's page (.scorer-page) shows a turn entered on another device: the page
 //   reloads where it is when nothing is being entered here, else it says so with a button.
 // While the stream is not open (no push here, a proxy that drops it, a server with no room)
@@ -74,8 +76,41 @@
     return source;
   }
 
+  // An event's part, fetched again with its ETag: a repeat answers 304, and nothing is redrawn.
+  function eventRefresher(element) {
+    let etag = element.dataset.etag || "";
+    let timer = null;
+    let asking = false;
+    function fetchPart() {
+      if (asking || !window.fetch) return;
+      asking = true;
+      const headers = { "HX-Request": "true" };
+      if (etag) headers["If-None-Match"] = etag;
+      window.fetch(element.dataset.part, { headers: headers, cache: "no-store" })
+        .then(function (answer) {
+          if (answer.status !== 200) return null; // 304: the page shows it already
+          etag = answer.headers.get("ETag") || "";
+          return answer.text().then(function (html) { element.innerHTML = html; });
+        })
+        .catch(function () { /* offline or refused: asked again at the next change or poll */ })
+        .finally(function () { asking = false; });
+    }
+    return function () {
+      if (timer) return;
+      timer = window.setTimeout(function () {
+        timer = null;
+        fetchPart();
+      }, DEBOUNCE_MS + Math.random() * SPREAD_MS);
+    };
+  }
+
+  document.querySelectorAll("[data-events][data-live='event']").forEach(function (element) {
+    const refresh = eventRefresher(element);
+    connect(element, refresh, refresh);
+  });
+
   // The spectator screen and the director's tables.
-  document.querySelectorAll("[data-events][data-live='screen'], [data-events][data-live='director'], [data-events][data-live='standings']").forEach(function (element) {
+  document.querySelectorAll("[data-events][data-live='screen'], [data-events][data-live='director']").forEach(function (element) {
     const refresh = refresher(element);
     if (element.dataset.live === "screen") {
       connect(element, function (turn) {

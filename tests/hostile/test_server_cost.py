@@ -11,14 +11,17 @@ import itertools
 import statistics
 import threading
 import time
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bench.event_data import played_event
 from bench.sequences import HASBRO, largest_gcg_record, tiles
 from referee import get_library, reset_library
+from tests.factories import make_club
 from tests.servers import request, server, server_env
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -135,6 +138,74 @@ def test_turns_stay_quick_while_the_worst_analyses_and_the_largest_imports_run(t
         )
         assert 200 in analyses and set(analyses) <= {200, 503}, analyses
         assert 201 in imports and set(imports) <= {201}, imports
+        assert "Traceback" not in gunicorn.tail(400)
+    finally:
+        gunicorn.stop()
+
+
+def test_one_client_looping_on_an_event_page_leaves_healthz_and_the_turns_quick(tmp_path):
+    """An event of 200 players after 20 rounds: its page, its live part and a scorecard,
+    asked for back to back on 16 connections of one client, as the limit allows and past it;
+    meanwhile /healthz and the turns at another table answer as quickly as ever, and the page
+    costs the server a small multiple of /healthz (drawn once a version, not once a request)."""
+    club = make_club(roster=())
+    event = played_event(club, players=200, rounds=20, played=20, lexicon="CLUB")
+    env = server_env(tmp_path, lexica(tmp_path), RATE_LIMIT_TURNS="0")
+    gunicorn = server(env, tmp_path / "gunicorn.log")
+    try:
+        gunicorn.start()
+        port = gunicorn.port
+        game = new_game(port, ["Ann", "Ben"])
+        paths = [f"/tournaments/{event.pk}/", f"/tournaments/{event.pk}/standings",
+                 f"/tournaments/{event.pk}/players/7"]  # fmt: skip
+
+        def timed(path: str) -> tuple[int, float]:
+            started = time.monotonic()
+            status = request(port, "GET", path)[0]
+            return status, time.monotonic() - started
+
+        # The page against /healthz, one at a time, before the loop (the first draws it).
+        alone = [timed(paths[0]) for _ in range(3)]
+        pages = [timed(paths[0])[1] for _ in range(10)]
+        health = [timed("/healthz")[1] for _ in range(10)]
+        assert {status for status, _ in alone} == {200}
+        stop = threading.Event()
+        answered: list[int] = []
+
+        def loop(path: str) -> None:
+            while not stop.is_set():
+                try:
+                    answered.append(request(port, "GET", path)[0])
+                except OSError:  # the server stopped under it: the test has failed already
+                    return
+
+        looping = [
+            threading.Thread(target=loop, args=(paths[n % 3],), daemon=True) for n in range(16)
+        ]
+        for thread in looping:
+            thread.start()
+        time.sleep(0.5)
+        during: list[float] = []
+        turns: list[float] = []
+        for number in range(1, 11):
+            during.append(timed("/healthz")[1])
+            body = {"action": "exchange", "count": 1, "expected_turn": number}
+            started = time.monotonic()
+            status, answer = request(
+                port, "POST", f"/api/games/{game['id']}/turns/", body, game["token"]
+            )
+            turns.append(time.monotonic() - started)
+            assert status == 201, answer
+            time.sleep(0.3)
+        stop.set()
+        for thread in looping:
+            thread.join(30)
+        assert set(answered) <= {200, 429} and 429 in answered, Counter(answered)
+        # Against the same run's /healthz, not a clock's second (medians: a shared machine
+        # may take the processor from one request for a while).
+        assert statistics.median(pages) < 30 * statistics.median(health), (pages, health)
+        assert statistics.median(during) < 20 * statistics.median(health), (during, health)
+        assert statistics.median(turns) < 40 * statistics.median(health), (turns, health)
         assert "Traceback" not in gunicorn.tail(400)
     finally:
         gunicorn.stop()

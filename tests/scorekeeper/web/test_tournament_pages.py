@@ -126,7 +126,8 @@ def test_the_standings_part_shows_shared_places_and_is_followed_live(client, dir
     assert part.count('<td class="num rank">1=</td>') == 2
     assert part.count('<td class="num rank">3=</td>') == 2
     page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
-    assert f'data-live="standings" data-events="/clubs/{director.slug}/events"' in page
+    assert 'data-live="event"' in page
+    assert f'data-events="/tournaments/{tournament.pk}/events?seen=' in page
 
 
 def test_the_club_page_lists_its_tournaments(client, director):
