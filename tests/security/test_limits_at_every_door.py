@@ -75,7 +75,9 @@ def test_the_games_a_round_makes_count_toward_a_limit_of_games(client, dora, set
     assert said.startswith("Too many games made by pairing from this device: at most 2 an hour.")
     assert Game.objects.count() == 2 and TournamentRound.objects.count() == 1
     # From the director's page: the same refusal, said on the page, and nothing paired.
-    response = client.post(f"/tournaments/{number}/pair", {"method": "swiss"}, follow=True)
+    response = client.post(
+        f"/tournaments/{number}/pair", {"round": 2, "method": "swiss", "confirm": "1"}, follow=True
+    )
     assert "Too many games made by pairing" in response.content.decode()
     assert TournamentRound.objects.count() == 1
 

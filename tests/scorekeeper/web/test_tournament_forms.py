@@ -39,7 +39,7 @@ def test_late_entries_of_600000_lines_are_refused_and_nobody_is_entered(client):
 
 
 def test_tables_by_hand_longer_than_the_cap_are_refused():
-    form = PairForm({"method": "manual", "pairings": "Ann - Ben\n" * 1000})
+    form = PairForm({"round": 1, "method": "manual", "pairings": "Ann - Ben\n" * 1000})
     assert form.is_valid()
     with pytest.raises(forms.ValidationError, match="That list of tables is too long"):
         form.manual()
