@@ -6,10 +6,12 @@ GCG export (and what re-importing it gives) and the JSON record."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from scorekeeper.game import clocks
 from scorekeeper.models import Game
 from scorekeeper.records.gcg_import import import_gcg
 from scorekeeper.records.json_record import import_record
@@ -39,6 +41,21 @@ def act(page: Page, label: str, entry: int) -> None:
     entered(page, entry)
 
 
+@pytest.fixture
+def forward(page: Page, monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
+    """Moves the phone's time and the server's together: the server takes only readings a
+    phone could send, so its time follows the page's (the live server runs in this process)."""
+    ahead = [0]
+    real = clocks.now_ms
+    monkeypatch.setattr(clocks, "now_ms", lambda: real() + ahead[0])
+
+    def move(ms: int) -> None:
+        ahead[0] += ms
+        page.clock.fast_forward(ms)
+
+    return move
+
+
 def start(page: Page, over_max: str, max_overtime: str) -> Game:
     """A crossword game with a minute on each player's clock, from the new-game form."""
     page.clock.install()  # the phone's time, moved on by the test
@@ -58,21 +75,23 @@ def start(page: Page, over_max: str, max_overtime: str) -> Game:
     return Game.objects.get()
 
 
-def test_a_clocked_crossword_game_ends_with_the_overtime_penalty_everywhere(page: Page):
+def test_a_clocked_crossword_game_ends_with_the_overtime_penalty_everywhere(
+    page: Page, forward: Callable[[int], None]
+):
     game = start(page, "capped", "10")
     ann = page.locator(".scorebar .player-clock[data-seat='0']")
     expect(ann).to_have_class(re.compile(r"\brunning\b"))
 
-    page.clock.fast_forward(20_000)
+    forward(20_000)
     page.fill("#play-input", "8H MOOD")
     page.click("text=Submit play")
     entered(page, 1)
-    page.clock.fast_forward(10_000)
+    forward(10_000)
     page.fill("#play-input", "K8 .EAR")
     page.click("text=Submit play")
     entered(page, 2)
     # Ann thinks a minute and some seconds more than her clock had left: 20 points.
-    page.clock.fast_forward(100_000)
+    forward(100_000)
     expect(ann.locator(".clock-time")).to_have_text(re.compile(r"^−1:\d\d$"))
     expect(ann.locator(".clock-penalty")).to_have_text("−20")
     # She taps her clock to start Ben's, then enters her pass; a pause for a dispute.
@@ -81,7 +100,7 @@ def test_a_clocked_crossword_game_ends_with_the_overtime_penalty_everywhere(page
     act(page, "Pass", 4)
     page.get_by_role("button", name="Pause").click()
     entered(page, 5)
-    page.clock.fast_forward(300_000)  # paused: nobody's time goes
+    forward(300_000)  # paused: nobody's time goes
     page.get_by_role("button", name="Resume").click()
     entered(page, 6)
     # Six scoreless turns in a row end the crossword game: Ben's exchange is one of them.
@@ -104,10 +123,10 @@ def test_a_clocked_crossword_game_ends_with_the_overtime_penalty_everywhere(page
     everywhere(page, game, finals, ["loss", "win"], -20, "Ann: −20 for 1:", "−20")
 
 
-def test_a_loss_on_time_is_shown_as_such_everywhere(page: Page):
+def test_a_loss_on_time_is_shown_as_such_everywhere(page: Page, forward: Callable[[int], None]):
     game = start(page, "loses", "1")
     # Ann takes 2:05 over a one-minute clock: past the one minute over allowed.
-    page.clock.fast_forward(125_000)
+    forward(125_000)
     page.fill("#play-input", "8H MOOD")
     page.click("text=Submit play")
     entered(page, 1)

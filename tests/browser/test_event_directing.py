@@ -13,6 +13,7 @@ from playwright.sync_api import Page, expect
 from scorekeeper.game import tournaments as events
 from scorekeeper.models import Game
 from tests.browser.pages import SMALL, Camera
+from tests.clock_time import when_read
 from tests.factories import PASSWORD, account, make_club
 from tests.scorekeeper.club_events import FOUR
 
@@ -130,23 +131,28 @@ def test_a_directors_evening_without_traps(page: Page):
     page.goto(f"/tournaments/{made.pk}/")
     expect(page.locator(".table-result")).to_contain_text(["410–350"])
     expect(page.locator(".corrections")).to_contain_text("400–350 became 410–350 (by dora)")
-    page.locator("details.scorecard summary").first.click()
-    page.locator("details.scorecard").evaluate_all("ds => ds.forEach(d => d.open = true)")
+    camera.shoot("event-page")
+    # A player's scorecard, a page of its own from their name in the standings.
+    page.locator("table.standings th a").first.click()
+    expect(page.locator("table.scorecard")).to_be_visible()
     for size in (SMALL, {"width": 390, "height": 844}):
         page.set_viewport_size(size)
-        no_sideways_scroll(page, "details.scorecard, details.scorecard table")
-    camera.shoot("event-page")
+        no_sideways_scroll(page, ".table-scroll, table.scorecard")
+    camera.shoot("scorecard")
 
 
-def test_a_clocked_games_end_table_fits_a_360_px_phone(page: Page):
-    from scorekeeper.game import domain
+def test_a_clocked_games_end_table_fits_a_360_px_phone(page: Page, monkeypatch: pytest.MonkeyPatch):
+    from scorekeeper.game import clocks, domain
 
     game = domain.check_create_game(
         ruleset="upwords-10", players=["Alejandra Rodriguez", "Christopher Ten Den"],
         lexicon="CLUB", clock={"kind": "player", "minutes": 25},
     )  # fmt: skip
-    domain.act(game.pk, "pass", clock_ms=[-64_000, 1_500_000])
-    domain.act(game.pk, "pass", clock_ms=[-64_000, -125_000])
+    # Each pass sent when the clocks read so, as a phone sends them (the server's time then).
+    for readings in ([-64_000, 1_500_000], [-64_000, -125_000]):
+        at = when_read(game.pk, readings)
+        monkeypatch.setattr(clocks, "now_ms", lambda at=at: at)
+        domain.act(game.pk, "pass", clock_ms=readings, clock_at=at)
     page.set_viewport_size(SMALL)
     page.goto(f"/games/{game.pk}/score/{game.token}/")
     expect(page.locator(".end table.final")).to_be_visible()
