@@ -1,0 +1,225 @@
+"""Which legal play a photo shows: the reading of the board held against the game.
+
+The game knows what no photo reader does: the board before the play, the rack's size, the
+tile set and the word list. So a photo need not be read perfectly, only well enough to pick
+the play it agrees with most. The squares that read differently from the board before (a
+new tile, or in Upwords a new letter on a stack) give the letters of a rack; the move
+generator finds the legal plays of that rack, and of a few racks with a doubtful letter read
+its second way (or as a blank); and each play is ranked by how likely the photo is if that
+play was made: for each square it covers, the reader's chance of the tile played against its
+chance of what was there before.
+
+Plain Python (no Django): the API and the scorer's page call ``propose``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from referee import (
+    BLANK,
+    Board,
+    Budget,
+    Lexicon,
+    Placement,
+    Play,
+    RuleOptions,
+    Ruleset,
+    evaluate,
+    is_blank,
+    raw_plays,
+    square_name,
+)
+from scorekeeper.photo.reader import CLASSES, Floats, Reading
+
+QU = "QU"  # the Upwords Qu tile, as referee.rulesets names it
+EMPTY = 0
+ALTERNATIVES = 3  # racks with a doubtful square read its second way
+FLOOR = 1e-4  # no reading is taken as certain: a chance of 0 would rule a play out for good
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """One legal play and how well the photo agrees with it."""
+
+    notation: str
+    score: int
+    tiles: list[tuple[int, int, str]]
+    agreement: float  # the share of squares that read as the board after this play
+    likelihood: float  # log-chance of the photo's squares the play covers, against before
+
+
+@dataclass(frozen=True)
+class Proposals:
+    plays: list[Proposal]
+    changed: list[str] = field(default_factory=list)  # squares read as changed, by name
+    unread: list[str] = field(default_factory=list)  # squares the best play disagrees with
+    complete: bool = True
+
+
+def _class_of(tile: str) -> int:
+    if tile == BLANK or is_blank(tile):
+        return CLASSES.index("?")
+    return CLASSES.index(QU[0] if tile == QU else tile[0].upper())
+
+
+def _chance(chances: Floats, row: int, col: int, tile: str | None) -> float:
+    """The reader's chance that the square shows ``tile`` (None: empty). A blank is read as
+    a blank or as the letter drawn on it, whichever is likelier."""
+    square = chances[row, col]
+    if tile is None:
+        return max(float(square[EMPTY]), FLOOR)
+    found = float(square[_class_of(tile)])
+    if is_blank(tile):
+        found = max(found, float(square[CLASSES.index(tile.upper())]))
+    return max(found, FLOOR)
+
+
+def _before(board: Board, row: int, col: int) -> str | None:
+    return board.top(row, col)
+
+
+def _orientation(reading: Reading, board: Board) -> Reading:
+    """The way up the board lies: the quarter turn whose reading agrees best with the tiles
+    already on the board (the reader's own choice when the board was empty)."""
+    if board.is_empty or len(reading.turns) < 4:
+        return reading
+    best, chosen = -math.inf, reading.turn
+    for turn in range(4):
+        chances = reading.turns[turn]
+        total = sum(
+            math.log(_chance(chances, r, c, _before(board, r, c)))
+            for r, c, stack in board.squares()
+            if stack
+        )
+        if total > best:
+            best, chosen = total, turn
+    return reading.turned(chosen)
+
+
+def _changed(chances: Floats, board: Board) -> list[tuple[int, int]]:
+    """Squares that read as something other than what they held, likeliest first."""
+    out: list[tuple[float, int, int]] = []
+    for r in range(board.size):
+        for c in range(board.size):
+            before = _before(board, r, c)
+            now = _chance(chances, r, c, before)
+            if now < 0.5:
+                out.append((now, r, c))
+    return [(r, c) for _, r, c in sorted(out)]
+
+
+def _racks(chances: Floats, squares: list[tuple[int, int]], ruleset: Ruleset) -> list[str]:
+    """The rack the changed squares spell, and a few with a doubtful letter read otherwise."""
+    reads: list[tuple[float, str, str]] = []  # (sureness, best letter, second letter)
+    for r, c in squares:
+        order = np.argsort(-chances[r, c, 1:]) + 1  # the letters and the blank, likeliest first
+        first, second = CLASSES[int(order[0])], CLASSES[int(order[1])]
+        reads.append((float(chances[r, c, order[0]]), first, second))
+    # A rack holds so many tiles: the surest squares are kept.
+    kept = sorted(reads, reverse=True)[: ruleset.rack_size]
+
+    def spell(letters: list[str]) -> str:
+        return "".join(letters)
+
+    base = [first for _, first, _ in kept]
+    racks = [spell(base)]
+    doubtful = sorted(range(len(kept)), key=lambda i: kept[i][0])[:ALTERNATIVES]
+    for i in doubtful:
+        if kept[i][0] < 0.9:
+            racks.append(spell(base[:i] + [kept[i][2]] + base[i + 1 :]))
+            if ruleset.tiles.get(BLANK):
+                racks.append(spell(base[:i] + [BLANK] + base[i + 1 :]))
+    return list(dict.fromkeys(racks))
+
+
+def propose(
+    reading: Reading,
+    board: Board,
+    ruleset: Ruleset,
+    options: RuleOptions,
+    lexicon: Lexicon,
+    *,
+    limit: int = 5,
+    budget: Budget | None = None,
+) -> Proposals:
+    """The legal plays from ``board`` that the photo may show, likeliest first."""
+    reading = _orientation(reading, board)
+    chances = reading.chances
+    changed = _changed(chances, board)
+    names = [square_name(r, c) for r, c in sorted(changed)]
+    if not changed:
+        return Proposals([], [])
+    seen: dict[tuple[tuple[int, int, str], ...], float] = {}
+    complete = True
+    for rack in _racks(chances, changed, ruleset):
+        try:
+            plays = raw_plays(
+                board, ruleset, options, lexicon, _upwords_qu(rack, ruleset), budget=budget
+            )
+        except Exception:  # noqa: BLE001 - a rack the set can't hold is no candidate
+            continue
+        if budget is not None and len(plays) >= budget.plays:
+            complete = False
+        for _, tiles in plays:
+            key = tuple(sorted(tiles))
+            if key in seen:
+                continue
+            seen[key] = sum(
+                math.log(_chance(chances, r, c, t))
+                - math.log(_chance(chances, r, c, _before(board, r, c)))
+                for r, c, t in key
+            )
+    ranked = sorted(seen.items(), key=lambda item: -item[1])[:limit]
+    proposals = []
+    for tiles, likelihood in ranked:
+        play = Play(tuple(Placement(r, c, t) for r, c, t in tiles))
+        evaluation = evaluate(board, play, ruleset, options, lexicon)
+        after = {(r, c): t for r, c, t in tiles}
+        proposals.append(
+            Proposal(
+                play.notation(board, ruleset),
+                evaluation.score,
+                list(tiles),
+                _agreement(chances, board, after),
+                round(likelihood, 3),
+            )
+        )
+    unread = names
+    if proposals:
+        after = {(r, c): t for r, c, t in proposals[0].tiles}
+        unread = [
+            square_name(r, c)
+            for r in range(board.size)
+            for c in range(board.size)
+            if not _agrees(chances, r, c, after.get((r, c), _before(board, r, c)))
+        ]
+    return Proposals(proposals, names, unread, complete)
+
+
+def _upwords_qu(rack: str, ruleset: Ruleset) -> str:
+    # The reader names a Qu tile by its Q; in a set with a Qu tile, a Q is that tile.
+    return rack.replace("Q", "Qu") if ruleset.tiles.get(QU) else rack
+
+
+def _agrees(chances: Floats, row: int, col: int, expected: str | None) -> bool:
+    """Whether the square's likeliest reading is ``expected`` (a blank: as blank or letter)."""
+    best = int(chances[row, col].argmax())
+    if expected is None:
+        return best == EMPTY
+    return best == _class_of(expected) or (
+        is_blank(expected) and best == CLASSES.index(expected.upper())
+    )
+
+
+def _agreement(chances: Floats, board: Board, after: dict[tuple[int, int], str]) -> float:
+    """The share of squares that read as they would after the play."""
+    right = sum(
+        _agrees(chances, r, c, after.get((r, c), _before(board, r, c)))
+        for r in range(board.size)
+        for c in range(board.size)
+    )
+    return round(right / (board.size * board.size), 3)
