@@ -95,5 +95,5 @@ def plays_out(reading: Any, found: Any) -> PhotoPlaysOut:
         "changed": found.changed,
         "unread": found.unread,
         "complete": found.complete,
-        "reading": reading_out(reading),
+        "reading": reading_out(found.reading or reading),
     }

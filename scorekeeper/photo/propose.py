@@ -26,6 +26,7 @@ from referee import (
     Lexicon,
     Placement,
     Play,
+    RefereeError,
     RuleOptions,
     Ruleset,
     evaluate,
@@ -58,6 +59,7 @@ class Proposals:
     changed: list[str] = field(default_factory=list)  # squares read as changed, by name
     unread: list[str] = field(default_factory=list)  # squares the best play disagrees with
     complete: bool = True
+    reading: Reading | None = None  # the photo's reading, the way up the board was found to lie
 
 
 def _class_of(tile: str) -> int:
@@ -146,33 +148,22 @@ def propose(
     limit: int = 5,
     budget: Budget | None = None,
 ) -> Proposals:
-    """The legal plays from ``board`` that the photo may show, likeliest first."""
-    reading = _orientation(reading, board)
-    chances = reading.chances
-    changed = _changed(chances, board)
-    names = [square_name(r, c) for r, c in sorted(changed)]
-    if not changed:
-        return Proposals([], [])
-    seen: dict[tuple[tuple[int, int, str], ...], float] = {}
-    complete = True
-    for rack in _racks(chances, changed, ruleset):
-        try:
-            plays = raw_plays(
-                board, ruleset, options, lexicon, _upwords_qu(rack, ruleset), budget=budget
-            )
-        except Exception:  # noqa: BLE001 - a rack the set can't hold is no candidate
-            continue
-        if budget is not None and len(plays) >= budget.plays:
-            complete = False
-        for _, tiles in plays:
-            key = tuple(sorted(tiles))
-            if key in seen:
-                continue
-            seen[key] = sum(
-                math.log(_chance(chances, r, c, t))
-                - math.log(_chance(chances, r, c, _before(board, r, c)))
-                for r, c, t in key
-            )
+    """The legal plays from ``board`` that the photo may show, likeliest first. On an empty
+    board nothing says which way up it lies: each quarter turn's reading is tried."""
+    if board.is_empty and len(reading.turns) == 4:
+        readings = [reading.turned(turn) for turn in range(4)]
+    else:
+        readings = [_orientation(reading, board)]
+    best: tuple[float, Reading, _Candidates] | None = None
+    for candidate in readings:
+        found = _candidates(candidate.chances, board, ruleset, options, lexicon, budget)
+        top = max(found.seen.values(), default=-math.inf)
+        if best is None or top > best[0]:
+            best = (top, candidate, found)
+    assert best is not None
+    _, reading, found = best
+    chances, seen, complete = reading.chances, found.seen, found.complete
+    names = [square_name(r, c) for r, c in sorted(found.changed)]
     ranked = sorted(seen.items(), key=lambda item: -item[1])[:limit]
     proposals = []
     for tiles, likelihood in ranked:
@@ -197,7 +188,47 @@ def propose(
             for c in range(board.size)
             if not _agrees(chances, r, c, after.get((r, c), _before(board, r, c)))
         ]
-    return Proposals(proposals, names, unread, complete)
+    return Proposals(proposals, names, unread, complete, reading)
+
+
+@dataclass
+class _Candidates:
+    changed: list[tuple[int, int]]
+    seen: dict[tuple[tuple[int, int, str], ...], float]  # a play's tiles: its likelihood
+    complete: bool
+
+
+def _candidates(
+    chances: Floats,
+    board: Board,
+    ruleset: Ruleset,
+    options: RuleOptions,
+    lexicon: Lexicon,
+    budget: Budget | None,
+) -> _Candidates:
+    """The legal plays of the racks the changed squares spell, each with its likelihood."""
+    changed = _changed(chances, board)
+    found = _Candidates(changed, {}, True)
+    if not changed:
+        return found
+    for rack in _racks(chances, changed, ruleset):
+        try:
+            plays = raw_plays(
+                board, ruleset, options, lexicon, _upwords_qu(rack, ruleset), budget=budget
+            )
+        except RefereeError:  # a rack the set can't hold is no candidate
+            continue
+        if budget is not None and len(plays) >= budget.plays:
+            found.complete = False
+        for _, tiles in plays:
+            key = tuple(sorted(tiles))
+            if key not in found.seen:
+                found.seen[key] = sum(
+                    math.log(_chance(chances, r, c, t))
+                    - math.log(_chance(chances, r, c, _before(board, r, c)))
+                    for r, c, t in key
+                )
+    return found
 
 
 def _upwords_qu(rack: str, ruleset: Ruleset) -> str:

@@ -134,13 +134,13 @@ def _support(edges: Image, quad: npt.NDArray[np.float32]) -> float:
     return min(shares)
 
 
-def find_outline(rgb: Image) -> npt.NDArray[np.float32] | None:
-    """The largest four-cornered outline in the photo that its edges follow (the board's
-    frame, or its grid), or None."""
+def find_outlines(rgb: Image, keep: int = 6) -> list[npt.NDArray[np.float32]]:
+    """The photo's largest four-cornered outlines that its edges follow on all four sides
+    (the board's frame, or its grid, among them), best first."""
     scale = 800 / max(rgb.shape[:2])
     small = cv2.resize(rgb, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     area = small.shape[0] * small.shape[1]
-    best, best_score = None, 0.0
+    found: list[tuple[float, npt.NDArray[np.float32]]] = []
     lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB)
     for blur in (5, 9):
         # A table's grain blurs away before the board's straight edges do; a board as dark
@@ -155,8 +155,8 @@ def find_outline(rgb: Image) -> npt.NDArray[np.float32] | None:
             contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
             for contour in contours:
                 hull = cv2.convexHull(contour)
-                found = cv2.contourArea(hull)
-                if found < 0.05 * area or found > 0.97 * area:
+                hull_area = cv2.contourArea(hull)
+                if hull_area < 0.05 * area or hull_area > 0.97 * area:
                     continue
                 perimeter = cv2.arcLength(hull, True)
                 for epsilon in (0.02, 0.04, 0.06):
@@ -171,17 +171,24 @@ def find_outline(rgb: Image) -> npt.NDArray[np.float32] | None:
                         )
                         support = _support(np.asarray(near, np.uint8), quad)
                         score = cv2.contourArea(quad) * support**2
-                        if inside and support > 0.5 and score > best_score:
-                            best, best_score = quad, score
+                        if inside and support > 0.5:
+                            found.append((score, quad))
                         break
-    if best is None:
-        return None
-    return np.asarray(best / scale, np.float32)
+    found.sort(key=lambda item: -item[0])
+    outlines: list[npt.NDArray[np.float32]] = []
+    for _, quad in found:
+        # The same outline found at another blur or threshold is one candidate.
+        if all(np.abs(quad - other * scale).max() > 6 for other in outlines):
+            outlines.append(np.asarray(quad / scale, np.float32))
+        if len(outlines) == keep:
+            break
+    return outlines
 
 
-def _grid_span(profile: Floats, n: int) -> tuple[float, float]:
+def _grid_span(profile: Floats, n: int) -> tuple[float, float, float]:
     """Where the grid's first and last lines lie along one axis of the straightened board:
-    the span whose ``n + 1`` evenly spaced lines meet the most edge."""
+    the span whose ``n + 1`` evenly spaced lines meet the most edge; and how much more edge
+    its lines meet than the middles of its squares (as a share of the mean)."""
     length = len(profile)
     smooth = np.convolve(profile, np.ones(3, np.float32) / 3, mode="same")
     starts = np.arange(0, int(length * 0.16), dtype=np.float32)[:, None, None]
@@ -194,26 +201,30 @@ def _grid_span(profile: Floats, n: int) -> tuple[float, float]:
     ]
     score = lines.mean(axis=2) - middles.mean(axis=2)
     i, j = np.unravel_index(int(score.argmax()), score.shape)
-    return float(starts[i, 0, 0]), float(ends[0, j, 0])
+    contrast = float(score[i, j]) / (float(smooth.mean()) + 1e-6)
+    return float(starts[i, 0, 0]), float(ends[0, j, 0]), contrast
 
 
 def find_grid(rgb: Image, n: int) -> npt.NDArray[np.float32] | None:
-    """The grid's corners in the photo (TL, TR, BR, BL), or None when no board is seen."""
-    outline = find_outline(rgb)
-    if outline is None:
-        return None
+    """The grid's corners in the photo (TL, TR, BR, BL), or None when no board is seen: of
+    the outlines found, the one holding the most regular grid of ``n`` squares a side."""
     side = 300
     square = np.array([(0, 0), (side, 0), (side, side), (0, side)], np.float32)
-    forward = cv2.getPerspectiveTransform(outline, square)
-    flat = cv2.warpPerspective(rgb, forward, (side + 1, side + 1), flags=cv2.INTER_AREA)
-    gray = cv2.cvtColor(flat, cv2.COLOR_RGB2GRAY).astype(np.float32)
-    across = np.abs(cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)).mean(axis=0)
-    down = np.abs(cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)).mean(axis=1)
-    x0, x1 = _grid_span(across, n)
-    y0, y1 = _grid_span(down, n)
-    grid = np.array([[(x0, y0), (x1, y0), (x1, y1), (x0, y1)]], np.float32)
-    back = cv2.perspectiveTransform(grid, np.linalg.inv(forward))[0]
-    return np.asarray(back, np.float32)
+    best, best_contrast = None, 0.25  # less regular than that is no grid
+    for outline in find_outlines(rgb):
+        forward = cv2.getPerspectiveTransform(outline, square)
+        flat = cv2.warpPerspective(rgb, forward, (side + 1, side + 1), flags=cv2.INTER_AREA)
+        gray = cv2.cvtColor(flat, cv2.COLOR_RGB2GRAY).astype(np.float32)
+        across = np.abs(cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)).mean(axis=0)
+        down = np.abs(cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)).mean(axis=1)
+        x0, x1, across_contrast = _grid_span(across, n)
+        y0, y1, down_contrast = _grid_span(down, n)
+        contrast = min(across_contrast, down_contrast)
+        if contrast > best_contrast:
+            grid = np.array([[(x0, y0), (x1, y0), (x1, y1), (x0, y1)]], np.float32)
+            best = cv2.perspectiveTransform(grid, np.linalg.inv(forward))[0]
+            best_contrast = contrast
+    return None if best is None else np.asarray(best, np.float32)
 
 
 def straighten(rgb: Image, corners: npt.NDArray[np.float32], n: int) -> Image:
