@@ -14,9 +14,8 @@ from ninja import File, Form, UploadedFile
 from scorekeeper.api.endpoints import WRITE, ApiError, answers, api, authorize, rendered
 from scorekeeper.api.schemas import BoardReadingOut, PhotoPlaysOut
 from scorekeeper.game import domain
-from scorekeeper.game.photos import UNAVAILABLE, available, photo_plays, read_photo
+from scorekeeper.game.photos import MAX_BYTES, UNAVAILABLE, available, photo_plays, read_photo
 
-MAX_BYTES = 2_500_000  # a photo downsized as the scorer page does is a few hundred kB
 PHOTO = (401, 403, 404, 501, *WRITE)
 
 

@@ -17,7 +17,11 @@ from scorekeeper.game.analysis import budget, prepared_lexicon, read_board, sear
 from scorekeeper.models import Game
 from scorekeeper.photo import UNAVAILABLE, available
 
-__all__ = ["UNAVAILABLE", "Unreadable", "available", "photo_plays", "read_photo"]
+__all__ = ["MAX_BYTES", "UNAVAILABLE", "Unreadable", "available", "photo_plays", "read_photo"]
+
+# A photo as the scorer page sends it (1,600 pixels a side, JPEG) is a few hundred kB; the
+# upload limit of the whole request (DATA_UPLOAD_MAX_MEMORY_SIZE) is 2.5 MB.
+MAX_BYTES = 2_500_000
 
 
 class Unreadable(IllegalAction):

@@ -34,7 +34,7 @@ from referee import (
     raw_plays,
     square_name,
 )
-from scorekeeper.photo.reader import CLASSES, Floats, Reading
+from scorekeeper.photo.reader import CLASSES, TURNED, Floats, Reading
 
 QU = "QU"  # the Upwords Qu tile, as referee.rulesets names it
 EMPTY = 0
@@ -118,7 +118,7 @@ def _racks(chances: Floats, squares: list[tuple[int, int]], ruleset: Ruleset) ->
     """The rack the changed squares spell, and a few with a doubtful letter read otherwise."""
     reads: list[tuple[float, str, str]] = []  # (sureness, best letter, second letter)
     for r, c in squares:
-        order = np.argsort(-chances[r, c, 1:]) + 1  # the letters and the blank, likeliest first
+        order = np.argsort(-chances[r, c, 1:TURNED]) + 1  # the letters and blank, likeliest first
         first, second = CLASSES[int(order[0])], CLASSES[int(order[1])]
         reads.append((float(chances[r, c, order[0]]), first, second))
     # A rack holds so many tiles: the surest squares are kept.
@@ -164,7 +164,8 @@ def propose(
     _, reading, found = best
     chances, seen, complete = reading.chances, found.seen, found.complete
     names = [square_name(r, c) for r, c in sorted(found.changed)]
-    ranked = sorted(seen.items(), key=lambda item: -item[1])[:limit]
+    # A play the photo finds less likely than nothing played on its squares is no proposal.
+    ranked = sorted((x for x in seen.items() if x[1] > 0), key=lambda item: -item[1])[:limit]
     proposals = []
     for tiles, likelihood in ranked:
         play = Play(tuple(Placement(r, c, t) for r, c, t in tiles))
@@ -238,7 +239,7 @@ def _upwords_qu(rack: str, ruleset: Ruleset) -> str:
 
 def _agrees(chances: Floats, row: int, col: int, expected: str | None) -> bool:
     """Whether the square's likeliest reading is ``expected`` (a blank: as blank or letter)."""
-    best = int(chances[row, col].argmax())
+    best = int(chances[row, col, :TURNED].argmax())
     if expected is None:
         return best == EMPTY
     return best == _class_of(expected) or (

@@ -27,6 +27,9 @@ import numpy.typing as npt
 
 MODEL = Path(__file__).with_name("model.onnx")
 CLASSES = ["", *"ABCDEFGHIJKLMNOPQRSTUVWXYZ", "?"]  # "" empty, "?" a blank showing no letter
+# The network's one more answer: a tile seen sideways or upside down, which tells the way up.
+TURNED = len(CLASSES)
+OUTPUTS = TURNED + 1
 SQUARE = 24  # pixels a square in the straightened board
 CONTEXT = 4  # pixels of the neighbours around each square's cut
 CUT = SQUARE + 2 * CONTEXT
@@ -61,11 +64,11 @@ class Reading:
         return Reading(self.size, self.turns[turn], corners, self.turns, turn)
 
     def squares(self) -> list[list[str]]:
-        best = self.chances.argmax(axis=2)
+        best = self.chances[:, :, :TURNED].argmax(axis=2)
         return [[CLASSES[int(best[r, c])] for c in range(self.size)] for r in range(self.size)]
 
     def confidence(self) -> list[list[float]]:
-        top = self.chances.max(axis=2)
+        top = self.chances[:, :, :TURNED].max(axis=2)
         return [[round(float(top[r, c]), 3) for c in range(self.size)] for r in range(self.size)]
 
 
@@ -292,15 +295,17 @@ def read_image(rgb: Image, n: int) -> Reading:
         )
     flat = straighten(rgb, corners, n)
     turns: list[Floats] = []
-    best, chosen = -1.0, 0
+    best, chosen = -np.inf, 0
     for turn in range(4):
         # np.rot90 turns anticlockwise: turn k shows the board as if the photo were turned.
         chances = classify(cuts(np.ascontiguousarray(np.rot90(flat, turn)), n))
-        turns.append(chances.reshape(n, n, len(CLASSES)))
+        turns.append(chances.reshape(n, n, OUTPUTS))
         tiles = chances[:, 0] < 0.5
         if not tiles.any():
             break  # an empty board reads the same every way up
-        sureness = float(chances[tiles].max(axis=1).sum())
+        # The way up is the one whose tiles least look turned, and read most surely.
+        upright = chances[tiles]
+        sureness = float((upright[:, :TURNED].max(axis=1) - upright[:, TURNED]).sum())
         if sureness > best + 1e-6:
             best, chosen = sureness, turn
     outline = [(float(x), float(y)) for x, y in corners]

@@ -20,10 +20,13 @@ from typing import Any
 import numpy as np
 
 from referee import get_ruleset
-from scorekeeper.photo.reader import CLASSES, CUT, MODEL, cuts, decode, straighten
+from scorekeeper.photo.reader import CLASSES, CUT, MODEL, OUTPUTS, TURNED, cuts, decode, straighten
 from scorekeeper.photo.render import random_tiles, render
 
 RULESETS = ["crossword-classic"] * 3 + ["upwords-10", "upwords-8"]
+# Letters that look the same a quarter turn round, and half a turn round: those keep their
+# letter when turned; every other letter turned is TURNED (how the reader tells the way up).
+SAME_TURNED = {1: "OX", 2: "HINOSXZ", 3: "OX"}
 
 
 def board_cuts(seed: int) -> tuple[Any, Any]:
@@ -63,6 +66,26 @@ def _width(jpeg: bytes) -> int:
         return int(image.size[0])
 
 
+def turned(x: Any, y: Any) -> tuple[Any, Any]:
+    """A third of the squares turned a quarter, half or three quarters round (a cut holds a
+    square and the edges of its neighbours: as the whole board turned), relabelled."""
+    import torch
+
+    x, y = x.clone(), y.clone()
+    turns = torch.randint(1, 4, (len(x),)) * (torch.rand(len(x)) < 0.33)
+    for k in (1, 2, 3):
+        chosen = turns == k
+        if not chosen.any():
+            continue
+        x[chosen] = torch.rot90(x[chosen], k, dims=(2, 3))
+        letters = y[chosen]
+        keep = torch.tensor([CLASSES[int(v)] in SAME_TURNED[k] for v in letters], dtype=torch.bool)
+        is_letter = (letters >= 1) & (letters <= 26)
+        letters[is_letter & ~keep] = TURNED
+        y[chosen] = letters
+    return x, y
+
+
 def network() -> Any:
     import torch.nn as nn
 
@@ -83,7 +106,7 @@ def network() -> Any:
         nn.Linear(64 * (CUT // 8) ** 2, 128),
         nn.ReLU(),
         nn.Dropout(0.2),
-        nn.Linear(128, len(CLASSES)),
+        nn.Linear(128, OUTPUTS),
     )
 
 
@@ -112,7 +135,7 @@ def main() -> None:
         labels = torch.from_numpy(np.concatenate(ys))
         if args.cache:
             np.savez(args.cache, x=data.numpy(), y=labels.numpy())
-    print(f"{len(data)} squares from {args.boards} boards in {time.monotonic() - started:.0f} s")
+    print(f"{len(data)} squares in {time.monotonic() - started:.0f} s")
     model = network()
     optimiser = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
     steps = args.epochs * (len(data) // 128 + 1)
@@ -129,6 +152,7 @@ def main() -> None:
             x = x * torch.empty(len(x), 1, 1, 1).uniform_(0.8, 1.2) + torch.empty(
                 len(x), 1, 1, 1
             ).uniform_(-0.1, 0.1)
+            x, y = turned(x, y)
             logits = model(x)
             loss = loss_of(logits, y)
             optimiser.zero_grad()

@@ -10,12 +10,10 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.http import require_POST
 
-from scorekeeper.game.photos import UNAVAILABLE, available, photo_plays
+from scorekeeper.game.photos import MAX_BYTES, UNAVAILABLE, available, photo_plays
 from scorekeeper.game.refusals import REFUSALS, message_of, status_of
 from scorekeeper.models import Game
 from scorekeeper.web.scorer_link import scorer_view
-
-MAX_BYTES = 2_500_000  # the page sends a photo of at most 1600 pixels a side: a few hundred kB
 
 
 def _refused(status: int, message: str) -> JsonResponse:

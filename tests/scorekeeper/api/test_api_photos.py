@@ -10,7 +10,7 @@ pytest.importorskip("onnxruntime")
 
 from referee import RULESETS, Board, Play, RuleOptions, evaluate, get_library  # noqa: E402
 from scorekeeper.photo.render import encode, render  # noqa: E402
-from tests.factories import ApiGame  # noqa: E402
+from tests.factories import ApiGame, png_header  # noqa: E402
 
 pytestmark = pytest.mark.django_db
 
@@ -72,8 +72,6 @@ def test_a_photo_without_a_board_is_422_with_a_sentence(client):
 
 
 def test_a_photo_past_the_pixel_cap_is_422_undecoded(client):
-    from tests.scorekeeper.photo.test_reader import png_header
-
     image = SimpleUploadedFile("bomb.png", png_header(20_000, 20_000), "image/png")
     response = client.post("/api/boards/read", {"image": image, "ruleset": "crossword-classic"})
     assert response.status_code == 422

@@ -31,7 +31,7 @@ def after(board: Board, notation: str, ruleset) -> Board:
     "ruleset,before,played,seed",
     [
         ("crossword-classic", [], "8D HOUSE", 21),
-        ("crossword-classic", ["8D HOUSE"], "H8 .OES", 22),
+        ("crossword-classic", ["8D HOUSE"], "D8 .OSE", 22),
         ("upwords-10", ["5D MOOD"], "5D W...", 23),
     ],
 )

@@ -4,8 +4,6 @@ before any decoding."""
 from __future__ import annotations
 
 import random
-import struct
-import zlib
 from unittest import mock
 
 import pytest
@@ -17,25 +15,9 @@ from referee import RULESETS  # noqa: E402
 from scorekeeper.photo import reader  # noqa: E402
 from scorekeeper.photo.reader import MAX_PIXELS, PhotoError, decode, read  # noqa: E402
 from scorekeeper.photo.render import encode, random_tiles, render  # noqa: E402
+from tests.factories import png_header  # noqa: E402
 
 CROSSWORD = RULESETS["crossword-classic"]
-
-
-def png_header(width: int, height: int) -> bytes:
-    """A PNG that claims ``width`` × ``height`` pixels and holds almost none."""
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return (
-            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-        )
-
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return (
-        b"\x89PNG\r\n\x1a\n"
-        + chunk(b"IHDR", header)
-        + chunk(b"IDAT", zlib.compress(b"\0" * 64))
-        + chunk(b"IEND", b"")
-    )
 
 
 def wrong(reading, tiles):
