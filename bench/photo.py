@@ -2,7 +2,7 @@
 ``python -m bench photo [--boards N] [--plays N]``.
 
 On made-up photos (``scorekeeper.photo.render``) from seeds the network was never trained on
-(training uses ``seed * 1_000_000 + i`` from seed 1; these start at 9_000_000):
+(training uses ``seed * 1_000_000 + i`` for a seed below 9; these start at 9_000_000):
 
   photo_found_share          photos in which the board was found at all
   photo_occupancy_accuracy   squares read right as tile or empty (boards found)

@@ -84,6 +84,11 @@ def decode(data: bytes) -> Image:
         with PILImage.open(io.BytesIO(data)) as header:
             width, height = header.size
             kind = header.format
+    except PILImage.DecompressionBombError:
+        raise PhotoError(
+            f"The photo has more pixels than the {MAX_PIXELS // 1_000_000} million the reader "
+            "takes: send a smaller one."
+        ) from None
     except (UnidentifiedImageError, OSError, ValueError):
         raise PhotoError("That file is not a photo the reader knows (JPEG, PNG or WebP).") from None
     if kind not in {"JPEG", "PNG", "WEBP", "MPO"}:
@@ -231,8 +236,9 @@ def find_grid(rgb: Image, n: int) -> npt.NDArray[np.float32] | None:
 
 
 def straighten(rgb: Image, corners: npt.NDArray[np.float32], n: int) -> Image:
-    """The grid seen from above, ``SQUARE`` pixels a square with ``CONTEXT`` around, its
-    colours balanced on the board's brightest parts (tungsten or daylight read alike)."""
+    """The grid seen from above, ``SQUARE`` pixels a square with ``CONTEXT`` around. Its light
+    is left as it is: a balance on the board's brightest part would make a sparse board's
+    empty squares look like tiles; the network learned every light the renderer draws."""
     side = n * SQUARE
     target = np.array([(0, 0), (side, 0), (side, side), (0, side)], np.float32) + CONTEXT
     matrix = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), target)
@@ -243,9 +249,7 @@ def straighten(rgb: Image, corners: npt.NDArray[np.float32], n: int) -> Image:
         flags=cv2.INTER_AREA,
         borderMode=cv2.BORDER_REPLICATE,
     )
-    white = np.percentile(flat.reshape(-1, 3), 97, axis=0).astype(np.float32)
-    balanced = flat.astype(np.float32) * (235.0 / np.maximum(white, 30.0))
-    return np.asarray(np.clip(balanced, 0, 255), np.uint8)
+    return np.asarray(flat, np.uint8)
 
 
 def cuts(flat: Image, n: int) -> Floats:
@@ -300,12 +304,14 @@ def read_image(rgb: Image, n: int) -> Reading:
         # np.rot90 turns anticlockwise: turn k shows the board as if the photo were turned.
         chances = classify(cuts(np.ascontiguousarray(np.rot90(flat, turn)), n))
         turns.append(chances.reshape(n, n, OUTPUTS))
-        tiles = chances[:, 0] < 0.5
-        if not tiles.any():
-            break  # an empty board reads the same every way up
+        # Lettered tiles tell the way up (an empty square or a blank reads the same any way).
+        best_class = chances.argmax(axis=1)
+        lettered = (best_class >= 1) & (best_class <= 26) | (best_class == TURNED)
+        if not lettered.any():
+            break
         # The way up is the one whose tiles least look turned, and read most surely.
-        upright = chances[tiles]
-        sureness = float((upright[:, :TURNED].max(axis=1) - upright[:, TURNED]).sum())
+        upright = chances[lettered]
+        sureness = float((upright[:, 1:27].max(axis=1) - upright[:, TURNED]).sum())
         if sureness > best + 1e-6:
             best, chosen = sureness, turn
     outline = [(float(x), float(y)) for x, y in corners]

@@ -34,7 +34,7 @@ def board_cuts(seed: int) -> tuple[Any, Any]:
     rng = random.Random(seed)
     ruleset = get_ruleset(rng.choice(RULESETS))
     n = ruleset.size
-    tiles = random_tiles(rng, ruleset, rng.uniform(0.15, 0.6))
+    tiles = random_tiles(rng, ruleset, rng.uniform(0.0, 0.6) if rng.random() < 0.9 else 0.0)
     photo = render(seed, ruleset, tiles)
     rgb = decode(photo.jpeg)
     scale = rgb.shape[1] / _width(photo.jpeg)
