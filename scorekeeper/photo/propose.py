@@ -151,13 +151,15 @@ def propose(
     """The legal plays from ``board`` that the photo may show, likeliest first. On an empty
     board nothing says which way up it lies: each quarter turn's reading is tried."""
     if board.is_empty and len(reading.turns) == 4:
-        readings = [reading.turned(turn) for turn in range(4)]
+        # The reader's own choice first: it stands when no turn shows a play.
+        order = [reading.turn] + [t for t in range(4) if t != reading.turn]
+        readings = [reading.turned(turn) for turn in order]
     else:
         readings = [_orientation(reading, board)]
     best: tuple[float, Reading, _Candidates] | None = None
     for candidate in readings:
         found = _candidates(candidate.chances, board, ruleset, options, lexicon, budget)
-        top = max(found.seen.values(), default=-math.inf)
+        top = max((x for x in found.seen.values() if x > 0), default=-math.inf)
         if best is None or top > best[0]:
             best = (top, candidate, found)
     assert best is not None

@@ -129,10 +129,12 @@ def test_a_photo_matching_no_legal_play_names_the_squares(client):
     game = ApiGame(client, ruleset="crossword-classic", lexicon="CLUB")
     auth = {"HTTP_AUTHORIZATION": f"Bearer {game.token}"}
     response = client.post(
-        f"/api/games/{game.id}/photo", {"image": photo_of({(0, 0): "H", (14, 14): "E"})}, **auth
+        f"/api/games/{game.id}/photo",
+        {"image": photo_of({(0, 0): "R", (0, 1): "A", (14, 14): "E"})},
+        **auth,
     )
     assert response.status_code == 422
-    assert "A1, O15" in error(response)["message"]
+    assert "A1, B1, O15" in error(response)["message"]
 
 
 def test_photos_count_against_the_word_judge_s_limit(client, settings):
