@@ -39,6 +39,7 @@ from scorekeeper.photo.reader import CLASSES, TURNED, Floats, Reading
 QU = "QU"  # the Upwords Qu tile, as referee.rulesets names it
 EMPTY = 0
 ALTERNATIVES = 3  # racks with a doubtful square read its second way
+DRAWN_BLANK = 0.05  # how much less likely a blank reading as a letter is than that letter
 FLOOR = 1e-4  # no reading is taken as certain: a chance of 0 would rule a play out for good
 
 
@@ -76,7 +77,8 @@ def _chance(chances: Floats, row: int, col: int, tile: str | None) -> float:
         return max(float(square[EMPTY]), FLOOR)
     found = float(square[_class_of(tile)])
     if is_blank(tile):
-        found = max(found, float(square[CLASSES.index(tile.upper())]))
+        # A blank with its letter drawn on reads as that letter, but is rarer than the letter.
+        found = max(found, DRAWN_BLANK * float(square[CLASSES.index(tile.upper())]))
     return max(found, FLOOR)
 
 
@@ -171,7 +173,10 @@ def propose(
     proposals = []
     for tiles, likelihood in ranked:
         play = Play(tuple(Placement(r, c, t) for r, c, t in tiles))
-        evaluation = evaluate(board, play, ruleset, options, lexicon)
+        try:
+            evaluation = evaluate(board, play, ruleset, options, lexicon)
+        except RefereeError:  # a blank's letter the set has no more of
+            continue
         after = {(r, c): t for r, c, t in tiles}
         proposals.append(
             Proposal(
@@ -225,12 +230,16 @@ def _candidates(
             found.complete = False
         for _, tiles in plays:
             key = tuple(sorted(tiles))
-            if key not in found.seen:
-                found.seen[key] = sum(
-                    math.log(_chance(chances, r, c, t))
-                    - math.log(_chance(chances, r, c, _before(board, r, c)))
-                    for r, c, t in key
-                )
+            # A blank tried for a doubtful letter stands for a tile of that letter too: the
+            # set has many more of those than blanks (the rules check the play when shown).
+            lettered = tuple((r, c, t.upper() if is_blank(t) else t) for r, c, t in key)
+            for variant in {key, lettered}:
+                if variant not in found.seen:
+                    found.seen[variant] = sum(
+                        math.log(_chance(chances, r, c, t))
+                        - math.log(_chance(chances, r, c, _before(board, r, c)))
+                        for r, c, t in variant
+                    )
     return found
 
 
