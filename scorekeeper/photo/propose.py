@@ -171,7 +171,13 @@ def propose(
     # A play the photo finds less likely than nothing played on its squares is no proposal.
     ranked = sorted((x for x in seen.items() if x[1] > 0), key=lambda item: -item[1])[:limit]
     proposals = []
+    shown: set[tuple[tuple[int, int, str], ...]] = set()
     for tiles, likelihood in ranked:
+        # The same letters with a blank for one of them is no other play to offer.
+        letters = tuple((r, c, t.upper()) for r, c, t in tiles)
+        if letters in shown:
+            continue
+        shown.add(letters)
         play = Play(tuple(Placement(r, c, t) for r, c, t in tiles))
         try:
             evaluation = evaluate(board, play, ruleset, options, lexicon)

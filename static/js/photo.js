@@ -49,6 +49,8 @@
       input.value = best.notation;
       // As if typed: the page's own script shows the tiles, and its preview the words and score.
       input.dispatchEvent(new Event("input", { bubbles: true }));
+      input.dispatchEvent(new Event("proposed")); // and its tiles drawn on the board
+
       const others = answer.plays.slice(1, 3).map(function (p) { return p.notation; });
       say("From the photo: " + best.notation + " — check it, then Submit." +
           (others.length ? " Or: " + others.join(", ") + "." : ""));

@@ -44,6 +44,9 @@ def test_a_photo_of_the_board_proposes_the_play_and_it_is_submitted(
     expect(page.locator("#play-input")).to_have_value("8D HOUSE", timeout=20_000)
     expect(page.locator("#photo-note")).to_contain_text("check it, then Submit")
     expect(page.locator("#preview")).to_contain_text("HOUSE")
+    # Shown on the board as tiles being placed, as a tapped play would be.
+    for square in ("D8", "E8", "F8", "G8", "H8"):
+        expect(page.locator(f"button.sq[data-name={square}]")).to_have_class(re.compile("pending"))
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "photo-proposed-390.png"))
     page.get_by_role("button", name=re.compile("^Submit")).click()
