@@ -1,10 +1,13 @@
 """Train the square reader (``model.onnx``) on made-up photos (``render``).
 
-    python -m scorekeeper.photo.train [--boards 400] [--epochs 8] [--seed 1]
+    python -m scorekeeper.photo.train [--boards 400] [--epochs 6] [--seed 2] [--cache FILE]
 
-Needs PyTorch and onnx, which the app itself never does: ``pip install torch==2.13.0 onnx``
-(the CPU build) in a venv of its own. A few minutes on one core. Boards for training are
-rendered from seeds ``seed * 1_000_000 + i``; the bench's held-out boards use other seeds.
+(the weights in the repository: exactly those defaults). Needs PyTorch and onnx, which the app
+itself never does: ``pip install torch==2.13.0 onnx`` (the CPU build) in a venv of its own,
+beside the project's packages, run with the repository on PYTHONPATH. About 5 minutes to
+render the squares and 1 to 3 a pass over them on one core; ``--cache`` keeps the squares in
+an .npz file for another run. Boards for training are rendered from seeds
+``seed * 1_000_000 + i``; the bench's held-out boards start at 9,000,000.
 Each square is cut where the photo's true grid lies, moved by up to a tenth of a square (the
 board finder's error), so the network learns to read a square that is not quite centred.
 """
@@ -115,8 +118,8 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--boards", type=int, default=400)
-    parser.add_argument("--epochs", type=int, default=5)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--epochs", type=int, default=6)
+    parser.add_argument("--seed", type=int, default=2)
     parser.add_argument("--cache", help="an .npz file to keep the rendered squares in")
     args = parser.parse_args()
     torch.set_num_threads(1)
