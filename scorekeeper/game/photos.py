@@ -59,6 +59,12 @@ def photo_plays(game: Game, data: bytes, limit: int = 5) -> tuple[Any, Any]:
             raise Unreadable("photo_unreadable", str(refused)) from None
         found = propose(reading, board, rules, options, words, limit=limit, budget=budget())
     if not found.plays:
+        if not found.complete:
+            raise Unreadable(
+                "photo_search_cut",
+                "The search for the plays the photo may show ran out of time: enter the play "
+                "by hand.",
+            )
         if not found.changed:
             raise Unreadable(
                 "photo_no_play",

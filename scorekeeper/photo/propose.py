@@ -15,6 +15,7 @@ Plain Python (no Django): the API and the scorer's page call ``propose``.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -159,8 +160,10 @@ def propose(
     else:
         readings = [_orientation(reading, board)]
     best: tuple[float, Reading, _Candidates] | None = None
+    # The budget's time is for all the searches together, every rack and every turn.
+    deadline = None if budget is None else time.monotonic() + budget.seconds
     for candidate in readings:
-        found = _candidates(candidate.chances, board, ruleset, options, lexicon, budget)
+        found = _candidates(candidate.chances, board, ruleset, options, lexicon, budget, deadline)
         top = max((x for x in found.seen.values() if x > 0), default=-math.inf)
         if best is None or top > best[0]:
             best = (top, candidate, found)
@@ -219,6 +222,7 @@ def _candidates(
     options: RuleOptions,
     lexicon: Lexicon,
     budget: Budget | None,
+    deadline: float | None = None,
 ) -> _Candidates:
     """The legal plays of the racks the changed squares spell, each with its likelihood."""
     changed = _changed(chances, board)
@@ -226,9 +230,16 @@ def _candidates(
     if not changed:
         return found
     for rack in _racks(chances, changed, ruleset):
+        share = budget
+        if budget is not None and deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                found.complete = False
+                break
+            share = Budget(plays=budget.plays, seconds=left)
         try:
             plays = raw_plays(
-                board, ruleset, options, lexicon, _upwords_qu(rack, ruleset), budget=budget
+                board, ruleset, options, lexicon, _upwords_qu(rack, ruleset), budget=share
             )
         except RefereeError:  # a rack the set can't hold is no candidate
             continue

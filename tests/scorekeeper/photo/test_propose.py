@@ -70,3 +70,30 @@ def test_tiles_that_make_no_legal_play_are_named():
     assert found.plays == []
     assert found.changed == ["A1", "O15"]
     assert found.unread == ["A1", "O15"]
+
+
+def test_the_budget_s_time_is_for_every_search_together():
+    from referee import Budget
+
+    rules = RULESETS["crossword-classic"]
+    photo = render(21, rules, {(7, 3 + i): letter for i, letter in enumerate("HOUSE")})
+    reading = read(photo.jpeg, 15)
+    # A budget already spent: no search runs, and the answer says it is incomplete.
+    found = propose(
+        reading,
+        Board(15),
+        rules,
+        RuleOptions.defaults(rules),
+        WORDS,
+        budget=Budget(plays=1000, seconds=0.0),
+    )
+    assert found.plays == [] and not found.complete
+    found = propose(
+        reading,
+        Board(15),
+        rules,
+        RuleOptions.defaults(rules),
+        WORDS,
+        budget=Budget(plays=1000, seconds=5.0),
+    )
+    assert found.plays[0].notation == "8D HOUSE" and found.complete
