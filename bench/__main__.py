@@ -3,7 +3,8 @@
     python -m bench                       every figure, one JSON object last (make bench)
     python -m bench compare --base REV    this checkout against REV, run alternately
     python -m bench lighthouse            the pages in Chromium, as Lighthouse sees them
-    python -m bench http|capacity|imports|writers|long-log|event|movegen|analysis-cold [options]
+    python -m bench http|capacity|imports|writers|long-log|event|movegen|analysis-cold|photo
+                                          one part, with its options
     python -m bench board-weight URL [LOADS]   a board page's bytes, DOM nodes, main-thread times
 
 ``python -m bench PART --help`` says each part's options.
@@ -27,6 +28,7 @@ PARTS = {
     "movegen": "bench.movegen",
     "analysis-cold": "bench.analysis_cold",
     "board-weight": "bench.board_weight",
+    "photo": "bench.photo",
 }
 
 

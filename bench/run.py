@@ -23,6 +23,13 @@ positions (Upwords 10×10 with stacks of 2-4, Letter UP 15×15, the crossword wi
   analysis_worst_ms      the most expensive analysis anyone can ask for (two blanks on a
                          board of scattered tiles), within a request's budget
 
+The board read from a photo (bench/photo.py, issue 47; where the photo extra is installed),
+on rendered photos the network was not trained on:
+  photo_occupancy_accuracy, photo_letter_accuracy   squares read right as tile or empty;
+                         tiles whose letter is read right
+  photo_top1_share       photos taken after a play that propose that play first
+  photo_read_ms_median, photo_read_ms_p90           one photo read, on one core
+
 HTTP load (bench/http_load.py): gunicorn with 2 workers on loopback, on a throwaway
 database (PostgreSQL when DATABASE_URL is set, else SQLite), driven by 50 keep-alive clients
 in a second process (bench/loadgen.py):
@@ -103,11 +110,13 @@ from bench import event as event_bench
 from bench import http_load as http_bench
 from bench import import_load as import_bench
 from bench import movegen as movegen_bench
+from bench import photo as photo_bench
 from bench import results
 from bench.goals import goals_met
 from bench.procs import machine
 from bench.server import HARNESS, ROOT, lexicon_library, live_databases
 from referee import GameState, LexiconLibrary, Play, compile_lexicon, evaluate
+from scorekeeper.photo import available as photo_available
 
 EVENT_FIGURES = (
     "event_turn_p99_ms",
@@ -368,6 +377,10 @@ def main(argv: list[str] | None = None) -> None:
     event = attempt("event", event_bench.measure)
     for key in EVENT_FIGURES:
         figures[key] = event.get(key)
+    # The board read from a photo (bench/photo.py), where the server has the photo extra.
+    if photo_available():
+        photo = attempt("photo", lambda: photo_bench.run())
+        figures.update(photo)
     details = {k: v for k, v in movegen.items() if k not in MOVEGEN_FIGURES}
     summary = {
         **figures,

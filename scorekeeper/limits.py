@@ -51,6 +51,8 @@ _CORRECTION_PATHS = re.compile(r"^/games/[^/]+/score/(?:[^/]+/)?correct(?:-previ
 _CORRECT_PAGE = re.compile(r"^/games/[^/]+/score/(?:[^/]+/)?correct$")
 _GAME_PAGE = re.compile(r"^/games/[^/]+/$")
 _GAME_PATHS = ("/api/games/", "/games/new")
+# A photo read for a game's play counts as a search for plays.
+_PHOTO_PATHS = re.compile(r"^/(api/games/[^/]+/photo|games/[^/]+/score/(?:[^/]+/)?photo)$")
 _IMPORT_PATHS = ("/api/games/import", "/games/import")
 _ROSTER_PATH = re.compile(r"^/clubs/[^/]+/roster$")
 # The director's costly actions, each with a bucket of its own: pairing a round, late entries,
@@ -160,7 +162,7 @@ def limit_for(request: HttpRequest) -> Limit | None:
         return None
     if _TURN_PATHS.match(path) or _CORRECTION_PATHS.match(path):
         return Limit("turns", "turns", settings.RATE_LIMIT_TURNS, 60)
-    if path == "/api/analysis/":
+    if path == "/api/analysis/" or path == "/api/boards/read" or _PHOTO_PATHS.match(path):
         return analysis_limit()
     if path in _IMPORT_PATHS:
         return Limit("imports", "game imports", settings.RATE_LIMIT_IMPORTS, 60)

@@ -18,6 +18,7 @@ from scorekeeper.web import (
     managing,
     offline,
     ops,
+    photos,
     rankings,
     records,
     table,
@@ -51,6 +52,7 @@ urlpatterns = [
             ("hand-over", managing.hand_over, "hand_over"),
             ("new-link", managing.new_link, "new_link"),
             ("qr.svg", managing.scorer_qr, "scorer_qr"),
+            ("photo", photos.photo, "photo"),
         ]
     ),
     # /games/<id>/...: public pages of one game

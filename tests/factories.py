@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import html
 import re
+import struct
+import zlib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -275,3 +277,21 @@ def club_night(
             [NIGHT_NAMES[-1 - 2 * i], NIGHT_NAMES[-2 - 2 * i]], club=club, lexicon=lexicon
         )
     return club, games
+
+
+# Photos ---------------------------------------------------------------------------------------
+def png_header(width: int, height: int) -> bytes:
+    """A PNG that claims ``width`` × ``height`` pixels and holds almost none."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (
+            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        )
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(b"\0" * 64))
+        + chunk(b"IEND", b"")
+    )

@@ -104,6 +104,13 @@ LAYERS = {
     "scorekeeper.stats": {"scorekeeper.api", "scorekeeper.web", "scorekeeper.records"},
     "scorekeeper.api": {"scorekeeper.web"},
     "scorekeeper.web": {"scorekeeper.api"},
+    # The photo reader is plain Python over the engine: nothing of the app above it.
+    "scorekeeper.photo": {
+        "scorekeeper.game",
+        "scorekeeper.live",
+        "scorekeeper.models",
+        *ABOVE_THE_DOMAIN,
+    },
 }
 
 

@@ -1,7 +1,7 @@
 """The JSON API (django-ninja, mounted at ``/api/``, documented at ``/api/docs``):
-``endpoints`` holds the routes (``tournaments`` a club's events', ``clubs`` its settings),
-``schemas`` the typed bodies they take and give, and ``serialize`` builds those answers from a
-game.
+``endpoints`` holds the routes (``tournaments`` a club's events', ``clubs`` its settings,
+``photos`` a photo's reading), ``schemas`` the typed bodies they take and give, and
+``serialize`` builds those answers from a game.
 
 May import: ``referee``, ``scorekeeper.models``, ``scorekeeper.game``, ``scorekeeper.records``,
 ``scorekeeper.limits``, ``scorekeeper.retries`` and ``scorekeeper.middleware``. Never imports
@@ -9,4 +9,4 @@ May import: ``referee``, ``scorekeeper.models``, ``scorekeeper.game``, ``scoreke
 """
 
 # The tournaments' routes join the API as their module loads: whoever imports the API has them.
-from scorekeeper.api import clubs, endpoints, tournaments  # noqa: E402, F401
+from scorekeeper.api import clubs, endpoints, photos, tournaments  # noqa: E402, F401

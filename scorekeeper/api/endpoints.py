@@ -341,7 +341,7 @@ def _describe(errors: list[dict[str, Any]]) -> str:
     return "Malformed request — " + "; ".join(parts) + "."
 
 
-def _authorize(request: HttpRequest, game: Game) -> None:
+def authorize(request: HttpRequest, game: Game) -> None:
     if not request.headers.get("Authorization", "").strip():
         raise ApiError(
             401, "unauthorized", "Changing a game needs its token: Authorization: Bearer <token>."
@@ -516,7 +516,7 @@ def post_turn(request: HttpRequest, game_id: str, payload: TurnIn) -> HttpRespon
     racks = None
     if payload.racks is not None:
         game = domain.fetch_game(game_id)
-        _authorize(request, game)
+        authorize(request, game)
         seats = {s.player.name_key: s.order for s in game.seats.select_related("player")}
         racks = {}
         for name, letters in payload.racks.items():
@@ -534,7 +534,7 @@ def post_turn(request: HttpRequest, game_id: str, payload: TurnIn) -> HttpRespon
         racks=racks,
         target=payload.target,
         # The token is checked on the row the turn locks: the game is read once.
-        allowed=lambda game: _authorize(request, game),
+        allowed=lambda game: authorize(request, game),
         retry_slot=retry_slot(request),
         clock_ms=payload.clock_ms,
         clock_at=payload.clock_at,

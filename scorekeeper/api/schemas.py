@@ -359,6 +359,115 @@ class AnalysisOut(TypedDict):
     note: NotRequired[Annotated[str, Field(description="only when the search was cut short")]]
 
 
+# Photos -----------------------------------------------------------------------------------------
+_SQUARES_EXAMPLE = [["", "", "Q", "U", "I", "Z", "", ""]] + [[""] * 8] * 7
+
+
+@with_config(
+    _example(
+        {
+            "squares": _SQUARES_EXAMPLE,
+            "confidence": [[0.99] * 8] * 8,
+            "corners": [[212.0, 301.5], [1130.2, 347.9], [1086.9, 1285.2], [180.1, 1190.0]],
+        }
+    )
+)
+class BoardReadingOut(TypedDict):
+    """A board read from a photo, row by row from the top as the board reads upright."""
+
+    squares: Annotated[
+        list[list[str]],
+        Field(description='each square\'s letter, "" when empty, "?" a blank showing no letter'),
+    ]
+    confidence: Annotated[
+        list[list[float]], Field(description="how sure the reading of each square is, 0 to 1")
+    ]
+    corners: Annotated[
+        list[list[float]],
+        Field(
+            description="the grid's corners in the photo, [x, y] pixels: top left, top "
+            "right, bottom right, bottom left of the board as read"
+        ),
+    ]
+
+
+@with_config(
+    _example(
+        {
+            "notation": "8G QUIZ",
+            "score": 66,
+            "agreement": 0.996,
+            "likelihood": 31.2,
+            "tiles": [{"row": 7, "col": 6, "letter": "Q"}],
+        }
+    )
+)
+class PhotoPlayOut(TypedDict):
+    """A legal play the photo may show."""
+
+    notation: str
+    score: int
+    tiles: list[TileOut]
+    agreement: Annotated[
+        float,
+        Field(
+            description="the share of the board's squares that read as they would after "
+            "this play, 0 to 1"
+        ),
+    ]
+    likelihood: Annotated[
+        float,
+        Field(
+            description="how much likelier the photo is with this play made than with "
+            "none (a log-chance): the plays are ranked by it"
+        ),
+    ]
+
+
+@with_config(
+    _example(
+        {
+            "plays": [
+                {
+                    "notation": "8D QUIZ",
+                    "score": 66,
+                    "tiles": [
+                        {"row": 7, "col": 3, "letter": "Q"},
+                        {"row": 7, "col": 4, "letter": "U"},
+                        {"row": 7, "col": 5, "letter": "I"},
+                        {"row": 7, "col": 6, "letter": "Z"},
+                    ],
+                    "agreement": 1.0,
+                    "likelihood": 31.2,
+                }
+            ],
+            "changed": ["D8", "E8", "F8", "G8"],
+            "unread": [],
+            "complete": True,
+            "reading": {
+                "squares": [[""] * 15] * 7 + [[""] * 3 + list("QUIZ") + [""] * 8] + [[""] * 15] * 7,
+                "confidence": [[0.99] * 15] * 15,
+                "corners": [[212.0, 301.5], [1130.2, 347.9], [1086.9, 1285.2], [180.1, 1190.0]],
+            },
+        }
+    )
+)
+class PhotoPlaysOut(TypedDict):
+    """The legal plays from the game's position that the photo may show, likeliest first."""
+
+    plays: list[PhotoPlayOut]
+    changed: Annotated[list[str], Field(description="the squares that read as changed")]
+    unread: Annotated[
+        list[str],
+        Field(
+            description="squares whose reading disagrees with the first play (misread, or "
+            "the play differs there)"
+        ),
+    ]
+    complete: Annotated[bool, Field(description="false: a search stopped at its budget")]
+    reading: BoardReadingOut
+
+
 # Import -----------------------------------------------------------------------------------------
 @with_config(_example({"name": "Ann", "final_score": 372}))
 class ImportedPlayerOut(TypedDict):
@@ -777,6 +886,11 @@ ERROR_EXAMPLES: dict[int, dict[str, Any]] = {
         "rate_limited", "Too many turns from this device: at most 120 a minute. Try again in 31 s."
     ),
     500: _refused("server_error", "Something went wrong on our side."),
+    501: _refused(
+        "no_camera_support",
+        "This server reads no photos: its camera support (the photo extra: OpenCV and "
+        "onnxruntime) is not installed.",
+    ),
     503: _refused(
         "database_busy", "The database is busy: nothing was entered. Try again in a moment."
     ),

@@ -155,6 +155,18 @@ def _ensure_ready(lexicon: Any) -> None:
     )
 
 
+def prepared_lexicon(lexicon_id: object) -> Any:
+    """The word list ``lexicon_id`` names, its structures ready for the move generator
+    (``Preparing`` while they are built)."""
+    words = lexicon_named(lexicon_id)
+    _ensure_ready(words)
+    return words
+
+
+# A photo's reading (scorekeeper.game.photos) takes a search's slot too.
+search_slot = _slot
+
+
 def analyse(
     ruleset: str,
     lexicon: str,

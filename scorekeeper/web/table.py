@@ -23,6 +23,7 @@ from scorekeeper.game import club_settings, domain
 from scorekeeper.game.analysis import best_play
 from scorekeeper.game.domain import GameNotFound, StaleTurn, name_players
 from scorekeeper.game.links import scorer_url
+from scorekeeper.game.photos import available as photo_reader_available
 from scorekeeper.game.refusals import REFUSALS, message_of
 from scorekeeper.game.replay import turn_phrase
 from scorekeeper.game.resubmit import same_turn
@@ -172,6 +173,7 @@ def scorer(request: HttpRequest, game: Game) -> HttpResponse:
     # While its stream is not open, or silent for longer than a keep-alive (static/js/live.js).
     context["poll"] = settings.LIVE_POLL_SECONDS
     context["heartbeat"] = settings.PUSH_HEARTBEAT_SECONDS
+    context["photo_reader"] = photo_reader_available()
     if copy_for_offline(request):
         # The copy the service worker keeps leaves the one-time news for the page itself.
         context["messages"] = ()

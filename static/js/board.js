@@ -572,8 +572,9 @@
     return { tiles: tiles, passed: [] };
   }
 
-  // A refused play comes back in the field as it was sent: its tiles go back on the board.
-  (function restore() {
+  // A refused play comes back in the field as it was sent: its tiles go back on the board;
+  // so does a play proposed from a photo (static/js/photo.js sends "proposed").
+  function restore() {
     if (!input.value.trim()) return;
     const play = readSquares(input.value) || readNotation(input.value);
     if (!play) return;
@@ -591,5 +592,7 @@
     }
     render();
     fit(); // zoomed around the cursor, as it was when the play was sent
-  })();
+  }
+  restore();
+  input.addEventListener("proposed", restore);
 })();

@@ -1,0 +1,153 @@
+"""Benchmark of the board read from a photo (scorekeeper/photo): part of the suite, or alone as
+``python -m bench photo [--boards N] [--plays N]``.
+
+On made-up photos (``scorekeeper.photo.render``) from seeds the network was never trained on
+(training uses ``seed * 1_000_000 + i`` for a seed below 9; these start at 9_000_000):
+
+  photo_found_share          photos in which the board was found at all
+  photo_occupancy_accuracy   squares read right as tile or empty (boards found)
+  photo_letter_accuracy      tiles read as a tile whose letter is read right
+  photo_top1_share           plays of seeded self-played games whose photo proposes that play
+                             first (crossword-classic and Upwords, CSW21 else the largest list)
+  photo_read_ms_median/p90   decoding, finding and reading one photo (one core)
+  photo_propose_ms_median    reading and ranking the legal plays of one photo in a game
+
+These are rendered photos: real ones (other boards, lights, lenses) will read worse.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from typing import Any
+
+from bench.movegen import CACHE, self_play
+from bench.server import lexicon_library
+from bench.stats import percentile
+from referee import RULESETS, Board, RuleOptions, Ruleset, compile_lexicon
+
+HELD_OUT = 9_000_000
+RULESETS_READ = ["crossword-classic", "crossword-classic", "upwords-10", "upwords-8"]
+
+
+def _tiles_of(board: Board) -> dict[tuple[int, int], str]:
+    """What a photo of ``board`` shows: each square's top tile, a blank as a blank tile."""
+    shown = {}
+    for r, c, stack in board.squares():
+        if stack:
+            top = stack[-1]
+            shown[(r, c)] = "?" if top.islower() else top
+    return shown
+
+
+def read_figures(boards: int) -> dict[str, Any]:
+    from scorekeeper.photo.reader import PhotoError, read
+    from scorekeeper.photo.render import random_tiles, render
+
+    found = squares = occupancy = tiles = letters = 0
+    times = []
+    for i in range(boards):
+        seed = HELD_OUT + i
+        rng = random.Random(seed)
+        ruleset = RULESETS[RULESETS_READ[i % len(RULESETS_READ)]]
+        shown = random_tiles(rng, ruleset, rng.uniform(0.0, 0.5))
+        photo = render(seed, ruleset, shown)
+        start = time.perf_counter()
+        try:
+            reading = read(photo.jpeg, ruleset.size)
+        except PhotoError:
+            times.append((time.perf_counter() - start) * 1000)
+            continue
+        times.append((time.perf_counter() - start) * 1000)
+        found += 1
+        read_squares = reading.squares()
+        for r in range(ruleset.size):
+            for c in range(ruleset.size):
+                truth = shown.get((r, c), "")
+                got = read_squares[r][c]
+                squares += 1
+                occupancy += bool(truth) == bool(got)
+                if truth:
+                    tiles += 1
+                    letters += got == (truth[0] if truth != "?" else "?")
+    return {
+        "photo_boards": boards,
+        "photo_found_share": round(found / boards, 3),
+        "photo_occupancy_accuracy": round(occupancy / max(squares, 1), 4),
+        "photo_letter_accuracy": round(letters / max(tiles, 1), 4),
+        "photo_read_ms_median": round(statistics.median(times), 1),
+        "photo_read_ms_p90": round(percentile(times, 0.9) or 0.0, 1),
+    }
+
+
+def propose_figures(plays: int, lexicon: Any) -> dict[str, Any]:
+    from scorekeeper.photo.propose import propose
+    from scorekeeper.photo.reader import PhotoError, read
+    from scorekeeper.photo.render import render
+
+    cases: list[tuple[Ruleset, Board, Board]] = []
+    seed = 0
+    while len(cases) < plays and seed < plays * 4:
+        ruleset = RULESETS["crossword-classic" if seed % 3 else "upwords-10"]
+        history = self_play(ruleset, lexicon, 500 + seed, 3 + seed % 6)
+        last = None
+        for (_, before, _), (_, after, _) in zip(history, history[1:], strict=False):
+            if before != after:
+                last = (ruleset, before, after)
+        if last is not None:
+            cases.append(last)
+        seed += 1
+    first = 0
+    times = []
+    for i, (ruleset, before, after) in enumerate(cases):
+        photo = render(HELD_OUT + 500_000 + i, ruleset, _tiles_of(after))
+        start = time.perf_counter()
+        try:
+            found = propose(read(photo.jpeg, ruleset.size), before, ruleset,
+                            RuleOptions.defaults(ruleset), lexicon)  # fmt: skip
+        except PhotoError:
+            times.append((time.perf_counter() - start) * 1000)
+            continue
+        times.append((time.perf_counter() - start) * 1000)
+        if found.plays:
+            made = after.copy()
+            proposed = before.copy()
+            for r, c, t in found.plays[0].tiles:
+                proposed.place(r, c, t)
+            first += proposed == made
+    return {
+        "photo_plays": len(cases),
+        "photo_top1_share": round(first / max(len(cases), 1), 3),
+        "photo_propose_ms_median": round(statistics.median(times), 1) if times else None,
+    }
+
+
+def run(boards: int = 40, plays: int = 20) -> dict[str, Any]:
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory(prefix="bench-lexica-") as cache:
+        library = lexicon_library(Path(cache))
+        infos = {info.id: info for info in library.infos()}
+        chosen = "CSW21" if "CSW21" in infos else sorted(infos)[0]
+        CACHE.mkdir(parents=True, exist_ok=True)
+        lexicon = compile_lexicon(infos[chosen].path, CACHE, chosen)
+        figures = read_figures(boards)
+        figures.update(propose_figures(plays, lexicon))
+    figures["photo_lexicon"] = chosen
+    return figures
+
+
+def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench photo", description=__doc__)
+    parser.add_argument("--boards", type=int, default=40)
+    parser.add_argument("--plays", type=int, default=20)
+    args = parser.parse_args(argv)
+    from bench.procs import machine
+
+    print(f"machine: {machine()}")
+    figures = run(args.boards, args.plays)
+    print(json.dumps(figures))

@@ -1,0 +1,99 @@
+"""Which play a photo shows: the reading held against the game's position and legal plays."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("cv2")
+pytest.importorskip("onnxruntime")
+
+from referee import RULESETS, Board, Play, RuleOptions  # noqa: E402
+from referee.lexicon import WordSet  # noqa: E402
+from scorekeeper.photo.propose import propose  # noqa: E402
+from scorekeeper.photo.reader import read  # noqa: E402
+from scorekeeper.photo.render import render  # noqa: E402
+
+WORDS = WordSet("T", ["HOUSE", "HOUSES", "SHOE", "HOSE", "USE", "SUE", "HUES", "MOOD", "WOOD", "DOOM", "OH", "HO", "SO", "US", "EH", "HE"])  # fmt: skip
+
+
+def shown(board: Board) -> dict[tuple[int, int], str]:
+    return {(r, c): stack[-1] for r, c, stack in board.squares() if stack}
+
+
+def after(board: Board, notation: str, ruleset) -> Board:
+    made = board.copy()
+    for p in Play.parse(notation, ruleset, board).placements:
+        made.place(p.row, p.col, p.tile)
+    return made
+
+
+@pytest.mark.parametrize(
+    "ruleset,before,played,seed",
+    [
+        ("crossword-classic", [], "8D HOUSE", 21),
+        ("crossword-classic", ["8D HOUSE"], "D8 .OSE", 22),
+        ("upwords-10", ["5D MOOD"], "5D W...", 23),
+    ],
+)
+def test_the_play_made_is_proposed_first(ruleset, before, played, seed):
+    rules = RULESETS[ruleset]
+    board = Board(rules.size)
+    for notation in before:
+        board = after(board, notation, rules)
+    made = after(board, played, rules)
+    photo = render(seed, rules, shown(made))
+    found = propose(read(photo.jpeg, rules.size), board, rules, RuleOptions.defaults(rules), WORDS)
+    assert found.plays, found
+    best = found.plays[0]
+    assert best.notation == Play.parse(played, rules, board).notation(board, rules)
+    assert best.agreement >= 0.98
+    # A square misread elsewhere is named, and did not change the proposal.
+    assert len(found.unread) <= 2
+    # Every other proposal is less likely.
+    assert all(p.likelihood < best.likelihood for p in found.plays[1:])
+
+
+def test_a_photo_of_the_board_as_it_was_proposes_nothing():
+    rules = RULESETS["crossword-classic"]
+    board = after(Board(15), "8D HOUSE", rules)
+    photo = render(24, rules, shown(board))
+    found = propose(read(photo.jpeg, 15), board, rules, RuleOptions.defaults(rules), WORDS)
+    assert found.plays == [] and found.changed == []
+
+
+def test_tiles_that_make_no_legal_play_are_named():
+    rules = RULESETS["crossword-classic"]
+    board = Board(15)
+    # Two tiles far apart: no legal first play.
+    photo = render(25, rules, {(0, 0): "H", (14, 14): "E"})
+    found = propose(read(photo.jpeg, 15), board, rules, RuleOptions.defaults(rules), WORDS)
+    assert found.plays == []
+    assert found.changed == ["A1", "O15"]
+    assert found.unread == ["A1", "O15"]
+
+
+def test_the_budget_s_time_is_for_every_search_together():
+    from referee import Budget
+
+    rules = RULESETS["crossword-classic"]
+    photo = render(21, rules, {(7, 3 + i): letter for i, letter in enumerate("HOUSE")})
+    reading = read(photo.jpeg, 15)
+    # A budget already spent: no search runs, and the answer says it is incomplete.
+    found = propose(
+        reading,
+        Board(15),
+        rules,
+        RuleOptions.defaults(rules),
+        WORDS,
+        budget=Budget(plays=1000, seconds=0.0),
+    )
+    assert found.plays == [] and not found.complete
+    found = propose(
+        reading,
+        Board(15),
+        rules,
+        RuleOptions.defaults(rules),
+        WORDS,
+        budget=Budget(plays=1000, seconds=5.0),
+    )
+    assert found.plays[0].notation == "8D HOUSE" and found.complete
