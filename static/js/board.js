@@ -303,10 +303,10 @@
         if (stacking && Number(sq.dataset.height) > 0) {
           const height = String(Number(sq.dataset.height) + 1); // the height it makes
           add(sq, "height new", height);
-          said += " " + height + " high";
+          said += height + ", " + height + " high"; // as shown ("W3"), then what it means
         } else if (!isBlank(tile) && values[tile]) {
           add(sq, "val new", values[tile]);
-          said += " " + values[tile];
+          said += values[tile];
         }
         said += (isBlank(tile) ? ", a blank" : "") + ", placed now";
         if (shown.get(sq) !== said) {
