@@ -226,7 +226,9 @@ def test_squares_and_keys_are_named_with_what_they_show(page, live_server):
     expect(grid.get_by_role("gridcell", name=re.compile("^E9: empty"))).to_have_count(1)
     for other in (f"/games/{game.pk}/", f"/games/{game.pk}/watch"):  # the game, the spectator
         page.goto(other)
-        expect(page.get_by_role("gridcell", name="D8: H4, double letter, last play")).to_be_visible()
+        expect(
+            page.get_by_role("gridcell", name="D8: H4, double letter, last play")
+        ).to_be_visible()
         assert page.evaluate(UNLIKE_THEIR_TEXT) == []
 
 
