@@ -333,13 +333,16 @@
     sq.appendChild(span);
   }
 
-  // A phone whose whole board, as it fits, has squares under 40 px shows a zoomed part of it
+  // A phone whose whole board, as it fits, has squares too small shows a zoomed part of it
   // (squares 44 px, 40 on 8×8) from the start, around the last play, then around the cursor.
-  // One tap shows it whole, until the next tap on a square.
+  // Too small: under 40 px on a 15×15 board, where a play is entered in one part of it; under
+  // 24 px (the least tap target) on Upwords' boards, which stay whole on a phone, the stacks
+  // around the play all in sight. One tap shows it whole, until the next tap on a square.
+  const SMALLEST_WHOLE = size > 10 ? 40 : 24; // px
   let wholeChosen = false;
   function zoomable() {
     return Boolean(wholeButton) && phone.matches && !wholeChosen &&
-      board.querySelector("button.sq").getBoundingClientRect().width < 40;
+      board.querySelector("button.sq").getBoundingClientRect().width < SMALLEST_WHOLE;
   }
 
   function zoomIn() {
