@@ -6,15 +6,40 @@ VENV := .venv
 PY := $(VENV)/bin/python
 ADDR ?= 127.0.0.1:8000
 
-.PHONY: install run test quick lint bench lighthouse serve screenshots
+.PHONY: install run test quick lint bench lighthouse serve screenshots lock upgrade-lock
 
 install: $(VENV)/.installed
 
-$(VENV)/.installed: pyproject.toml
+# The locked versions (requirements/dev.txt: the app, its dev tools and PostgreSQL's driver),
+# each checked against its hashes, then the project itself; `pip check` fails when pyproject.toml
+# asks for something the lock lacks (then run `make lock`).
+$(VENV)/.installed: pyproject.toml requirements/dev.txt
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[dev]"
+	$(PY) -m pip install --quiet --require-hashes -r requirements/dev.txt
+	$(PY) -m pip install --quiet --no-deps -e .
+	$(PY) -m pip check
 	touch $@
+
+# The lock files from pyproject.toml, for CPython 3.11 on Linux x86-64, with every file's hash:
+# requirements/dev.txt (what `make install` installs) and requirements/app.txt (a server's: the
+# app, its photo reader and PostgreSQL's driver, at the same versions). `make lock` keeps the
+# versions locked already where pyproject.toml still allows them (run it after changing them);
+# `make upgrade-lock` takes the newest it allows. uv, pinned, lives in var/lock-tools/.
+UV_VERSION := 0.13.8
+UV := var/lock-tools/bin/uv
+LOCK_FOR := --python-version 3.11 --python-platform x86_64-manylinux_2_28
+LOCK_FLAGS := --quiet --generate-hashes $(LOCK_FOR) --custom-compile-command "make lock"
+lock: $(UV)
+	$(UV) pip compile pyproject.toml --extra dev $(LOCK_FLAGS) $(UPGRADE) -o requirements/dev.txt
+	$(UV) pip compile pyproject.toml --extra postgres --extra photo $(LOCK_FLAGS) $(UPGRADE) \
+		-c requirements/dev.txt -o requirements/app.txt
+
+upgrade-lock:
+	$(MAKE) lock UPGRADE=--upgrade
+
+$(UV):
+	$(PYTHON) -m venv var/lock-tools
+	var/lock-tools/bin/pip install --quiet "uv==$(UV_VERSION)"
 
 run: install
 	DEBUG=1 $(PY) manage.py migrate --noinput
@@ -28,13 +53,13 @@ lint: install
 # With PG_TEST_URL set (CI sets it), the suite also runs on PostgreSQL, at the same time as on
 # SQLite (the machines have two cores; one after the other the passes took past 20 minutes), its
 # output shown after SQLite's. Not again on PostgreSQL: what uses no database (the engine's and the
-# tournaments' cores, plain Python; the import rules; the documented commands, run in a fresh
+# tournaments' cores, plain Python; the import rules; the lock; the documented commands, run in a fresh
 # clone's environment on SQLite), the browser's journeys, whose pages reach the database through
 # the views the rest of the suite runs on PostgreSQL, the server's cost under the worst searches
 # (a load on the processor, not the database), and what follows Redis's one pub/sub channel,
 # which two test processes would hear each other on.
 ONCE := --ignore=referee --ignore=tests/referee --ignore=tests/test_readme_commands.py \
-	--ignore=tests/scorekeeper/tournaments --ignore=tests/test_imports.py \
+	--ignore=tests/scorekeeper/tournaments --ignore=tests/test_imports.py --ignore=tests/test_lock.py \
 	--ignore=tests/test_bench.py --ignore=tests/browser --ignore=tests/hostile/test_server_cost.py \
 	-m "not redis" -p no:cacheprovider
 PG_LOG := var/test-postgresql.log

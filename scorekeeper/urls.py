@@ -33,6 +33,7 @@ urlpatterns = [
     path("ping", ops.ping, name="ping"),
     # The scorer page's service worker: at the top, so its scope can be the whole site
     path("sw.js", offline.service_worker, name="service_worker"),
+    path("manifest.webmanifest", offline.web_manifest, name="web_manifest"),
     # /api/
     path("api/", api.urls),
     # /games/: starting, importing, the list

@@ -215,7 +215,10 @@ def _recorded_rack(turn: Turn) -> str:
 
 def _gcg_pass(turn: Turn, before: Before, after: GameState, nicks: Sequence[str]) -> list[GcgEntry]:
     seat = turn.seat.order
-    return [_event("pass", seat, nicks, _recorded_rack(turn), 0, after.scores[seat])]
+    event = _event("pass", seat, nicks, _recorded_rack(turn), 0, after.scores[seat])
+    # Its note (a pass on time: sentences.ON_TIME) as the GCG's ``#note`` under it, read back
+    # as the pass's note by the importer.
+    return [event, GcgNote(turn.note)] if turn.note else [event]
 
 
 def _gcg_exchange(

@@ -176,7 +176,8 @@ class GameStream:
             return frame({"game": self.game_id, "entry": self.last}, event="reload")
         events = [e for e in events if e["entry"] > self.last]
         if events and self.part is not None:  # the last one brings the part as it stands
-            part = self.part(self.game_id)
+            # Kept by its entry, as a pushed change's is: one drawing for every process's screens.
+            part = self.part(self.game_id, events[-1]["entry"])
             if part is not None:
                 events[-1] = {**events[-1], "part": part}
         sent = [frame(e, event="turn", entry=e["entry"]) for e in events]

@@ -246,8 +246,9 @@ def live_part(
                 else:
                     (game, seats), state = read_game(game_id), None
                 html = render_to_string("table/_live.html", live_context(game, seats, state))
-                rendered_parts.put(key, html)
+                # Kept for the other processes before this one's screens can find it here.
                 rendered_parts.put_shared(key, html)
+                rendered_parts.put(key, html)
                 if entry is not None:  # as a fetch of the game as read would find it
                     rendered_parts.put(f"{game_id}:{etag_of(game)}", html)
     return html

@@ -334,17 +334,18 @@ def _square(
     height: int = 0, start: bool = False, last: bool = False, tab_stop: bool = False,
     stacks: bool, scorer: bool,
 ) -> str:  # fmt: skip
-    """One square's HTML, with its accessible name. The name starts with the square and holds
-    what the square shows, in the order shown (WCAG's label in name): ``D8: H 4, double
-    letter``, ``E5: W 2 high, last play``, ``H8: empty, DW, start square``."""
+    """One square's HTML, with its accessible name. The name starts with the square, then
+    what the square shows as it shows it (WCAG's label in name: the letter with its value or
+    its stack's height, "H4", "W2"), then what that means: ``D8: H4, double letter``,
+    ``E5: W2, 2 high, last play``, ``H8: empty, DW, start square``."""
     top = top.upper() if blank else top  # shown as its letter, drawn as a blank
     label = f"{chr(ord('A') + c)}{r + 1}"
     if height:
         described = top
         if stacks:
-            described += f" {height} high"
+            described += f"{height if height > 1 else ''}, {height} high"
         elif value and not blank:
-            described += f" {value}"
+            described += f"{value}"
         if blank:
             described += ", a blank"
         if premium:

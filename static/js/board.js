@@ -303,10 +303,10 @@
         if (stacking && Number(sq.dataset.height) > 0) {
           const height = String(Number(sq.dataset.height) + 1); // the height it makes
           add(sq, "height new", height);
-          said += " " + height + " high";
+          said += height + ", " + height + " high"; // as shown ("W3"), then what it means
         } else if (!isBlank(tile) && values[tile]) {
           add(sq, "val new", values[tile]);
-          said += " " + values[tile];
+          said += values[tile];
         }
         said += (isBlank(tile) ? ", a blank" : "") + ", placed now";
         if (shown.get(sq) !== said) {
@@ -333,13 +333,16 @@
     sq.appendChild(span);
   }
 
-  // A phone whose whole board, as it fits, has squares under 40 px shows a zoomed part of it
+  // A phone whose whole board, as it fits, has squares too small shows a zoomed part of it
   // (squares 44 px, 40 on 8×8) from the start, around the last play, then around the cursor.
-  // One tap shows it whole, until the next tap on a square.
+  // Too small: under 40 px on a 15×15 board, where a play is entered in one part of it; under
+  // 24 px (the least tap target) on Upwords' boards, which stay whole on a phone, the stacks
+  // around the play all in sight. One tap shows it whole, until the next tap on a square.
+  const SMALLEST_WHOLE = size > 10 ? 40 : 24; // px
   let wholeChosen = false;
   function zoomable() {
     return Boolean(wholeButton) && phone.matches && !wholeChosen &&
-      board.querySelector("button.sq").getBoundingClientRect().width < 40;
+      board.querySelector("button.sq").getBoundingClientRect().width < SMALLEST_WHOLE;
   }
 
   function zoomIn() {

@@ -53,6 +53,16 @@
     if (notice && group.closest(".scorer-page")) notice.hidden = !timeUp;
   }
 
+  // What a screen reader says of a clock, as the page drawn for its state would say it.
+  function describe(face) {
+    const said = face.querySelector(".sr-only");
+    if (!said || face.dataset.name === undefined) return;
+    const state = face.dataset.running === "1" ? ", running" : face.dataset.toRun === "1" ? ", paused" : "";
+    said.textContent = face.dataset.name + "'s clock" + state + ":";
+    const paused = face.querySelector(".clock-paused");
+    if (paused) paused.hidden = face.dataset.running === "1";
+  }
+
   function countdowns() {
     document.querySelectorAll(".clock[data-seconds]").forEach(function (clock) {
       const value = clock.querySelector(".clock-value");
@@ -112,6 +122,7 @@
         face.dataset.at = String(state.at);
         face.dataset.running = seat === state.running ? "1" : "0";
         face.dataset.toRun = seat === state.running ? "1" : "0";
+        describe(face);
       });
       tick();
     },

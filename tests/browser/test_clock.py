@@ -141,6 +141,23 @@ def test_a_turn_played_offline_keeps_the_readings_of_when_it_was_played(page: Pa
     expect(face(page, 1).locator(".clock-time")).to_have_text(re.compile(r"^23:[23]\d$"))
 
 
+def test_after_a_turn_played_offline_a_screen_reader_hears_of_the_new_running_clock(page: Page):
+    game = clocked_game()
+    open_scorer(page, game)
+    expect(face(page, 0).locator(".sr-only")).to_have_text("Ann's clock, running:")
+    page.context.set_offline(True)
+    page.click("button.sq[data-name=D5]")
+    page.keyboard.type("mood")
+    page.get_by_role("button", name="Submit play").click()
+    expect(page.locator("#waiting")).to_contain_text("1 turn waiting to be sent: 5D MOOD")
+    expect(face(page, 1)).to_have_class(RUNNING)
+    expect(face(page, 1).locator(".sr-only")).to_have_text("Ben's clock, running:")
+    expect(face(page, 0).locator(".sr-only")).to_have_text("Ann's clock:")
+    page.context.set_offline(False)
+    at_entry(page, 1)  # and as the page the server draws says it
+    expect(face(page, 1).locator(".sr-only")).to_have_text("Ben's clock, running:")
+
+
 def started_ago(monkeypatch: pytest.MonkeyPatch, ms: int, **fields: Any) -> Game:
     """A clocked game started ``ms`` ago, its clocks able to have run that long since."""
     start = clocks.now_ms() - ms

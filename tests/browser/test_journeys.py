@@ -88,7 +88,7 @@ def test_a_whole_upwords_game(page: Page, live_server):
     camera.shoot("stack-preview")
     submit(page)
     expect(page.locator("button.sq[data-name=D5]")).to_have_attribute(
-        "aria-label", "D5: W 2 high, last play"
+        "aria-label", "D5: W2, 2 high, last play"
     )
 
     # Ben plays a phony (ZX, with ZW and XO down); Ann challenges: not acceptable.

@@ -175,7 +175,7 @@ def test_the_last_play_and_a_refusal_are_marked_apart(phone, size):
     type_on_pad(phone, "T")  # not in one line: no further letter mends it
     expect(phone.locator("button.sq[data-name=A1]")).to_have_class(re.compile("offending"))
     shoot(phone, "marks")
-    last = phone.get_by_role("gridcell", name="D5: M 1 high, last play")
+    last = phone.get_by_role("gridcell", name="D5: M, 1 high, last play")
     expect(last).to_have_count(1)
     refused = phone.get_by_role("gridcell", name=re.compile(r"^A1: .*refused here$"))
     expect(refused).to_have_count(1)

@@ -34,8 +34,9 @@ def flat(text: str) -> str:
 
 
 def squares(page: str) -> dict[str, str]:
-    """Each filled square's top letter, by its name, from a board's accessible names."""
-    return dict(re.findall(r'aria-label="([A-Z]\d+): (?!empty)([A-Z][a-z]?)[ ,"]', page))
+    """Each filled square's top letter, by its name, from a board's accessible names (the
+    letter as shown, then its value or its stack's height: "D8: H4, ...", "E5: W2, ...")."""
+    return dict(re.findall(r'aria-label="([A-Z]\d+): (?!empty)([A-Z][a-z]?)\d*[ ,"]', page))
 
 
 def marked(page: str) -> set[str]:

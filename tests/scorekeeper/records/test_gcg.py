@@ -276,3 +276,20 @@ def test_export_command_refuses_gcg_for_upwords():
     game = domain.check_create_game(ruleset="upwords-10", lexicon="CLUB", players=["Ann", "Ben"])
     with pytest.raises(CommandError, match="GCG is a format for the crossword games"):
         call_command("export_game", str(game.pk), "--format", "gcg", stdout=io.StringIO())
+
+
+def test_a_pass_on_time_is_a_pass_line_and_its_note_and_reads_back_so():
+    from scorekeeper.game.sentences import ON_TIME
+    from scorekeeper.game.turn_kinds import describe
+    from scorekeeper.models import Turn
+    from scorekeeper.records.gcg_import import import_gcg
+
+    game = letterup(turn_clock=75)
+    act(game, "play", tiles=HOUSE)
+    act(game, "pass", note=ON_TIME)
+    assert moves(game) == [">Ann: EHOSU 8D HOUSE +24 24", ">Ben: - +0 0", "#note on time"]
+    text = gcg(game)
+    Game.objects.filter(pk=game.pk).delete()  # read back as a game that is not here
+    again = import_gcg(text).game
+    passed = Turn.objects.get(game=again, number=2)
+    assert passed.note == ON_TIME and describe(passed) == "Ben passed on time."

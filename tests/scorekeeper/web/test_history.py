@@ -201,13 +201,13 @@ def test_a_finished_game_names_its_winner_and_a_tie_is_a_tie(client):
 def test_the_replay_shows_the_board_after_the_chosen_turn(client):
     game = hasbro(plays=7)
     after_3 = html(client, f"/games/{game.pk}/?turn=3")
-    assert 'aria-label="D5: M 1 high"' in after_3
+    assert 'aria-label="D5: M, 1 high"' in after_3
     after_4 = html(client, f"/games/{game.pk}/?turn=4")  # W goes on the M: WOOD
-    assert 'aria-label="D5: W 2 high, last play"' in after_4
+    assert 'aria-label="D5: W2, 2 high, last play"' in after_4
     assert "After turn 4 of 7" in after_4 and "Ann played" not in after_4
     assert "Ben played 5D W... for 5 (WOOD 5)." in after_4
     assert 'aria-label="I3: empty"' in after_4  # PLUS comes at turn 7
-    assert 'aria-label="I3: P 1 high, last play"' in html(client, f"/games/{game.pk}/")  # the end
+    assert 'aria-label="I3: P, 1 high, last play"' in html(client, f"/games/{game.pk}/")  # the end
 
 
 def test_the_replay_steps_with_previous_and_next_links(client):
@@ -230,7 +230,7 @@ def test_the_replay_counts_only_the_turns_in_effect(client):
     game.play([(3, 6, "O")])  # OD down, log entry 4
     page = html(client, f"/games/{game.id}/?turn=2")
     assert "After turn 2 of 2" in page and "(log entry #4)" in page
-    assert 'aria-label="G4: O 1 high, last play"' in page and 'aria-label="G6: empty"' in page
+    assert 'aria-label="G4: O, 1 high, last play"' in page and 'aria-label="G6: empty"' in page
 
 
 @pytest.mark.parametrize("turn", ["x", "-1", "9"])
@@ -250,7 +250,7 @@ def test_htmx_gets_just_the_replay_to_swap_in(client):
     assert 'hx-swap-oob="innerHTML"' in page and "After turn 1 of 3" in page
     assert "HX-Request" in response["Vary"]
     # The board swapped in is the game's, as on the whole page: 10×10, stacks drawn.
-    assert 'class="board size-10 stacking"' in page and 'aria-label="D5: M 1 high' in page
+    assert 'class="board size-10 stacking"' in page and 'aria-label="D5: M, 1 high' in page
 
 
 # A game's page: the chart ---------------------------------------------------------------------

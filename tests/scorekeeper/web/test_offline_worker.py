@@ -67,3 +67,33 @@ def test_no_copy_for_a_browser_without_the_scorer_s_secret(client):
     game = start(client)
     client.cookies.clear()
     assert client.get(scorer(game), headers={offline.COPY_HEADER: "offline"}).status_code == 403
+
+
+def test_the_web_app_manifest_installs_the_site_with_maskable_icons(client):
+    from django.contrib.staticfiles import finders
+    from PIL import Image
+
+    response = client.get("/manifest.webmanifest")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/manifest+json"
+    manifest = response.json()
+    assert manifest["start_url"] == manifest["scope"] == "/"  # the home page: "your games"
+    assert manifest["display"] == "standalone" and manifest["name"] == "Scorekeeper"
+    icons = {(icon["sizes"], icon["purpose"]): icon for icon in manifest["icons"]}
+    assert set(icons) == {(s, p) for s in ("192x192", "512x512") for p in ("any", "maskable")}
+    for (sizes, _), icon in icons.items():
+        assert icon["type"] == "image/png" and icon["src"].startswith("/static/icons/")
+        found = finders.find(icon["src"].removeprefix("/static/"))
+        assert found is not None, icon["src"]
+        with Image.open(found) as image:
+            assert image.format == "PNG" and "x".join(map(str, image.size)) == sizes
+
+
+def test_every_page_links_the_manifest_its_policy_lets_load(client):
+    game = start(client)
+    for page in ("/", scorer(game)):
+        response = client.get(page)
+        assert '<link rel="manifest" href="/manifest.webmanifest">' in response.content.decode()
+        # No manifest-src of its own: default-src 'self' lets the browser load it.
+        policy = response["Content-Security-Policy"]
+        assert "default-src 'self'" in policy and "manifest-src" not in policy

@@ -66,8 +66,8 @@ def test_board_shows_stack_heights_and_labels(client):
     turn(client, game, action="play", play="5D MOOD")
     turn(client, game, action="play", play="5D W")
     html = client.get(scorer(game)).content.decode()
-    assert 'aria-label="D5: W 2 high, last play"' in html
-    assert 'aria-label="E5: O 1 high"' in html
+    assert 'aria-label="D5: W2, 2 high, last play"' in html
+    assert 'aria-label="E5: O, 1 high"' in html
     assert "Last: Ben played 5D W... for 5 (WOOD 5)." in html
 
 
@@ -332,10 +332,10 @@ def test_squares_and_keys_are_named_with_what_they_show(client):
     game = start(client, ruleset="crossword-classic")
     turn(client, game, action="play", play="8D HOUSE")
     html = client.get(scorer(game)).content.decode()
-    # Shown: H and its value 4; said after the square's name, and the premium under it.
-    assert 'aria-label="D8: H 4, double letter, last play"' in html
+    # Shown: H and its value 4 ("H4"), said so after the square's name, then the premium under it.
+    assert 'aria-label="D8: H4, double letter, last play"' in html
     assert 'aria-label="A1: empty, TW"' in html  # shown: TW
-    assert 'aria-label="H 4 points"' in html  # the pad's key shows H 4
+    assert 'aria-label="H4 (4 points)"' in html  # the pad's key shows H4
 
 
 def test_an_empty_square_is_one_element_with_nothing_to_say_twice():
@@ -352,7 +352,7 @@ def test_letter_values_on_tiles_and_keys(client):
     game = start(client, ruleset="letterup-classic")
     turn(client, game, action="play", play="8D HOUSE")
     html = client.get(scorer(game)).content.decode()
-    assert 'aria-label="Q 10 points"' in html
+    assert 'aria-label="Q10 (10 points)"' in html
     assert re.search(
         r'data-name="D8".*?<span class="letter">H</span><span class="val"[^>]*>4</span>', html, re.S
     )

@@ -197,12 +197,15 @@ def test_the_end_screen_shows_what_overtime_cost_and_a_loss_on_time(client, serv
     assert "Ben wins" in html
 
 
-def test_the_spectator_screen_and_the_directors_tables_show_both_clocks(client, server_time):
+def test_the_spectator_screen_the_directors_tables_and_the_projector_show_both_clocks(
+    client, server_time
+):
     club = make_club()
     game = domain.check_create_game(ruleset="crossword-classic", players=["Ann", "Ben"],
                                  lexicon="CLUB", club=club, clock={"kind": "player"})  # fmt: skip
     domain.act(game.pk, "pass", **clocks_read(server_time, game, [MINUTES_25 - 64_000, MINUTES_25]))
-    for url in (f"/games/{game.pk}/watch", f"/clubs/{club.slug}/live"):
+    for url in (f"/games/{game.pk}/watch", f"/clubs/{club.slug}/live",
+                f"/clubs/{club.slug}/live/projector"):  # fmt: skip
         html = client.get(url).content.decode()
         assert html.count('class="player-clock') == 2 and "js/clock.js" in html, url
         assert '<span class="clock-time">23:56</span>' in html, url
