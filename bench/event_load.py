@@ -9,8 +9,9 @@ for a line on stdin, then for ``seconds``: each table enters turns (a one-tile e
 Poisson schedule fixed in advance, one per ``every`` seconds on average (open loop: each timed
 from its moment), and ``ends`` of them end their game at a moment drawn in the window; each
 phone looks at the event page again now and then (``If-None-Match``), and for each
-``refresh`` its stream brings it fetches the live part after 150-650 ms, as static/js/live.js
-does; ``/healthz`` is asked twice a second. Prints one JSON object to the result file.
+``refresh`` its stream brings it fetches the live part after 150-650 ms, naming the version
+the stream told of (``?v=``), as static/js/live.js does; ``/healthz`` is asked twice a
+second. Prints one JSON object to the result file.
 """
 
 from __future__ import annotations
@@ -130,15 +131,17 @@ class Phone:
     def heard(self, kind: bytes, data: dict[str, Any], arrived: float) -> None:
         if kind != b"refresh":
             return
-        at = data.get("at")
+        at, version = data.get("at"), data.get("version")
         delay = 0.15 + random.random() * 0.5  # as live.js waits
         asyncio.get_running_loop().call_later(
-            delay, lambda: asyncio.ensure_future(self.fetch_part(at))
+            delay, lambda: asyncio.ensure_future(self.fetch_part(at, version))
         )
 
-    async def fetch_part(self, at: float | None) -> None:
+    async def fetch_part(self, at: float | None, version: int | None) -> None:
         try:
             path = f"/tournaments/{self.run.event}/standings"
+            if version is not None:  # the version the stream told of, as live.js names it
+                path += f"?v={version}"
             status, head, body, ms = await self.get(path, self.part_etag)
         except Exception as error:  # noqa: BLE001 - counted, the run goes on
             self.run.errors.append(f"part: {error!r}")

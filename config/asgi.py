@@ -5,7 +5,9 @@ Screens' streams of changes (``/games/<id>/events``, ``/clubs/<slug>/events``,
 Django's ASGI handler: each waits in the event loop, thousands to a process. Every other
 request goes to the WSGI application, run whole in one of ``THREADS`` threads (``Pages``),
 since Django's ASGI handler would hop between the loop and a thread for each of the
-(synchronous) middleware (docs/performance.md).
+(synchronous) middleware (docs/performance.md); but an event's live part that this process
+holds in memory, asked for by the version a phone's stream told it of, is answered in the loop
+(``scorekeeper.web.event_early``).
 """
 
 import asyncio
@@ -236,6 +238,8 @@ async def live(scope: Any, body: bytes, receive: Any, send: Any) -> None:
 
 
 django.setup(set_prefix=False)
+from scorekeeper.web import event_early  # noqa: E402 - once Django is set up
+
 streams = StreamsHandler()
 pages = Pages(get_wsgi_application(), threads=int(os.environ.get("THREADS", "4")))
 
@@ -248,5 +252,5 @@ async def application(scope, receive, send):  # type: ignore[no-untyped-def]
         return
     if STREAMS.match(scope.get("path", "")):
         await live(scope, body, receive, send)
-    else:
+    elif not await event_early.answer(scope, send):
         await pages.answer(scope, body, send)

@@ -63,21 +63,29 @@ class ContentSecurityPolicy(CSPMiddleware):
         )
         if own or (response.status_code in (404, 500) and settings.DEBUG):
             return super().process_response(request, response)
-        for report_only, header, exempt, setting in (
-            (False, HEADER, "_csp_exempt", self.SETTINGS[0]),
-            (True, HEADER_REPORT_ONLY, "_csp_exempt_ro", self.SETTINGS[1]),
-        ):
-            policy = self._built.get(report_only)
-            if policy is None:
-                policy = self._built[report_only] = build_policy(report_only=report_only)
-            if not policy or header in response or getattr(response, exempt, False):
-                continue
-            prefixes = (getattr(settings, setting, None) or {}).get("EXCLUDE_URL_PREFIXES") or ()
-            if not request.path_info.startswith(tuple(prefixes)):
+        for header, policy, exempt in self.policies(request.path_info):
+            if header not in response and not getattr(response, exempt, False):
                 response[header] = policy
         # As django-csp does: a nonce asked for after the header is written is an error.
         request.csp_nonce = CheckableLazyObject(self._csp_nonce_post_response)  # type: ignore[attr-defined]
         return response
+
+    @classmethod
+    def policies(cls, path: str) -> list[tuple[str, str, str]]:
+        """The settings' policies an answer at ``path`` carries: (header, policy, the
+        attribute of an answer exempt from it)."""
+        found = []
+        for report_only, header, exempt, setting in (
+            (False, HEADER, "_csp_exempt", cls.SETTINGS[0]),
+            (True, HEADER_REPORT_ONLY, "_csp_exempt_ro", cls.SETTINGS[1]),
+        ):
+            policy = cls._built.get(report_only)
+            if policy is None:
+                policy = cls._built[report_only] = build_policy(report_only=report_only)
+            prefixes = (getattr(settings, setting, None) or {}).get("EXCLUDE_URL_PREFIXES") or ()
+            if policy and not path.startswith(tuple(prefixes)):
+                found.append((header, policy, exempt))
+        return found
 
 
 def _forget_policies(*, setting: str, **_: Any) -> None:

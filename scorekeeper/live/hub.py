@@ -63,13 +63,24 @@ ReadChanges = Callable[
     list[tuple[str, dict[str, Any]]],
 ]
 _read_changes: ReadChanges | None = None
+# What changed of these events alone (``news.event_changes``): (channel, message) pairs.
+ReadEventChanges = Callable[
+    [Collection[int], dict[str, int], float], list[tuple[str, dict[str, Any]]]
+]
+_read_event_changes: ReadEventChanges | None = None
+# Without a broker, the followed events' versions are read this often, between the record's
+# whole reads (``PUSH_WATCH_SECONDS``): a game's end reaches an event's phones on every worker
+# within about this much more than on the worker where it committed (one query a time).
+EVENT_WATCH_SECONDS = 0.1
 
 
-def read_changes_with(reader: ReadChanges) -> None:
-    """How a process with no broker reads the record for changes (``news.changes``, handed
-    over when news is imported: news publishes through the hub, so the hub can't import it)."""
-    global _read_changes
+def read_changes_with(reader: ReadChanges, events: ReadEventChanges | None = None) -> None:
+    """How a process with no broker reads the record for changes (``news.changes``, and
+    ``news.event_changes`` for the events alone; handed over when news is imported: news
+    publishes through the hub, so the hub can't import it)."""
+    global _read_changes, _read_event_changes
     _read_changes = reader
+    _read_event_changes = events
 
 
 class Listener:
@@ -325,26 +336,37 @@ class Hub:
 
     def _watch_loop(self, every: float) -> None:
         """Without a broker, each process reads the record every ``every`` seconds for changes
-        to the games and clubs its screens follow (changes committed by other processes)."""
+        to the games, clubs and events its screens follow (changes committed by other
+        processes), and the events' versions alone every ``EVENT_WATCH_SECONDS`` between."""
         known: dict[str, int] = {}
-        since = time.time()
+        since = events_since = time.time()
+        tick = min(every, EVENT_WATCH_SECONDS)
+        due = time.monotonic() + every
         while True:
-            time.sleep(every)
+            time.sleep(tick)
             with self._lock:
                 channels = list(self._listeners)
             games = {c[5:] for c in channels if c.startswith("game:")}
             clubs = {int(c[5:]) for c in channels if c.startswith("club:")}
             events = {int(c[6:]) for c in channels if c.startswith("event:")}
             now = time.time()
-            read = _read_changes
-            if (games or clubs or events) and read is not None:
-                try:
-                    for channel, message in read(games, clubs, known, since, events):
+            whole = time.monotonic() >= due
+            read, read_events = _read_changes, _read_event_changes
+            try:
+                if whole:
+                    due = time.monotonic() + every
+                    if (games or clubs or events) and read is not None:
+                        for channel, message in read(games, clubs, known, since, events):
+                            self.deliver(channel, message)
+                elif events and read_events is not None:
+                    for channel, message in read_events(events, known, events_since):
                         self.deliver(channel, message)
-                except Exception:  # noqa: BLE001 - the database is busy or away: next time
-                    log.warning("the record could not be read for changes", exc_info=True)
-                    continue
-            since = now
+            except Exception:  # noqa: BLE001 - the database is busy or away: next time
+                log.warning("the record could not be read for changes", exc_info=True)
+                continue
+            events_since = now
+            if whole:
+                since = now
 
     def _redis_loop(self, url: str) -> None:
         import redis

@@ -331,6 +331,12 @@ async def _read(read: Callable[[], T]) -> T:
     return await asyncio.get_running_loop().run_in_executor(_readers[0], _reading(read))
 
 
+async def read_apart(read: Callable[[], T]) -> T:
+    """``read()`` in one of the streams' reading threads, for any read the event loop needs
+    (``scorekeeper.web.event_early``'s)."""
+    return await _read(read)
+
+
 def stop_reading() -> None:
     """Let the reading threads' database connections go and the threads end (a test's end;
     the next stream starts them again)."""
@@ -443,6 +449,7 @@ __all__ = [
     "frame",
     "keep_alive_in",
     "lifetime",
+    "read_apart",
     "retry_ms",
     "stop_reading",
 ]

@@ -135,6 +135,21 @@ SERVED_KEPT = 32
 _serving = threading.Lock()
 
 
+@dataclass(frozen=True)
+class Latest:
+    """The latest version of an event's live part this process served, when it was made, and
+    when the record last said that version was the event's (``time.monotonic``)."""
+
+    part: LivePart
+    made: datetime
+    read_at: float
+
+
+# Each event's ``Latest``, for the part answered before Django (``event_early``), by event.
+_latest: OrderedDict[int, Latest] = OrderedDict()
+LATEST_KEPT = 64
+
+
 def live_part(tournament: Tournament) -> LivePart:
     """The live part of ``tournament`` at its version (as read with it)."""
     return live_part_at(tournament.pk, tournament.version, tournament.created_at, tournament)
@@ -158,7 +173,35 @@ def live_part_at(
             _served[key] = found
             while len(_served) > SERVED_KEPT:
                 _served.popitem(last=False)
+    with _serving:  # the version was read from the record just now, by whoever called
+        kept = _latest.get(tournament_id)
+        if kept is None or kept.made != made or kept.part.version <= version:
+            _latest[tournament_id] = Latest(found, made, time.monotonic())
+            _latest.move_to_end(tournament_id)
+            while len(_latest) > LATEST_KEPT:
+                _latest.popitem(last=False)
     return found
+
+
+def latest(tournament_id: int) -> Latest | None:
+    """The latest version of the event's live part this process served, if any."""
+    return _latest.get(tournament_id)
+
+
+def read_latest(tournament_id: int) -> None:
+    """The event's version read from the record, and its live part at that version taken
+    into this process's memory (``latest``), drawn if no process has drawn it."""
+    stamp = stamp_of(tournament_id)
+    if stamp is None:
+        forget(tournament_id)
+    else:
+        live_part_at(tournament_id, *stamp)
+
+
+def forget(tournament_id: int) -> None:
+    """The event is gone (deleted): this process serves no part of it from memory."""
+    with _serving:
+        _latest.pop(tournament_id, None)
 
 
 def draw_for(tournament_id: int) -> None:
@@ -212,12 +255,16 @@ def _once(key: str, draw: Callable[[], T]) -> T:
 
 
 __all__ = [
+    "Latest",
     "LivePart",
     "Seating",
     "draw_for",
     "find_table",
+    "forget",
+    "latest",
     "live_part",
     "live_part_at",
+    "read_latest",
     "scorecard",
     "seats_of",
     "stamp_of",

@@ -492,6 +492,7 @@ def delete_event(request: HttpRequest, tournament_id: int) -> HttpResponse:
         return _confirm(request, tournament, step)
     try:
         name = events.do_delete_tournament(tournament)
+        event_parts.forget(tournament_id)
     except REFUSALS as error:
         messages.error(request, message_of(error))
         return redirect("tournament_direct", tournament_id=tournament.pk)

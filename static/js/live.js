@@ -77,16 +77,22 @@
   }
 
   // An event's part, fetched again with its ETag: a repeat answers 304, and nothing is redrawn.
+  // After a refresh it names the version the stream told of (?v=), which the server answers
+  // from memory, before anything else, once it holds that version; a poll names none (the
+  // server reads the event's version).
   function eventRefresher(element) {
     let etag = element.dataset.etag || "";
     let timer = null;
     let asking = false;
+    let told = 0; // the version named by the last refresh; 0 for a poll
     function fetchPart() {
       if (asking || !window.fetch) return;
       asking = true;
       const headers = { "HX-Request": "true" };
       if (etag) headers["If-None-Match"] = etag;
-      window.fetch(element.dataset.part, { headers: headers, cache: "no-store" })
+      const url = new URL(element.dataset.part, window.location.href);
+      if (told) url.searchParams.set("v", told);
+      window.fetch(url.href, { headers: headers, cache: "no-store" })
         .then(function (answer) {
           if (answer.status !== 200) return null; // 304: the page shows it already
           etag = answer.headers.get("ETag") || "";
@@ -95,7 +101,12 @@
         .catch(function () { /* offline or refused: asked again at the next change or poll */ })
         .finally(function () { asking = false; });
     }
-    return function () {
+    return function (event) {
+      let version = 0;
+      try {
+        version = Number(JSON.parse(event.data).version) || 0;
+      } catch (error) { /* a poll, or an event that names no version */ }
+      told = version ? Math.max(told, version) : 0;
       if (timer) return;
       timer = window.setTimeout(function () {
         timer = null;
