@@ -548,6 +548,9 @@ def latest_round(tournament: Tournament) -> tuple[int, list[Pairing]]:
     pairings = list(
         Pairing.objects.filter(round__tournament=tournament, round__number=number)
         .select_related("round", "game", "first__player", "second__player")
+        # Not the games' boards and settings (JSON read for each of 150 tables): only whether
+        # each has finished, and its seats' scores.
+        .defer("game__options", "game__clock", "game__board", "game__last_play")
         .prefetch_related("game__seats")
         .order_by("table")
     )
