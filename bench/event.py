@@ -193,6 +193,10 @@ def run(
         "turn_p50_ms": rounded(percentile(result.get("turn_ms", []), 0.5)),
         "pages": len(result.get("page_ms", [])),
         "page_p50_ms": rounded(percentile(result.get("page_ms", []), 0.5)),
+        **{
+            f"{what}_p99_ms": rounded(percentile(ms, 0.99))
+            for what, ms in result.get("ms_by_what", {}).items()
+        },
         "statuses": result.get("statuses"),
         "ends": result.get("ends"),
         "end_deliveries": len(result.get("reached_ms", [])),

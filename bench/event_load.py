@@ -168,6 +168,7 @@ class Run:
         self.errors: list[str] = []
         self.turn_ms: list[float] = []
         self.page_ms: list[float] = []
+        self.ms_by_what: dict[str, list[float]] = {}  # the page's looks and the part's fetches
         self.page_bytes: dict[str, int] = {}
         self.statuses: dict[str, int] = {}
         self.reached: list[float] = []
@@ -183,6 +184,7 @@ class Run:
             return
         if self.measuring:
             self.page_ms.append(ms)
+            self.ms_by_what.setdefault(what, []).append(ms)
         if status == 200:
             self.page_bytes[what] = max(self.page_bytes.get(what, 0), size)
 
@@ -278,6 +280,7 @@ class Run:
         return {
             "turn_ms": self.turn_ms,
             "page_ms": self.page_ms,
+            "ms_by_what": self.ms_by_what,
             "page_bytes": self.page_bytes,
             "statuses": self.statuses,
             "reached_ms": self.reached,

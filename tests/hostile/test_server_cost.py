@@ -144,8 +144,9 @@ def test_turns_stay_quick_while_the_worst_analyses_and_the_largest_imports_run(t
 
 
 def test_one_client_looping_on_an_event_page_leaves_healthz_and_the_turns_quick(tmp_path):
-    """An event of 200 players after 20 rounds: its page, its live part and a scorecard,
-    asked for back to back on 16 connections of one client, as the limit allows and past it;
+    """An event of 200 players after 20 rounds: its page, its live part (by Django's path and,
+    named by its version, from the event loop) and a scorecard, asked for back to back on 16
+    connections of one client, as the limit allows and past it;
     meanwhile /healthz and the turns at another table answer as quickly as ever, and the page
     costs the server a small multiple of /healthz (drawn once a version, not once a request)."""
     club = make_club(roster=())
@@ -157,7 +158,9 @@ def test_one_client_looping_on_an_event_page_leaves_healthz_and_the_turns_quick(
         port = gunicorn.port
         game = new_game(port, ["Ann", "Ben"])
         paths = [f"/tournaments/{event.pk}/", f"/tournaments/{event.pk}/standings",
-                 f"/tournaments/{event.pk}/players/7"]  # fmt: skip
+                 f"/tournaments/{event.pk}/players/7",
+                 # as a phone asks after its stream's news: answered in the event loop
+                 f"/tournaments/{event.pk}/standings?v={event.version}"]  # fmt: skip
 
         def timed(path: str) -> tuple[int, float]:
             started = time.monotonic()
@@ -180,7 +183,7 @@ def test_one_client_looping_on_an_event_page_leaves_healthz_and_the_turns_quick(
                     return
 
         looping = [
-            threading.Thread(target=loop, args=(paths[n % 3],), daemon=True) for n in range(16)
+            threading.Thread(target=loop, args=(paths[n % 4],), daemon=True) for n in range(16)
         ]
         for thread in looping:
             thread.start()
