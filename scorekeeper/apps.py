@@ -14,6 +14,10 @@ class ScorekeeperConfig(AppConfig):
         news.draw_with(pushed_part)
         # An event's live part is drawn once it changes, before its pages hear of it.
         from scorekeeper.game import event_version
-        from scorekeeper.web.event_parts import draw_for
+        from scorekeeper.web.event_parts import draw_for, hold
 
         event_version.draw_with(draw_for)
+        # ... and taken into each process's memory before that process's pages hear of it.
+        from scorekeeper.live.hub import hub
+
+        hub.hold_events_with(hold)

@@ -44,6 +44,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.signals import request_finished, request_started
+from django.db import close_old_connections, connection
 
 from scorekeeper.live.marks import DRAWN_KEY, FolderMarks, Marks, RedisMarks
 
@@ -155,6 +156,7 @@ class Hub:
         self._marking_pid = 0  # the process whose thread marks them (``_marks``)
         self._mark_now = threading.Event()
         self._marks_in: Marks | None = None
+        self._holding: list[Callable[[int, int], None]] = []  # ``hold_events_with``
 
     # Listening ---------------------------------------------------------------------------------
     def listen(
@@ -202,6 +204,25 @@ class Hub:
         if not settings.REDIS_URL:
             return True
         return self._redis_ready.wait(timeout)
+
+    def hold_events_with(self, hold: Callable[[int, int], None]) -> None:
+        """Have ``hold(event, version)`` take an event's part into this process's memory when
+        news of a new version comes from another process (Redis, or the record), before this
+        process's pages hear of it: the hundreds of phones that then ask for it find it there
+        (``web.event_parts.hold``, set by the web layer)."""
+        self._holding[:] = [hold]
+
+    def _hold(self, channel: str, message: dict[str, Any]) -> None:
+        version = message.get("version")
+        if not channel.startswith("event:") or not isinstance(version, int):
+            return
+        for hold in self._holding:
+            try:
+                if not connection.in_atomic_block:
+                    close_old_connections()
+                hold(int(channel[6:]), version)
+            except Exception:  # noqa: BLE001 - the pages read it themselves
+                log.warning("an event's part was not held before its news", exc_info=True)
 
     def deliver(self, channel: str, message: dict[str, Any]) -> int:
         """Hand ``message`` to this process's listeners on ``channel`` (all of them, for a
@@ -357,9 +378,11 @@ class Hub:
                     due = time.monotonic() + every
                     if (games or clubs or events) and read is not None:
                         for channel, message in read(games, clubs, known, since, events):
+                            self._hold(channel, message)
                             self.deliver(channel, message)
                 elif events and read_events is not None:
                     for channel, message in read_events(events, known, events_since):
+                        self._hold(channel, message)
                         self.deliver(channel, message)
             except Exception:  # noqa: BLE001 - the database is busy or away: next time
                 log.warning("the record could not be read for changes", exc_info=True)
@@ -392,6 +415,7 @@ class Hub:
                         log.warning("a malformed message on %s", REDIS_CHANNEL)
                         continue
                     if said is not None:
+                        self._hold(*said)
                         self.deliver(*said)
             except Exception:  # noqa: BLE001 - Redis went away: follow it again when it's back
                 log.warning("lost Redis pub/sub; reconnecting", exc_info=True)

@@ -198,6 +198,15 @@ def read_latest(tournament_id: int) -> None:
         live_part_at(tournament_id, *stamp)
 
 
+def hold(tournament_id: int, version: int) -> None:
+    """The event's part at ``version`` or later in this process's memory (news of it came
+    from another process: ``hub.hold_events_with``), read if it isn't, so that the phones
+    that hear the news here find it there."""
+    kept = latest(tournament_id)
+    if kept is None or kept.part.version < version:
+        read_latest(tournament_id)
+
+
 def forget(tournament_id: int) -> None:
     """The event is gone (deleted): this process serves no part of it from memory."""
     with _serving:
@@ -261,6 +270,7 @@ __all__ = [
     "draw_for",
     "find_table",
     "forget",
+    "hold",
     "latest",
     "live_part",
     "live_part_at",

@@ -186,3 +186,22 @@ def test_a_version_not_held_is_read_once_from_the_record(client, monkeypatch):
     Tournament.objects.filter(pk=event.pk).delete()
     assert not early(path, f"v={event.version + 2}")[0]
     assert event_parts.latest(event.pk) is None  # gone from memory too
+
+
+def test_news_from_another_process_takes_the_part_into_memory_first(client, event):
+    """A process that hears of an event's new version from another (Redis, or the record)
+    holds its part before its pages hear of it; one that holds it already reads nothing."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from scorekeeper.live.hub import hub
+
+    path = f"/tournaments/{event.pk}/standings"
+    assert not early(path, f"v={event.version}")[0]
+    hub._hold(f"event:{event.pk}", {"event": event.pk, "version": event.version})
+    answered, status, headers, body = early(path, f"v={event.version}")
+    assert answered and status == 200 and body == client.get(path).content
+    with CaptureQueriesContext(connection) as read:
+        hub._hold(f"event:{event.pk}", {"event": event.pk, "version": event.version})
+        hub._hold(f"game:{event.pk}", {"entry": 3})
+    assert len(read) == 0
