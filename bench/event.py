@@ -12,7 +12,8 @@ bounded run, each table's turns at the real rate, one per 20 s on average):
     moment drawn in the window;
   - ``--phones`` phones hold the event's page open with its stream, look at the page again
     every 30 s on average (``If-None-Match``: a 304 while the event is unchanged), and fetch
-    its live part for each ``refresh`` the stream brings, 150-650 ms later, as live.js does;
+    its live part for each ``refresh`` the stream brings, 100-400 ms later, naming the version
+    the stream told of, as live.js does;
   - ``/healthz`` is asked twice a second.
 
 The figures (goals in bench/goals.py):

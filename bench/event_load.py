@@ -9,7 +9,7 @@ for a line on stdin, then for ``seconds``: each table enters turns (a one-tile e
 Poisson schedule fixed in advance, one per ``every`` seconds on average (open loop: each timed
 from its moment), and ``ends`` of them end their game at a moment drawn in the window; each
 phone looks at the event page again now and then (``If-None-Match``), and for each
-``refresh`` its stream brings it fetches the live part after 150-650 ms, naming the version
+``refresh`` its stream brings it fetches the live part after 100-400 ms, naming the version
 the stream told of (``?v=``), as static/js/live.js does; ``/healthz`` is asked twice a
 second. Prints one JSON object to the result file.
 """
@@ -132,7 +132,7 @@ class Phone:
         if kind != b"refresh":
             return
         at, version = data.get("at"), data.get("version")
-        delay = 0.15 + random.random() * 0.5  # as live.js waits
+        delay = 0.1 + random.random() * 0.3  # as live.js waits (EVENT_DEBOUNCE_MS, _SPREAD_MS)
         asyncio.get_running_loop().call_later(
             delay, lambda: asyncio.ensure_future(self.fetch_part(at, version))
         )

@@ -40,6 +40,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Collection
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from django.conf import settings
@@ -157,6 +158,8 @@ class Hub:
         self._mark_now = threading.Event()
         self._marks_in: Marks | None = None
         self._holding: list[Callable[[int, int], None]] = []  # ``hold_events_with``
+        self._holder: ThreadPoolExecutor | None = None  # its thread (a fork starts its own)
+        self._holder_pid = 0
 
     # Listening ---------------------------------------------------------------------------------
     def listen(
@@ -207,22 +210,22 @@ class Hub:
 
     def hold_events_with(self, hold: Callable[[int, int], None]) -> None:
         """Have ``hold(event, version)`` take an event's part into this process's memory when
-        news of a new version comes from another process (Redis, or the record), before this
-        process's pages hear of it: the hundreds of phones that then ask for it find it there
-        (``web.event_parts.hold``, set by the web layer)."""
+        news of a new version comes from another process (Redis, or the record), in a thread
+        of its own while this process's pages hear of it: the hundreds of phones that then ask
+        for it find it there (``web.event_parts.hold``, set by the web layer)."""
         self._holding[:] = [hold]
 
     def _hold(self, channel: str, message: dict[str, Any]) -> None:
         version = message.get("version")
         if not channel.startswith("event:") or not isinstance(version, int):
             return
+        with self._lock:
+            if self._holder is None or self._holder_pid != os.getpid():
+                self._holder = ThreadPoolExecutor(1, thread_name_prefix="live-hold")
+                self._holder_pid = os.getpid()
+            holder = self._holder
         for hold in self._holding:
-            try:
-                if not connection.in_atomic_block:
-                    close_old_connections()
-                hold(int(channel[6:]), version)
-            except Exception:  # noqa: BLE001 - the pages read it themselves
-                log.warning("an event's part was not held before its news", exc_info=True)
+            holder.submit(_held, hold, int(channel[6:]), version)
 
     def deliver(self, channel: str, message: dict[str, Any]) -> int:
         """Hand ``message`` to this process's listeners on ``channel`` (all of them, for a
@@ -422,6 +425,15 @@ class Hub:
             self._redis_ready.clear()
             time.sleep(pause)
             pause = min(pause * 2, 5)
+
+
+def _held(hold: Callable[[int, int], None], tournament_id: int, version: int) -> None:
+    try:
+        if not connection.in_atomic_block:
+            close_old_connections()
+        hold(tournament_id, version)
+    except Exception:  # noqa: BLE001 - the pages read it themselves
+        log.warning("an event's part was not held with its news", exc_info=True)
 
 
 # The request this thread serves, and the news to send once it has answered (``Hub.soon``).

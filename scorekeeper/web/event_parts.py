@@ -26,6 +26,7 @@ from scorekeeper.models import Pairing, Tournament, name_key
 KEEP_SECONDS = 6 * 3600  # a version's parts are kept as long as an evening's play
 DRAWING_SECONDS = 10  # how long one drawer holds the others off
 WAIT_SECONDS = 2.0  # how long a page waits for another's drawing before it draws its own
+POLL_SECONDS = 0.02  # how often it looks meanwhile
 T = TypeVar("T")
 
 
@@ -199,12 +200,24 @@ def read_latest(tournament_id: int) -> None:
 
 
 def hold(tournament_id: int, version: int) -> None:
-    """The event's part at ``version`` or later in this process's memory (news of it came
-    from another process: ``hub.hold_events_with``), read if it isn't, so that the phones
-    that hear the news here find it there."""
+    """The event's part at ``version`` or later taken into this process's memory (news of it
+    came from another process: ``hub.hold_events_with``) once the process where it changed
+    has drawn it (waiting up to ``WAIT_SECONDS``; never drawn here, so not twice), so that
+    the phones that hear the news here find it there."""
     kept = latest(tournament_id)
-    if kept is None or kept.part.version < version:
-        read_latest(tournament_id)
+    if kept is not None and kept.part.version >= version:
+        return
+    stamp = stamp_of(tournament_id)
+    if stamp is None:
+        forget(tournament_id)
+        return
+    now, made = stamp
+    key = f"{_key(tournament_id, now, made)}:live"
+    deadline = time.monotonic() + WAIT_SECONDS
+    while (found := cache.get(key)) is None and time.monotonic() < deadline:
+        time.sleep(POLL_SECONDS)
+    if found is not None:
+        live_part_at(tournament_id, now, made)  # from the cache, into memory
 
 
 def forget(tournament_id: int) -> None:
@@ -215,7 +228,7 @@ def forget(tournament_id: int) -> None:
 
 def draw_for(tournament_id: int) -> None:
     """The event's live part drawn and kept at its version now, if it is not already (the
-    moment it changed, before its pages hear of it: ``event_version.draw_with``)."""
+    moment it changed, as its pages hear of it: ``event_version.draw_with``)."""
     tournament = Tournament.objects.select_related("club").filter(pk=tournament_id).first()
     if tournament is not None:
         live_part(tournament)
@@ -253,7 +266,7 @@ def _once(key: str, draw: Callable[[], T]) -> T:
     if not cache.add(f"{key}:drawing", 1, DRAWING_SECONDS):
         deadline = time.monotonic() + WAIT_SECONDS
         while time.monotonic() < deadline:
-            time.sleep(0.05)
+            time.sleep(POLL_SECONDS)
             found = cache.get(key, _MISSING)
             if found is not _MISSING:
                 return found  # type: ignore[no-any-return]

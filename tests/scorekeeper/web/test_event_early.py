@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import threading
 import time
 from types import SimpleNamespace
 from typing import Any
@@ -188,20 +189,35 @@ def test_a_version_not_held_is_read_once_from_the_record(client, monkeypatch):
     assert event_parts.latest(event.pk) is None  # gone from memory too
 
 
-def test_news_from_another_process_takes_the_part_into_memory_first(client, event):
+def test_news_from_another_process_takes_the_part_drawn_there_into_memory(
+    client, event, monkeypatch
+):
     """A process that hears of an event's new version from another (Redis, or the record)
-    holds its part before its pages hear of it; one that holds it already reads nothing."""
+    takes the part drawn there into memory (``event_parts.hold``, in a thread of the hub's
+    while its pages hear the news); it never draws it itself, and one that holds it already
+    reads nothing."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     from scorekeeper.live.hub import hub
 
     path = f"/tournaments/{event.pk}/standings"
-    assert not early(path, f"v={event.version}")[0]
-    hub._hold(f"event:{event.pk}", {"event": event.pk, "version": event.version})
+    monkeypatch.setattr(event_parts, "WAIT_SECONDS", 0.1)
+    event_parts.hold(event.pk, event.version)  # not drawn anywhere: not drawn here either
+    assert event_parts.latest(event.pk) is None
+    event_parts.draw_for(event.pk)  # where it changed: drawn, and kept in the shared cache
+    event_parts._latest.clear()
+    event_parts._served.clear()
+    event_parts.hold(event.pk, event.version)
     answered, status, headers, body = early(path, f"v={event.version}")
     assert answered and status == 200 and body == client.get(path).content
     with CaptureQueriesContext(connection) as read:
-        hub._hold(f"event:{event.pk}", {"event": event.pk, "version": event.version})
-        hub._hold(f"game:{event.pk}", {"entry": 3})
+        event_parts.hold(event.pk, event.version)
     assert len(read) == 0
+
+    held = threading.Event()
+    asked: list[tuple[int, int]] = []
+    monkeypatch.setattr(hub, "_holding", [lambda *said: asked.append(said) or held.set()])
+    hub._hold(f"game:{event.pk}", {"entry": 3})
+    hub._hold(f"event:{event.pk}", {"event": event.pk, "version": 7})
+    assert held.wait(10) and asked == [(event.pk, 7)]
