@@ -12,12 +12,13 @@ class ScorekeeperConfig(AppConfig):
         from scorekeeper.web.live_parts import pushed_part
 
         news.draw_with(pushed_part)
-        # An event's live part is drawn once it changes, where it changed, as its pages hear of it
+        # An event's live part is drawn once it changes, where it changed, before its pages hear
+        # of it
         from scorekeeper.game import event_version
         from scorekeeper.web.event_parts import draw_for, hold
 
         event_version.draw_with(draw_for)
-        # ... and taken into each other process's memory once drawn.
+        # ... and taken into each other process's memory before that process's pages do.
         from scorekeeper.live.hub import hub
 
         hub.hold_events_with(hold)

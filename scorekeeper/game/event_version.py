@@ -24,15 +24,15 @@ from scorekeeper.models import Tournament
 
 log = logging.getLogger(__name__)
 
-# What is drawn for an event's pages once it changes, as they hear of it (so that the hundreds
-# of phones that fetch the part then find it drawn): set by the web layer
+# What is drawn for an event's pages once it changes, before they hear of it (so that the
+# hundreds of phones that fetch the part then find it drawn): set by the web layer
 # (``ScorekeeperConfig.ready``).
 _drawing: list[Callable[[int], None]] = []
 
 
 def draw_with(draw: Callable[[int], None]) -> None:
     """Have ``draw(tournament_id)`` draw an event's parts once it has changed, after the
-    request that changed it has answered and its pages were told."""
+    request that changed it has answered and before its pages hear of it."""
     _drawing[:] = [draw]
 
 
@@ -48,18 +48,15 @@ def do_bump(tournament_ids: Iterable[int], club_id: int | None = None) -> None:
 
     def send() -> None:
         at = round(time.time(), 3)
-        # The news first: the phones wait 100-400 ms before they ask (static/js/live.js), and
-        # find the part drawn meanwhile, or wait for its drawing, once in each process.
         for pk, version in versions.items():
-            hub.publish(event_channel(pk), {"event": pk, "version": version, "at": at})
-        if club_id is not None:
-            hub.publish(club_channel(club_id), {"game": "", "entry": 0, "at": at})
-        for pk in versions:
             for draw in _drawing:
                 try:
                     draw(pk)
                 except Exception:  # the pages draw it themselves
                     log.exception("The parts of event %s were not drawn with its news.", pk)
+            hub.publish(event_channel(pk), {"event": pk, "version": version, "at": at})
+        if club_id is not None:
+            hub.publish(club_channel(club_id), {"game": "", "entry": 0, "at": at})
 
     transaction.on_commit(lambda: hub.soon(send), robust=True)
 

@@ -210,22 +210,37 @@ class Hub:
 
     def hold_events_with(self, hold: Callable[[int, int], None]) -> None:
         """Have ``hold(event, version)`` take an event's part into this process's memory when
-        news of a new version comes from another process (Redis, or the record), in a thread
-        of its own while this process's pages hear of it: the hundreds of phones that then ask
-        for it find it there (``web.event_parts.hold``, set by the web layer)."""
+        news of a new version comes from another process (Redis, or the record), before this
+        process's pages hear of it: the hundreds of phones that then ask for it find it there
+        (``web.event_parts.hold``, set by the web layer)."""
         self._holding[:] = [hold]
 
-    def _hold(self, channel: str, message: dict[str, Any]) -> None:
+    def _heard(self, channel: str, message: dict[str, Any]) -> None:
+        """News from another process, delivered; an event's new version once its part is held
+        here, in a thread of its own (one, so each event's news keeps its order), so that
+        the other screens' news doesn't wait for it."""
         version = message.get("version")
-        if not channel.startswith("event:") or not isinstance(version, int):
+        if not self._holding or not channel.startswith("event:") or not isinstance(version, int):
+            self.deliver(channel, message)
             return
         with self._lock:
             if self._holder is None or self._holder_pid != os.getpid():
                 self._holder = ThreadPoolExecutor(1, thread_name_prefix="live-hold")
                 self._holder_pid = os.getpid()
             holder = self._holder
+        holder.submit(self._hold_and_deliver, int(channel[6:]), version, channel, message)
+
+    def _hold_and_deliver(
+        self, tournament_id: int, version: int, channel: str, message: dict[str, Any]
+    ) -> None:
         for hold in self._holding:
-            holder.submit(_held, hold, int(channel[6:]), version)
+            try:
+                if not connection.in_atomic_block:
+                    close_old_connections()
+                hold(tournament_id, version)
+            except Exception:  # noqa: BLE001 - the pages read it themselves
+                log.warning("an event's part was not held before its news", exc_info=True)
+        self.deliver(channel, message)
 
     def deliver(self, channel: str, message: dict[str, Any]) -> int:
         """Hand ``message`` to this process's listeners on ``channel`` (all of them, for a
@@ -381,12 +396,10 @@ class Hub:
                     due = time.monotonic() + every
                     if (games or clubs or events) and read is not None:
                         for channel, message in read(games, clubs, known, since, events):
-                            self._hold(channel, message)
-                            self.deliver(channel, message)
+                            self._heard(channel, message)
                 elif events and read_events is not None:
                     for channel, message in read_events(events, known, events_since):
-                        self._hold(channel, message)
-                        self.deliver(channel, message)
+                        self._heard(channel, message)
             except Exception:  # noqa: BLE001 - the database is busy or away: next time
                 log.warning("the record could not be read for changes", exc_info=True)
                 continue
@@ -418,22 +431,12 @@ class Hub:
                         log.warning("a malformed message on %s", REDIS_CHANNEL)
                         continue
                     if said is not None:
-                        self._hold(*said)
-                        self.deliver(*said)
+                        self._heard(*said)
             except Exception:  # noqa: BLE001 - Redis went away: follow it again when it's back
                 log.warning("lost Redis pub/sub; reconnecting", exc_info=True)
             self._redis_ready.clear()
             time.sleep(pause)
             pause = min(pause * 2, 5)
-
-
-def _held(hold: Callable[[int, int], None], tournament_id: int, version: int) -> None:
-    try:
-        if not connection.in_atomic_block:
-            close_old_connections()
-        hold(tournament_id, version)
-    except Exception:  # noqa: BLE001 - the pages read it themselves
-        log.warning("an event's part was not held with its news", exc_info=True)
 
 
 # The request this thread serves, and the news to send once it has answered (``Hub.soon``).

@@ -228,7 +228,7 @@ def forget(tournament_id: int) -> None:
 
 def draw_for(tournament_id: int) -> None:
     """The event's live part drawn and kept at its version now, if it is not already (the
-    moment it changed, as its pages hear of it: ``event_version.draw_with``)."""
+    moment it changed, before its pages hear of it: ``event_version.draw_with``)."""
     tournament = Tournament.objects.select_related("club").filter(pk=tournament_id).first()
     if tournament is not None:
         live_part(tournament)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import gzip
-import threading
 import time
 from types import SimpleNamespace
 from typing import Any
@@ -193,8 +192,8 @@ def test_news_from_another_process_takes_the_part_drawn_there_into_memory(
     client, event, monkeypatch
 ):
     """A process that hears of an event's new version from another (Redis, or the record)
-    takes the part drawn there into memory (``event_parts.hold``, in a thread of the hub's
-    while its pages hear the news); it never draws it itself, and one that holds it already
+    takes the part drawn there into memory (``event_parts.hold``, in a thread of the hub's)
+    before its pages hear the news; it never draws it itself, and one that holds it already
     reads nothing."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -215,9 +214,14 @@ def test_news_from_another_process_takes_the_part_drawn_there_into_memory(
         event_parts.hold(event.pk, event.version)
     assert len(read) == 0
 
-    held = threading.Event()
-    asked: list[tuple[int, int]] = []
-    monkeypatch.setattr(hub, "_holding", [lambda *said: asked.append(said) or held.set()])
-    hub._hold(f"game:{event.pk}", {"entry": 3})
-    hub._hold(f"event:{event.pk}", {"event": event.pk, "version": 7})
-    assert held.wait(10) and asked == [(event.pk, 7)]
+    # The hub holds the part before this process's pages hear of the new version.
+    order: list[str] = []
+    monkeypatch.setattr(hub, "_holding", [lambda pk, version: order.append(f"held {version}")])
+    listener = hub.listen(f"event:{event.pk}")
+    try:
+        hub._heard(f"event:{event.pk}", {"event": event.pk, "version": 7})
+        heard = listener.get(10)
+        order.append(f"heard {heard and heard['version']}")
+    finally:
+        listener.leave()
+    assert order == ["held 7", "heard 7"]
