@@ -18,11 +18,11 @@ from bench.event_data import played_event
 from scorekeeper.game import tournaments as events
 from scorekeeper.models import Tournament
 from scorekeeper.web import event_early, event_parts
-from tests.conftest import LIMITS_CLOCK
 from tests.factories import make_club
 
 pytestmark = pytest.mark.django_db
 
+CLOCK = 1_800_000_030.0  # half a minute into a limit's minute window
 # What a server adds by itself, and Django's test client doesn't say.
 OWN = {"content-length", "date", "server"}
 
@@ -67,7 +67,7 @@ def fresh(monkeypatch):
     transaction rolled back), nor any count; the counts' window stopped mid-minute."""
     event_parts._latest.clear()
     event_early._counts.clear()
-    clock = SimpleNamespace(time=lambda: LIMITS_CLOCK, monotonic=time.monotonic)
+    clock = SimpleNamespace(time=lambda: CLOCK, monotonic=time.monotonic)
     monkeypatch.setattr(event_early, "time", clock)
     yield
     event_parts._latest.clear()
