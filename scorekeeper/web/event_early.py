@@ -74,6 +74,8 @@ async def answer(scope: dict[str, Any], send: Send) -> bool:
     headers = scope.get("headers", [])
     if not _host_allowed(headers) or _to_redirect(scope, headers):
         return False
+    if not _counted(scope, headers):  # counted first: no read for a client past its count
+        return False
     tournament_id, version = asked
     latest = event_parts.latest(tournament_id)
     if not _current(latest, version):
@@ -82,8 +84,6 @@ async def answer(scope: dict[str, Any], send: Send) -> bool:
         if not _current(latest, version):
             return False  # not there yet (or no such event): Django's path says what is
     assert latest is not None
-    if not _counted(scope, headers):
-        return False
     secure = _secure(scope, headers)
     await send_part(send, latest.part, tournament_id, headers, _site_headers(secure, scope["path"]))
     return True
