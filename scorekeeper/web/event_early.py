@@ -4,10 +4,10 @@ version its stream told it of (``/tournaments/<id>/standings?v=<version>``, as
 later one in memory (``event_parts.latest``).
 
 After a game of a big event ends, hundreds of phones ask for the new part within a second.
-The part is public, the same for every phone, and drawn once a version; what each request
-cost was Django's: the middleware, the URL's resolving, a read of the event's version, and two
-hops between the event loop and a thread, while the turns and ``/healthz`` waited behind them.
-Here such a request is answered from memory in the loop, with the headers Django's would
+The part is public, the same for every phone, and drawn once a version; through Django each
+request would cost the middleware, the URL's resolving, a read of the event's version and two
+hops between the event loop and a thread, and the turns and ``/healthz`` would wait behind
+them. Here such a request is answered from memory in the loop, with the headers Django's would
 carry, its 304 too. The answer is never older than the version the phone names, which its
 stream had from the record; a version this process doesn't hold yet is read once in a
 reading thread, however many phones ask for it meanwhile; anything else (no ``v``, a
