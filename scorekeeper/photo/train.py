@@ -162,6 +162,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=2, help="processes rendering, threads training")
     parser.add_argument("--cache", help="an .npz file to keep the rendered squares in")
+    parser.add_argument("--out", default=str(MODEL), help="where the weights go")
     args = parser.parse_args()
     torch.set_num_threads(args.jobs)
     torch.manual_seed(args.seed)
@@ -210,14 +211,14 @@ def main() -> None:
     torch.onnx.export(
         model,
         (torch.zeros(1, 3, CUT, CUT),),
-        str(MODEL),
+        args.out,
         input_names=["cuts"],
         output_names=["logits"],
         dynamic_axes={"cuts": {0: "n"}, "logits": {0: "n"}},
         opset_version=17,
         dynamo=False,
     )
-    print(f"wrote {MODEL} ({MODEL.stat().st_size // 1024} kB)")
+    print(f"wrote {args.out} ({Path(args.out).stat().st_size // 1024} kB)")
 
 
 if __name__ == "__main__":
