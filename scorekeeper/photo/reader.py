@@ -304,8 +304,9 @@ def refine_grid(rgb: Image, corners: npt.NDArray[np.float32], n: int) -> npt.NDA
     for _ in range(3):
         forward = cv2.getPerspectiveTransform(current, ideal)
         flat = cv2.warpPerspective(rgb, forward, (side, side), flags=cv2.INTER_AREA)
-        gray = cv2.GaussianBlur(
-            cv2.cvtColor(flat, cv2.COLOR_RGB2GRAY).astype(np.float32), (0, 0), 1
+        gray = np.asarray(
+            cv2.GaussianBlur(cv2.cvtColor(flat, cv2.COLOR_RGB2GRAY).astype(np.float32), (0, 0), 1),
+            np.float32,
         )
         points_ideal, points_found = [], []
         for axis in (1, 0):
@@ -404,8 +405,9 @@ def read(data: bytes, n: int) -> Reading:
 
 def _labels_are_empty(turns: list[Floats]) -> None:
     """A square that reads as no letter surely any way round, and partly as empty every way
-    round, yet partly as a turned tile, shows an empty square's printing ("DW", a star), not a tile: its turned chance is made
-    empty's, in place. (A tile laid askew reads as its letter one way round.)"""
+    round, yet partly as a turned tile, shows an empty square's printing ("DW", a star), not
+    a tile: its turned chance is made empty's, in place. (A tile laid askew reads as its
+    letter one way round.)"""
     back = [np.rot90(chances, -turn) for turn, chances in enumerate(turns)]
     letter = np.max([b[:, :, 1:27].max(axis=2) for b in back], axis=0)
     empty = np.min([b[:, :, 0] for b in back], axis=0)

@@ -321,10 +321,12 @@ def draw_board(
         rot[1, 2] += cy - size / 2 - y0
         base = cv2.warpAffine(timg, rot, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
         alpha = base[:, :, 3].astype(np.float32) / 255
-        patch = board[y0:y1, x0:x1].astype(np.float32)
+        patch: npt.NDArray[Any] = board[y0:y1, x0:x1].astype(np.float32)
         # Its shadow, cast away from the light, softened.
         sx, sy = rng.uniform(1, 4), rng.uniform(1, 4)
-        shadow = cv2.warpAffine(alpha, np.float32([[1, 0, sx], [0, 1, sy]]), alpha.shape[::-1])
+        shadow = cv2.warpAffine(
+            alpha, np.array([[1, 0, sx], [0, 1, sy]], np.float32), alpha.shape[::-1]
+        )
         shadow = cv2.GaussianBlur(shadow, (0, 0), 1.5)
         patch *= (1 - 0.4 * shadow)[:, :, None]
         # Its sides: the tile's outline swept from its base to its top, darker.
@@ -332,10 +334,12 @@ def draw_board(
         side_colour = base[:, :, :3].astype(np.float32).max(axis=(0, 1)) * rng.uniform(0.55, 0.8)
         for k in range(steps):
             t = k / steps
-            shift = np.float32([[1, 0, dx * t], [0, 1, dy * t]])
+            shift = np.array([[1, 0, dx * t], [0, 1, dy * t]], np.float32)
             a = cv2.warpAffine(alpha, shift, alpha.shape[::-1])[:, :, None]
             patch = patch * (1 - a) + side_colour * (0.85 + 0.15 * t) * a
-        top = cv2.warpAffine(base, np.float32([[1, 0, dx], [0, 1, dy]]), alpha.shape[::-1])
+        top = cv2.warpAffine(
+            base, np.array([[1, 0, dx], [0, 1, dy]], np.float32), alpha.shape[::-1]
+        )
         a = top[:, :, 3:4].astype(np.float32) / 255
         patch = patch * (1 - a) + top[:, :, :3] * a
         board[y0:y1, x0:x1] = np.clip(patch, 0, 255).astype(np.uint8)
