@@ -1,12 +1,17 @@
 """Reading a board from a photo: where the board is, and what each square holds.
 
-The board is found as the photo's largest four-cornered outline (its frame, or its grid where
-it has no frame), its view straightened to a square (a perspective warp), and the grid found
-inside it by the regular lines its squares make. Each square is then cut out with a little of
-its neighbours (a tile half off its square still shows most of itself there) and read by a
-small network (``model.onnx``, trained by ``scorekeeper.photo.train`` on made-up photos): empty,
-a letter, or a blank. Which way up the board lies is unknown, so the tiles are read in the
-four turns and the turn whose letters read most surely is kept.
+The board is found as one of the photo's largest four-cornered outlines (its frame, or its
+grid where it has no frame; the least quadrilateral round each, so that a lens's bent edges or
+a corner lost in a glare still give four corners), its view straightened to a square (a
+perspective warp), and the grid found inside it by the regular lines its squares make. The
+grid is then moved onto its own lines: each line is looked for in each row of squares near
+where the corners put it, and the view that best fits what was found is kept. Each square is
+cut out with a little of its neighbours (a tile half off its square still shows most of
+itself there) and read by a small network (``model.onnx``, trained by
+``scorekeeper.photo.train`` on made-up photos): empty, a letter, a blank, or a tile seen
+turned. Which way up the board lies is unknown, so the squares that may hold a tile are read
+in the four turns and the turn whose letters read most surely is kept; a square that reads as
+no letter any way round but partly as empty is a premium square's printing, read as empty.
 
 Bounded: the photo's size is read from its header and refused past ``MAX_PIXELS`` before it is
 decoded; it is read at most ``WORK_SIDE`` pixels a side.

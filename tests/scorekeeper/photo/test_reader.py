@@ -66,8 +66,10 @@ def _width(jpeg: bytes) -> int:
     return int(cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR).shape[1])
 
 
-def test_an_empty_board_reads_empty():
-    photo = render(11, CROSSWORD, {}, "green")
+@pytest.mark.parametrize("design", ["red", "green", "deluxe", "wooden"])
+def test_an_empty_board_reads_empty(design):
+    # Its premium squares' printing ("TW", "DOUBLE WORD SCORE", the star) is no tile.
+    photo = render(11, CROSSWORD, {}, design)
     reading = read(photo.jpeg, CROSSWORD.size)
     assert reading.squares() == [[""] * 15 for _ in range(15)]
 
