@@ -5,9 +5,9 @@
 
 (the weights in the repository: exactly those defaults). Needs PyTorch and onnx, which the app
 itself never does: ``pip install torch==2.13.0 onnx`` (the CPU build) in a venv of its own,
-beside the project's packages, run with the repository on PYTHONPATH. About 6 minutes to
-render the squares on two cores and 3 to 4 a pass over them; ``--cache`` keeps the squares
-in an .npz file for another run. Boards for training are rendered from seeds
+beside the project's packages, run with the repository on PYTHONPATH. About 10 minutes to
+render the squares on two busy cores and 1 to 2 a pass over them; ``--cache`` keeps the
+squares in an .npz file for another run. Boards for training are rendered from seeds
 ``seed * 1_000_000 + i``; the bench's held-out boards start at ``render.HELD_OUT``
 (9,000,000), and only those letter tiles in the fonts kept back.
 Each square is cut where the photo's true grid lies, moved by up to a tenth of a square (the
