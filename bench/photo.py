@@ -7,17 +7,20 @@ On made-up photos (``scorekeeper.photo.render``) from seeds the network was neve
   photo_found_share          photos in which the board was found at all
   photo_occupancy_accuracy   squares read right as tile or empty (boards found)
   photo_letter_accuracy      tiles read as a tile whose letter is read right
+  photo_empty_share          empty boards (each design in turn) read empty on every square
   photo_top1_share           plays of seeded self-played games whose photo proposes that play
                              first (crossword-classic and Upwords, CSW21 else the largest list)
   photo_read_ms_median/p90   decoding, finding and reading one photo (one core)
   photo_propose_ms_median    reading and ranking the legal plays of one photo in a game
 
+The held-out photos also letter their tiles in fonts the network never saw in training.
 These are rendered photos: real ones (other boards, lights, lenses) will read worse.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import statistics
@@ -30,6 +33,7 @@ from bench.stats import percentile
 from referee import RULESETS, Board, RuleOptions, Ruleset, compile_lexicon
 
 HELD_OUT = 9_000_000
+EMPTY_DESIGNS = ["red", "green", "deluxe", "wooden", "upwords"]
 RULESETS_READ = ["crossword-classic", "crossword-classic", "upwords-10", "upwords-8"]
 
 
@@ -73,8 +77,16 @@ def read_figures(boards: int) -> dict[str, Any]:
                 if truth:
                     tiles += 1
                     letters += got == (truth[0] if truth != "?" else "?")
+    empty = 0
+    for i in range(max(boards // 4, 1)):
+        design = EMPTY_DESIGNS[i % len(EMPTY_DESIGNS)]
+        ruleset = RULESETS["upwords-10" if design == "upwords" else "crossword-classic"]
+        photo = render(HELD_OUT + 900_000 + i, ruleset, {}, design)
+        with contextlib.suppress(PhotoError):  # a board not found is not read empty
+            empty += not any(any(row) for row in read(photo.jpeg, ruleset.size).squares())
     return {
         "photo_boards": boards,
+        "photo_empty_share": round(empty / max(boards // 4, 1), 3),
         "photo_found_share": round(found / boards, 3),
         "photo_occupancy_accuracy": round(occupancy / max(squares, 1), 4),
         "photo_letter_accuracy": round(letters / max(tiles, 1), 4),

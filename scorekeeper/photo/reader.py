@@ -1,12 +1,17 @@
 """Reading a board from a photo: where the board is, and what each square holds.
 
-The board is found as the photo's largest four-cornered outline (its frame, or its grid where
-it has no frame), its view straightened to a square (a perspective warp), and the grid found
-inside it by the regular lines its squares make. Each square is then cut out with a little of
-its neighbours (a tile half off its square still shows most of itself there) and read by a
-small network (``model.onnx``, trained by ``scorekeeper.photo.train`` on made-up photos): empty,
-a letter, or a blank. Which way up the board lies is unknown, so the tiles are read in the
-four turns and the turn whose letters read most surely is kept.
+The board is found as one of the photo's largest four-cornered outlines (its frame, or its
+grid where it has no frame; the least quadrilateral round each, so that a lens's bent edges or
+a corner lost in a glare still give four corners), its view straightened to a square (a
+perspective warp), and the grid found inside it by the regular lines its squares make. The
+grid is then moved onto its own lines: each line is looked for in each row of squares near
+where the corners put it, and the view that best fits what was found is kept. Each square is
+cut out with a little of its neighbours (a tile half off its square still shows most of
+itself there) and read by a small network (``model.onnx``, trained by
+``scorekeeper.photo.train`` on made-up photos): empty, a letter, a blank, or a tile seen
+turned. Which way up the board lies is unknown, so the squares that may hold a tile are read
+in the four turns and the turn whose letters read most surely is kept; a square that reads as
+no letter any way round but partly as empty is a premium square's printing, read as empty.
 
 Bounded: the photo's size is read from its header and refused past ``MAX_PIXELS`` before it is
 decoded; it is read at most ``WORK_SIDE`` pixels a side.
@@ -30,8 +35,8 @@ CLASSES = ["", *"ABCDEFGHIJKLMNOPQRSTUVWXYZ", "?"]  # "" empty, "?" a blank show
 # The network's one more answer: a tile seen sideways or upside down, which tells the way up.
 TURNED = len(CLASSES)
 OUTPUTS = TURNED + 1
-SQUARE = 24  # pixels a square in the straightened board
-CONTEXT = 4  # pixels of the neighbours around each square's cut
+SQUARE = 28  # pixels a square in the straightened board: a letter about 17 high
+CONTEXT = 6  # pixels of the neighbours around each square's cut
 CUT = SQUARE + 2 * CONTEXT
 MAX_PIXELS = 40_000_000  # a phone's 12 MP photo, three times over: past that, refused unread
 MAX_BYTES = 8 * 1024 * 1024
@@ -120,13 +125,13 @@ def decode(data: bytes) -> Image:
 
 
 def _order(points: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
-    """Four points as top-left, top-right, bottom-right, bottom-left."""
+    """Four points as top-left, top-right, bottom-right, bottom-left: clockwise round their
+    centre (on screen), from the one nearest the top-left."""
     pts = points.reshape(4, 2).astype(np.float32)
-    total, diff = pts.sum(axis=1), np.diff(pts, axis=1).ravel()
-    return np.array(
-        [pts[total.argmin()], pts[diff.argmin()], pts[total.argmax()], pts[diff.argmax()]],
-        np.float32,
-    )
+    centre = pts.mean(axis=0)
+    pts = pts[np.argsort(np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0]))]
+    first = int((pts[:, 0] + pts[:, 1]).argmin())
+    return np.asarray(np.roll(pts, -first, axis=0), np.float32)
 
 
 def _support(edges: Image, quad: npt.NDArray[np.float32]) -> float:
@@ -142,6 +147,20 @@ def _support(edges: Image, quad: npt.NDArray[np.float32]) -> float:
     return min(shares)
 
 
+def _plausible(quad: npt.NDArray[np.float32]) -> bool:
+    """Whether four points can be a board seen at a slant: a convex four-sided shape whose
+    sides differ at most threefold, its corners between 30° and 150°."""
+    sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
+    if min(sides) < max(sides) / 3:
+        return False
+    for i in range(4):
+        a, b = quad[i - 1] - quad[i], quad[(i + 1) % 4] - quad[i]
+        cos = float(a @ b) / (float(np.linalg.norm(a) * np.linalg.norm(b)) + 1e-6)
+        if abs(cos) > 0.87:
+            return False
+    return bool(cv2.isContourConvex(quad.reshape(-1, 1, 2)))
+
+
 def find_outlines(rgb: Image, keep: int = 6) -> list[npt.NDArray[np.float32]]:
     """The photo's largest four-cornered outlines that its edges follow on all four sides
     (the board's frame, or its grid, among them), best first."""
@@ -150,10 +169,16 @@ def find_outlines(rgb: Image, keep: int = 6) -> list[npt.NDArray[np.float32]]:
     area = small.shape[0] * small.shape[1]
     found: list[tuple[float, npt.NDArray[np.float32]]] = []
     lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB)
-    for blur in (5, 9):
-        # A table's grain blurs away before the board's straight edges do; a board as dark
-        # as the table still differs from it in colour, so each of L, a and b gives edges.
-        channels = [cv2.GaussianBlur(lab[:, :, i], (blur, blur), 0) for i in range(3)]
+    for blur in (5, 9, -11):
+        # A table's grain blurs away before the board's straight edges do (a median, the
+        # negative size, keeps the edges sharper still); a board as dark as the table still
+        # differs from it in colour, so each of L, a and b gives edges.
+        channels = [
+            cv2.GaussianBlur(lab[:, :, i], (blur, blur), 0)
+            if blur > 0
+            else cv2.medianBlur(lab[:, :, i], -blur)
+            for i in range(3)
+        ]
         for low, high in ((15, 45), (30, 90)):
             edges = np.zeros(small.shape[:2], np.uint8)
             for channel in channels:
@@ -166,22 +191,24 @@ def find_outlines(rgb: Image, keep: int = 6) -> list[npt.NDArray[np.float32]]:
                 hull_area = cv2.contourArea(hull)
                 if hull_area < 0.05 * area or hull_area > 0.97 * area:
                     continue
-                perimeter = cv2.arcLength(hull, True)
-                for epsilon in (0.02, 0.04, 0.06):
-                    poly = cv2.approxPolyDP(hull, epsilon * perimeter, True)
-                    if len(poly) == 4:
-                        quad = _order(poly)
-                        # The whole board is in the photo: an outline on its border is not it.
-                        inside = (
-                            (quad.min() > 3)
-                            and (quad[:, 0].max() < small.shape[1] - 4)
-                            and (quad[:, 1].max() < small.shape[0] - 4)
-                        )
-                        support = _support(np.asarray(near, np.uint8), quad)
-                        score = cv2.contourArea(quad) * support**2
-                        if inside and support > 0.5:
-                            found.append((score, quad))
-                        break
+                # The least quadrilateral around the outline: a lens's bent edges or a
+                # corner lost in a glare still give the board's four corners.
+                poly = cv2.approxPolyN(hull, 4, ensure_convex=True)
+                if poly is None or len(poly.reshape(-1, 2)) != 4:
+                    continue
+                quad = _order(poly)
+                if not _plausible(quad) or cv2.contourArea(quad) > 1.25 * hull_area:
+                    continue
+                # The whole board is in the photo: an outline on its border is not it.
+                inside = (
+                    (quad.min() > 3)
+                    and (quad[:, 0].max() < small.shape[1] - 4)
+                    and (quad[:, 1].max() < small.shape[0] - 4)
+                )
+                support = _support(np.asarray(near, np.uint8), quad)
+                score = cv2.contourArea(quad) * support**2
+                if inside and support > 0.25:
+                    found.append((score, quad))
     found.sort(key=lambda item: -item[0])
     outlines: list[npt.NDArray[np.float32]] = []
     for _, quad in found:
@@ -199,6 +226,10 @@ def _grid_span(profile: Floats, n: int) -> tuple[float, float, float]:
     its lines meet than the middles of its squares (as a share of the mean)."""
     length = len(profile)
     smooth = np.convolve(profile, np.ones(3, np.float32) / 3, mode="same")
+    # No line counts for more than the grid's inside shows: the board's edge against the
+    # table, far stronger than a grid line, would pull the grid a square out onto the frame.
+    cap = float(np.percentile(smooth[int(length * 0.2) : int(length * 0.8)], 95))
+    smooth = np.minimum(smooth, cap)
     starts = np.arange(0, int(length * 0.16), dtype=np.float32)[:, None, None]
     ends = np.arange(int(length * 0.84), length, dtype=np.float32)[None, :, None]
     pitch = (ends - starts) / n
@@ -207,7 +238,10 @@ def _grid_span(profile: Floats, n: int) -> tuple[float, float, float]:
     middles = smooth[
         np.clip((starts + (steps[..., :-1] + 0.5) * pitch).round().astype(int), 0, length - 1)
     ]
-    score = lines.mean(axis=2) - middles.mean(axis=2)
+    # Nor does a square's middle that is plainer than the grid's: a span a square out on the
+    # frame, its middle a plain strip, would seem more regular than the board's tiled squares.
+    floor = float(np.percentile(smooth[int(length * 0.2) : int(length * 0.8)], 50))
+    score = lines.mean(axis=2) - np.maximum(middles, floor).mean(axis=2)
     i, j = np.unravel_index(int(score.argmax()), score.shape)
     contrast = float(score[i, j]) / (float(smooth.mean()) + 1e-6)
     return float(starts[i, 0, 0]), float(ends[0, j, 0]), contrast
@@ -232,7 +266,89 @@ def find_grid(rgb: Image, n: int) -> npt.NDArray[np.float32] | None:
             grid = np.array([[(x0, y0), (x1, y0), (x1, y1), (x0, y1)]], np.float32)
             best = cv2.perspectiveTransform(grid, np.linalg.inv(forward))[0]
             best_contrast = contrast
-    return None if best is None else np.asarray(best, np.float32)
+    return None if best is None else refine_grid(rgb, np.asarray(best, np.float32), n)
+
+
+def _ridges(gray: Floats, axis: int, d: int) -> Floats:
+    """How much each pixel stands out from both sides along ``axis`` (a line does; an edge
+    between two colours, stepping only one way, does not)."""
+    ahead, behind = np.roll(gray, -d, axis=axis), np.roll(gray, d, axis=axis)
+    ridge = np.abs(2 * gray - ahead - behind) - np.abs(ahead - behind)
+    return np.asarray(np.maximum(ridge, 0), np.float32)
+
+
+def _line_peaks(
+    bands: Floats, pitch: float, start: float, lines: range, reach: float
+) -> tuple[Floats, Floats]:
+    """For each line ``k`` of ``lines`` (nominally at ``start + k * pitch``) and each band (a
+    row of ``bands``), where the line's peak lies within ``reach`` of it, and its height."""
+    width = bands.shape[1]
+    where = np.zeros((len(lines), len(bands)), np.float32)
+    height = np.zeros_like(where)
+    for i, k in enumerate(lines):
+        centre = start + k * pitch
+        lo, hi = int(max(0, centre - reach)), int(min(width, centre + reach + 1))
+        if hi - lo < 3:
+            where[i], height[i] = centre, 0.0
+            continue
+        window = bands[:, lo:hi]
+        top = window.argmax(axis=1)
+        where[i] = lo + top
+        height[i] = window.max(axis=1)
+    return where, height
+
+
+def refine_grid(rgb: Image, corners: npt.NDArray[np.float32], n: int) -> npt.NDArray[np.float32]:
+    """The grid's corners moved onto its lines: the lines are found one by one, in each row
+    (or column) of squares, near where the corners put them, and the view that best fits
+    them kept (a corner found a little off, a lens's bend spread over the whole grid)."""
+    pitch, margin = 20.0, 2
+    side = int(pitch * (n + 2 * margin))
+    ideal = np.array([(0, 0), (n, 0), (n, n), (0, n)], np.float32) * pitch + margin * pitch
+    current = np.asarray(corners, np.float32)
+    for _ in range(3):
+        forward = cv2.getPerspectiveTransform(current, ideal)
+        flat = cv2.warpPerspective(rgb, forward, (side, side), flags=cv2.INTER_AREA)
+        gray = np.asarray(
+            cv2.GaussianBlur(cv2.cvtColor(flat, cv2.COLOR_RGB2GRAY).astype(np.float32), (0, 0), 1),
+            np.float32,
+        )
+        points_ideal, points_found = [], []
+        for axis in (1, 0):
+            ridges = _ridges(gray, axis, 3)
+            if axis == 0:
+                ridges = ridges.T
+            # Band b: the rows of square row b, summed (axis 1: vertical lines, across x).
+            rows = ridges[int(margin * pitch) : int((margin + n) * pitch)]
+            bands = rows.reshape(n, int(pitch), -1).sum(axis=1)
+            bands = np.asarray(cv2.blur(bands, (3, 1)), np.float32)
+            where, height = _line_peaks(bands, pitch, margin * pitch, range(n + 1), pitch * 0.3)
+            keep = height > 0.5 * np.median(height)
+            for k in range(n + 1):
+                for b in range(n):
+                    if keep[k, b]:
+                        along = (margin + b + 0.5) * pitch
+                        at = (margin + k) * pitch
+                        found = float(where[k, b])
+                        if axis == 1:
+                            points_ideal.append((at, along))
+                            points_found.append((found, along))
+                        else:
+                            points_ideal.append((along, at))
+                            points_found.append((along, found))
+        if len(points_ideal) < 8:
+            break
+        fit, _ = cv2.findHomography(
+            np.array(points_ideal, np.float32),
+            np.array(points_found, np.float32),
+            cv2.RANSAC,
+            pitch * 0.15,
+        )
+        if fit is None:
+            break
+        moved = cv2.perspectiveTransform(ideal[None], fit)[0]
+        current = cv2.perspectiveTransform(moved[None], np.linalg.inv(forward))[0]
+    return np.asarray(current, np.float32)
 
 
 def straighten(rgb: Image, corners: npt.NDArray[np.float32], n: int) -> Image:
@@ -252,13 +368,14 @@ def straighten(rgb: Image, corners: npt.NDArray[np.float32], n: int) -> Image:
     return np.asarray(flat, np.uint8)
 
 
-def cuts(flat: Image, n: int) -> Floats:
-    """Each square's cut, n·n × 3 × CUT × CUT, scaled for the network, row by row."""
-    out = np.empty((n * n, 3, CUT, CUT), np.float32)
-    for r in range(n):
-        for c in range(n):
-            cut = flat[r * SQUARE : r * SQUARE + CUT, c * SQUARE : c * SQUARE + CUT]
-            out[r * n + c] = cut.transpose(2, 0, 1)
+def cuts(flat: Image, n: int, which: npt.NDArray[np.bool_] | None = None) -> Floats:
+    """Each square's cut, k × 3 × CUT × CUT, scaled for the network, row by row: of all the
+    squares, or of those ``which`` (n × n) marks."""
+    chosen = [(r, c) for r in range(n) for c in range(n) if which is None or bool(which[r, c])]
+    out = np.empty((len(chosen), 3, CUT, CUT), np.float32)
+    for i, (r, c) in enumerate(chosen):
+        cut = flat[r * SQUARE : r * SQUARE + CUT, c * SQUARE : c * SQUARE + CUT]
+        out[i] = cut.transpose(2, 0, 1)
     return out / 255.0 - 0.5
 
 
@@ -291,6 +408,19 @@ def read(data: bytes, n: int) -> Reading:
     return read_image(decode(data), n)
 
 
+def _labels_are_empty(turns: list[Floats]) -> None:
+    """A square that reads as no letter surely any way round, and partly as empty, yet partly
+    as a turned tile, shows an empty square's printing ("DW", a star), not a tile: its turned
+    chance is made empty's, in place (a tile laid askew reads as its letter one way round)."""
+    back = [np.rot90(chances, -turn) for turn, chances in enumerate(turns)]
+    letter = np.max([b[:, :, 1:27].max(axis=2) for b in back], axis=0)
+    empty = np.mean([b[:, :, 0] for b in back], axis=0)
+    for turn, chances in enumerate(turns):
+        printed = np.rot90((letter < 0.5) & (empty > 0.1), turn)
+        chances[printed, 0] += chances[printed, TURNED]
+        chances[printed, TURNED] = 0
+
+
 def read_image(rgb: Image, n: int) -> Reading:
     corners = find_grid(rgb, n)
     if corners is None:
@@ -298,20 +428,35 @@ def read_image(rgb: Image, n: int) -> Reading:
             "No board was found in the photo: take it from above, the whole board in the frame."
         )
     flat = straighten(rgb, corners, n)
-    turns: list[Floats] = []
+    upright = classify(cuts(flat, n)).reshape(n, n, OUTPUTS)
+    # Only a square that may hold a tile reads differently turned: the rest keep their reading.
+    tiled = upright[:, :, 0] < 0.9
+    best_class = upright.argmax(axis=2)
+    if not (((best_class >= 1) & (best_class <= 26)) | (best_class == TURNED)).any():
+        # No lettered tile: nothing tells the way up, and nothing reads otherwise turned.
+        turns: list[Floats] = [upright]
+    else:
+        turns = []
+        for turn in range(4):
+            # np.rot90 turns anticlockwise: turn k shows the board as if the photo were turned.
+            chances = np.array(np.rot90(upright, turn))
+            which = np.rot90(tiled, turn)
+            if turn and which.any():
+                seen = classify(cuts(np.ascontiguousarray(np.rot90(flat, turn)), n, which))
+                chances[which] = seen
+            turns.append(chances)
+        _labels_are_empty(turns)
     best, chosen = -np.inf, 0
-    for turn in range(4):
-        # np.rot90 turns anticlockwise: turn k shows the board as if the photo were turned.
-        chances = classify(cuts(np.ascontiguousarray(np.rot90(flat, turn)), n))
-        turns.append(chances.reshape(n, n, OUTPUTS))
+    for turn, chances in enumerate(turns):
+        flat_chances = chances.reshape(n * n, OUTPUTS)
         # Lettered tiles tell the way up (an empty square or a blank reads the same any way).
-        best_class = chances.argmax(axis=1)
+        best_class = flat_chances.argmax(axis=1)
         lettered = (best_class >= 1) & (best_class <= 26) | (best_class == TURNED)
         if not lettered.any():
-            break
+            continue
         # The way up is the one whose tiles least look turned, and read most surely.
-        upright = chances[lettered]
-        sureness = float((upright[:, 1:27].max(axis=1) - upright[:, TURNED]).sum())
+        tiles = flat_chances[lettered]
+        sureness = float((tiles[:, 1:27].max(axis=1) - tiles[:, TURNED]).sum())
         if sureness > best + 1e-6:
             best, chosen = sureness, turn
     outline = [(float(x), float(y)) for x, y in corners]

@@ -1,9 +1,14 @@
 """Photos of boards, made up: the reader's training data, its tests' and the bench's.
 
-A board is drawn from above (its design's squares and premium marks, tiles of a tile colour
-with a letter and a value, some half off their squares), then photographed: put on a table,
-seen at an angle, lit (tungsten or daylight, a shadow, a glare), blurred, grainy and JPEG
-compressed. Everything is drawn from one seed, so the same seed makes the same photo.
+A board is drawn from above (its design's squares, premium marks and labels, a raised grid on
+a deluxe board, a wooden board's grain; tiles of a tile colour with a letter and its small
+value, some half off their squares), then photographed: put on a table beside a score sheet
+or a rack, tiles standing up from the board (their sides seen and their shadows cast, the
+more the steeper the view), seen at an angle up to about 40° through a lens that bends
+straight lines, lit (tungsten or daylight, a shadow, a glare on the glossy tiles), blurred,
+grainy and JPEG compressed. Everything is drawn from one seed, so the same seed makes the
+same photo. Seeds from ``HELD_OUT`` on (the bench's) also letter tiles in fonts that training
+never sees.
 
 Needs Pillow (the letters' fonts) besides OpenCV; the server itself never renders.
 """
@@ -27,6 +32,7 @@ Image = npt.NDArray[np.uint8]
 Tiles = dict[tuple[int, int], str]  # (row, col) -> "A".."Z", "?" (a blank) or "QU"
 
 CELL = 44  # pixels a square, drawn from above
+HELD_OUT = 9_000_000  # seeds from here on are the bench's, never trained on
 
 # Board designs: frame, plain square, grid line, premium squares (DL, TL, DW, TW), their text.
 DESIGNS: dict[str, dict[str, Any]] = {
@@ -65,6 +71,7 @@ DESIGNS: dict[str, dict[str, Any]] = {
             "TW": (160, 30, 40),
         },
         "text": (230, 230, 230),
+        "raised": True,
     },
     "wooden": {
         "frame": (110, 70, 40),
@@ -77,6 +84,7 @@ DESIGNS: dict[str, dict[str, Any]] = {
             "TW": (150, 50, 40),
         },
         "text": (40, 25, 15),
+        "grain": True,
     },
     "upwords": {
         "frame": (70, 70, 75),
@@ -84,21 +92,42 @@ DESIGNS: dict[str, dict[str, Any]] = {
         "line": (45, 45, 50),
         "premium": {},
         "text": (0, 0, 0),
+        "raised": True,
     },
 }
-TILE_COLOURS = [(238, 226, 196), (244, 236, 214), (230, 210, 170), (250, 246, 235), (222, 200, 160)]
-INK_COLOURS = [(20, 20, 20), (45, 30, 20), (10, 10, 40)]
-TABLES = [(120, 85, 55), (60, 60, 65), (30, 60, 40), (200, 195, 185), (90, 50, 40), (160, 150, 140)]
-_FONT_FILES = [
-    "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
-    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-    "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf",
-    "/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed-Bold.ttf",
-    "/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf",
-    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
-    "/usr/share/fonts/truetype/liberation/LiberationSerif-Bold.ttf",
-    "/usr/share/fonts/truetype/liberation/LiberationSansNarrow-Bold.ttf",
+LABELS = {
+    "DL": ["DOUBLE\nLETTER\nSCORE", "DOUBLE\nLETTER", "DL", "2L", "2×\nLETTER"],
+    "TL": ["TRIPLE\nLETTER\nSCORE", "TRIPLE\nLETTER", "TL", "3L", "3×\nLETTER"],
+    "DW": ["DOUBLE\nWORD\nSCORE", "DOUBLE\nWORD", "DW", "2W", "2×\nWORD"],
+    "TW": ["TRIPLE\nWORD\nSCORE", "TRIPLE\nWORD", "TW", "3W", "3×\nWORD"],
+}
+TILE_COLOURS = [
+    (238, 226, 196),
+    (244, 236, 214),
+    (230, 210, 170),
+    (250, 246, 235),
+    (222, 200, 160),
+    (215, 185, 135),  # wood
+    (235, 235, 232),  # white plastic
 ]
+INK_COLOURS = [(20, 20, 20), (45, 30, 20), (10, 10, 40), (60, 55, 50)]
+TABLES = [(120, 85, 55), (60, 60, 65), (30, 60, 40), (200, 195, 185), (90, 50, 40), (160, 150, 140)]
+_FONT_DIRS = ("/usr/share/fonts/truetype/dejavu/", "/usr/share/fonts/truetype/liberation/")
+_FONT_NAMES = [
+    "DejaVuSans-Bold.ttf",
+    "DejaVuSans.ttf",
+    "DejaVuSerif-Bold.ttf",
+    "DejaVuSansCondensed-Bold.ttf",
+    "DejaVuSerifCondensed-Bold.ttf",
+    "DejaVuSansMono-Bold.ttf",
+    "LiberationSans-Bold.ttf",
+    "LiberationSans-Regular.ttf",
+    "LiberationSerif-Bold.ttf",
+    "LiberationSansNarrow-Bold.ttf",
+    "LiberationMono-Bold.ttf",
+]
+# Fonts only the held-out seeds letter tiles in: how the reader does on a font it never saw.
+_UNSEEN_FONTS = ["LiberationSerif-Regular.ttf", "DejaVuSerif.ttf", "DejaVuSansCondensed.ttf"]
 VALUES = dict(
     zip(
         "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
@@ -118,9 +147,11 @@ class Photo:
     design: str
 
 
-def fonts() -> list[str]:
-    """The font files on this machine that tiles are lettered with."""
-    return [f for f in _FONT_FILES if os.path.exists(f)]
+def fonts(unseen: bool = False) -> list[str]:
+    """The font files on this machine that tiles are lettered with (``unseen``: and those
+    only held-out photos use)."""
+    names = _FONT_NAMES + (_UNSEEN_FONTS if unseen else [])
+    return [d + f for f in names for d in _FONT_DIRS if os.path.exists(d + f)]
 
 
 @cache
@@ -132,35 +163,38 @@ def _font(path: str | None, size: int) -> Any:
     return ImageFont.truetype(path, size)
 
 
-def _tile_image(rng: random.Random, tile: str, size: int, upwords: bool) -> Image:
-    """One tile from above, ``size`` pixels square, with its alpha channel."""
+def _tile_image(rng: random.Random, tile: str, size: int, upwords: bool, unseen: bool) -> Image:
+    """One tile's top from above, ``size`` pixels square, with its alpha channel."""
     from PIL import Image as PILImage
     from PIL import ImageDraw
 
-    colour = tuple(max(0, min(255, c + rng.randint(-12, 12))) for c in rng.choice(TILE_COLOURS))
+    colour = tuple(max(0, min(255, c + rng.randint(-14, 14))) for c in rng.choice(TILE_COLOURS))
     img = PILImage.new("RGBA", (size, size), (0, 0, 0, 0))
     draw = ImageDraw.Draw(img)
-    radius = rng.randint(1, max(2, size // 8))
-    edge = tuple(int(c * 0.8) for c in colour)
+    radius = rng.randint(1, max(2, size // 6))
+    edge = tuple(int(c * rng.uniform(0.7, 0.92)) for c in colour)
     draw.rounded_rectangle((0, 0, size - 1, size - 1), radius, fill=(*edge, 255))
-    bevel = max(1, size // 18)
+    bevel = max(1, int(size * rng.uniform(0.03, 0.09)))
     draw.rounded_rectangle(
         (bevel, bevel, size - 1 - bevel, size - 1 - bevel), radius, fill=(*colour, 255)
     )
     if tile != "?":
-        paths = fonts()
+        paths = fonts(unseen)
         font_path = rng.choice(paths) if paths else None
         text = "Qu" if tile == "QU" else tile
-        letter_size = int(size * rng.uniform(0.55, 0.72) * (0.8 if tile == "QU" else 1.0))
+        letter_size = int(size * rng.uniform(0.5, 0.74) * (0.8 if tile == "QU" else 1.0))
         font = _font(font_path, letter_size)
         ink = rng.choice(INK_COLOURS)
-        cx = size * rng.uniform(0.44, 0.5)
-        cy = size * rng.uniform(0.45, 0.52)
+        with_value = not upwords and tile in VALUES
+        cx = size * (rng.uniform(0.4, 0.48) if with_value else rng.uniform(0.46, 0.54))
+        cy = size * rng.uniform(0.44, 0.54)
         draw.text((cx, cy), text, font=font, fill=(*ink, 255), anchor="mm")
-        if not upwords and tile in VALUES:
-            small = _font(font_path, max(6, int(size * 0.22)))
+        if with_value:
+            small = _font(
+                rng.choice(paths) if paths else None, max(6, int(size * rng.uniform(0.18, 0.27)))
+            )
             draw.text(
-                (size * 0.82, size * 0.8),
+                (size * rng.uniform(0.76, 0.86), size * rng.uniform(0.74, 0.84)),
                 str(VALUES[tile]),
                 font=small,
                 fill=(*ink, 255),
@@ -169,8 +203,26 @@ def _tile_image(rng: random.Random, tile: str, size: int, upwords: bool) -> Imag
     return np.asarray(img, dtype=np.uint8)
 
 
-def draw_board(rng: random.Random, ruleset: Ruleset, tiles: Tiles, design: str) -> Image:
-    """The board from above, RGB: a frame around the grid of ``CELL``-pixel squares."""
+def _grain(rng: random.Random, shape: tuple[int, int], strength: float) -> npt.NDArray[np.float32]:
+    """Wood grain: streaks along one axis, ``strength`` their brightness swing."""
+    noise = np.random.default_rng(rng.randint(0, 2**31)).normal(0, 1, (shape[0] // 2 + 1, 6))
+    streaks = cv2.resize(
+        noise.astype(np.float32), (shape[1], shape[0]), interpolation=cv2.INTER_CUBIC
+    )
+    return np.asarray(1 + strength * np.tanh(streaks), np.float32)
+
+
+def draw_board(
+    rng: random.Random,
+    ruleset: Ruleset,
+    tiles: Tiles,
+    design: str,
+    lean: tuple[float, float] = (0.0, 0.0),
+    unseen: bool = False,
+) -> Image:
+    """The board from above, RGB: a frame around the grid of ``CELL``-pixel squares. Tiles
+    stand up from it: ``lean`` (pixels, x and y) is how far their tops are seen moved from
+    their bases, which shows a side of each, and their shadows fall the other way."""
     from PIL import Image as PILImage
     from PIL import ImageDraw
 
@@ -183,7 +235,14 @@ def draw_board(rng: random.Random, ruleset: Ruleset, tiles: Tiles, design: str) 
     line = max(1, int(CELL * rng.uniform(0.04, 0.1)))
     draw.rectangle((margin, margin, side - margin, side - margin), fill=d["line"])
     fonts_here = fonts()
-    label_font = _font(fonts_here[0] if fonts_here else None, max(6, CELL // 5))
+    label_font = _font(
+        rng.choice(fonts_here) if fonts_here else None, max(6, int(CELL * rng.uniform(0.15, 0.22)))
+    )
+    short_font = _font(
+        label_font.path if fonts_here else None, max(8, int(CELL * rng.uniform(0.25, 0.38)))
+    )
+    style = rng.randrange(len(LABELS["DL"]))
+    centre = n // 2
     for r in range(n):
         for c in range(n):
             mark = ruleset.premium(r, c) if ruleset.scoring == "premium" else ""
@@ -199,57 +258,146 @@ def draw_board(rng: random.Random, ruleset: Ruleset, tiles: Tiles, design: str) 
                 ),
                 fill=colour,
             )
-            if mark and rng.random() < 0.7:
-                words = {
-                    "DL": "DOUBLE\nLETTER",
-                    "TL": "TRIPLE\nLETTER",
-                    "DW": "DOUBLE\nWORD",
-                    "TW": "TRIPLE\nWORD",
-                }[mark]
-                text = words if rng.random() < 0.6 else mark
+            if ruleset.scoring == "premium" and (r, c) == (centre, centre) and rng.random() < 0.8:
+                # The centre star.
+                radius = CELL * 0.32
+                points = [
+                    (
+                        x0
+                        + CELL / 2
+                        + radius * (1 if k % 2 == 0 else 0.45) * np.sin(k * np.pi / 5),
+                        y0
+                        + CELL / 2
+                        - radius * (1 if k % 2 == 0 else 0.45) * np.cos(k * np.pi / 5),
+                    )
+                    for k in range(10)
+                ]
+                draw.polygon(points, fill=d["text"])
+            elif mark and rng.random() < 0.85:
+                text = LABELS[mark][style]
+                short = "\n" not in text
                 draw.multiline_text(
                     (x0 + CELL / 2, y0 + CELL / 2),
                     text,
-                    font=label_font,
+                    font=short_font if short else label_font,
                     fill=d["text"],
                     anchor="mm",
                     align="center",
+                    spacing=1,
                 )
     board = np.asarray(img, dtype=np.uint8).copy()
+    if d.get("grain"):
+        board = np.clip(board * _grain(rng, board.shape[:2], 0.12)[:, :, None], 0, 255).astype(
+            np.uint8
+        )
+    if d.get("raised") or rng.random() < 0.15:
+        # A raised grid: each line lit on one side and shaded on the other.
+        ridge = np.zeros(board.shape[:2], np.float32)
+        for k in range(n + 1):
+            p = margin + k * CELL
+            ridge[:, max(0, p - line) : p] += 0.25
+            ridge[:, p + line // 2 + 1 : p + line + 2] -= 0.3
+            ridge[max(0, p - line) : p, :] += 0.25
+            ridge[p + line // 2 + 1 : p + line + 2, :] -= 0.3
+        inside = np.zeros_like(ridge)
+        inside[margin : side - margin, margin : side - margin] = 1
+        board = np.clip(board * (1 + ridge * inside)[:, :, None], 0, 255).astype(np.uint8)
     upwords = ruleset.family != "crossword"
+    dx, dy = lean
     for (r, c), tile in tiles.items():
-        size = int(CELL * rng.uniform(0.86, 0.97))
-        timg = _tile_image(rng, tile, size, upwords)
-        angle = rng.uniform(-7, 7)
+        size = int(CELL * rng.uniform(0.84, 0.97))
+        timg = _tile_image(rng, tile, size, upwords, unseen)
+        angle = rng.uniform(-8, 8)
         # Tiles lie near their squares' centres; now and then one half off its square.
         off = 0.3 if rng.random() < 0.1 else 0.08
         cx = margin + (c + 0.5 + rng.uniform(-off, off)) * CELL
         cy = margin + (r + 0.5 + rng.uniform(-off, off)) * CELL
         # Drawn into a patch around the tile, not the whole board: a board holds a hundred.
-        x0, y0 = max(0, int(cx - size)), max(0, int(cy - size))
-        x1, y1 = min(side, int(cx + size)), min(side, int(cy + size))
+        reach = size + int(abs(dx) + abs(dy)) + 2
+        x0, y0 = max(0, int(cx - reach)), max(0, int(cy - reach))
+        x1, y1 = min(side, int(cx + reach)), min(side, int(cy + reach))
         rot = cv2.getRotationMatrix2D((size / 2, size / 2), angle, 1.0)
         rot[0, 2] += cx - size / 2 - x0
         rot[1, 2] += cy - size / 2 - y0
-        warped = cv2.warpAffine(timg, rot, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
-        alpha = warped[:, :, 3:4].astype(np.float32) / 255
-        # A soft shadow down and to the right of the tile.
-        shadow = np.roll(alpha, (max(1, size // 20), max(1, size // 20)), axis=(0, 1))
-        patch = board[y0:y1, x0:x1].astype(np.float32) * (1 - 0.35 * shadow)
-        patch = patch * (1 - alpha) + warped[:, :, :3] * alpha
-        board[y0:y1, x0:x1] = patch.astype(np.uint8)
+        base = cv2.warpAffine(timg, rot, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
+        alpha = base[:, :, 3].astype(np.float32) / 255
+        patch: npt.NDArray[Any] = board[y0:y1, x0:x1].astype(np.float32)
+        # Its shadow, cast away from the light, softened.
+        sx, sy = rng.uniform(1, 4), rng.uniform(1, 4)
+        shadow = cv2.warpAffine(
+            alpha, np.array([[1, 0, sx], [0, 1, sy]], np.float32), alpha.shape[::-1]
+        )
+        shadow = cv2.GaussianBlur(shadow, (0, 0), 1.5)
+        patch *= (1 - 0.4 * shadow)[:, :, None]
+        # Its sides: the tile's outline swept from its base to its top, darker.
+        steps = max(1, int(np.hypot(dx, dy)))
+        side_colour = base[:, :, :3].astype(np.float32).max(axis=(0, 1)) * rng.uniform(0.55, 0.8)
+        for k in range(steps):
+            t = k / steps
+            shift = np.array([[1, 0, dx * t], [0, 1, dy * t]], np.float32)
+            a = cv2.warpAffine(alpha, shift, alpha.shape[::-1])[:, :, None]
+            patch = patch * (1 - a) + side_colour * (0.85 + 0.15 * t) * a
+        top = cv2.warpAffine(
+            base, np.array([[1, 0, dx], [0, 1, dy]], np.float32), alpha.shape[::-1]
+        )
+        a = top[:, :, 3:4].astype(np.float32) / 255
+        patch = patch * (1 - a) + top[:, :, :3] * a
+        board[y0:y1, x0:x1] = np.clip(patch, 0, 255).astype(np.uint8)
     return board
 
 
+def _lens(
+    rng: random.Random, photo: npt.NDArray[np.float32], corners: list[tuple[float, float]]
+) -> tuple[npt.NDArray[np.float32], list[tuple[float, float]]]:
+    """A phone lens's barrel (or pincushion) distortion, and where the corners land."""
+    height, width = photo.shape[:2]
+    k = rng.uniform(-0.06, 0.04)
+    cx, cy, norm = width / 2, height / 2, float(max(width, height)) / 2
+    yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
+    ux, uy = (xx - cx) / norm, (yy - cy) / norm
+    factor = 1 + k * (ux * ux + uy * uy)
+    mapped = cv2.remap(
+        photo,
+        (ux * factor * norm + cx).astype(np.float32),
+        (uy * factor * norm + cy).astype(np.float32),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REFLECT,
+    )
+    moved = []
+    for x, y in corners:
+        # Where the lens puts the point: solved by a few fixed-point steps.
+        px, py = (x - cx) / norm, (y - cy) / norm
+        dx_, dy_ = px, py
+        for _ in range(8):
+            f = 1 + k * (dx_ * dx_ + dy_ * dy_)
+            dx_, dy_ = px / f, py / f
+        moved.append((dx_ * norm + cx, dy_ * norm + cy))
+    return np.asarray(mapped, np.float32), moved
+
+
+def _clutter(rng: random.Random, table: npt.NDArray[np.float32]) -> None:
+    """A score sheet or a rack lying on the table, maybe under where the board will go."""
+    height, width = table.shape[:2]
+    for _ in range(rng.randint(0, 2)):
+        w, h = rng.uniform(0.15, 0.4) * width, rng.uniform(0.08, 0.3) * height
+        x, y = rng.uniform(-0.1, 0.9) * width, rng.uniform(-0.1, 0.9) * height
+        box = cv2.boxPoints(((x, y), (w, h), rng.uniform(0, 90))).astype(np.int32)
+        colour = rng.choice([(235, 235, 228), (40, 30, 25), (150, 110, 70), (200, 60, 50)])
+        cv2.fillConvexPoly(table, box, colour)
+
+
 def photograph(
-    rng: random.Random, board: Image, n: int, margin: int
+    rng: random.Random, board: Image, n: int, margin: int, lean: tuple[float, float] = (0.0, 0.0)
 ) -> tuple[Image, list[tuple[float, float]]]:
-    """The board on a table, seen by a phone at an angle in some light; and the grid's corners."""
+    """The board on a table, seen by a phone at an angle in some light; and the grid's corners.
+    ``lean`` says which way the camera leans (the board's far side, in its pixels)."""
     side = board.shape[0]
-    width = rng.randint(1100, 1600)
+    width = rng.randint(1000, 1600)
     height = int(width * rng.uniform(0.72, 1.33))
     table = np.zeros((height, width, 3), np.float32)
     table[:] = rng.choice(TABLES)
+    if rng.random() < 0.5:
+        _clutter(rng, table)
     grain = cv2.resize(
         np.random.default_rng(rng.randint(0, 2**31))
         .normal(0, 14, (height // 16 + 1, width // 4 + 1, 1))
@@ -259,21 +407,31 @@ def photograph(
     table += grain[:, :, None] if grain.ndim == 2 else grain
     # Where the board lands: a quadrilateral filling much of the photo, tilted and turned.
     # The whole board in the frame, as docs/playing.md asks of a photo.
-    scale = min(width, height) * rng.uniform(0.62, 0.8)
+    scale = min(width, height) * rng.uniform(0.58, 0.82)
     cx, cy = (
         width / 2 + rng.uniform(-0.05, 0.05) * width,
         height / 2 + rng.uniform(-0.05, 0.05) * height,
     )
-    turn = np.deg2rad(rng.uniform(-12, 12))
-    tilt = rng.uniform(0, 0.22)  # the far edge looks shorter
+    turn = np.deg2rad(rng.uniform(-15, 15))
+    # How much shorter the far edge looks: up to about a 40° slant; the far side is the one
+    # the tiles lean towards.
+    tilt = rng.uniform(0, 0.4) if rng.random() < 0.7 else rng.uniform(0, 0.12)
+    lx, ly = lean
+    lean_turn = np.arctan2(lx, -ly) if (lx or ly) else 0.0
     quad = []
     for x, y in [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]:
-        xs = x * (1 - tilt * (0.5 - y)) * scale
-        ys = y * (1 - tilt * 0.4) * scale
+        # Seen from the lean's side: the board's coordinates turned so its far side is up.
+        bx = x * np.cos(lean_turn) + y * np.sin(lean_turn)
+        by = -x * np.sin(lean_turn) + y * np.cos(lean_turn)
+        xs = bx * (1 - tilt * (0.5 - by)) * scale
+        ys = by * (1 - tilt * 0.5) * scale
         xs += rng.uniform(-0.015, 0.015) * scale
         ys += rng.uniform(-0.015, 0.015) * scale
+        # Turned back, then turned on the table.
+        ax = xs * np.cos(lean_turn) - ys * np.sin(lean_turn)
+        ay = xs * np.sin(lean_turn) + ys * np.cos(lean_turn)
         quad.append(
-            (cx + xs * np.cos(turn) - ys * np.sin(turn), cy + xs * np.sin(turn) + ys * np.cos(turn))
+            (cx + ax * np.cos(turn) - ay * np.sin(turn), cy + ax * np.sin(turn) + ay * np.cos(turn))
         )
     src = np.array([(0, 0), (side, 0), (side, side), (0, side)], np.float32)
     homography = cv2.getPerspectiveTransform(src, np.array(quad, np.float32))
@@ -292,13 +450,25 @@ def photograph(
         np.float32,
     )
     corners = [(float(x), float(y)) for x, y in cv2.perspectiveTransform(grid, homography)[0]]
-    # Light: a colour cast, a gradient, a shadow, a glare.
-    cast = rng.choice([(1.0, 1.0, 1.0), (1.0, 0.88, 0.7), (0.92, 0.97, 1.05), (1.05, 0.95, 0.85)])
-    photo *= np.array(cast, np.float32) * rng.uniform(0.75, 1.15)
+    if rng.random() < 0.7:
+        photo, corners = _lens(rng, photo, corners)
+    # Light: a colour cast (tungsten to shade), a gradient, a shadow, a glare, a vignette.
+    cast = rng.choice(
+        [
+            (1.0, 1.0, 1.0),
+            (1.0, 0.88, 0.7),
+            (1.0, 0.8, 0.55),
+            (0.92, 0.97, 1.05),
+            (0.85, 0.95, 1.1),
+            (1.05, 0.95, 0.85),
+            (0.95, 1.03, 0.95),
+        ]
+    )
+    photo *= np.array(cast, np.float32) * rng.uniform(0.65, 1.15)
     yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
     angle = rng.uniform(0, 2 * np.pi)
     ramp = np.cos(angle) * xx / width + np.sin(angle) * yy / height
-    photo *= (1 + rng.uniform(0, 0.35) * (ramp - ramp.mean()))[:, :, None]
+    photo *= (1 + rng.uniform(0, 0.45) * (ramp - ramp.mean()))[:, :, None]
     if rng.random() < 0.5:
         sx, sy = rng.uniform(0, width), rng.uniform(0, height)
         shadow = np.zeros((height, width), np.float32)
@@ -310,19 +480,29 @@ def photograph(
             np.int32,
         )
         cv2.fillConvexPoly(shadow, cv2.convexHull(pts), 1.0)
-        shadow = np.asarray(cv2.GaussianBlur(shadow, (0, 0), rng.uniform(10, 40)), np.float32)
-        photo *= (1 - rng.uniform(0.2, 0.5) * shadow)[:, :, None]
-    if rng.random() < 0.4:
+        shadow = np.asarray(cv2.GaussianBlur(shadow, (0, 0), rng.uniform(4, 40)), np.float32)
+        photo *= (1 - rng.uniform(0.2, 0.55) * shadow)[:, :, None]
+    if rng.random() < 0.5:
         gx, gy = rng.uniform(0.2, 0.8) * width, rng.uniform(0.2, 0.8) * height
-        r2 = ((xx - gx) ** 2 + (yy - gy) ** 2) / (rng.uniform(0.03, 0.12) * width) ** 2
-        photo += (rng.uniform(60, 140) * np.exp(-r2))[:, :, None]
+        r2 = ((xx - gx) ** 2 + (yy - gy) ** 2) / (rng.uniform(0.03, 0.14) * width) ** 2
+        photo += (rng.uniform(60, 160) * np.exp(-r2))[:, :, None]
+    if rng.random() < 0.5:
+        r2 = ((xx - width / 2) ** 2 + (yy - height / 2) ** 2) / (0.5 * max(width, height)) ** 2
+        photo *= (1 - rng.uniform(0.1, 0.35) * r2)[:, :, None]
     photo = np.clip(photo, 0, 255)
-    blur = rng.uniform(0, 1.6)
+    blur = rng.uniform(0, 1.8)
     if blur > 0.3:
         photo = cv2.GaussianBlur(photo, (0, 0), blur)
+    if rng.random() < 0.15:
+        # A little shake: a short streak.
+        length = rng.randint(3, 7)
+        kernel = np.zeros((length, length), np.float32)
+        kernel[length // 2, :] = 1 / length
+        rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1)
+        photo = cv2.filter2D(photo, -1, cv2.warpAffine(kernel, rot, (length, length)))
     photo += (
         np.random.default_rng(rng.randint(0, 2**31))
-        .normal(0, rng.uniform(1, 7), photo.shape)
+        .normal(0, rng.uniform(1, 8), photo.shape)
         .astype(np.float32)
     )
     return np.clip(photo, 0, 255).astype(np.uint8), corners
@@ -362,10 +542,14 @@ def render(seed: int, ruleset: Ruleset, tiles: Tiles, design: str | None = None)
             if ruleset.family != "crossword"
             else rng.choice(["red", "green", "deluxe", "wooden"])
         )
-    board = draw_board(rng, ruleset, tiles, design)
+    # The tiles' tops seen moved towards the photo's far side, by up to a sixth of a square.
+    heading = rng.uniform(0, 2 * np.pi)
+    depth = CELL * rng.uniform(0.0, 0.17)
+    lean = (float(np.sin(heading) * depth), float(-np.cos(heading) * depth))
+    board = draw_board(rng, ruleset, tiles, design, lean, unseen=seed >= HELD_OUT)
     margin = (board.shape[0] - ruleset.size * CELL) // 2
-    rgb, corners = photograph(rng, board, ruleset.size, margin)
-    return Photo(encode(rgb, rng.randint(55, 92)), tiles, corners, design)
+    rgb, corners = photograph(rng, board, ruleset.size, margin, lean)
+    return Photo(encode(rgb, rng.randint(40, 92)), tiles, corners, design)
 
 
 def as_file(photo: Photo) -> io.BytesIO:

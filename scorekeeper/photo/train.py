@@ -1,15 +1,19 @@
 """Train the square reader (``model.onnx``) on made-up photos (``render``).
 
-    python -m scorekeeper.photo.train [--boards 400] [--epochs 6] [--seed 2] [--cache FILE]
+    python -m scorekeeper.photo.train [--boards 640] [--epochs 6] [--seed 3] [--jobs 2]
+                                      [--cache FILE]
 
 (the weights in the repository: exactly those defaults). Needs PyTorch and onnx, which the app
 itself never does: ``pip install torch==2.13.0 onnx`` (the CPU build) in a venv of its own,
-beside the project's packages, run with the repository on PYTHONPATH. About 5 minutes to
-render the squares and 1 to 3 a pass over them on one core; ``--cache`` keeps the squares in
-an .npz file for another run. Boards for training are rendered from seeds
-``seed * 1_000_000 + i``; the bench's held-out boards start at 9,000,000.
+beside the project's packages, run with the repository on PYTHONPATH. About 10 minutes to
+render the squares on two busy cores and 1 to 2 a pass over them; ``--cache`` keeps the
+squares in an .npz file for another run. Boards for training are rendered from seeds
+``seed * 1_000_000 + i``; the bench's held-out boards start at ``render.HELD_OUT``
+(9,000,000), and only those letter tiles in the fonts kept back.
 Each square is cut where the photo's true grid lies, moved by up to a tenth of a square (the
-board finder's error), so the network learns to read a square that is not quite centred.
+board finder's error), so the network learns to read a square that is not quite centred; on
+top of the rendered light, each batch is recoloured (a cast, brightness, contrast), blurred
+or sharpened and made grainy, so that no one rendering's look is learned.
 """
 
 from __future__ import annotations
@@ -30,10 +34,11 @@ RULESETS = ["crossword-classic"] * 3 + ["upwords-10", "upwords-8"]
 # Letters that look the same a quarter turn round, and half a turn round: those keep their
 # letter when turned; every other letter turned is TURNED (how the reader tells the way up).
 SAME_TURNED = {1: "OX", 2: "HINOSXZ", 3: "OX"}
+EMPTY_SHARE = 0.4  # of the empty squares, seen in each pass
 
 
 def board_cuts(seed: int) -> tuple[Any, Any]:
-    """The cuts of one made-up photo's squares and their classes."""
+    """The cuts of one made-up photo's squares (as bytes) and their classes."""
     rng = random.Random(seed)
     ruleset = get_ruleset(rng.choice(RULESETS))
     n = ruleset.size
@@ -57,7 +62,8 @@ def board_cuts(seed: int) -> tuple[Any, Any]:
     for (r, c), tile in tiles.items():
         # The Qu tile reads as its Q: the reader names letters, the game knows it is a Qu.
         labels[r * n + c] = CLASSES.index(tile[0] if tile != "?" else "?")
-    return x, labels
+    # Kept as bytes: a tenth of the memory of floats.
+    return np.clip((x + 0.5) * 255 + 0.5, 0, 255).astype(np.uint8), labels
 
 
 def _width(jpeg: bytes) -> int:
@@ -89,75 +95,107 @@ def turned(x: Any, y: Any) -> tuple[Any, Any]:
     return x, y
 
 
+def augmented(x: Any) -> Any:
+    """Cuts recoloured, blurred or sharpened, and grainy, each its own way."""
+    import torch
+    import torch.nn.functional as F
+
+    n = len(x)
+    gain = torch.empty(n, 3, 1, 1).uniform_(0.8, 1.2) * torch.empty(n, 1, 1, 1).uniform_(0.7, 1.3)
+    mean = x.mean(dim=(1, 2, 3), keepdim=True)
+    contrast = torch.empty(n, 1, 1, 1).uniform_(0.7, 1.3)
+    x = (x - mean) * contrast + mean
+    x = (x + 0.5) * gain - 0.5 + torch.empty(n, 1, 1, 1).uniform_(-0.1, 0.1)
+    kernel = torch.tensor([[1, 2, 1], [2, 4, 2], [1, 2, 1]], dtype=x.dtype) / 16
+    blurred = F.conv2d(
+        F.pad(x, (1, 1, 1, 1), mode="replicate"), kernel.expand(3, 1, 3, 3), groups=3
+    )
+    # Between sharpened (-1) and blurred (+1).
+    amount = torch.empty(n, 1, 1, 1).uniform_(-0.8, 1.0)
+    x = x + amount * (blurred - x)
+    x = x + torch.randn_like(x) * torch.empty(n, 1, 1, 1).uniform_(0, 0.04)
+    return x.clamp(-0.6, 0.6)
+
+
 def network() -> Any:
     import torch.nn as nn
 
+    def block(inputs: int, outputs: int) -> list[Any]:
+        return [nn.Conv2d(inputs, outputs, 3, padding=1), nn.BatchNorm2d(outputs), nn.ReLU()]
+
     return nn.Sequential(
-        nn.Conv2d(3, 16, 3, padding=1),
-        nn.BatchNorm2d(16),
-        nn.ReLU(),
+        *block(3, 16),
         nn.MaxPool2d(2),
-        nn.Conv2d(16, 32, 3, padding=1),
-        nn.BatchNorm2d(32),
-        nn.ReLU(),
+        *block(16, 32),
         nn.MaxPool2d(2),
-        nn.Conv2d(32, 64, 3, padding=1),
-        nn.BatchNorm2d(64),
-        nn.ReLU(),
+        *block(32, 64),
         nn.MaxPool2d(2),
+        *block(64, 96),
         nn.Flatten(),
-        nn.Linear(64 * (CUT // 8) ** 2, 128),
+        nn.Dropout(0.2),
+        nn.Linear(96 * (CUT // 8) ** 2, 128),
         nn.ReLU(),
         nn.Dropout(0.2),
         nn.Linear(128, OUTPUTS),
     )
 
 
+def squares(boards: int, seed: int, jobs: int) -> tuple[Any, Any]:
+    """The rendered squares of ``boards`` boards, as bytes, and their classes."""
+    seeds = [seed * 1_000_000 + i for i in range(boards)]
+    if jobs > 1:
+        from multiprocessing import get_context
+
+        with get_context("spawn").Pool(jobs) as pool:
+            found = pool.map(board_cuts, seeds, chunksize=4)
+    else:
+        found = [board_cuts(s) for s in seeds]
+    return np.concatenate([x for x, _ in found]), np.concatenate([y for _, y in found])
+
+
 def main() -> None:
     import torch
 
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--boards", type=int, default=400)
+    parser.add_argument("--boards", type=int, default=640)
     parser.add_argument("--epochs", type=int, default=6)
-    parser.add_argument("--seed", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--jobs", type=int, default=2, help="processes rendering, threads training")
     parser.add_argument("--cache", help="an .npz file to keep the rendered squares in")
+    parser.add_argument("--out", default=str(MODEL), help="where the weights go")
     args = parser.parse_args()
-    torch.set_num_threads(1)
+    torch.set_num_threads(args.jobs)
     torch.manual_seed(args.seed)
     started = time.monotonic()
     if args.cache and Path(args.cache).exists():
         kept = np.load(args.cache)
-        data, labels = torch.from_numpy(kept["x"]), torch.from_numpy(kept["y"])
+        pixels, classes = kept["x"], kept["y"]
     else:
-        xs, ys = [], []
-        for i in range(args.boards):
-            x, y = board_cuts(args.seed * 1_000_000 + i)
-            xs.append(x)
-            ys.append(y)
-        data = torch.from_numpy(np.concatenate(xs))
-        labels = torch.from_numpy(np.concatenate(ys))
+        pixels, classes = squares(args.boards, args.seed, args.jobs)
         if args.cache:
-            np.savez(args.cache, x=data.numpy(), y=labels.numpy())
-    print(f"{len(data)} squares in {time.monotonic() - started:.0f} s")
+            np.savez(args.cache, x=pixels, y=classes)
+    data, labels = torch.from_numpy(pixels), torch.from_numpy(classes)
+    print(f"{len(data)} squares in {time.monotonic() - started:.0f} s", flush=True)
     model = network()
+    empty = labels == 0
     optimiser = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
-    steps = args.epochs * (len(data) // 128 + 1)
+    steps = args.epochs * (int((~empty).sum() + EMPTY_SHARE * 1.05 * empty.sum()) // 128 + 2)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, 3e-3, total_steps=steps)
-    loss_of = torch.nn.CrossEntropyLoss()
+    loss_of = torch.nn.CrossEntropyLoss(label_smoothing=0.05, reduction="none")
     for epoch in range(args.epochs):
         model.train()
-        order = torch.randperm(len(data))
+        # Each pass sees every tile and a share of the empty squares (most of a board), their
+        # loss weighed up by as much, so that empty stays as likely as it is on a board.
+        chosen = torch.nonzero(~empty | (torch.rand(len(data)) < EMPTY_SHARE)).ravel()
+        order = chosen[torch.randperm(len(chosen))]
         total, right = 0.0, 0
-        for start in range(0, len(data), 128):
+        for start in range(0, len(order), 128):
             batch = order[start : start + 128]
-            x, y = data[batch], labels[batch]
-            # Brightness and contrast jitter on top of the rendered light.
-            x = x * torch.empty(len(x), 1, 1, 1).uniform_(0.8, 1.2) + torch.empty(
-                len(x), 1, 1, 1
-            ).uniform_(-0.1, 0.1)
-            x, y = turned(x, y)
+            x = data[batch].float() / 255.0 - 0.5
+            x, y = turned(augmented(x), labels[batch])
             logits = model(x)
-            loss = loss_of(logits, y)
+            weight = torch.where(y == 0, 1 / EMPTY_SHARE, 1.0)
+            loss = (loss_of(logits, y) * weight).sum() / weight.sum()
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
@@ -165,7 +203,7 @@ def main() -> None:
             total += float(loss) * len(x)
             right += int((logits.argmax(1) == y).sum())
         print(
-            f"epoch {epoch + 1}: loss {total / len(data):.4f}, right {right / len(data):.4f}, "
+            f"epoch {epoch + 1}: loss {total / len(order):.4f}, right {right / len(order):.4f}, "
             f"{time.monotonic() - started:.0f} s",
             flush=True,
         )
@@ -173,14 +211,14 @@ def main() -> None:
     torch.onnx.export(
         model,
         (torch.zeros(1, 3, CUT, CUT),),
-        str(MODEL),
+        args.out,
         input_names=["cuts"],
         output_names=["logits"],
         dynamic_axes={"cuts": {0: "n"}, "logits": {0: "n"}},
         opset_version=17,
         dynamo=False,
     )
-    print(f"wrote {MODEL} ({MODEL.stat().st_size // 1024} kB)")
+    print(f"wrote {args.out} ({Path(args.out).stat().st_size // 1024} kB)")
 
 
 if __name__ == "__main__":
