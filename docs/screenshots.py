@@ -40,7 +40,7 @@ PLAYS = [
 ]
 # The club night: three tables in play, each some PLAYS in.
 CLUB_NIGHT = """
-from scorekeeper.game import domain
+from scorekeeper.games import domain
 from scorekeeper.models import Club
 plays = {plays!r}
 club = Club.objects.create(name="Riverside", slug="riverside")

@@ -25,8 +25,8 @@ from django.urls import Resolver404, ResolverMatch, resolve
 
 from config.logs import mask
 from scorekeeper import retries
-from scorekeeper.game.domain import GameNotFound
 from scorekeeper.game.refusals import message_of
+from scorekeeper.games.domain import GameNotFound
 from scorekeeper.limits import (
     Limit,
     client_address,

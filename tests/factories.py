@@ -20,7 +20,7 @@ from django.http import HttpResponse
 from django.test import Client
 
 from bench.sequences import HASBRO, tiles
-from scorekeeper.game import domain
+from scorekeeper.games import domain
 from scorekeeper.models import Club, Game, Invitation
 from scorekeeper.web.scorer_link import cookie_name
 

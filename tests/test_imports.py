@@ -99,7 +99,8 @@ ABOVE_THE_DOMAIN = {
 }
 LAYERS = {
     "scorekeeper.game": ABOVE_THE_DOMAIN,
-    "scorekeeper.live": {"scorekeeper.game", *ABOVE_THE_DOMAIN},
+    "scorekeeper.games": ABOVE_THE_DOMAIN,
+    "scorekeeper.live": {"scorekeeper.game", "scorekeeper.games", *ABOVE_THE_DOMAIN},
     "scorekeeper.records": {"scorekeeper.api", "scorekeeper.web", "scorekeeper.stats"},
     "scorekeeper.stats": {"scorekeeper.api", "scorekeeper.web", "scorekeeper.records"},
     "scorekeeper.api": {"scorekeeper.web"},
@@ -107,6 +108,7 @@ LAYERS = {
     # The photo reader is plain Python over the engine: nothing of the app above it.
     "scorekeeper.photo": {
         "scorekeeper.game",
+        "scorekeeper.games",
         "scorekeeper.live",
         "scorekeeper.models",
         *ABOVE_THE_DOMAIN,

@@ -47,17 +47,17 @@ from scorekeeper.api.schemas import (
     ViolationOut,
 )
 from scorekeeper.api.serialize import LOG_PAGE, game_state, log_page, play_out, turn_answer
-from scorekeeper.game import domain
-from scorekeeper.game.analysis import (
+from scorekeeper.game.links import link_url
+from scorekeeper.game.refusals import REFUSALS, code_of, message_of, retry_after, status_of
+from scorekeeper.games import domain
+from scorekeeper.games.analysis import (
     DEFAULT_LIMIT,
     MAX_LIMIT,
     analyse,
     cost_units,
     incomplete_note,
 )
-from scorekeeper.game.links import link_url
-from scorekeeper.game.refusals import REFUSALS, code_of, message_of, retry_after, status_of
-from scorekeeper.game.turn_kinds import KINDS
+from scorekeeper.games.turn_kinds import KINDS
 from scorekeeper.limits import analysis_limit, spend, spend_beyond
 from scorekeeper.middleware import (
     bearer_token,

@@ -16,10 +16,10 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 
 from referee import RULESETS, ClockRule, InputError, RuleOptions
-from scorekeeper.game import domain
 from scorekeeper.game.membership import CLUB_NAME_MAX, check_club_name_free, directs, home_club
 from scorekeeper.game.refusals import Conflict
-from scorekeeper.game.word_policy import AUTO, MANUAL, resolve_lexicon
+from scorekeeper.games import domain
+from scorekeeper.games.word_policy import AUTO, MANUAL, resolve_lexicon
 from scorekeeper.models import Club, DirectorInvitation, Player, name_key, name_problem
 
 REJECTED_CHALLENGES = tuple(str(value) for value, _ in RuleOptions.CHOICES["rejected_challenge"])

@@ -11,8 +11,8 @@ so a subclass is listed before its base.
 from __future__ import annotations
 
 from referee import GameOver, IllegalAction, IllegalPlay, InputError, RefereeError
-from scorekeeper.game.analysis import Busy, Preparing
-from scorekeeper.game.domain import GameHere, GameNotFound, StaleTurn
+from scorekeeper.games.analysis import Busy, Preparing
+from scorekeeper.games.domain import GameHere, GameNotFound, StaleTurn
 
 
 class Conflict(IllegalAction):

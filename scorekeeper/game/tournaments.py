@@ -32,10 +32,11 @@ from django.utils import timezone
 
 from referee import IllegalAction, InputError, get_ruleset
 from scorekeeper import tournaments as core
-from scorekeeper.game import domain, event_version, membership
+from scorekeeper.game import event_version, membership
 from scorekeeper.game.club_settings import ClubRules, check_clock, check_rules
 from scorekeeper.game.refusals import Conflict
-from scorekeeper.game.word_policy import AUTO, MANUAL, resolve_lexicon
+from scorekeeper.games import domain
+from scorekeeper.games.word_policy import AUTO, MANUAL, resolve_lexicon
 from scorekeeper.models import (
     Club,
     Entrant,

@@ -163,7 +163,7 @@ def prepared_lexicon(lexicon_id: object) -> Any:
     return words
 
 
-# A photo's reading (scorekeeper.game.photos) takes a search's slot too.
+# A photo's reading (scorekeeper.games.photos) takes a search's slot too.
 search_slot = _slot
 
 

@@ -14,8 +14,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from referee import GameState, RefereeError
-from scorekeeper.game.state import new_state
-from scorekeeper.game.turn_kinds import kind_of
+from scorekeeper.games.state import new_state
+from scorekeeper.games.turn_kinds import kind_of
 from scorekeeper.models import Checkpoint, Game, Turn, TurnQuerySet
 
 # Places in the order of play between two checkpoints: a state is never more than this many

@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from referee import GameState, RefereeError, square_name
-from scorekeeper.game import checkpoints, clocks
-from scorekeeper.game.replay import count_turns_played, replay, steps
-from scorekeeper.game.results import results, totals
-from scorekeeper.game.state import load_state, new_state
-from scorekeeper.game.turn_kinds import KINDS, kind_of
+from scorekeeper.games import checkpoints, clocks
+from scorekeeper.games.replay import count_turns_played, replay, steps
+from scorekeeper.games.results import results, totals
+from scorekeeper.games.state import load_state, new_state
+from scorekeeper.games.turn_kinds import KINDS, kind_of
 from scorekeeper.models import Game, Seat, Turn
 
 
@@ -112,7 +112,7 @@ def turn_problems(game: Game, seats: Sequence[Seat] | None = None) -> list[str]:
 def log_problems(
     game: Game, seats: Sequence[Seat], turns: Sequence[Turn], state: GameState
 ) -> list[str]:
-    """``check_game`` for a game not stored yet (``scorekeeper.game.domain.Draft``): every way its
+    """``check_game`` for a game not stored yet (``scorekeeper.games.domain.Draft``): every way its
     log (all its turns, by number) and the state it reached disagree with a replay."""
     try:
         problems, replayed = _log_problems(game, seats, turns)

@@ -28,14 +28,14 @@ from referee import (
     Play,
     RefereeError,
 )
-from scorekeeper.game import rows
-from scorekeeper.game.entries import Change, Context
-from scorekeeper.game.results import totals
-from scorekeeper.game.word_policy import lexicon_for
+from scorekeeper.games import rows
+from scorekeeper.games.entries import Change, Context
+from scorekeeper.games.results import totals
+from scorekeeper.games.word_policy import lexicon_for
 from scorekeeper.models import Turn
 
 if TYPE_CHECKING:
-    from scorekeeper.game.turn_kinds import ActionKind
+    from scorekeeper.games.turn_kinds import ActionKind
 
     Kinds = Mapping[str, ActionKind]
 

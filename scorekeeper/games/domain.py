@@ -40,16 +40,16 @@ from referee import (
     Violation,
     get_ruleset,
 )
-from scorekeeper.game import checkpoints, clocks, rows
-from scorekeeper.game.checkpoints import Kept
-from scorekeeper.game.consistency import log_problems
-from scorekeeper.game.entries import Change, Context, Entry
 from scorekeeper.game.event_version import do_bump_for_game
-from scorekeeper.game.in_play import InPlay, StoredInPlay
-from scorekeeper.game.results import totals
-from scorekeeper.game.state import GAME_STATE, load_state, new_state, set_state, store_state
-from scorekeeper.game.turn_kinds import KINDS, ActionKind
-from scorekeeper.game.word_policy import AUTO, MANUAL, lexicon_for, policy_for, resolve_lexicon
+from scorekeeper.games import checkpoints, clocks, rows
+from scorekeeper.games.checkpoints import Kept
+from scorekeeper.games.consistency import log_problems
+from scorekeeper.games.entries import Change, Context, Entry
+from scorekeeper.games.in_play import InPlay, StoredInPlay
+from scorekeeper.games.results import totals
+from scorekeeper.games.state import GAME_STATE, load_state, new_state, set_state, store_state
+from scorekeeper.games.turn_kinds import KINDS, ActionKind
+from scorekeeper.games.word_policy import AUTO, MANUAL, lexicon_for, policy_for, resolve_lexicon
 from scorekeeper.invisible import visible
 from scorekeeper.live.news import announce
 from scorekeeper.models import (

@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING
 from django.contrib.auth.base_user import AbstractBaseUser
 
 from referee import GameState
-from scorekeeper.game.word_policy import WordPolicy
+from scorekeeper.games.word_policy import WordPolicy
 from scorekeeper.models import Game, Seat, Turn
 
 if TYPE_CHECKING:
-    from scorekeeper.game.checkpoints import Kept
-    from scorekeeper.game.in_play import InPlay
+    from scorekeeper.games.checkpoints import Kept
+    from scorekeeper.games.in_play import InPlay
 
 
 @dataclass(kw_only=True)

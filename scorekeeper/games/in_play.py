@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from referee import GameState
-from scorekeeper.game import checkpoints, counting
-from scorekeeper.game.checkpoints import Kept, in_effect
-from scorekeeper.game.counting import IN_EFFECT, options_of
-from scorekeeper.game.turn_kinds import ASIDE, PLAYS, TURNS, kind_of, turns_of
+from scorekeeper.games import checkpoints, counting
+from scorekeeper.games.checkpoints import Kept, in_effect
+from scorekeeper.games.counting import IN_EFFECT, options_of
+from scorekeeper.games.turn_kinds import ASIDE, PLAYS, TURNS, kind_of, turns_of
 from scorekeeper.models import Game, Seat, Turn
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee import GameOver, IllegalAction, RuleOptions, get_ruleset
-from scorekeeper.game.analysis import budget, prepared_lexicon, read_board, search_slot
+from scorekeeper.games.analysis import budget, prepared_lexicon, read_board, search_slot
 from scorekeeper.models import Game
 from scorekeeper.photo import UNAVAILABLE, available
 

@@ -20,11 +20,11 @@ from referee import (
     RefereeError,
     RuleOptions,
 )
-from scorekeeper.game import checkpoints, counting
-from scorekeeper.game.counting import IN_EFFECT, Counted, options_of
-from scorekeeper.game.entries import Before
-from scorekeeper.game.state import new_state
-from scorekeeper.game.turn_kinds import (
+from scorekeeper.games import checkpoints, counting
+from scorekeeper.games.counting import IN_EFFECT, Counted, options_of
+from scorekeeper.games.entries import Before
+from scorekeeper.games.state import new_state
+from scorekeeper.games.turn_kinds import (
     JUDGING,
     PLAYS,
     REPLACING,

@@ -8,7 +8,7 @@ with that turn's success message instead of an error.
 from __future__ import annotations
 
 from referee import Play, RefereeError, get_ruleset
-from scorekeeper.game.turn_kinds import KINDS
+from scorekeeper.games.turn_kinds import KINDS
 from scorekeeper.models import Game, Turn
 
 

@@ -14,12 +14,12 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from referee import RuleOptions, get_ruleset
-from scorekeeper.game import clocks, counting
-from scorekeeper.game.counting import IN_EFFECT, options_of
+from scorekeeper.games import clocks, counting
+from scorekeeper.games.counting import IN_EFFECT, options_of
 from scorekeeper.models import Turn
 
 if TYPE_CHECKING:
-    from scorekeeper.game.turn_kinds import ActionKind
+    from scorekeeper.games.turn_kinds import ActionKind
 
     Kinds = Mapping[str, ActionKind]
 

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from django.utils import timezone
 
 from referee import FINISHED, GameState, RuleOptions, get_ruleset
-from scorekeeper.game import clocks, rows
-from scorekeeper.game.results import results
+from scorekeeper.games import clocks, rows
+from scorekeeper.games.results import results
 from scorekeeper.models import Game, Seat
 
 

@@ -5,7 +5,7 @@ replayed from the log, the one sentence that describes it (the scorer's message,
 history's caption and the spectator screen all use it), a short label for the log's column,
 and what it writes in a GCG record (``referee.gcg`` events and notes; ``records.gcg_export`` hands
 them to the one writer), and flags that say what it is (``places_tiles``, ``judges_play``...).
-``scorekeeper.game.domain.act`` looks the kind up here and nowhere else; every other module asks
+``scorekeeper.games.domain.act`` looks the kind up here and nowhere else; every other module asks
 a kind's flags, or the names derived from them (``JUDGING``, for a query), never its name.
 
 The handlers' words and their bigger jobs live below the table, in modules of their own that
@@ -41,12 +41,12 @@ from referee import (
     parse_position,
     tile_in_set,
 )
-from scorekeeper.game import clocks, correction, counting, sentences
-from scorekeeper.game.counting import Counting
 from scorekeeper.game.directing import directs
-from scorekeeper.game.entries import Before, Context
-from scorekeeper.game.results import totals
-from scorekeeper.game.word_policy import lexicon_for
+from scorekeeper.games import clocks, correction, counting, sentences
+from scorekeeper.games.counting import Counting
+from scorekeeper.games.entries import Before, Context
+from scorekeeper.games.results import totals
+from scorekeeper.games.word_policy import lexicon_for
 from scorekeeper.models import Turn
 
 
@@ -73,7 +73,7 @@ class ActionKind:
     # Entered for any player, not only the one to move (a time penalty).
     any_seat: bool = False
     # A game's record (an imported file) can hold it: it enters from the engine's state and the
-    # turns before it, without the database (``scorekeeper.game.domain.Draft``).
+    # turns before it, without the database (``scorekeeper.games.domain.Draft``).
     recorded: bool = False
     # How many turns it adds as players count them ("Turn 11"), by its verdict and the game's
     # rules (``counting``): a move is one; a challenge, an undo, a penalty, an end are none.

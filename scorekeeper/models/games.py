@@ -1,9 +1,9 @@
 """Games, seats, the turn log and its checkpoints.
 
 A game's current state (board stacks, scores, bag and rack sizes, whose turn, status) is
-stored as first-class data on ``Game`` and ``Seat``; the turn log sits beside it. Every change
-goes through ``scorekeeper.game.domain``, which keeps the two in step, and ``manage.py check_games``
-replays every log to prove it.
+stored as first-class data on ``Game`` and ``Seat``; the turn log sits beside it. Every
+change goes through ``scorekeeper.games.domain``, which keeps the two in step, and
+``manage.py check_games`` replays every log to prove it.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ class Game(models.Model):
     first_seat = models.PositiveSmallIntegerField(default=0)
     # Seconds a turn may take, shown as a countdown at the table (Letter UP: 75); None: off.
     turn_clock = models.PositiveSmallIntegerField(null=True, blank=True)
-    # The game's clock (``scorekeeper.game.clocks``): its rule and the last readings; None: none.
+    # The game's clock (``scorekeeper.games.clocks``): its rule and the last readings; None: none.
     clock = models.JSONField(null=True, blank=True)
     status = models.CharField(
         max_length=16, choices=Status.choices, default=Status.IN_PROGRESS, db_index=True
@@ -131,7 +131,7 @@ class Seat(models.Model):
     skip_turns = models.PositiveSmallIntegerField(default=0)
     adjustment = models.IntegerField(null=True, blank=True)  # end-of-game penalty
     final_score = models.IntegerField(null=True, blank=True)  # the authoritative result
-    # Decided once, when the game finishes (scorekeeper.game.results.results): win, loss or tie;
+    # Decided once, when the game finishes (scorekeeper.games.results.results): win, loss or tie;
     # blank while the game goes on, and in a solo game, which has no winner.
     result = models.CharField(max_length=4, blank=True, default="")
 
@@ -163,7 +163,7 @@ class TurnQuerySet(models.QuerySet["Turn"]):
         """The turns that make the game: neither undone, corrected nor undo entries, by number.
 
         A correction stands where the turn it corrected stood, not at its own number:
-        ``scorekeeper.game.replay.play_order`` puts them in the order of play."""
+        ``scorekeeper.games.replay.play_order`` puts them in the order of play."""
         return (
             self.filter(undone_at__isnull=True, corrected_at__isnull=True)
             .exclude(action__in=TAKING_BACK)
@@ -183,7 +183,7 @@ class Turn(models.Model):
     # it replaced; the turns in effect, ordered by it, are the game (``replay.play_order``).
     place = models.PositiveIntegerField()
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="turns")
-    # A kind from scorekeeper.game.turn_kinds.KINDS: the table, not DB choices, says which exist.
+    # A kind from scorekeeper.games.turn_kinds.KINDS: the table, not DB choices, says which exist.
     action = models.CharField(max_length=10)
     tiles = models.JSONField(default=list, blank=True)  # [[row, col, tile], ...]
     notation = models.CharField(max_length=64, blank=True)
@@ -244,7 +244,7 @@ class Checkpoint(models.Model):
     """The engine's state after a turn in effect (``place``), every few turns of a game: a
     cache of the replay, so that a correction, an undo or an earlier board replays a few turns
     from here rather than the whole log. Derived from the log, checked against it by
-    ``check_games`` and rebuilt from it (``scorekeeper.game.checkpoints``); never the record."""
+    ``check_games`` and rebuilt from it (``scorekeeper.games.checkpoints``); never the record."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="checkpoints")
     place = models.PositiveIntegerField()  # after the turn in effect at this place...

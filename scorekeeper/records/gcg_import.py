@@ -48,9 +48,9 @@ from referee import (
     play_placements,
     read_gcg,
 )
-from scorekeeper.game import domain
-from scorekeeper.game.domain import GameHere
-from scorekeeper.game.word_policy import MANUAL, resolve_lexicon
+from scorekeeper.games import domain
+from scorekeeper.games.domain import GameHere
+from scorekeeper.games.word_policy import MANUAL, resolve_lexicon
 from scorekeeper.invisible import visible
 from scorekeeper.models import NAME_MAX, Game, Player, name_key, name_problem
 from scorekeeper.records.duplicates import check_not_here, hold_import_lock

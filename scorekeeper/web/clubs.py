@@ -2,7 +2,7 @@
 its directors' roster management, and declaring a club game void.
 
 Views are thin, as everywhere: check who is asking, read the input, change one thing (a void
-goes through ``scorekeeper.game.domain`` like every change to a game), redirect after a POST.
+goes through ``scorekeeper.games.domain`` like every change to a game), redirect after a POST.
 Anyone may read a club's page; only its directors change its roster or void its games, and
 only the directors of the club a player plays for invite an account to be that player, make
 one, or link their own account to them (``scorekeeper.game.membership`` keeps those rules). Taking a
@@ -26,10 +26,11 @@ from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scorekeeper.game import domain, membership
+from scorekeeper.game import membership
 from scorekeeper.game.membership import directs
 from scorekeeper.game.refusals import REFUSALS, message_of
-from scorekeeper.game.turn_kinds import kind_of
+from scorekeeper.games import domain
+from scorekeeper.games.turn_kinds import kind_of
 from scorekeeper.models import NAME_MAX, Club, Player, Seat, clubs_of, name_problem
 from scorekeeper.stats.standings import club_standings
 from scorekeeper.web.forms import ClubForm

@@ -30,15 +30,15 @@ from referee import (
     Ruleset,
     get_ruleset,
 )
-from scorekeeper.game import checkpoints
-from scorekeeper.game.analysis import analyse, cost_units, incomplete_note
-from scorekeeper.game.domain import fetch_game
 from scorekeeper.game.membership import voidable
-from scorekeeper.game.replay import number_turns, steps, turn_phrase
-from scorekeeper.game.results import totals
-from scorekeeper.game.sentences import challenge_verdict
-from scorekeeper.game.state import load_state
-from scorekeeper.game.turn_kinds import (
+from scorekeeper.games import checkpoints
+from scorekeeper.games.analysis import analyse, cost_units, incomplete_note
+from scorekeeper.games.domain import fetch_game
+from scorekeeper.games.replay import number_turns, steps, turn_phrase
+from scorekeeper.games.results import totals
+from scorekeeper.games.sentences import challenge_verdict
+from scorekeeper.games.state import load_state
+from scorekeeper.games.turn_kinds import (
     JUDGING,
     KINDS,
     TURNS,

@@ -20,14 +20,14 @@ from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from referee import get_ruleset
-from scorekeeper.game import domain
-from scorekeeper.game.correction import move_of
-from scorekeeper.game.counting import options_of
-from scorekeeper.game.entries import Change
 from scorekeeper.game.links import link_url, scorer_url
 from scorekeeper.game.refusals import REFUSALS, message_of, status_of
-from scorekeeper.game.replay import effective_turns, number_turns, state_before
-from scorekeeper.game.turn_kinds import KINDS, MOVES, describe
+from scorekeeper.games import domain
+from scorekeeper.games.correction import move_of
+from scorekeeper.games.counting import options_of
+from scorekeeper.games.entries import Change
+from scorekeeper.games.replay import effective_turns, number_turns, state_before
+from scorekeeper.games.turn_kinds import KINDS, MOVES, describe
 from scorekeeper.limits import spend_beyond
 from scorekeeper.models import Game, Turn
 from scorekeeper.web.presenters import board_rows, pad

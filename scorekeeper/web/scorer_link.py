@@ -26,8 +26,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 
-from scorekeeper.game.domain import fetch_game
 from scorekeeper.game.links import scorer_url
+from scorekeeper.games.domain import fetch_game
 from scorekeeper.models import Game
 from scorekeeper.web.shortcuts import private
 from scorekeeper.web.your_games import keep

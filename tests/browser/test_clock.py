@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from referee import format_ms
-from scorekeeper.game import clocks, domain
+from scorekeeper.games import clocks, domain
 from scorekeeper.models import Game, Turn
 from tests.browser.pages import PHONE, SHOTS
 from tests.clock_time import run_clocks_to, time_to_run

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from bench.sequences import HASBRO
-from scorekeeper.game import domain
+from scorekeeper.games import domain
 from scorekeeper.web import director
 from tests.browser.pages import PHONE, SHOTS, SMALL
 from tests.factories import NIGHT_TABLES, club_night, make_club

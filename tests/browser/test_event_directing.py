@@ -142,7 +142,7 @@ def test_a_directors_evening_without_traps(page: Page):
 
 
 def test_a_clocked_games_end_table_fits_a_360_px_phone(page: Page, monkeypatch: pytest.MonkeyPatch):
-    from scorekeeper.game import clocks, domain
+    from scorekeeper.games import clocks, domain
 
     game = domain.check_create_game(
         ruleset="upwords-10", players=["Alejandra Rodriguez", "Christopher Ten Den"],

@@ -11,8 +11,8 @@ from playwright.sync_api import Page, expect
 
 from bench.event_data import played_event
 from bench.sequences import HASBRO
-from scorekeeper.game import domain
 from scorekeeper.game import tournaments as events
+from scorekeeper.games import domain
 from tests.browser.pages import PHONE, SHOTS, SMALL
 from tests.factories import make_club
 

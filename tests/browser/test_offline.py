@@ -11,7 +11,7 @@ import time
 import pytest
 from playwright.sync_api import Error, Page, Request, Response, Route, expect
 
-from scorekeeper.game import domain
+from scorekeeper.games import domain
 from scorekeeper.models import Game, Turn
 from tests.browser.pages import SHOTS
 

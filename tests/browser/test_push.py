@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper.game import domain
+from scorekeeper.games import domain
 from scorekeeper.live import stream as streams
 from scorekeeper.live.hub import hub
 from scorekeeper.models import Game

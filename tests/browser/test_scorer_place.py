@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper.game import domain
+from scorekeeper.games import domain
 from scorekeeper.models import Game, Turn
 from tests.browser.pages import PHONE, SHOTS, SMALL, assert_in_view
 

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper.game import clocks, domain
+from scorekeeper.games import clocks, domain
 from scorekeeper.models import Game, Turn
 from tests.browser.pages import DESKTOP, PHONE, SHOTS, SMALL, WORDS, assert_in_view
 

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper.game import domain
+from scorekeeper.games import domain
 from tests.browser.pages import Camera
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -43,7 +43,7 @@ from django.utils import timezone
 
 from bench.sequences import HASBRO, tiles
 from scorekeeper import retries
-from scorekeeper.game.consistency import check_game
+from scorekeeper.games.consistency import check_game
 from scorekeeper.models import Game, KeptAnswer, Turn
 from tests.servers import REQUEST_TIMEOUT, encode, request, server, server_env
 

@@ -21,7 +21,7 @@ from django.core.management import CommandError, call_command
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.game.consistency import check_game
+from scorekeeper.games.consistency import check_game
 from scorekeeper.models import Game, Player, Seat, Turn
 from tests.hostile.clients import HOSTILE, HostileClient, api_error, rolled_back
 

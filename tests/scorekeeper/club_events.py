@@ -4,9 +4,9 @@ divisions, an event of a new club, and a game played out to its end."""
 from __future__ import annotations
 
 from bench.sequences import HASBRO
-from scorekeeper.game import domain
 from scorekeeper.game import tournaments as events
 from scorekeeper.game.tournaments import Entry
+from scorekeeper.games import domain
 from scorekeeper.models import Club, Game, Tournament
 from tests.factories import make_club
 

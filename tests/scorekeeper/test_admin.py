@@ -33,7 +33,7 @@ def test_a_game_in_the_admin_shows_its_seats_and_turns(admin_client, client):
 
 
 def test_staff_cannot_edit_a_score_a_board_or_a_status(admin_client, client):
-    from scorekeeper.game.consistency import check_game
+    from scorekeeper.games.consistency import check_game
     from scorekeeper.models import Game, Seat
 
     game = ApiGame(client)
@@ -57,7 +57,7 @@ def test_staff_cannot_edit_a_score_a_board_or_a_status(admin_client, client):
 
 
 def test_a_correction_in_the_admin_goes_through_the_domain_and_is_logged(admin_client, client):
-    from scorekeeper.game.consistency import check_game
+    from scorekeeper.games.consistency import check_game
     from scorekeeper.models import Game, Turn
 
     game = ApiGame(client)
@@ -130,7 +130,7 @@ def test_staff_who_may_only_view_games_get_no_action(client, action):
 def test_staff_who_may_change_games_undo_through_the_domain(client):
     from django.test import Client
 
-    from scorekeeper.game.consistency import check_game
+    from scorekeeper.games.consistency import check_game
     from scorekeeper.models import Game, Turn
 
     game = ApiGame(client)

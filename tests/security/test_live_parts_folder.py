@@ -13,7 +13,7 @@ import pytest
 
 from bench.sequences import HASBRO
 from config.private_folder import FolderRefused
-from scorekeeper.game import domain
+from scorekeeper.games import domain
 from scorekeeper.live.marks import FolderMarks
 from scorekeeper.web import live_parts
 from scorekeeper.web.live_parts import SharedParts

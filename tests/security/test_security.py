@@ -562,7 +562,7 @@ def test_clubs_and_accounts_made_are_limited_per_client(client, settings):
     limit an hour keeps that from being a way to make accounts without end."""
     from django.contrib.auth import get_user_model
 
-    from scorekeeper.game import domain
+    from scorekeeper.games import domain
 
     settings.RATE_LIMIT_ACCOUNTS = 3
     User = get_user_model()

@@ -8,9 +8,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from referee import RefereeError
-from scorekeeper.game import checkpoints
-from scorekeeper.game.consistency import check_game
-from scorekeeper.game.domain import fetch_game
+from scorekeeper.games import checkpoints
+from scorekeeper.games.consistency import check_game
+from scorekeeper.games.domain import fetch_game
 from scorekeeper.models import Game
 
 

@@ -16,7 +16,7 @@ from django.test import Client, RequestFactory
 from django.utils import timezone
 
 from scorekeeper import retries
-from scorekeeper.game import domain
+from scorekeeper.games import domain
 from scorekeeper.middleware import slot_of
 from scorekeeper.models import Game, KeptAnswer, Turn
 from scorekeeper.web.scorer_link import cookie_name

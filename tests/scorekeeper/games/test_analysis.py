@@ -12,7 +12,7 @@ import pytest
 
 from referee import get_library
 from referee.dawg import Dawg
-from scorekeeper.game import domain
+from scorekeeper.games import domain
 from scorekeeper.models import Game
 from tests.builds import builds, count_builds, waiting_for_a_build
 
@@ -226,8 +226,8 @@ def test_limit_is_at_most_a_thousand_and_null_means_up_to_a_thousand(client, rea
 def test_every_search_slot_taken_is_a_503_with_retry_after(client, ready, monkeypatch):
     # This process runs ANALYSIS_CONCURRENCY searches at once; one more is refused at once
     # rather than queued, so nothing waits behind searches.
-    monkeypatch.setattr("scorekeeper.game.analysis._slots", threading.BoundedSemaphore(1))
-    from scorekeeper.game import analysis
+    monkeypatch.setattr("scorekeeper.games.analysis._slots", threading.BoundedSemaphore(1))
+    from scorekeeper.games import analysis
 
     body = {"ruleset": "upwords-10", "lexicon": "CLUB", "board": empty(10), "rack": "MOOD"}
     assert analysis._slots.acquire(blocking=False)  # another request's search is running
@@ -244,7 +244,7 @@ def test_a_search_counts_against_the_limit_by_what_it_cost(client, ready, settin
     settings.RATE_LIMIT_JUDGE = 5
     settings.ANALYSIS_MAX_PLAYS = 10**6
     body = {"ruleset": "upwords-10", "lexicon": "CLUB", "board": empty(10), "rack": "MOODEAR"}
-    with mock.patch("scorekeeper.game.analysis.PLAYS_PER_UNIT", 10):
+    with mock.patch("scorekeeper.games.analysis.PLAYS_PER_UNIT", 10):
         count = analyse(client, **body).json()["count"]
         assert count >= 40  # so it cost 1 + count // 10 >= 5 units: the limit is spent
         assert analyse(client, **body).status_code == 429

@@ -6,7 +6,7 @@ import html
 
 import pytest
 
-from scorekeeper.game.turn_kinds import describe
+from scorekeeper.games.turn_kinds import describe
 from scorekeeper.models import Game, Seat, Turn
 from scorekeeper.web.scorer_link import cookie_name
 from tests.factories import ApiGame

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from scorekeeper.game import checkpoints, domain
-from scorekeeper.game.consistency import check_game, checkpoint_problems
-from scorekeeper.game.replay import replay, steps
+from scorekeeper.games import checkpoints, domain
+from scorekeeper.games.consistency import check_game, checkpoint_problems
+from scorekeeper.games.replay import replay, steps
 from scorekeeper.models import Checkpoint, Game
 from scorekeeper.records.gcg_import import import_gcg
 from tests.factories import HOUSE

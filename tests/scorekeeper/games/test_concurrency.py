@@ -9,7 +9,7 @@ from django.db import connection
 from django.test import Client
 
 from bench.sequences import tiles
-from scorekeeper.game.consistency import check_game
+from scorekeeper.games.consistency import check_game
 from scorekeeper.models import Game, Turn
 from tests.factories import ApiGame
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from bench.sequences import HASBRO
-from scorekeeper.game.consistency import check_game
-from scorekeeper.game.replay import steps
-from scorekeeper.game.turn_kinds import describe
+from scorekeeper.games.consistency import check_game
+from scorekeeper.games.replay import steps
+from scorekeeper.games.turn_kinds import describe
 from scorekeeper.models import Game, Turn
 from scorekeeper.records.json_record import export_record, import_record
 from tests.factories import CLUB_WORDS, ApiGame

@@ -10,9 +10,9 @@ import pytest
 
 from referee import IllegalAction
 from referee.gcg import read_gcg
-from scorekeeper.game import clocks, domain
-from scorekeeper.game.consistency import check_game
-from scorekeeper.game.turn_kinds import describe
+from scorekeeper.games import clocks, domain
+from scorekeeper.games.consistency import check_game
+from scorekeeper.games.turn_kinds import describe
 from scorekeeper.models import Game, Turn
 from scorekeeper.records.gcg_export import game_to_gcg
 from scorekeeper.records.gcg_import import import_gcg

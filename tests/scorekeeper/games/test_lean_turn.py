@@ -8,9 +8,9 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from scorekeeper.game import domain, rows
-from scorekeeper.game.consistency import check_game
-from scorekeeper.game.replay import count_turns_played
+from scorekeeper.games import domain, rows
+from scorekeeper.games.consistency import check_game
+from scorekeeper.games.replay import count_turns_played
 from scorekeeper.models import Game, Turn
 from tests.factories import ApiGame, finished_game, letterup_game, make_club, upwords_game
 

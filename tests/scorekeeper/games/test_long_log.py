@@ -14,8 +14,8 @@ from django.db.models.signals import post_init
 from django.test import Client
 
 from referee import GameState
-from scorekeeper.game import domain
-from scorekeeper.game.consistency import check_game
+from scorekeeper.games import domain
+from scorekeeper.games.consistency import check_game
 from scorekeeper.models import Game, Turn
 from scorekeeper.web.scorer_link import cookie_name
 from tests.factories import HOUSE
@@ -23,7 +23,7 @@ from tests.factories import HOUSE
 pytestmark = pytest.mark.django_db
 
 # Moves the engine makes, or turns read, in a long game's turn: whatever the log's length, a
-# checkpoint is at most 50 turns behind (scorekeeper.game.checkpoints.EVERY), and a turn
+# checkpoint is at most 50 turns behind (scorekeeper.games.checkpoints.EVERY), and a turn
 # reads and replays no more than the turns since it, and a few more.
 BOUND = 60
 LONG, SHORT = 1990, 20

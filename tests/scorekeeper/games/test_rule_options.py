@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 
 from referee.rulesets import RULESETS, RuleOptions
-from scorekeeper.game import domain
+from scorekeeper.games import domain
 from scorekeeper.models import Game
 from scorekeeper.web.presenters import rules_summary
 from scorekeeper.web.scorer_link import cookie_name

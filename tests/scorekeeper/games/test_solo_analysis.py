@@ -73,8 +73,8 @@ def test_a_refused_play_costs_no_search(client):
 
 def test_no_comparison_while_every_search_slot_is_busy(client, monkeypatch):
     # The turn is entered at once; it is not held up, nor refused, for the comparison.
-    monkeypatch.setattr("scorekeeper.game.analysis._slots", threading.BoundedSemaphore(1))
-    from scorekeeper.game import analysis
+    monkeypatch.setattr("scorekeeper.games.analysis._slots", threading.BoundedSemaphore(1))
+    from scorekeeper.games import analysis
 
     game = start(client, player_2="")
     assert analysis._slots.acquire(blocking=False)

@@ -10,9 +10,9 @@ import pytest
 
 from referee.errors import IllegalAction
 from scorekeeper import models
-from scorekeeper.game import domain
-from scorekeeper.game.consistency import check_game
-from scorekeeper.game.turn_kinds import (
+from scorekeeper.games import domain
+from scorekeeper.games.consistency import check_game
+from scorekeeper.games.turn_kinds import (
     JUDGING,
     KINDS,
     MOVES,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bench.sequences import HASBRO
-from scorekeeper.game.consistency import check_game
+from scorekeeper.games.consistency import check_game
 from scorekeeper.models import Game, Turn
 from tests.factories import ApiGame
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.game.word_policy import WordPolicy
+from scorekeeper.games.word_policy import WordPolicy
 from tests.factories import ApiGame, scorer, start
 
 pytestmark = pytest.mark.django_db

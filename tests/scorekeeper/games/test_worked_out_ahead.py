@@ -14,8 +14,8 @@ from django.db import connection
 from django.utils import timezone
 
 from config.sqlite import base as sqlite_base
-from scorekeeper.game import domain, rows
-from scorekeeper.game.consistency import check_game
+from scorekeeper.games import domain, rows
+from scorekeeper.games.consistency import check_game
 from scorekeeper.models import Game, Turn
 from tests.factories import MOOD, new_game
 

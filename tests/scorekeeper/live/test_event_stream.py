@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from bench.event_data import played_event
-from scorekeeper.game import domain
 from scorekeeper.game import tournaments as events
+from scorekeeper.games import domain
 from scorekeeper.live import stream as streams
 from scorekeeper.live.hub import RESYNC, Hub, hub
 from scorekeeper.live.news import changes, event_channel

@@ -11,7 +11,7 @@ import pytest
 
 from bench.sequences import HASBRO
 from referee import RefereeError
-from scorekeeper.game import domain
+from scorekeeper.games import domain
 from scorekeeper.live import stream as streams
 from scorekeeper.live.hub import RESYNC, Hub, hub
 from scorekeeper.live.news import club_channel, game_channel

@@ -16,8 +16,8 @@ from django.test import Client
 
 from bench.sequences import HASBRO
 from referee import RefereeError
-from scorekeeper.game import domain
-from scorekeeper.game.consistency import check_game
+from scorekeeper.games import domain
+from scorekeeper.games.consistency import check_game
 from scorekeeper.models import Club, Game
 from scorekeeper.web.scorer_link import cookie_name
 from tests.factories import make_club

@@ -13,7 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from bench.sequences import HASBRO
-from scorekeeper.game import domain
+from scorekeeper.games import domain
 from scorekeeper.web import live_parts
 from tests.factories import EAR, HOUSE, L_AND_P, L_ON_D, MOOD, N_T, W_ON_M, new_game
 

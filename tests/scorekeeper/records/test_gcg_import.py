@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 from bench.sequences import largest_gcg_record
 from referee.errors import IllegalAction, IllegalPlay, InputError
 from referee.gcg import read_gcg
-from scorekeeper.game import domain
-from scorekeeper.game.consistency import check_game
-from scorekeeper.game.replay import turn_numbers
-from scorekeeper.game.state import load_state
+from scorekeeper.games import domain
+from scorekeeper.games.consistency import check_game
+from scorekeeper.games.replay import turn_numbers
+from scorekeeper.games.state import load_state
 from scorekeeper.models import Game, Player, Seat, Turn
 from scorekeeper.records import gcg_import
 from scorekeeper.records.gcg_export import game_to_gcg

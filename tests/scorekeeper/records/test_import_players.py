@@ -17,7 +17,7 @@ from django.db import connection
 from django.test import Client
 
 from config.sqlite import base as sqlite_base
-from scorekeeper.game import domain
+from scorekeeper.games import domain
 from scorekeeper.models import Game, Player
 from scorekeeper.records import duplicates, gcg_import
 from scorekeeper.records.gcg_export import game_to_gcg

@@ -12,7 +12,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from referee.errors import InputError
-from scorekeeper.game import consistency, domain, state
+from scorekeeper.games import consistency, domain, state
 from scorekeeper.models import Game, Player, Seat, Turn
 from scorekeeper.records import json_record
 from scorekeeper.records.json_record import export_record, import_record

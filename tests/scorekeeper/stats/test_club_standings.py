@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from scorekeeper.game import domain
+from scorekeeper.games import domain
 from scorekeeper.stats.standings import Line, club_standings
 from tests.factories import account, finished_game, make_club
 

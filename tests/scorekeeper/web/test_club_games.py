@@ -7,9 +7,9 @@ import pytest
 from django.core.management import call_command
 
 from referee.errors import GameOver, IllegalAction
-from scorekeeper.game import domain
-from scorekeeper.game.consistency import check_game
-from scorekeeper.game.turn_kinds import describe
+from scorekeeper.games import domain
+from scorekeeper.games.consistency import check_game
+from scorekeeper.games.turn_kinds import describe
 from scorekeeper.models import Game, Player
 from tests.factories import account, finished_game, make_club
 

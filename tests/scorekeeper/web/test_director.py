@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from bench.sequences import HASBRO
 from referee import InputError
-from scorekeeper.game import domain
-from scorekeeper.game.domain import TABLE_MOST
+from scorekeeper.games import domain
+from scorekeeper.games.domain import TABLE_MOST
 from scorekeeper.live.news import club_version
 from scorekeeper.models import Game, Turn
 from scorekeeper.web.director import PROJECTOR_LINES, PROJECTOR_PAGE_SECONDS

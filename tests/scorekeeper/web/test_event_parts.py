@@ -13,8 +13,8 @@ from django.test.utils import CaptureQueriesContext
 
 from bench.event_data import played_event
 from bench.sequences import HASBRO
-from scorekeeper.game import domain
 from scorekeeper.game import tournaments as events
+from scorekeeper.games import domain
 from scorekeeper.models import Tournament
 from tests.factories import make_club
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bench.sequences import HASBRO
-from scorekeeper.game import domain
+from scorekeeper.games import domain
 from scorekeeper.models import Game, Player, Seat
 from scorekeeper.records.json_record import export_record
 from tests.factories import ApiGame

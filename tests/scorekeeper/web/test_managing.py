@@ -8,7 +8,7 @@ import re
 import pytest
 
 from bench.sequences import HASBRO
-from scorekeeper.game.consistency import check_game
+from scorekeeper.games.consistency import check_game
 from scorekeeper.models import Game, Turn
 from tests.factories import CLUB_WORDS, ApiGame, scorer, start, turn
 

@@ -9,7 +9,7 @@ from html import unescape
 
 import pytest
 
-from scorekeeper.game import clocks, domain
+from scorekeeper.games import clocks, domain
 from scorekeeper.models import Game, Turn
 from tests.clock_time import when_read
 from tests.factories import make_club, scorer, start, turn

@@ -8,9 +8,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from scorekeeper.game import domain
 from scorekeeper.game import tournaments as events
 from scorekeeper.game.tournaments import Entry
+from scorekeeper.games import domain
 from scorekeeper.models import Pairing, Tournament
 from tests.factories import PASSWORD, account, make_club
 from tests.scorekeeper.club_events import FOUR, SEVEN, event, play_out
