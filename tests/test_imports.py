@@ -100,6 +100,7 @@ ABOVE_THE_DOMAIN = {
 LAYERS = {
     "scorekeeper.game": ABOVE_THE_DOMAIN,
     "scorekeeper.games": ABOVE_THE_DOMAIN,
+    "scorekeeper.clubs": {"scorekeeper.game", *ABOVE_THE_DOMAIN},
     "scorekeeper.live": {"scorekeeper.game", "scorekeeper.games", *ABOVE_THE_DOMAIN},
     "scorekeeper.records": {"scorekeeper.api", "scorekeeper.web", "scorekeeper.stats"},
     "scorekeeper.stats": {"scorekeeper.api", "scorekeeper.web", "scorekeeper.records"},
@@ -109,6 +110,7 @@ LAYERS = {
     "scorekeeper.photo": {
         "scorekeeper.game",
         "scorekeeper.games",
+        "scorekeeper.clubs",
         "scorekeeper.live",
         "scorekeeper.models",
         *ABOVE_THE_DOMAIN,

@@ -3,9 +3,9 @@ rules, rename it, rename a roster player, invite a member to direct it (and the 
 account's answer), step down.
 
 A change is a director's (``director_of``: the session with CSRF, or the account's token,
-then the one check of who directs, ``directing.directs``, which the tournaments' routes ask
+then the one check of who directs, ``access.directs``, which the tournaments' routes ask
 too); reading is anyone's, as the club's page is. Each change calls one operation of
-``scorekeeper.game.club_settings``.
+``scorekeeper.clubs.club_settings``.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from ninja import Field, Schema, Status
 from scorekeeper.api.accounts import NotSignedIn, account_of
 from scorekeeper.api.endpoints import READ, WRITE, ApiError, Text, answers, api
 from scorekeeper.api.schemas import ClubSettingsOut, DirectorInvitationOut, RenamedOut
-from scorekeeper.game import club_settings
-from scorekeeper.game.directing import directs
+from scorekeeper.clubs import club_settings
+from scorekeeper.clubs.access import directs
 from scorekeeper.models import Club, DirectorInvitation, name_key
 
 DIRECTING = (401, 403, *WRITE)

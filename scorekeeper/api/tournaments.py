@@ -37,10 +37,10 @@ from scorekeeper.api.schemas import (
     UnpairedOut,
     WithdrawalOut,
 )
-from scorekeeper.game import club_settings
+from scorekeeper.clubs import club_settings
+from scorekeeper.clubs.membership import do_create_club
 from scorekeeper.game import tournaments as events
 from scorekeeper.game.event_files import T_FILE_MOST
-from scorekeeper.game.membership import do_create_club
 from scorekeeper.models import (
     Club,
     Entrant,

@@ -16,7 +16,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 
 from referee import RULESETS, ClockRule, InputError, RuleOptions
-from scorekeeper.game.membership import CLUB_NAME_MAX, check_club_name_free, directs, home_club
+from scorekeeper.clubs.membership import CLUB_NAME_MAX, check_club_name_free, directs, home_club
 from scorekeeper.game.refusals import Conflict
 from scorekeeper.games import domain
 from scorekeeper.games.word_policy import AUTO, MANUAL, resolve_lexicon

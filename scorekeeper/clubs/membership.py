@@ -29,7 +29,7 @@ from django.db.models import Q
 from django.utils.text import slugify
 
 from referee import InputError
-from scorekeeper.game.directing import directs as directs
+from scorekeeper.clubs.access import directs as directs
 from scorekeeper.game.refusals import Conflict
 from scorekeeper.games.domain import player_named
 from scorekeeper.models import NAME_MAX, Club, Game, Invitation, Player, Seat, name_problem

@@ -32,8 +32,9 @@ from django.utils import timezone
 
 from referee import IllegalAction, InputError, get_ruleset
 from scorekeeper import tournaments as core
-from scorekeeper.game import event_version, membership
-from scorekeeper.game.club_settings import ClubRules, check_clock, check_rules
+from scorekeeper.clubs import membership
+from scorekeeper.clubs.club_settings import ClubRules, check_clock, check_rules
+from scorekeeper.game import event_version
 from scorekeeper.game.refusals import Conflict
 from scorekeeper.games import domain
 from scorekeeper.games.word_policy import AUTO, MANUAL, resolve_lexicon

@@ -41,7 +41,7 @@ from referee import (
     parse_position,
     tile_in_set,
 )
-from scorekeeper.game.directing import directs
+from scorekeeper.clubs.access import directs
 from scorekeeper.games import clocks, correction, counting, sentences
 from scorekeeper.games.counting import Counting
 from scorekeeper.games.entries import Before, Context

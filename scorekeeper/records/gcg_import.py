@@ -10,7 +10,7 @@ otherwise is reported (line, text, recorded, computed), and ``strict`` refuses a
 any such line. A record that can't be a game is refused naming its line, and writes nothing.
 
 The record's players are the players known by those names only where ``linked`` says the
-importer speaks for them (``scorekeeper.game.membership.speaks_for``); every other name is a
+importer speaks for them (``scorekeeper.clubs.membership.speaks_for``); every other name is a
 new player of its own, nobody's, counted in no ranking, so an upload can't add to anyone's
 record. A record of a game already here (this app's own export, or the same turns by the same
 players) is refused, naming that game (``scorekeeper.records.duplicates``), unless that game

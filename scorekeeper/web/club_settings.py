@@ -3,7 +3,7 @@ its new games and events), its roster players' names, and its directors (make a 
 step down while another remains).
 
 Each change is a POST that checks the director (``membership.directs``, as every director's
-page and route does), calls one operation of ``scorekeeper.game.club_settings`` and comes back
+page and route does), calls one operation of ``scorekeeper.clubs.club_settings`` and comes back
 to the page with what was done or the sentence saying why not.
 """
 
@@ -19,8 +19,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from scorekeeper.game import club_settings
-from scorekeeper.game.membership import directs, home_clubs
+from scorekeeper.clubs import club_settings
+from scorekeeper.clubs.membership import directs, home_clubs
 from scorekeeper.game.refusals import REFUSALS, message_of
 from scorekeeper.models import Club
 from scorekeeper.web.club_forms import ClubRulesForm, RenamePlayerForm

@@ -5,8 +5,8 @@ Views are thin, as everywhere: check who is asking, read the input, change one t
 goes through ``scorekeeper.games.domain`` like every change to a game), redirect after a POST.
 Anyone may read a club's page; only its directors change its roster or void its games, and
 only the directors of the club a player plays for invite an account to be that player, make
-one, or link their own account to them (``scorekeeper.game.membership`` keeps those rules). Taking a
-player off the roster asks first, on a page of its own (no script needed).
+one, or link their own account to them (``scorekeeper.clubs.membership`` keeps those rules).
+Taking a player off the roster asks first, on a page of its own (no script needed).
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scorekeeper.game import membership
-from scorekeeper.game.membership import directs
+from scorekeeper.clubs import membership
+from scorekeeper.clubs.membership import directs
 from scorekeeper.game.refusals import REFUSALS, message_of
 from scorekeeper.games import domain
 from scorekeeper.games.turn_kinds import kind_of

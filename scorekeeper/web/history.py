@@ -30,7 +30,7 @@ from referee import (
     Ruleset,
     get_ruleset,
 )
-from scorekeeper.game.membership import voidable
+from scorekeeper.clubs.membership import voidable
 from scorekeeper.games import checkpoints
 from scorekeeper.games.analysis import analyse, cost_units, incomplete_note
 from scorekeeper.games.domain import fetch_game

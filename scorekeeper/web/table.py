@@ -19,7 +19,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import condition, require_GET, require_POST
 
 from referee import RULESETS, RefereeError, draw_for_first, get_ruleset
-from scorekeeper.game import club_settings
+from scorekeeper.clubs import club_settings
 from scorekeeper.game.links import scorer_url
 from scorekeeper.game.refusals import REFUSALS, message_of
 from scorekeeper.games import domain

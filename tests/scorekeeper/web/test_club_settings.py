@@ -10,8 +10,8 @@ import re
 import pytest
 
 from scorekeeper.api.accounts import new_account_token
-from scorekeeper.game import club_settings
-from scorekeeper.game.membership import directs
+from scorekeeper.clubs import club_settings
+from scorekeeper.clubs.membership import directs
 from scorekeeper.models import Club, DirectorInvitation, Game, Player, Tournament
 from tests.factories import account, make_club, messages_of
 
