@@ -17,8 +17,8 @@ from django.db import IntegrityError, transaction
 
 from referee import RULESETS, ClockRule, InputError, RuleOptions
 from scorekeeper.clubs.membership import CLUB_NAME_MAX, check_club_name_free, directs, home_club
-from scorekeeper.game.refusals import Conflict
 from scorekeeper.games import domain
+from scorekeeper.games.errors import Conflict
 from scorekeeper.games.word_policy import AUTO, MANUAL, resolve_lexicon
 from scorekeeper.models import Club, DirectorInvitation, Player, name_key, name_problem
 

@@ -30,8 +30,8 @@ from django.utils.text import slugify
 
 from referee import InputError
 from scorekeeper.clubs.access import directs as directs
-from scorekeeper.game.refusals import Conflict
 from scorekeeper.games.domain import player_named
+from scorekeeper.games.errors import Conflict
 from scorekeeper.models import NAME_MAX, Club, Game, Invitation, Player, Seat, name_problem
 
 # A made account's username: a stem from the player's name and a random tail that never

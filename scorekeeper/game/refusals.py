@@ -13,10 +13,7 @@ from __future__ import annotations
 from referee import GameOver, IllegalAction, IllegalPlay, InputError, RefereeError
 from scorekeeper.games.analysis import Busy, Preparing
 from scorekeeper.games.domain import GameHere, GameNotFound, StaleTurn
-
-
-class Conflict(IllegalAction):
-    """What was asked is done already: a round paired, a result entered, a club of that name."""
+from scorekeeper.games.errors import Conflict
 
 
 class TooMany(RefereeError):

@@ -35,8 +35,8 @@ from scorekeeper import tournaments as core
 from scorekeeper.clubs import membership
 from scorekeeper.clubs.club_settings import ClubRules, check_clock, check_rules
 from scorekeeper.game import event_version
-from scorekeeper.game.refusals import Conflict
 from scorekeeper.games import domain
+from scorekeeper.games.errors import Conflict
 from scorekeeper.games.word_policy import AUTO, MANUAL, resolve_lexicon
 from scorekeeper.models import (
     Club,

@@ -8,9 +8,9 @@ import pytest
 
 from referee import IllegalAction, InputError
 from scorekeeper.game import tournaments as events
-from scorekeeper.game.refusals import Conflict
 from scorekeeper.game.tournaments import Entry
 from scorekeeper.games import domain
+from scorekeeper.games.errors import Conflict
 from scorekeeper.models import Game
 from tests.scorekeeper.club_events import FOUR, SEVEN, event, play_out
 

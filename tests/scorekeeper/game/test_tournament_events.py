@@ -8,9 +8,9 @@ import pytest
 from bench.sequences import HASBRO
 from referee import IllegalAction, InputError
 from scorekeeper.game import tournaments as events
-from scorekeeper.game.refusals import Conflict
 from scorekeeper.game.tournaments import Entry
 from scorekeeper.games import domain
+from scorekeeper.games.errors import Conflict
 from scorekeeper.live.hub import hub
 from scorekeeper.live.news import club_channel
 from scorekeeper.models import Game, Pairing
