@@ -178,7 +178,7 @@ def counts() -> Counts:
 
 
 def forwarded_client(headers: list[tuple[bytes, bytes]], peer: str, proxies: int) -> str:
-    """The client of an ASGI request as ``scorekeeper.limits.client_address`` reads it: behind
+    """The client of an ASGI request as ``scorekeeper.http.limits.client_address`` reads it: behind
     ``proxies`` proxies, that many entries from the right of X-Forwarded-For."""
     if proxies:
         hops: list[str] = []

@@ -16,9 +16,9 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from scorekeeper.game.refusals import REFUSALS, message_of
 from scorekeeper.games import domain
 from scorekeeper.games.turn_kinds import describe
+from scorekeeper.http.refusals import REFUSALS, message_of
 from scorekeeper.models import Club, Game, Invitation, Player, Seat, Turn
 
 

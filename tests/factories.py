@@ -21,8 +21,8 @@ from django.test import Client
 
 from bench.sequences import HASBRO, tiles
 from scorekeeper.games import domain
+from scorekeeper.http.links import cookie_name
 from scorekeeper.models import Club, Game, Invitation
-from scorekeeper.web.scorer_link import cookie_name
 
 
 class ApiGame:

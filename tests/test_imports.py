@@ -94,8 +94,7 @@ ABOVE_THE_DOMAIN = {
     "scorekeeper.web",
     "scorekeeper.records",
     "scorekeeper.stats",
-    "scorekeeper.middleware",
-    "scorekeeper.limits",
+    "scorekeeper.http",
 }
 LAYERS = {
     "scorekeeper.game": ABOVE_THE_DOMAIN,
@@ -105,6 +104,7 @@ LAYERS = {
     "scorekeeper.records": {"scorekeeper.api", "scorekeeper.web", "scorekeeper.stats"},
     "scorekeeper.stats": {"scorekeeper.api", "scorekeeper.web", "scorekeeper.records"},
     "scorekeeper.api": {"scorekeeper.web"},
+    "scorekeeper.http": {"scorekeeper.api", "scorekeeper.web"},
     "scorekeeper.web": {"scorekeeper.api"},
     # The photo reader is plain Python over the engine: nothing of the app above it.
     "scorekeeper.photo": {

@@ -47,8 +47,6 @@ from scorekeeper.api.schemas import (
     ViolationOut,
 )
 from scorekeeper.api.serialize import LOG_PAGE, game_state, log_page, play_out, turn_answer
-from scorekeeper.game.links import link_url
-from scorekeeper.game.refusals import REFUSALS, code_of, message_of, retry_after, status_of
 from scorekeeper.games import domain
 from scorekeeper.games.analysis import (
     DEFAULT_LIMIT,
@@ -58,16 +56,18 @@ from scorekeeper.games.analysis import (
     incomplete_note,
 )
 from scorekeeper.games.turn_kinds import KINDS
-from scorekeeper.limits import analysis_limit, spend, spend_beyond
-from scorekeeper.middleware import (
+from scorekeeper.http.limits import analysis_limit, spend, spend_beyond
+from scorekeeper.http.links import link_url
+from scorekeeper.http.middleware import (
     bearer_token,
     busy_response,
     database_busy,
     too_large_message,
 )
+from scorekeeper.http.refusals import REFUSALS, code_of, message_of, retry_after, status_of
+from scorekeeper.http.retries import retry_slot
 from scorekeeper.models import NAME_MAX, Game, name_key
 from scorekeeper.records.gcg_import import import_gcg, nobody
-from scorekeeper.retries import retry_slot
 
 log = logging.getLogger("scorekeeper.api")
 

@@ -358,7 +358,7 @@ def act(
     account acting as a club's director: only it can void a club game, or undo a void.
     ``allowed`` is the caller's own check of who may change the game (the API's token), run
     on the game's row as read, before anything else, so the game is read once.
-    ``retry_slot`` is the slot of the request's Idempotency-Key (``scorekeeper.retries``),
+    ``retry_slot`` is the slot of the request's Idempotency-Key (``scorekeeper.http.retries``),
     recorded with the log entry: if an entry was committed under it already (the request is
     sent again after its first answer was lost), that entry is answered and nothing changes.
     """

@@ -1,5 +1,5 @@
 """What the domain refuses beyond the engine's own errors, for every subject (games, clubs,
-events) to raise; ``scorekeeper.game.refusals`` turns each into an answer."""
+events) to raise; ``scorekeeper.http.refusals`` turns each into an answer."""
 
 from __future__ import annotations
 

@@ -35,9 +35,9 @@ from django.http import HttpRequest
 
 from config.clients import tables_behind
 from referee import GCG_MAX_SIZE as MAX_SIZE
-from scorekeeper.game.refusals import TooMany
+from scorekeeper.http.links import cookie_name
+from scorekeeper.http.refusals import TooMany
 from scorekeeper.models import RateCount
-from scorekeeper.web.scorer_link import cookie_name
 
 log = logging.getLogger("scorekeeper.requests")
 

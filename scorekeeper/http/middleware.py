@@ -17,17 +17,15 @@ from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.core.signals import setting_changed
 from django.db import DatabaseError, OperationalError, connection
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.response import HttpResponseBase
 from django.middleware.gzip import GZipMiddleware
 from django.shortcuts import render
 from django.urls import Resolver404, ResolverMatch, resolve
 
 from config.logs import mask
-from scorekeeper import retries
-from scorekeeper.game.refusals import message_of
-from scorekeeper.games.domain import GameNotFound
-from scorekeeper.limits import (
+from scorekeeper.http import retries
+from scorekeeper.http.limits import (
     Limit,
     client_address,
     count_refused_secret,
@@ -36,7 +34,7 @@ from scorekeeper.limits import (
     spend,
     units_for,
 )
-from scorekeeper.web.scorer_link import cookie_name
+from scorekeeper.http.links import cookie_name
 
 MESSAGES = {
     404: ("not_found", "Not found."),
@@ -142,7 +140,7 @@ log = logging.getLogger("scorekeeper.requests")
 
 
 class RateLimit:
-    """Per-client limits (``scorekeeper.limits``): a request over its limit is answered 429
+    """Per-client limits (``scorekeeper.http.limits``): a request over its limit is answered 429
     with Retry-After, and nothing else happens."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -185,7 +183,7 @@ class Idempotency:
     one, else the client's address and this browser's cookies. The key, the path and the
     caller make the request's slot, in which its answer is kept for a day with a digest of the
     body, the answer's redirect and cookies (the scorer page's messages travel in a cookie),
-    in a store of its own (``scorekeeper.retries``). The same caller with the same key and body
+    in a store of its own (``scorekeeper.http.retries``). The same caller with the same key and body
     gets the kept answer; with another body, a 422. Anyone else using the same key makes a
     request of their own, answered as if the key were new and told nothing of the other's. A
     request whose twin is still being answered gets 409: retry in a moment. Only answers of
@@ -446,25 +444,3 @@ class DatabaseBusy:
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         return busy_response(request, exception) if database_busy(exception) else None
-
-
-class GameNotFoundPage:
-    """A page asked for a game that doesn't exist: the 404 page, saying so (the API answers
-    the same refusal as JSON through its own exception handler); a table's game taken away
-    with its round (an old QR code) says what happened and where the table's game is now."""
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        return self.get_response(request)
-
-    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        if isinstance(exception, GameNotFound):
-            from scorekeeper.web.tournaments import replaced_game_page  # the pages import this
-
-            replaced = replaced_game_page(request, exception.args[0] if exception.args else "")
-            if replaced is not None:
-                return replaced
-            raise Http404(message_of(exception))
-        return None

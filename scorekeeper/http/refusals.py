@@ -17,7 +17,7 @@ from scorekeeper.games.errors import Conflict
 
 
 class TooMany(RefereeError):
-    """A client past one of its limits (``scorekeeper.limits``), told when to try again."""
+    """A client past one of its limits (``scorekeeper.http.limits``), told when to try again."""
 
     def __init__(self, message: str, retry_after: int) -> None:
         super().__init__("rate_limited", message)

@@ -100,7 +100,7 @@ class Game(models.Model):
     # What a record imported from a file (GCG) says of the game beyond its turns.
     title = models.CharField(max_length=200, blank=True)
     description = models.TextField(blank=True)
-    # The retry slot (``scorekeeper.retries``) of the request that made it, so that the same
+    # The retry slot (``scorekeeper.http.retries``) of the request that made it, so that the same
     # request sent again after its first answer was lost gets this game, not a second one.
     retry_slot = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001 - see _unique_slot
 
@@ -212,7 +212,7 @@ class Turn(models.Model):
     corrected_by = models.CharField(max_length=80, blank=True)
     entered_by = models.CharField(max_length=80, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
-    # The retry slot (``scorekeeper.retries``) of the request that entered it, so that the same
+    # The retry slot (``scorekeeper.http.retries``) of the request that entered it, so that the same
     # request sent again after its first answer was lost is answered, never entered twice.
     retry_slot = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001 - see _unique_slot
 

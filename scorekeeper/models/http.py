@@ -7,8 +7,9 @@ from django.db import models
 
 
 class RateCount(models.Model):
-    """One client's requests of one kind in one window of a rate limit (``scorekeeper.limits``),
-    shared by every worker and server that uses this database. Not game state."""
+    """One client's requests of one kind in one window of a rate limit
+    (``scorekeeper.http.limits``), shared by every worker and server that uses this database.
+    Not game state."""
 
     name = models.CharField(max_length=200, primary_key=True)  # rate:<limit>:<client>:<window>
     count = models.PositiveIntegerField(default=0)
@@ -20,7 +21,7 @@ class RateCount(models.Model):
 
 class KeptAnswer(models.Model):
     """The answer to a request sent with an Idempotency-Key, kept for its retries for a day
-    (``scorekeeper.retries``); ``status`` is null while the request is being answered. Not
+    (``scorekeeper.http.retries``); ``status`` is null while the request is being answered. Not
     game state."""
 
     slot = models.CharField(max_length=64, primary_key=True)  # key, path and caller, digested

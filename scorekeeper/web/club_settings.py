@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from scorekeeper.clubs import club_settings
 from scorekeeper.clubs.membership import directs, home_clubs
-from scorekeeper.game.refusals import REFUSALS, message_of
+from scorekeeper.http.refusals import REFUSALS, message_of
 from scorekeeper.models import Club
 from scorekeeper.web.club_forms import ClubRulesForm, RenamePlayerForm
 from scorekeeper.web.clubs import get_club, number_of, refuse

@@ -28,9 +28,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from scorekeeper.clubs import membership
 from scorekeeper.clubs.membership import directs
-from scorekeeper.game.refusals import REFUSALS, message_of
 from scorekeeper.games import domain
 from scorekeeper.games.turn_kinds import kind_of
+from scorekeeper.http.refusals import REFUSALS, message_of
 from scorekeeper.models import NAME_MAX, Club, Player, Seat, clubs_of, name_problem
 from scorekeeper.stats.standings import club_standings
 from scorekeeper.web.forms import ClubForm

@@ -46,7 +46,7 @@ from scorekeeper.games.turn_kinds import (
     describe,
     kind_of,
 )
-from scorekeeper.limits import analysis_limit, refusal, spend
+from scorekeeper.http.limits import analysis_limit, refusal, spend
 from scorekeeper.models import Game, Seat, Turn
 from scorekeeper.stats.chart import COLOURS, chart
 from scorekeeper.web.clock_faces import time_penalties, time_points

@@ -15,7 +15,7 @@ from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET, require_POST
 
 from scorekeeper.clubs import club_settings, membership
-from scorekeeper.game.refusals import REFUSALS, message_of
+from scorekeeper.http.refusals import REFUSALS, message_of
 from scorekeeper.models import DirectorInvitation, Invitation
 
 

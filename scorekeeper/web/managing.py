@@ -20,15 +20,15 @@ from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from referee import get_ruleset
-from scorekeeper.game.links import link_url, scorer_url
-from scorekeeper.game.refusals import REFUSALS, message_of, status_of
 from scorekeeper.games import domain
 from scorekeeper.games.correction import move_of
 from scorekeeper.games.counting import options_of
 from scorekeeper.games.entries import Change
 from scorekeeper.games.replay import effective_turns, number_turns, state_before
 from scorekeeper.games.turn_kinds import KINDS, MOVES, describe
-from scorekeeper.limits import spend_beyond
+from scorekeeper.http.limits import spend_beyond
+from scorekeeper.http.links import link_url, scorer_url
+from scorekeeper.http.refusals import REFUSALS, message_of, status_of
 from scorekeeper.models import Game, Turn
 from scorekeeper.web.presenters import board_rows, pad
 from scorekeeper.web.scorer_link import hold, scorer_view

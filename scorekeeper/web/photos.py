@@ -10,8 +10,8 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.http import require_POST
 
-from scorekeeper.game.refusals import REFUSALS, message_of, status_of
 from scorekeeper.games.photos import MAX_BYTES, UNAVAILABLE, available, photo_plays
+from scorekeeper.http.refusals import REFUSALS, message_of, status_of
 from scorekeeper.models import Game
 from scorekeeper.web.scorer_link import scorer_view
 

@@ -26,8 +26,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 
-from scorekeeper.game.links import scorer_url
 from scorekeeper.games.domain import fetch_game
+from scorekeeper.http.links import cookie_name, scorer_url
 from scorekeeper.models import Game
 from scorekeeper.web.shortcuts import private
 from scorekeeper.web.your_games import keep
@@ -35,11 +35,6 @@ from scorekeeper.web.your_games import keep
 HOLD_AGE = 180 * 24 * 3600  # seconds: as long as "your games" remembers the game
 
 ScorerView = Callable[..., HttpResponse]
-
-
-def cookie_name(game_id: Any) -> str:
-    """``scorer_<the game's id in hex>``: one cookie per game, so games never share one."""
-    return f"scorer_{str(game_id).replace('-', '')}"
 
 
 def holds(request: HttpRequest, game: Game, token: str | None = None) -> bool:

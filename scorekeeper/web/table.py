@@ -20,8 +20,6 @@ from django.views.decorators.http import condition, require_GET, require_POST
 
 from referee import RULESETS, RefereeError, draw_for_first, get_ruleset
 from scorekeeper.clubs import club_settings
-from scorekeeper.game.links import scorer_url
-from scorekeeper.game.refusals import REFUSALS, message_of
 from scorekeeper.games import domain
 from scorekeeper.games.analysis import best_play
 from scorekeeper.games.domain import GameNotFound, StaleTurn, name_players
@@ -30,8 +28,10 @@ from scorekeeper.games.replay import turn_phrase
 from scorekeeper.games.resubmit import same_turn
 from scorekeeper.games.sentences import ON_TIME
 from scorekeeper.games.turn_kinds import KINDS, describe, kind_of
+from scorekeeper.http.links import scorer_url
+from scorekeeper.http.refusals import REFUSALS, message_of
+from scorekeeper.http.retries import retry_slot
 from scorekeeper.models import Game, Player, Seat, clubs_of
-from scorekeeper.retries import retry_slot
 from scorekeeper.web.clock_faces import posted_clock
 from scorekeeper.web.forms import NewGameForm, ruleset_named
 from scorekeeper.web.invitations import waiting

@@ -42,8 +42,8 @@ from django.db import connection
 from django.utils import timezone
 
 from bench.sequences import HASBRO, tiles
-from scorekeeper import retries
 from scorekeeper.games.consistency import check_game
+from scorekeeper.http import retries
 from scorekeeper.models import Game, KeptAnswer, Turn
 from tests.servers import REQUEST_TIMEOUT, encode, request, server, server_env
 

@@ -18,10 +18,10 @@ from django.db import DatabaseError
 from django.test import Client, override_settings
 from django.utils import timezone
 
-from scorekeeper import limits
-from scorekeeper.limits import Limit, sweep
+from scorekeeper.http import limits
+from scorekeeper.http.limits import Limit, sweep
+from scorekeeper.http.links import cookie_name
 from scorekeeper.models import Club, Game, Player, RateCount, Turn
-from scorekeeper.web.scorer_link import cookie_name
 from tests.factories import CLUB_WORDS, ApiGame
 from tests.servers import skip_without_redis
 
@@ -178,7 +178,7 @@ def test_behind_an_appending_proxy_the_client_cannot_forge_its_address(client, s
     ],
 )
 def test_the_client_is_that_many_entries_from_the_right(rf, settings, proxies, header, client_is):
-    from scorekeeper.middleware import client_address
+    from scorekeeper.http.middleware import client_address
 
     settings.TRUSTED_PROXIES = proxies
     request = rf.get("/", HTTP_X_FORWARDED_FOR=header, REMOTE_ADDR="127.0.0.1")
@@ -222,7 +222,7 @@ def test_admin_sign_in_attempts_are_throttled(client, settings):
 def test_a_counter_outage_does_not_refuse_turns(client, settings):
     settings.RATE_LIMIT_TURNS = 1
     game = ApiGame(client)
-    with mock.patch("scorekeeper.limits._add_each", side_effect=DatabaseError("down")):
+    with mock.patch("scorekeeper.http.limits._add_each", side_effect=DatabaseError("down")):
         assert _flood(client, game, 3) == [201, 201, 201]
 
 
@@ -296,7 +296,7 @@ def test_limits_are_shared_through_redis(client, settings):
     redis_cache = caches["default"]
     redis_cache.clear()
     try:
-        with mock.patch("scorekeeper.limits.cache", redis_cache):
+        with mock.patch("scorekeeper.http.limits.cache", redis_cache):
             game = ApiGame(client)
             assert _flood(client, game, 3) == [201, 201, 429]
             # A second app server sees the same counter.
@@ -518,7 +518,7 @@ def test_every_answer_has_the_policy_django_csp_gives_it(rf, settings, own):
     from csp.middleware import CSPMiddleware
     from django.http import HttpResponse
 
-    from scorekeeper.middleware import ContentSecurityPolicy
+    from scorekeeper.http.middleware import ContentSecurityPolicy
 
     settings.CONTENT_SECURITY_POLICY = {"DIRECTIVES": {"script-src": [SELF, NONCE]}}
     headers = []

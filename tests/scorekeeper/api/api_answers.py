@@ -170,7 +170,7 @@ class Recorder:
 def fixed_clocks(recorder: Recorder) -> Iterator[None]:
     with (
         mock.patch("django.utils.timezone.now", lambda: recorder.now),
-        mock.patch("scorekeeper.limits.time") as limits_time,
+        mock.patch("scorekeeper.http.limits.time") as limits_time,
     ):
         limits_time.time.return_value = LIMITS_CLOCK
         yield

@@ -7,8 +7,8 @@ import html
 import pytest
 
 from scorekeeper.games.turn_kinds import describe
+from scorekeeper.http.links import cookie_name
 from scorekeeper.models import Game, Seat, Turn
-from scorekeeper.web.scorer_link import cookie_name
 from tests.factories import ApiGame
 
 pytestmark = pytest.mark.django_db

@@ -16,8 +16,8 @@ from django.test import Client
 from referee import GameState
 from scorekeeper.games import domain
 from scorekeeper.games.consistency import check_game
+from scorekeeper.http.links import cookie_name
 from scorekeeper.models import Game, Turn
-from scorekeeper.web.scorer_link import cookie_name
 from tests.factories import HOUSE
 
 pytestmark = pytest.mark.django_db

@@ -14,9 +14,9 @@ from django.test import Client
 
 from referee.rulesets import RULESETS, RuleOptions
 from scorekeeper.games import domain
+from scorekeeper.http.links import cookie_name
 from scorekeeper.models import Game
 from scorekeeper.web.presenters import rules_summary
-from scorekeeper.web.scorer_link import cookie_name
 
 pytestmark = pytest.mark.django_db
 

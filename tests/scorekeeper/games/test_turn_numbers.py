@@ -8,7 +8,7 @@ import re
 import pytest
 
 from bench.sequences import HASBRO, tiles
-from scorekeeper.web.scorer_link import cookie_name
+from scorekeeper.http.links import cookie_name
 from tests.factories import CLUB_WORDS, ApiGame
 
 pytestmark = pytest.mark.django_db

@@ -18,8 +18,8 @@ from bench.sequences import HASBRO
 from referee import RefereeError
 from scorekeeper.games import domain
 from scorekeeper.games.consistency import check_game
+from scorekeeper.http.links import cookie_name
 from scorekeeper.models import Club, Game
-from scorekeeper.web.scorer_link import cookie_name
 from tests.factories import make_club
 
 pytestmark = pytest.mark.django_db
