@@ -33,7 +33,7 @@ from django.core.cache import cache
 from django.db import connection, transaction
 from django.http import HttpRequest
 
-from config.clients import tables_behind
+from config.clients import client_of, tables_behind
 from referee import GCG_MAX_SIZE as MAX_SIZE
 from scorekeeper.http.links import cookie_name
 from scorekeeper.http.refusals import TooMany
@@ -76,16 +76,10 @@ class Limit:
 
 
 def client_address(request: HttpRequest) -> str:
-    """Who sent the request. Behind ``TRUSTED_PROXIES`` proxies, each of which appends the
-    address it was reached from to X-Forwarded-For, the client is that many entries from the
-    right: what stands further left was written by the client and proves nothing."""
-    proxies = settings.TRUSTED_PROXIES
-    if proxies:
-        hops = [h.strip() for h in str(request.META.get("HTTP_X_FORWARDED_FOR", "")).split(",")]
-        hops = [h for h in hops if h]
-        if len(hops) >= proxies:
-            return hops[-proxies]
-    return str(request.META.get("REMOTE_ADDR", "unknown"))
+    """Who sent the request, behind ``TRUSTED_PROXIES`` proxies (``config.clients.client_of``)."""
+    forwarded = str(request.META.get("HTTP_X_FORWARDED_FOR", ""))
+    peer = str(request.META.get("REMOTE_ADDR", "unknown"))
+    return client_of([forwarded], peer, settings.TRUSTED_PROXIES)
 
 
 # A game named in the path (its turns, corrections and pages), and the secret an older scorer
