@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from referee import GameOver, IllegalAction, IllegalPlay, InputError, RefereeError
 from scorekeeper.games.analysis import Busy, Preparing
-from scorekeeper.games.domain import GameHere, GameNotFound, StaleTurn
-from scorekeeper.games.errors import Conflict
+from scorekeeper.games.errors import Conflict, GameHere, GameNotFound, StaleTurn
 
 
 class TooMany(RefereeError):

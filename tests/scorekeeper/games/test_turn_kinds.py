@@ -10,7 +10,7 @@ import pytest
 
 from referee.errors import IllegalAction
 from scorekeeper import models
-from scorekeeper.games import domain
+from scorekeeper.games import domain, entering
 from scorekeeper.games.consistency import check_game
 from scorekeeper.games.turn_kinds import (
     JUDGING,
@@ -165,7 +165,7 @@ def test_a_wrong_recorded_total_is_caught_by_the_check(client):
 
 
 def test_a_full_log_refuses_more_turns_but_the_game_can_still_end(client, monkeypatch):
-    monkeypatch.setattr(domain, "LOG_CAP", 3)
+    monkeypatch.setattr(entering, "LOG_CAP", 3)
     game = ApiGame(client)
     for _ in range(3):
         assert game.turn({"action": "exchange", "count": 1}).status_code == 201
@@ -178,7 +178,7 @@ def test_a_full_log_refuses_more_turns_but_the_game_can_still_end(client, monkey
 def test_a_full_log_refuses_a_time_penalty_too(monkeypatch):
     # A penalty changes no one's turn, so nothing else stops it: it once grew a log past the
     # cap without end (6,001 entries from one import).
-    monkeypatch.setattr(domain, "LOG_CAP", 3)
+    monkeypatch.setattr(entering, "LOG_CAP", 3)
     game = domain.check_create_game(
         ruleset="crossword-classic", players=["Ann", "Ben"], lexicon="CLUB"
     )

@@ -14,6 +14,7 @@ from django.db import connection
 from django.utils import timezone
 
 from config.sqlite import base as sqlite_base
+from referee import RefereeError
 from scorekeeper.games import domain, rows
 from scorekeeper.games.consistency import check_game
 from scorekeeper.models import Game, Turn
@@ -32,13 +33,13 @@ WHOLE_DATABASE = pytest.mark.skipif(
 def engine_calls(monkeypatch):
     """For each turn entered, whether it was worked out inside a transaction."""
     calls: list[bool] = []
-    enter = domain._enter
+    enter = domain.enter_turn
 
     def recorded(kind, context):  # type: ignore[no-untyped-def]
         calls.append(connection.in_atomic_block)
         return enter(kind, context)
 
-    monkeypatch.setattr(domain, "_enter", recorded)
+    monkeypatch.setattr(domain, "enter_turn", recorded)
     return calls
 
 
@@ -107,7 +108,7 @@ def test_a_turn_entered_meanwhile_makes_a_correction_worked_out_again(monkeypatc
 def test_a_refusal_worked_out_ahead_changes_nothing(engine_calls):
     game = new_game()
     before = rows.game_rows(game.pk, lock=False)
-    with pytest.raises(domain.RefereeError):  # not in one line
+    with pytest.raises(RefereeError):  # not in one line
         domain.act(game.pk, "play", tiles=[(4, 3, "A"), (5, 4, "T")])
     assert engine_calls == [False]
     assert rows.game_rows(game.pk, lock=False) == before
