@@ -3,7 +3,7 @@ that the state at any point of a game is a checkpoint and a few steps away, howe
 
 They are a cache of the replay: made from the log alone, written in the transaction that
 changes the log (``domain``), deleted from a turn on when that turn leaves the game (undo) or
-is corrected, checked against a replay from the start by ``consistency.check_game`` and made
+is corrected, checked against a replay from the start by ``consistency.audit_game`` and made
 again from the log by ``rebuild``. The record is the log: a game without checkpoints (one
 stored before they were kept) replays from its start, as every game once did.
 """
@@ -62,7 +62,7 @@ def state_at(game: Game, step: int, players: int) -> GameState:
 
 
 @dataclass
-class Kept:
+class CheckpointsDue:
     """Checkpoints to write while the turns in effect are gone through in order from some
     place on (a correction's replay, an import): one whenever ``EVERY`` places have passed
     since the last."""
@@ -97,7 +97,7 @@ def replayed(game: Game, players: int) -> Iterator[tuple[Turn, int, GameState]]:
 
 def rebuild(game: Game, players: int) -> int:
     """Make the game's checkpoints again from its log; how many."""
-    kept = Kept()
+    kept = CheckpointsDue()
     for turn, step, state in replayed(game, players):
         kept.after(game, turn.place, step, state)
     Checkpoint.objects.filter(game=game).delete()

@@ -1,6 +1,6 @@
 """The consistency check: replay a game's log and list every way the stored record disagrees.
 
-``check_game`` (used by ``manage.py check_games`` and the tests) compares the stored state
+``audit_game`` (used by ``manage.py check_games`` and the tests) compares the stored state
 with a replay of the log from the start; ``turn_problems`` checks each log entry's own fields;
 ``checkpoint_problems`` the stored checkpoints (a cache of the replay) against the replay;
 ``log_problems`` does the first two for a game not stored yet (an import's ``Draft``).
@@ -19,7 +19,7 @@ from scorekeeper.games.turn_kinds import KINDS, kind_of
 from scorekeeper.models import Game, Seat, Turn
 
 
-def check_game(game: Game) -> list[str]:
+def audit_game(game: Game) -> list[str]:
     """Replay a game's log and list every way the stored state disagrees with it."""
     seats = list(game.seats.select_related("player").order_by("order"))
     try:
@@ -99,7 +99,7 @@ def checkpoint_problems(game: Game, players: int) -> list[str]:
 def turn_problems(game: Game, seats: Sequence[Seat] | None = None) -> list[str]:
     """What replaying the state can't see: every logged turn's own fields against the engine.
 
-    ``check_game`` proves the stored state follows from the log's tiles and verdicts; this
+    ``audit_game`` proves the stored state follows from the log's tiles and verdicts; this
     checks the rest of each entry, which the GCG and the log shown to players read: who moved,
     the notation, words and score of a play, the play a challenge judged, the turn an undo
     took back, and the running totals the chart reads.
@@ -112,7 +112,7 @@ def turn_problems(game: Game, seats: Sequence[Seat] | None = None) -> list[str]:
 def log_problems(
     game: Game, seats: Sequence[Seat], turns: Sequence[Turn], state: GameState
 ) -> list[str]:
-    """``check_game`` for a game not stored yet (``scorekeeper.games.domain.Draft``): every way its
+    """``audit_game`` for a game not stored yet (``scorekeeper.games.domain.Draft``): every way its
     log (all its turns, by number) and the state it reached disagree with a replay."""
     try:
         problems, replayed = _log_problems(game, seats, turns)

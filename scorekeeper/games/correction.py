@@ -183,7 +183,7 @@ def _rescore(
     turn.totals = totals(state)
 
 
-def replay(state: GameState, turn: Turn, kinds: Kinds) -> Outcome:
+def reapply(state: GameState, turn: Turn, kinds: Kinds) -> Outcome:
     """A correction applied again from the log: as the move it stands for."""
     apply = as_move(turn, kinds).replay
     assert apply is not None

@@ -107,7 +107,7 @@ def do_create_game(
     game.retry_slot = retry_slot
     with transaction.atomic():
         if club is not None:
-            game.club = check_roster(club, names)
+            game.club = access_club_for_players(club, names)
         game.save(force_insert=True)
         seats = [
             Seat.objects.create(game=game, player=player_named(name), order=order)
@@ -177,7 +177,7 @@ def unsaved_game(
     return NewGame(game, names, state)
 
 
-def check_roster(club: Club, names: Sequence[str]) -> Club:
+def access_club_for_players(club: Club, names: Sequence[str]) -> Club:
     """The club, locked, if every name is a player on its roster; else the refusal naming the
     first player who is not."""
     try:

@@ -34,14 +34,14 @@ from referee import (
 from scorekeeper.game.event_version import do_bump_for_game
 from scorekeeper.games import checkpoints, clocks, rows
 from scorekeeper.games.access import fetch_game
-from scorekeeper.games.checkpoints import Kept
+from scorekeeper.games.checkpoints import CheckpointsDue
 from scorekeeper.games.create import (
     TABLE_MOST,
     TURN_CLOCK,
     NewGame,
+    access_club_for_players,
     check_create_game,
     check_player_names,
-    check_roster,
     do_create_game,
     known_player,
     made_under,
@@ -50,7 +50,7 @@ from scorekeeper.games.create import (
 )
 from scorekeeper.games.drafts import Draft, do_link_players, draft_game
 from scorekeeper.games.entering import LOG_CAP, LOG_MAX, check_room, enter_turn, taken
-from scorekeeper.games.entries import Change, Context, Entry
+from scorekeeper.games.entries import Change, Context, TurnEntry
 from scorekeeper.games.errors import GameHere, GameNotFound, StaleTurn, name_players, named
 from scorekeeper.games.in_play import StoredInPlay
 from scorekeeper.games.preview import Preview, preview
@@ -81,7 +81,7 @@ __all__ = [
     "act",
     "check_create_game",
     "check_player_names",
-    "check_roster",
+    "access_club_for_players",
     "check_room",
     "do_create_game",
     "do_link_players",
@@ -200,7 +200,7 @@ def act(
             entered_by=by[:80],
             retry_slot=retry_slot,
         )
-        entry = Entry(
+        entry = TurnEntry(
             by=by, notation=notation, tiles=tiles, count=count, racks=racks, verdict=verdict,
             seat=seat, points=points, rack=rack, note=note, target=target, best=best,
             director=director, clock_ms=clock_ms, clock_at=clock_at, clock=clock,
@@ -274,7 +274,7 @@ class _Worked:
     state: GameState
     entry_write: rows.Write | None = None  # the log entry's insert
     updates: list[rows.Write] = field(default_factory=list)  # the game's, the seats'
-    kept: Kept | None = None  # the checkpoints to write with it
+    kept: CheckpointsDue | None = None  # the checkpoints to write with it
 
     def settle(self, *, if_unchanged: bool = False) -> None:
         """Put the turn's number and the state after it on the game and its seats, and make
@@ -334,14 +334,14 @@ class _Worked:
         )  # fmt: skip
 
 
-def _due(game: Game, turn: Turn, state: GameState) -> Kept | None:
+def _due(game: Game, turn: Turn, state: GameState) -> CheckpointsDue | None:
     """The checkpoint to keep after a new entry at the end of the order of play, if the last
     one is ``checkpoints.EVERY`` places behind it (then the turns in effect before it are
     counted, for its step)."""
     if turn.place - game.checkpoint_place < checkpoints.EVERY:
         return None
     step = checkpoints.in_effect(game).filter(place__lt=turn.place).count() + 1
-    kept = Kept(game.checkpoint_place)
+    kept = CheckpointsDue(game.checkpoint_place)
     kept.after(game, turn.place, step, state)
     return kept
 

@@ -18,11 +18,11 @@ from referee import (
 )
 from scorekeeper.games import rows
 from scorekeeper.games.access import fetch_game
-from scorekeeper.games.checkpoints import Kept
+from scorekeeper.games.checkpoints import CheckpointsDue
 from scorekeeper.games.consistency import log_problems
 from scorekeeper.games.create import known_player, made_under, player_named, unsaved_game
 from scorekeeper.games.entering import check_room, enter_turn
-from scorekeeper.games.entries import Context, Entry
+from scorekeeper.games.entries import Context, TurnEntry
 from scorekeeper.games.in_play import InPlay
 from scorekeeper.games.state import new_state, set_state
 from scorekeeper.games.turn_kinds import KINDS
@@ -82,7 +82,7 @@ class Draft:
         self.by = by
         self.policy = policy_for(game)
         self.in_play = InPlay(self.effective, lambda: new_state(game, len(self.seats)))
-        self.kept = Kept()  # the checkpoints of its log, stored with it
+        self.kept = CheckpointsDue()  # the checkpoints of its log, stored with it
 
     def enter(
         self,
@@ -112,7 +112,7 @@ class Draft:
             turn = Turn(
                 game=self.game, number=number, place=number, action=action, entered_by=self.by[:80]
             )
-            entry = Entry(
+            entry = TurnEntry(
                 by=self.by, tiles=None if tiles is None else list(tiles), count=count,
                 racks=racks, verdict=verdict, seat=seat, points=points, rack=rack, note=note,
             )  # fmt: skip
@@ -149,7 +149,7 @@ class Draft:
         none (an operator's import), every seat is the player of its name, found or made.
 
         Everything slow happens before it: the check that the log replays to the state reached
-        and that every entry agrees with the engine (``check_game``'s checks, in memory), and
+        and that every entry agrees with the engine (``audit_game``'s checks, in memory), and
         the log's rows prepared as the database takes them. The transaction (on SQLite, the
         database's write lock) holds only the inserts: the log's rows by one statement run
         for each (``executemany``), then the plays each challenge judged linked by id.

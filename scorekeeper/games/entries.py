@@ -1,4 +1,4 @@
-"""A turn being entered: what the scorer entered (``Entry``), what a kind's handler works on
+"""A turn being entered: what the scorer entered (``TurnEntry``), what a kind's handler works on
 (``Context``), a score a correction changed (``Change``) and the moment before a turn as its GCG
 line reads it (``Before``). Below the table of turn kinds and every handler of it.
 """
@@ -16,12 +16,12 @@ from scorekeeper.games.word_policy import WordPolicy
 from scorekeeper.models import Game, Seat, Turn
 
 if TYPE_CHECKING:
-    from scorekeeper.games.checkpoints import Kept
+    from scorekeeper.games.checkpoints import CheckpointsDue
     from scorekeeper.games.in_play import InPlay
 
 
 @dataclass(kw_only=True)
-class Entry:
+class TurnEntry:
     """What the scorer entered for one turn; each kind reads the parts it needs. Made by
     keyword only: its parts are many, and several of one type."""
 
@@ -57,7 +57,7 @@ class Context:
     seats: list[Seat]
     state: GameState
     turn: Turn
-    entry: Entry
+    entry: TurnEntry
     policy: WordPolicy
     log: InPlay  # the log's turns in effect
     changes: list[Change] = field(default_factory=list)  # scores a correction changed
@@ -67,7 +67,7 @@ class Context:
     # Time penalties by seat that the entry's end of the game makes due (a player clock).
     time_penalties: list[tuple[int, int]] = field(default_factory=list)
     uncounted: int = 0  # turns players count that the entry took out of effect
-    kept: Kept | None = None  # the checkpoints a correction made again as it replayed
+    kept: CheckpointsDue | None = None  # the checkpoints a correction made again as it replayed
     rescored: int = 0  # the later turns a correction scored again
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 from referee import GameState
 from scorekeeper.games import checkpoints, counting
-from scorekeeper.games.checkpoints import Kept, in_effect
+from scorekeeper.games.checkpoints import CheckpointsDue, in_effect
 from scorekeeper.games.counting import IN_EFFECT, options_of
 from scorekeeper.games.turn_kinds import ASIDE, PLAYS, TURNS, kind_of, turns_of
 from scorekeeper.models import Game, Seat, Turn
@@ -62,9 +62,9 @@ class InPlay:
         """A turn in effect's step in the replay: how many turns in effect go up to it."""
         return sum(1 for t in self.turns() if t.place <= turn.place)
 
-    def kept_before(self, place: int) -> Kept:
+    def kept_before(self, place: int) -> CheckpointsDue:
         """The checkpoints to write from ``place`` on, after the last one before it."""
-        return Kept()
+        return CheckpointsDue()
 
 
 class StoredInPlay(InPlay):
@@ -119,6 +119,6 @@ class StoredInPlay(InPlay):
         count: int = in_effect(self.game).filter(place__lte=turn.place).count()
         return count
 
-    def kept_before(self, place: int) -> Kept:
+    def kept_before(self, place: int) -> CheckpointsDue:
         found = self.game.checkpoints.filter(place__lt=place).order_by("-place").first()
-        return Kept(found.place, found.step) if found is not None else Kept()
+        return CheckpointsDue(found.place, found.step) if found is not None else CheckpointsDue()

@@ -512,7 +512,7 @@ KINDS: dict[str, ActionKind] = {
         ActionKind(
             "correct",
             enter=lambda ctx: correction.enter(ctx, KINDS),
-            replay=lambda state, turn: correction.replay(state, turn, KINDS),
+            replay=lambda state, turn: correction.reapply(state, turn, KINDS),
             describe=lambda t: sentences.corrected(t, KINDS, correction.as_move(t, KINDS)),
             label=lambda t: f"correction of #{t.target.number}" if t.target else "correction",
             gcg=lambda turn, *line: correction.as_move(turn, KINDS).gcg(turn, *line),

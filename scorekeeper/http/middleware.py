@@ -237,7 +237,7 @@ class Idempotency:
                     "This Idempotency-Key was used for a different request.",
                 )  # fmt: skip
             if answer is not None and answer.status is not None:
-                return retries.replay(answer)
+                return retries.resend(answer)
             if answer is not None and answer.held:
                 return _in_progress()
             full_for = None if answer is not None else retries.caller_full_for(slot)

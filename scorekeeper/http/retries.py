@@ -70,7 +70,7 @@ def kept(status: int) -> bool:
 
 
 @dataclass(frozen=True)
-class Kept:
+class SlotHeld:
     """What a slot holds: the body's digest, and the answer, or (``status`` None) a claim,
     ``held`` while its holder may still be answering."""
 
@@ -81,7 +81,7 @@ class Kept:
     held: bool
 
 
-def find(slot: Slot) -> Kept | None:
+def find(slot: Slot) -> SlotHeld | None:
     """The slot's answer or claim, unless expired."""
     now = timezone.now()
     with connection.cursor() as cursor:
@@ -93,7 +93,7 @@ def find(slot: Slot) -> Kept | None:
     if row is None:
         return None
     body, status, content, headers, held = row
-    return Kept(body, status, bytes(content), json.loads(headers), bool(held))
+    return SlotHeld(body, status, bytes(content), json.loads(headers), bool(held))
 
 
 def caller_full_for(slot: Slot) -> int | None:
@@ -166,7 +166,7 @@ def release(slot: Slot) -> None:
         cursor.execute(_statements(connection.vendor).release, [slot.slot])
 
 
-def replay(answer: Kept) -> HttpResponse:
+def resend(answer: SlotHeld) -> HttpResponse:
     """The kept answer, as it was first given."""
     headers = dict(answer.headers)
     cookies = headers.pop("cookies", {})
@@ -239,7 +239,7 @@ def _sweep(now: datetime, batch: int) -> None:
 
 __all__ = [
     "KEEP_SECONDS",
-    "Kept",
+    "SlotHeld",
     "Slot",
     "caller_full_for",
     "claim",
@@ -247,7 +247,7 @@ __all__ = [
     "keep",
     "kept",
     "release",
-    "replay",
+    "resend",
     "retry_slot",
     "sweep",
 ]

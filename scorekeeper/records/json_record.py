@@ -16,7 +16,7 @@ from django.utils.dateparse import parse_datetime
 
 from referee import InputError, RefereeError
 from scorekeeper.games import checkpoints, clocks
-from scorekeeper.games.consistency import check_game
+from scorekeeper.games.consistency import audit_game
 from scorekeeper.games.domain import LOG_MAX, check_player_names, player_named
 from scorekeeper.games.replay import count_turns_played, places_of
 from scorekeeper.games.results import results
@@ -123,7 +123,7 @@ def import_record(record: Any, *, new_id: bool = False) -> Game:
         with transaction.atomic():
             game = _create(record, new_id)
             try:
-                problems = check_game(game)
+                problems = audit_game(game)
             except RefereeError as error:  # a stored last play the board can't hold, say
                 problems = [f"the stored state does not read: {error.message}"]
             if problems:

@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 
 from scorekeeper.games import checkpoints, domain
-from scorekeeper.games.consistency import check_game, checkpoint_problems
+from scorekeeper.games.consistency import audit_game, checkpoint_problems
 from scorekeeper.games.replay import replay, steps
 from scorekeeper.models import Checkpoint, Game
 from scorekeeper.records.gcg_import import import_gcg
@@ -39,7 +39,7 @@ def every_few_turns(monkeypatch):
 def agrees(game_id: object) -> Game:
     """The game, once every checkpoint and every state read from them is the replay's."""
     game = Game.objects.get(pk=game_id)
-    assert check_game(game) == []
+    assert audit_game(game) == []
     players = game.seats.count()
     replayed = [step.state.to_dict() for step in steps(game)]
     for at, state in enumerate(replayed, 1):
@@ -121,7 +121,7 @@ def test_the_check_finds_a_checkpoint_that_disagrees_with_the_log(use_words):
     assert checkpoint_problems(Game.objects.get(pk=game.pk), 2) == [
         "the checkpoint after turn 3 is not the state the log's replay reaches there"
     ]
-    assert check_game(Game.objects.get(pk=game.pk)) != []
+    assert audit_game(Game.objects.get(pk=game.pk)) != []
 
 
 def test_check_games_rebuilds_the_checkpoints_of_a_game_stored_without_them(use_words):

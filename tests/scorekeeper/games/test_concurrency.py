@@ -9,7 +9,7 @@ from django.db import connection
 from django.test import Client
 
 from bench.sequences import tiles
-from scorekeeper.games.consistency import check_game
+from scorekeeper.games.consistency import audit_game
 from scorekeeper.models import Game, Turn
 from tests.factories import ApiGame
 
@@ -59,7 +59,7 @@ def test_the_same_turn_sent_at_once_lands_exactly_once(copies):
     assert sorted(statuses) == [201] + [409] * (copies - 1)
     stored = Game.objects.get(pk=game.id)
     assert stored.last_entry_number == 1 and Turn.objects.filter(game=stored).count() == 1
-    assert check_game(stored) == []
+    assert audit_game(stored) == []
 
 
 def test_a_double_tap_without_a_turn_number_still_lands_once():
@@ -82,7 +82,7 @@ def test_a_pass_racing_a_play_for_the_same_turn():
     )
     assert sorted(statuses) == [201, 409]
     stored = Game.objects.get(pk=game.id)
-    assert Turn.objects.filter(game=stored).count() == 1 and check_game(stored) == []
+    assert Turn.objects.filter(game=stored).count() == 1 and audit_game(stored) == []
 
 
 def test_a_challenge_racing_the_next_play():
@@ -98,7 +98,7 @@ def test_a_challenge_racing_the_next_play():
     assert sorted(statuses) == [201, 409]
     stored = Game.objects.get(pk=game.id)
     assert stored.last_entry_number == 2 and Turn.objects.filter(game=stored).count() == 2
-    assert check_game(stored) == []
+    assert audit_game(stored) == []
 
 
 def test_an_undo_racing_a_play():
@@ -113,7 +113,7 @@ def test_an_undo_racing_a_play():
     )
     assert sorted(statuses) == [201, 409]
     stored = Game.objects.get(pk=game.id)
-    assert stored.last_entry_number == 2 and check_game(stored) == []
+    assert stored.last_entry_number == 2 and audit_game(stored) == []
 
 
 def test_many_games_at_once_lose_nothing():
@@ -125,5 +125,5 @@ def test_many_games_at_once_lose_nothing():
         assert send_at_once([(game, body) for game in games]) == [201] * len(games)
     for api_game in games:
         stored = Game.objects.get(pk=api_game.id)
-        assert check_game(stored) == []
+        assert audit_game(stored) == []
         assert stored.last_entry_number == Turn.objects.filter(game=stored).count() == 3

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bench.sequences import HASBRO
-from scorekeeper.games.consistency import check_game
+from scorekeeper.games.consistency import audit_game
 from scorekeeper.games.replay import steps
 from scorekeeper.games.turn_kinds import describe
 from scorekeeper.models import Game, Turn
@@ -54,7 +54,7 @@ def test_correcting_turn_2_rescores_the_later_turns(client):
     assert fifth.score == 13 and sorted(w["word"] for w in fifth.words) == ["LEAPS", "WOOL"]
     in_play = [(t.number, t.totals) for t in (s.turn for s in steps(Game.objects.get(pk=game.id)))]
     assert in_play == [(1, [8, 0]), (6, [8, 10]), (3, [18, 10]), (4, [18, 15]), (5, [31, 15])]
-    assert check_game(Game.objects.get(pk=game.id)) == []
+    assert audit_game(Game.objects.get(pk=game.id)) == []
 
 
 def test_the_corrected_turn_stays_in_the_log_marked(client):
@@ -77,7 +77,7 @@ def test_a_correction_that_breaks_a_later_play_is_refused(client):
     assert "no longer be legal" in error["message"]
     assert [p["score"] for p in game.state()["players"]] == [30, 13]
     assert not Turn.objects.filter(game_id=game.id, corrected_at__isnull=False).exists()
-    assert check_game(Game.objects.get(pk=game.id)) == []
+    assert audit_game(Game.objects.get(pk=game.id)) == []
 
 
 def test_a_correction_to_an_invalid_word_is_refused_in_a_checked_game(client):
@@ -93,7 +93,7 @@ def test_the_last_turn_corrected_then_undone(client):
     state = game.turn({"action": "undo"}).json()["game"]
     assert [p["score"] for p in state["players"]] == [18, 13]  # turn 5 is gone altogether
     assert state["to_move"] == "Ann"
-    assert check_game(Game.objects.get(pk=game.id)) == []
+    assert audit_game(Game.objects.get(pk=game.id)) == []
 
 
 def test_a_correction_can_be_corrected_again(client):
@@ -104,7 +104,7 @@ def test_a_correction_can_be_corrected_again(client):
     response = correct(game, 6, tiles=fifth)
     assert response.status_code == 201, response.content
     assert [p["score"] for p in response.json()["game"]["players"]] == [30, 13]
-    assert check_game(Game.objects.get(pk=game.id)) == []
+    assert audit_game(Game.objects.get(pk=game.id)) == []
 
 
 def test_an_exchange_that_would_break_a_later_word_is_refused_naming_it(client):
@@ -129,7 +129,7 @@ def test_a_corrected_game_exports_and_imports_whole(client):
     correct(game, 2, tiles=[{"row": r, "col": c, "letter": t} for r, c, t in DEARS])
     again = import_record(export_record(Game.objects.get(pk=game.id)), new_id=True)
     assert again.turns.get(number=2).corrected
-    assert check_game(again) == []
+    assert audit_game(again) == []
 
 
 def test_a_corrected_letter_up_game_exports_to_gcg_in_the_order_of_play(client):
@@ -174,4 +174,4 @@ def test_a_challenge_after_correcting_the_last_play_judges_the_correction(client
     assert challenge.target.number == 3 and challenge.result == "upheld"
     assert describe(challenge).startswith("Ann challenged: NOT ACCEPTABLE – Ben’s play G5 .EARZ")
     assert [p["score"] for p in game.state()["players"]] == [8, 0]  # Ben's DEARZ came off
-    assert check_game(Game.objects.get(pk=game.id)) == []
+    assert audit_game(Game.objects.get(pk=game.id)) == []

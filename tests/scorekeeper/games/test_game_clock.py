@@ -11,7 +11,7 @@ import pytest
 from referee import IllegalAction
 from referee.gcg import read_gcg
 from scorekeeper.games import clocks, domain
-from scorekeeper.games.consistency import check_game
+from scorekeeper.games.consistency import audit_game
 from scorekeeper.games.turn_kinds import describe
 from scorekeeper.models import Game, Turn
 from scorekeeper.records.gcg_export import game_to_gcg
@@ -268,7 +268,7 @@ def test_an_undo_passes_over_a_clock_action_to_the_last_turn(client):
     undone = game.turn({"action": "undo"}).json()
     assert undone["turn"]["target"] == 1
     assert undone["game"]["to_move"] == "Ann" and undone["game"]["clock"]["running"] == 0
-    assert check_game(Game.objects.get(pk=game.id)) == []
+    assert audit_game(Game.objects.get(pk=game.id)) == []
 
 
 @pytest.mark.parametrize(
@@ -323,7 +323,7 @@ def test_the_end_enters_each_player_s_overtime_penalty_into_the_final_score(clie
     assert finals == [("Ann", 8 + RACK_PENALTY - 40), ("Ben", RACK_PENALTY - 10)]
     penalties = [(t["player"], t["score"]) for t in game.log() if t["action"] == "penalty"]
     assert penalties == [("Ann", -40), ("Ben", -10)]
-    assert check_game(Game.objects.get(pk=game.id)) == []
+    assert audit_game(Game.objects.get(pk=game.id)) == []
 
 
 def test_no_overtime_costs_nothing_and_enters_nothing(client, server_time):
@@ -355,7 +355,7 @@ def test_past_the_maximum_a_player_loses_on_time_whatever_the_scores(client, ser
     assert [p["final_score"] for p in players] == [8 + RACK_PENALTY - 100, RACK_PENALTY]
     assert [p["result"] for p in players] == ["loss", "win"]
     assert game.state()["clock"]["lost_on_time"] == [0]  # the API says why
-    assert check_game(Game.objects.get(pk=game.id)) == []
+    assert audit_game(Game.objects.get(pk=game.id)) == []
 
 
 def test_past_the_maximum_a_capped_clock_only_charges_the_cap(client, server_time):
@@ -419,7 +419,7 @@ def test_the_json_record_round_trips_the_clock_and_every_reading(server_time):
     assert again.clock == clock
     assert list(again.turns.order_by("number").values_list("clock", flat=True)) == readings
     assert finals(again) == expected
-    assert check_game(again) == []
+    assert audit_game(again) == []
 
 
 def test_a_time_penalty_after_the_end_is_written_with_the_final_score_as_its_total():
@@ -479,7 +479,7 @@ def test_a_paired_game_s_clock_waits_at_full_time_until_the_table_starts_it(clie
     (entry,) = client.get(f"/api/games/{game.pk}/turns/").json()["turns"]
     assert entry["clock"]["action"] == "start"
     assert describe(Turn.objects.get(game=game)).startswith("The table started the clock")
-    assert check_game(Game.objects.get(pk=game.pk)) == []
+    assert audit_game(Game.objects.get(pk=game.pk)) == []
 
 
 def test_the_first_entry_starts_a_waiting_clock_without_the_wait(client, server_time):

@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from scorekeeper.games import domain, rows
-from scorekeeper.games.consistency import check_game
+from scorekeeper.games.consistency import audit_game
 from scorekeeper.games.replay import count_turns_played
 from scorekeeper.models import Game, Turn
 from tests.factories import ApiGame, finished_game, letterup_game, make_club, upwords_game
@@ -58,7 +58,7 @@ def test_a_turn_reads_once_inserts_once_and_updates_what_changed(client):
         assert sent.count("SELECT") == 1 and sent.count("INSERT") == 2, sent  # + the rate count
     assert statements[0].count("UPDATE") == 2 and statements[1].count("UPDATE") == 1
     stored = Game.objects.get(pk=game.id)
-    assert check_game(stored) == []
+    assert audit_game(stored) == []
     turn = Turn.objects.get(game=stored, number=1)
     assert (turn.action, turn.notation, turn.score, turn.totals) == (
         "play",
@@ -89,14 +89,14 @@ def test_the_turns_played_follow_undos_corrections_and_the_end():
     assert played() == 2  # the correction stands where the play stood
     domain.act(game.pk, "abandon")
     assert played() == 2  # the end is no turn
-    assert check_game(Game.objects.get(pk=game.pk)) == []
+    assert audit_game(Game.objects.get(pk=game.pk)) == []
 
 
 def test_a_wrong_count_of_turns_played_is_named():
     game = upwords_game()
     counted = count_turns_played(game)
     Game.objects.filter(pk=game.pk).update(turns_played=counted + 1)
-    problems = check_game(Game.objects.get(pk=game.pk))
+    problems = audit_game(Game.objects.get(pk=game.pk))
     assert problems == [f"turns_played: stored {counted + 1}, the log counts {counted}"]
 
 

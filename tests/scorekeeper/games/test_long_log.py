@@ -15,7 +15,7 @@ from django.test import Client
 
 from referee import GameState
 from scorekeeper.games import domain
-from scorekeeper.games.consistency import check_game
+from scorekeeper.games.consistency import audit_game
 from scorekeeper.http.links import cookie_name
 from scorekeeper.models import Game, Turn
 from tests.factories import HOUSE
@@ -97,7 +97,7 @@ def costs(entries: int, count: Callable[[Callable[[], Any]], Counter[str]]) -> d
     preview = {"target": str(last), "play": "H8 .XAM"}
     found["its preview"] = count(lambda: client.post(f"{score}correct-preview", preview))
     stored = Game.objects.get(pk=game.pk)
-    assert stored.last_entry_number == entries + 4 and check_game(stored) == []
+    assert stored.last_entry_number == entries + 4 and audit_game(stored) == []
     return found
 
 
@@ -120,7 +120,7 @@ def test_a_correction_of_an_early_turn_on_a_long_game_scores_every_later_turn_ag
     game = long_game(200)
     domain.act(game.pk, "correct", target=1, notation="8D HOUSES")
     stored = Game.objects.get(pk=game.pk)
-    assert check_game(stored) == []
+    assert audit_game(stored) == []
     last = stored.turns.order_by("-number").exclude(action="correct").first()
     assert last is not None and last.totals == [26, 0]
 

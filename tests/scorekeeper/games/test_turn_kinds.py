@@ -11,7 +11,7 @@ import pytest
 from referee.errors import IllegalAction
 from scorekeeper import models
 from scorekeeper.games import domain, entering
-from scorekeeper.games.consistency import check_game
+from scorekeeper.games.consistency import audit_game
 from scorekeeper.games.turn_kinds import (
     JUDGING,
     KINDS,
@@ -138,7 +138,7 @@ def test_each_turn_records_the_totals_the_chart_reads(client):
     game.turn({"action": "pass"})  # both passed: the game ends, 35 off each
     totals = list(Turn.objects.filter(game_id=game.id).values_list("totals", flat=True))
     assert totals == [[8, 0], [8, 8], [8, 8], [8 - 35, 8 - 35]]
-    assert check_game(Game.objects.get(pk=game.id)) == []
+    assert audit_game(Game.objects.get(pk=game.id)) == []
 
 
 def test_a_game_knows_who_won_once_it_ends(client):
@@ -159,7 +159,7 @@ def test_a_wrong_recorded_total_is_caught_by_the_check(client):
     game = ApiGame(client)
     game.play(MOOD)
     Turn.objects.filter(game_id=game.id, number=1).update(totals=[9, 0])
-    assert check_game(Game.objects.get(pk=game.id)) == [
+    assert audit_game(Game.objects.get(pk=game.id)) == [
         "turn 1 records totals [9, 0], the log gives [8, 0]"
     ]
 

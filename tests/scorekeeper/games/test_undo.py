@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bench.sequences import HASBRO
-from scorekeeper.games.consistency import check_game
+from scorekeeper.games.consistency import audit_game
 from scorekeeper.models import Game, Turn
 from tests.factories import ApiGame
 
@@ -23,7 +23,7 @@ def test_successive_undos_walk_back_through_the_game(client):
     assert [p["score"] for p in state["players"]] == [8, 0]
     assert state["to_move"] == "Ben" and state["bag_count"] == 82
     assert Turn.objects.filter(game_id=game.id).count() == 5  # nothing is deleted
-    assert check_game(Game.objects.get(pk=game.id)) == []
+    assert audit_game(Game.objects.get(pk=game.id)) == []
 
 
 def test_undo_of_a_finish_reopens_the_game(client):
@@ -55,7 +55,7 @@ def test_undo_then_a_different_play(client):
     assert response.status_code == 201
     assert response.json()["turn"]["number"] == 4
     assert response.json()["turn"]["player"] == "Ben"
-    assert check_game(Game.objects.get(pk=game.id)) == []
+    assert audit_game(Game.objects.get(pk=game.id)) == []
 
 
 def test_undo_after_the_game_ended_by_passes(client):

@@ -16,7 +16,7 @@ from django.utils import timezone
 from config.sqlite import base as sqlite_base
 from referee import RefereeError
 from scorekeeper.games import domain, rows
-from scorekeeper.games.consistency import check_game
+from scorekeeper.games.consistency import audit_game
 from scorekeeper.models import Game, Turn
 from tests.factories import MOOD, new_game
 
@@ -69,7 +69,7 @@ def test_a_play_is_worked_out_before_the_lock_and_stored_under_it(engine_calls):
     assert stored.last_entry_number == 1 and stored.turns_played == 1 and stored.to_move == 1
     assert applied.turn.pk == Turn.objects.get(game=stored).pk and applied.turn.score == 8
     assert [s.score for s in stored.seats.order_by("order")] == [8, 0]
-    assert check_game(stored) == []
+    assert audit_game(stored) == []
 
 
 @WHOLE_DATABASE
@@ -84,7 +84,7 @@ def test_a_challenge_and_a_correction_read_the_log_ahead_and_an_undo_under_the_l
     domain.act(game.pk, "correct", target=1, tiles=[(4, 4, "M"), (4, 5, "O"), (4, 6, "D")])
     domain.act(game.pk, "undo", by="Ben")
     assert engine_calls == [False, False, False, True]
-    assert check_game(Game.objects.get(pk=game.pk)) == []
+    assert audit_game(Game.objects.get(pk=game.pk)) == []
 
 
 @WHOLE_DATABASE
@@ -98,7 +98,7 @@ def test_a_turn_entered_meanwhile_makes_a_correction_worked_out_again(monkeypatc
     assert reads == [False, True, True]  # ahead, the undo's, the lock's
     assert engine_calls == [True, False, True]  # the undo, the correction, the correction again
     stored = Game.objects.get(pk=game.pk)
-    assert check_game(stored) == []
+    assert audit_game(stored) == []
     correction = Turn.objects.get(game=stored, action="correct")
     # Worked out again on the log as the undo left it: the correction is the last turn.
     assert (correction.notation, stored.turns_played, stored.to_move) == ("5E MOD", 1, 1)
@@ -129,7 +129,7 @@ def test_a_turn_entered_meanwhile_makes_the_play_worked_out_again(monkeypatch, e
     assert [(t.number, t.action, t.seat.order) for t in log] == [(1, "pass", 0), (2, "play", 1)]
     assert applied.turn.pk == log[1].pk and stored.last_entry_number == 2 and stored.to_move == 0
     assert [s.score for s in stored.seats.order_by("order")] == [0, 8]
-    assert check_game(stored) == []
+    assert audit_game(stored) == []
 
 
 @WHOLE_DATABASE
@@ -149,7 +149,7 @@ def test_a_new_scorer_link_meanwhile_makes_the_turn_worked_out_again(monkeypatch
     game_rows_then(monkeypatch, lambda: domain.do_new_scorer_link(game.pk))
     domain.act(game.pk, "pass")
     assert engine_calls == [False, True]
-    assert check_game(Game.objects.get(pk=game.pk)) == []
+    assert audit_game(Game.objects.get(pk=game.pk)) == []
 
 
 def test_every_change_to_a_game_gives_it_a_new_version():

@@ -17,7 +17,7 @@ from django.test import Client
 from bench.sequences import HASBRO
 from referee import RefereeError
 from scorekeeper.games import domain
-from scorekeeper.games.consistency import check_game
+from scorekeeper.games.consistency import audit_game
 from scorekeeper.http.links import cookie_name
 from scorekeeper.models import Club, Game
 from tests.factories import make_club
@@ -243,7 +243,7 @@ class Table:
 def check(table: Table, numbered: dict[int, int], story: str) -> None:
     """Every screen says the same as the API, and the last play is the log's; the turns kept
     with the game are the log's count."""
-    assert check_game(Game.objects.get(pk=table.game.pk)) == [], story
+    assert audit_game(Game.objects.get(pk=table.game.pk)) == [], story
     tv, phone, log, director, api = (
         table.tv(), table.phone(), table.log(), table.director(), table.api(),
     )  # fmt: skip

@@ -81,7 +81,7 @@ def test_export_delete_import_gives_the_identical_game(build):
     assert export_record(imported) == record
     assert snapshot(imported) == before  # state, final scores, turns, targets and times
     assert imported.token != old_token and imported.token
-    assert consistency.check_game(imported) == []
+    assert consistency.audit_game(imported) == []
 
 
 def test_the_record_holds_every_field_but_the_token_and_the_log_s_count():
@@ -123,7 +123,7 @@ def test_an_imported_game_plays_on():
     domain.act(imported.pk, "challenge")  # the last play survives the round trip
     imported.refresh_from_db()
     assert imported.board[7][3] == ["H"] and imported.to_move == 1
-    assert consistency.check_game(imported) == []
+    assert consistency.audit_game(imported) == []
 
 
 def test_new_id_imports_a_copy_beside_the_original():
@@ -137,7 +137,7 @@ def test_new_id_imports_a_copy_beside_the_original():
     assert again["game"].pop("id") == str(copied.pk)
     record["game"].pop("id")
     assert again == record
-    assert consistency.check_game(copied) == []
+    assert consistency.audit_game(copied) == []
 
 
 # What import refuses --------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from django.core.management import call_command
 
 from referee.errors import GameOver, IllegalAction
 from scorekeeper.games import domain
-from scorekeeper.games.consistency import check_game
+from scorekeeper.games.consistency import audit_game
 from scorekeeper.games.turn_kinds import describe
 from scorekeeper.models import Game, Player
 from tests.factories import account, finished_game, make_club
@@ -119,7 +119,7 @@ def test_a_director_voids_a_club_game_through_the_domain_and_the_log_says_so():
     )
     assert [s.result for s in game.seats.all()] == ["", ""]
     assert [s.final_score for s in game.seats.all()] == [None, None]
-    assert check_game(game) == []
+    assert audit_game(game) == []
 
 
 def test_a_void_game_refuses_further_turns():
@@ -149,7 +149,7 @@ def test_a_director_undoes_a_void_and_the_game_is_finished_again():
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert [s.final_score for s in game.seats.all()] == finals
-    assert check_game(game) == []
+    assert audit_game(game) == []
 
 
 def test_only_a_director_of_the_club_voids_or_undoes_a_void():
