@@ -3,8 +3,8 @@ rules, rename it, rename a roster player, invite a member to direct it (and the 
 account's answer), step down.
 
 A change is a director's (``director_of``: the session with CSRF, or the account's token,
-then the one check of who directs, ``access.directs``, which the tournaments' routes ask
-too); reading is anyone's, as the club's page is. Each change calls one operation of
+then the one check of who directs, ``access_club_as_director``, which the tournaments' routes
+ask too); reading is anyone's, as the club's page is. Each change calls one operation of
 ``scorekeeper.clubs.club_settings``.
 """
 
@@ -19,7 +19,7 @@ from scorekeeper.api.accounts import NotSignedIn, account_of
 from scorekeeper.api.endpoints import READ, WRITE, ApiError, Text, answers, api
 from scorekeeper.api.schemas import ClubSettingsOut, DirectorInvitationOut, RenamedOut
 from scorekeeper.clubs import club_settings
-from scorekeeper.clubs.access import directs
+from scorekeeper.clubs.access import NotDirector, access_club_as_director
 from scorekeeper.models import Club, DirectorInvitation, name_key
 
 DIRECTING = (401, 403, *WRITE)
@@ -38,8 +38,10 @@ def director_of(request: HttpRequest, club: Club) -> Any:
         user = account_of(request)
     except NotSignedIn as refused:
         raise ApiError(refused.status, refused.code, refused.message) from None
-    if not directs(user, club):
-        raise ApiError(403, "not_director", f"Only a director of {club.name} can do that.")
+    try:
+        access_club_as_director(user, club)
+    except NotDirector as refused:
+        raise ApiError(403, "not_director", str(refused)) from None
     return user
 
 

@@ -1,5 +1,7 @@
 """Who directs a club: the one check every director's page, API route and domain refusal
-asks (``membership`` re-exports it; the turn kinds' void asks it here, below the domain)."""
+asks (``directs``), and ``access_club_as_director``, which fetches a club and checks it in one
+call (Zulip's ``access_*``: fetch and check, raising the domain's not-found or forbidden
+error)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,33 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from scorekeeper.models import Club
 
 
+class ClubNotFound(LookupError):
+    """No club has this address."""
+
+
+class NotDirector(Exception):
+    """The account asking does not direct ``club``."""
+
+    def __init__(self, club: Club) -> None:
+        super().__init__(f"Only a director of {club.name} can do that.")
+        self.club = club
+
+
 def directs(user: AbstractBaseUser | AnonymousUser, club: Club) -> bool:
     """Whether ``user`` is one of ``club``'s directors."""
     return bool(user.is_authenticated and club.directors.filter(pk=user.pk).exists())
+
+
+def access_club_as_director(
+    user: AbstractBaseUser | AnonymousUser | None, club: Club | str
+) -> Club:
+    """The club (a ``Club``, or found by its address), if ``user`` directs it: else
+    ``ClubNotFound``, or ``NotDirector`` (with the club, which a refusal names)."""
+    if isinstance(club, str):
+        found = Club.objects.filter(slug=club).first()
+        if found is None:
+            raise ClubNotFound(club)
+        club = found
+    if user is None or not directs(user, club):
+        raise NotDirector(club)
+    return club

@@ -41,7 +41,7 @@ from referee import (
     parse_position,
     tile_in_set,
 )
-from scorekeeper.clubs.access import directs
+from scorekeeper.clubs.access import NotDirector, access_club_as_director
 from scorekeeper.games import clocks, correction, counting, sentences
 from scorekeeper.games.counting import Counting
 from scorekeeper.games.entries import Before, Context
@@ -398,11 +398,12 @@ def _require_director(ctx: Context, what: str) -> None:
             f"Only a club game can be declared void: this is a casual game (to {what} is a "
             "club director's decision).",
         )
-    director = ctx.entry.director
-    if director is None or not directs(director, club):
+    try:
+        access_club_as_director(ctx.entry.director, club)
+    except NotDirector:
         raise IllegalAction(
             "not_a_director", f"Only a director of {club.name} can {what} in this game."
-        )
+        ) from None
 
 
 def _enter_void(ctx: Context) -> None:

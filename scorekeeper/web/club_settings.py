@@ -20,6 +20,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from scorekeeper.clubs import club_settings
+from scorekeeper.clubs.access import NotDirector, access_club_as_director
 from scorekeeper.clubs.membership import directs, home_clubs
 from scorekeeper.http.refusals import REFUSALS, message_of
 from scorekeeper.models import Club
@@ -32,9 +33,10 @@ from scorekeeper.web.shortcuts import private
 @login_required
 @require_GET
 def settings_page(request: HttpRequest, slug: str) -> HttpResponse:
-    club = get_club(slug)
-    if not directs(request.user, club):
-        return refuse(request, club, "change its settings")
+    try:
+        club = access_club_as_director(request.user, get_club(slug))
+    except NotDirector as refused:
+        return refuse(request, refused.club, "change its settings")
     players = list(club.roster.order_by("name"))
     homes = home_clubs(players)
     context = {
@@ -51,9 +53,10 @@ def settings_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _directed(request: HttpRequest, slug: str, change: Callable[[Club], str]) -> HttpResponse:
     """A director's change: done and said, or refused with its sentence; back to the page."""
-    club = get_club(slug)
-    if not directs(request.user, club):
-        return refuse(request, club, "change its settings")
+    try:
+        club = access_club_as_director(request.user, get_club(slug))
+    except NotDirector as refused:
+        return refuse(request, refused.club, "change its settings")
     try:
         messages.success(request, change(club))
     except REFUSALS as error:

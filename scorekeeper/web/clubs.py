@@ -27,6 +27,7 @@ from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scorekeeper.clubs import membership
+from scorekeeper.clubs.access import NotDirector, access_club_as_director
 from scorekeeper.clubs.membership import directs
 from scorekeeper.games import domain
 from scorekeeper.games.turn_kinds import kind_of
@@ -180,9 +181,10 @@ def roster(request: HttpRequest, slug: str) -> HttpResponse:
     username), unlinks their account (or withdraws the invitation), makes an account for
     them (its password shown once), or links the director's own account to them ("me").
     Taking a player off needs ``confirm=yes``; without it the question is asked first."""
-    club = get_club(slug)
-    if not directs(request.user, club):
-        return refuse(request, club, "change its roster")
+    try:
+        club = access_club_as_director(request.user, get_club(slug))
+    except NotDirector as refused:
+        return refuse(request, refused.club, "change its roster")
     user = request.user
     assert isinstance(user, AbstractBaseUser)
     change = request.POST.get("change", "")
@@ -341,7 +343,9 @@ def void_game(request: HttpRequest, game_id: Any) -> HttpResponse:
     if club is None:
         messages.error(request, "Not voided: a casual game can't be declared void.")
         return redirect(page)
-    if not directs(request.user, club):
+    try:
+        access_club_as_director(request.user, club)
+    except NotDirector:
         return refuse(request, club, "declare its games void")
     user = request.user
     assert isinstance(user, AbstractBaseUser)

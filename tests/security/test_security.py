@@ -77,11 +77,11 @@ def test_the_api_authenticates_with_its_token_not_cookies():
 def test_the_secret_is_compared_in_constant_time(client):
     game = ApiGame(client)
     with mock.patch(
-        "scorekeeper.api.endpoints.hmac.compare_digest", wraps=__import__("hmac").compare_digest
+        "scorekeeper.games.access.hmac.compare_digest", wraps=__import__("hmac").compare_digest
     ) as api_compare:
         assert game.turn({"action": "pass"}, token="wrong-token").status_code == 403
     assert api_compare.call_count == 1
-    with mock.patch("scorekeeper.web.scorer_link.hmac.compare_digest", return_value=False) as page:
+    with mock.patch("scorekeeper.games.access.hmac.compare_digest", return_value=False) as page:
         assert client.get(f"/games/{game.id}/score/{game.token}/").status_code == 403
         client.cookies[cookie_name(game.id)] = game.token
         assert client.get(f"/games/{game.id}/score/").status_code == 403
