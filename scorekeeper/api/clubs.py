@@ -119,7 +119,7 @@ def set_rules(request: HttpRequest, slug: str, payload: ClubRulesIn) -> ClubSett
         rejected_challenge=payload.rejected_challenge,
         clock=payload.clock,
     )
-    return settings_of(club_settings.do_set_rules(club, rules))
+    return settings_of(club_settings.do_set_rules(club, club_settings.check_rules(rules)))
 
 
 @api.post(
@@ -130,7 +130,8 @@ def set_rules(request: HttpRequest, slug: str, payload: ClubRulesIn) -> ClubSett
 def rename_club(request: HttpRequest, slug: str, payload: ClubNameIn) -> ClubSettingsOut:
     club = club_named(slug)
     director_of(request, club)
-    return settings_of(club_settings.do_rename_club(club, payload.name))
+    name = club_settings.check_club_rename(club, payload.name)
+    return settings_of(club_settings.do_rename_club(club, name))
 
 
 @api.post(
@@ -143,7 +144,8 @@ def rename_player(request: HttpRequest, slug: str, payload: PlayerNameIn) -> Ren
     director_of(request, club)
     player = _roster_player(club, payload.player)
     was = player.name
-    renamed = club_settings.do_rename_player(club, player, payload.name)
+    name = club_settings.check_player_rename(club, player, payload.name)
+    renamed = club_settings.do_rename_player(player, name)
     return {"was": was, "name": renamed.name}
 
 

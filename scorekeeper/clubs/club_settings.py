@@ -88,9 +88,8 @@ def check_rules(rules: ClubRules) -> ClubRules:
     )
 
 
-def do_set_rules(club: Club, rules: ClubRules) -> Club:
-    """Keep ``rules`` as the club's usual rules."""
-    checked = check_rules(rules)
+def do_set_rules(club: Club, checked: ClubRules) -> Club:
+    """Keep ``checked`` (``check_rules``'s) as the club's usual rules."""
     with transaction.atomic():
         club = Club.objects.select_for_update().get(pk=club.pk)
         club.default_ruleset = checked.ruleset
@@ -107,8 +106,9 @@ def do_set_rules(club: Club, rules: ClubRules) -> Club:
     return club
 
 
-def do_rename_club(club: Club, name: str) -> Club:
-    """Give the club a new name; its address stays."""
+def check_club_rename(club: Club, name: str) -> str:
+    """The club's new name as it will be kept (spaces collapsed), if it can be one and no other
+    club has it; else the refusal."""
     name = " ".join(str(name).split())
     problem = name_problem(name) if name else "Give the club a name."
     if problem or len(name) > CLUB_NAME_MAX:
@@ -116,6 +116,11 @@ def do_rename_club(club: Club, name: str) -> Club:
             "bad_name", problem or f"A club's name has at most {CLUB_NAME_MAX} characters."
         )
     check_club_name_free(name, besides=club)
+    return name
+
+
+def do_rename_club(club: Club, name: str) -> Club:
+    """Give the club a new name (``check_club_rename``'s); its address stays."""
     with transaction.atomic():
         club = Club.objects.select_for_update().get(pk=club.pk)
         club.name = name
@@ -123,10 +128,10 @@ def do_rename_club(club: Club, name: str) -> Club:
     return club
 
 
-def do_rename_player(club: Club, player: Player, name: str) -> Player:
-    """Give a player of the club's roster a new name (a new spelling, a married name), kept
-    everywhere they appear. Only for a player who plays for ``club`` (its roster first), and
-    never to a name another player is known by."""
+def check_player_rename(club: Club, player: Player, name: str) -> str:
+    """The player's new name as it will be kept, if ``club``'s directors may give it: only for
+    a player who plays for ``club`` (its roster first), and never a name another player is
+    known by; else the refusal."""
     (name,) = domain.check_player_names([name])
     if not club.roster.filter(pk=player.pk).exists():
         raise InputError("not_on_roster", f"{player.name} is not on {club.name}'s roster.")
@@ -140,6 +145,12 @@ def do_rename_player(club: Club, player: Player, name: str) -> Player:
     taken = Player.objects.filter(name_key=name_key(name), from_record=False).exclude(pk=player.pk)
     if taken.exists():
         raise Conflict("name_taken", f"Another player is known as {name} already.")
+    return name
+
+
+def do_rename_player(player: Player, name: str) -> Player:
+    """Give a player the new name ``check_player_rename`` gave, kept everywhere they appear (a
+    new spelling, a married name); another player given it meanwhile is still refused."""
     try:
         with transaction.atomic():
             player = Player.objects.select_for_update().get(pk=player.pk)

@@ -85,7 +85,8 @@ def rename_club(request: HttpRequest, slug: str) -> HttpResponse:
         form = ClubForm(request.POST)
         if not form.is_valid():
             raise _errors(form)
-        renamed = club_settings.do_rename_club(club, form.cleaned_data["name"])
+        name = club_settings.check_club_rename(club, form.cleaned_data["name"])
+        renamed = club_settings.do_rename_club(club, name)
         return f"The club is called {renamed.name} now; its address stays /clubs/{renamed.slug}/."
 
     return _directed(request, slug, change)
@@ -98,7 +99,8 @@ def club_rules(request: HttpRequest, slug: str) -> HttpResponse:
         form = ClubRulesForm(request.POST)
         if not form.is_valid():
             raise _errors(form)
-        club_settings.do_set_rules(club, form.rules(kept=club_settings.rules_of(club)))
+        rules = club_settings.check_rules(form.rules(kept=club_settings.rules_of(club)))
+        club_settings.do_set_rules(club, rules)
         return "The club's usual rules are kept: its new games and events start from them."
 
     return _directed(request, slug, change)
@@ -115,7 +117,8 @@ def rename_player(request: HttpRequest, slug: str) -> HttpResponse:
         if player is None:
             raise forms.ValidationError(f"That player is not on {club.name}'s roster.")
         old = player.name
-        renamed = club_settings.do_rename_player(club, player, form.cleaned_data["name"])
+        name = club_settings.check_player_rename(club, player, form.cleaned_data["name"])
+        renamed = club_settings.do_rename_player(player, name)
         return f"{old} is called {renamed.name} now, in every game and standings."
 
     return _directed(request, slug, change)
