@@ -58,15 +58,17 @@ def _round(game: Any, page: str, client: Any) -> dict[str, float]:
     from scorekeeper.games import domain
 
     began = time.process_time()
-    played = domain.act(game.pk, "play", notation="H8 .XAM")
+    played = domain.act(game.pk, domain.TurnCommand("play", notation="H8 .XAM"))
     times = {"turn": (time.process_time() - began) * 1000}
     number = played.turn.number
-    times["challenge"] = _ms(lambda: domain.act(game.pk, "challenge"))
-    times["undo"] = _ms(lambda: domain.act(game.pk, "undo"))
+    times["challenge"] = _ms(lambda: domain.act(game.pk, domain.TurnCommand("challenge")))
+    times["undo"] = _ms(lambda: domain.act(game.pk, domain.TurnCommand("undo")))
     times["correction"] = _ms(
-        lambda: domain.act(game.pk, "correct", target=number, notation="H8 .XAMS")
+        lambda: domain.act(
+            game.pk, domain.TurnCommand("correct", target=number, notation="H8 .XAMS")
+        )
     )
-    domain.act(game.pk, "undo")  # the correction, and with it the play
+    domain.act(game.pk, domain.TurnCommand("undo"))  # the correction, and with it the play
     times["replay_page"] = _ms(lambda: client.get(page))
     return times
 
@@ -108,7 +110,11 @@ def run(rounds: int = 7) -> dict[str, Any]:
         _rounds(short, 1)  # warm up: the lexicon, the statements built once
         at = {"short": _rounds(short, rounds), "long": _rounds(long, rounds)}
         held = lock_holds()
-        first = _ms(lambda: domain.act(long.pk, "correct", target=1, notation="8D HOUSES"))
+        first = _ms(
+            lambda: domain.act(
+                long.pk, domain.TurnCommand("correct", target=1, notation="8D HOUSES")
+            )
+        )
         entries = long.turns.count()
     figures: dict[str, Any] = {"rounds": rounds, "entries": entries}
     for name in ("turn", "challenge", "undo", "correction", "replay_page"):

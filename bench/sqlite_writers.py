@@ -44,7 +44,7 @@ def _turns(games: list[str], start: float, seconds: float) -> tuple[list[float],
     while time.time() < start + seconds:
         game = games[done % len(games)]
         began = time.perf_counter()
-        domain.act(game, "exchange", count=1, expected_turn=entries[game])
+        domain.act(game, domain.TurnCommand("exchange", count=1, expected_turn=entries[game]))
         latencies.append((time.perf_counter() - began) * 1000)
         entries[game] += 1
         done += 1

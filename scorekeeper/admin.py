@@ -89,7 +89,7 @@ def _through_domain(
     who = f"admin: {request.user.get_username()}"
     for game in games:
         try:
-            applied = domain.act(game.pk, action, by=who)
+            applied = domain.act(game.pk, domain.TurnCommand(action, by=who))
         except REFUSALS as error:
             modeladmin.message_user(request, f"{game}: {message_of(error)}", messages.ERROR)
         else:

@@ -37,7 +37,9 @@ def run_clocks_to(game_id: object, readings: Sequence[int]) -> int:
         at += current[seat] - readings[seat]
         current[seat] = readings[seat]
         action = "pause" if i == last else "switch"
-        domain.act(game_id, "clock", clock=action, clock_ms=list(current), clock_at=at)
+        domain.act(
+            game_id, domain.TurnCommand("clock", clock=action, clock_ms=list(current), clock_at=at)
+        )
     return last + 1
 
 

@@ -524,20 +524,21 @@ def post_turn(request: HttpRequest, game_id: str, payload: TurnIn) -> HttpRespon
             racks[seats[name_key(name)]] = letters
     applied = domain.act(
         game_id,
-        payload.action,
-        expected_turn=payload.expected_turn,
-        by=payload.by or "api",
-        notation=payload.notation,
-        tiles=[(t.row, t.col, t.letter) for t in payload.tiles] if payload.tiles else None,
-        count=payload.count,
-        racks=racks,
-        target=payload.target,
-        # The token is checked on the row the turn locks: the game is read once.
-        allowed=lambda game: authorize(request, game),
-        retry_slot=retry_slot(request),
-        clock_ms=payload.clock_ms,
-        clock_at=payload.clock_at,
-        clock=payload.clock,
+        domain.TurnCommand(
+            payload.action,
+            expected_turn=payload.expected_turn,
+            by=payload.by or "api",
+            notation=payload.notation,
+            tiles=[(t.row, t.col, t.letter) for t in payload.tiles] if payload.tiles else None,
+            count=payload.count,
+            racks=racks,
+            target=payload.target,
+            allowed=lambda game: authorize(request, game),
+            retry_slot=retry_slot(request),
+            clock_ms=payload.clock_ms,
+            clock_at=payload.clock_at,
+            clock=payload.clock,
+        ),
     )
     spend_beyond(request, applied.rescored)
     # The state just stored is the state to show: no second trip to the database for it.

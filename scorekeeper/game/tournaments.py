@@ -1151,7 +1151,7 @@ def _close(game: Game | None, by: str) -> None:
     """Abandon a table's game that is still open: its result is kept elsewhere now, and
     the director's screen no longer shows it in play."""
     if game is not None and game.status in (Game.Status.IN_PROGRESS, Game.Status.AWAITING_RACKS):
-        domain.act(game.pk, "abandon", by=by)
+        domain.act(game.pk, domain.TurnCommand("abandon", by=by))
 
 
 def do_forfeit(tournament: Tournament, round: int, absent: str, *, by: str = "") -> Pairing:

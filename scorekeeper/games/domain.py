@@ -17,12 +17,10 @@ linked), ``preview`` (a play before it is entered), ``entering`` (one turn enter
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 from uuid import UUID
 
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -50,7 +48,7 @@ from scorekeeper.games.create import (
 )
 from scorekeeper.games.drafts import Draft, do_link_players, draft_game
 from scorekeeper.games.entering import LOG_CAP, LOG_MAX, check_room, enter_turn, taken
-from scorekeeper.games.entries import Change, Context, TurnEntry
+from scorekeeper.games.entries import Change, Context, TurnCommand, TurnEntry
 from scorekeeper.games.errors import GameHere, GameNotFound, StaleTurn, name_players, named
 from scorekeeper.games.in_play import StoredInPlay
 from scorekeeper.games.preview import Preview, preview
@@ -78,6 +76,7 @@ __all__ = [
     "NewGame",
     "Preview",
     "StaleTurn",
+    "TurnCommand",
     "act",
     "check_create_game",
     "check_player_names",
@@ -116,31 +115,9 @@ class Applied:
 
 
 # Acting on a game ------------------------------------------------------------------------------
-def act(
-    game_id: UUID | str,
-    action: str,
-    *,
-    expected_turn: int | None = None,
-    by: str = "",
-    notation: str | None = None,
-    tiles: Iterable[tuple[int, int, str]] | None = None,
-    count: object = None,
-    racks: Mapping[int, str] | None = None,
-    verdict: str | None = None,
-    seat: int | None = None,
-    points: int | None = None,
-    rack: str = "",
-    note: str = "",
-    target: object = None,
-    best: int | None = None,
-    director: AbstractBaseUser | None = None,
-    allowed: Callable[[Game], None] | None = None,
-    retry_slot: str | None = None,
-    clock_ms: object = None,
-    clock_at: object = None,
-    clock: object = None,
-) -> Applied:
-    """Apply one action to a game for the player whose turn it is, and log it.
+def act(game_id: UUID | str, command: TurnCommand) -> Applied:
+    """Apply one turn (``command``: its kind and what was entered) to a game for the player
+    whose turn it is, and log it.
 
     Runs in one transaction holding the game's row lock, so everything it reads (the board a
     play's notation is read against, the last play a challenge judges) is the state it
@@ -150,16 +127,15 @@ def act(
     unchanged since (its latest entry's number and its last change's time, which every change
     to a game sets; else it works the turn out again), so the lock is held for the writes.
 
-    ``expected_turn`` is the number this turn will get; if another turn took it first,
+    ``command.expected_turn`` is the number this turn will get; if another turn took it first,
     ``StaleTurn`` is raised before anything else is looked at, and nothing changes.
-    ``target`` is the number of the turn a correction replaces. ``director`` is the signed-in
-    account acting as a club's director: only it can void a club game, or undo a void.
-    ``allowed`` is the caller's own check of who may change the game (the API's token), run
-    on the game's row as read, before anything else, so the game is read once.
-    ``retry_slot`` is the slot of the request's Idempotency-Key (``scorekeeper.http.retries``),
-    recorded with the log entry: if an entry was committed under it already (the request is
-    sent again after its first answer was lost), that entry is answered and nothing changes.
+    ``command.allowed`` runs on the game's row as read, before anything else, so the game is
+    read once. ``command.retry_slot`` is recorded with the log entry: if an entry was committed
+    under it already (the request is sent again after its first answer was lost), that entry is
+    answered and nothing changes.
     """
+    action, by, allowed = command.action, command.by, command.allowed
+    retry_slot, expected_turn = command.retry_slot, command.expected_turn
     kind = KINDS.get(action)
     if kind is None and allowed is None:
         raise InputError("unknown_action", f"Unknown action {action!r}; use one of {tuple(KINDS)}.")
@@ -167,7 +143,7 @@ def act(
         pk = game_id if isinstance(game_id, UUID) else UUID(str(game_id))
     except ValueError:
         raise GameNotFound(game_id) from None
-    tiles = None if tiles is None else list(tiles)
+    tiles = None if command.tiles is None else list(command.tiles)
 
     def worked_out(read: list[tuple[Any, ...]]) -> _Worked | Applied:
         found = rows.game_of(read)
@@ -200,10 +176,12 @@ def act(
             entered_by=by[:80],
             retry_slot=retry_slot,
         )
+        c = command
         entry = TurnEntry(
-            by=by, notation=notation, tiles=tiles, count=count, racks=racks, verdict=verdict,
-            seat=seat, points=points, rack=rack, note=note, target=target, best=best,
-            director=director, clock_ms=clock_ms, clock_at=clock_at, clock=clock,
+            by=by, notation=c.notation, tiles=tiles, count=c.count, racks=c.racks,
+            verdict=c.verdict, seat=c.seat, points=c.points, rack=c.rack, note=c.note,
+            target=c.target, best=c.best, director=c.director, clock_ms=c.clock_ms,
+            clock_at=c.clock_at, clock=c.clock,
         )  # fmt: skip
         context = Context(
             game,
@@ -249,7 +227,7 @@ def _time_penalties(applied: Applied, by: str) -> Applied:
     in the entry's transaction: the answer is the entry, with the game as they leave it."""
     last = applied
     for seat, points in applied.time_penalties:
-        last = act(applied.game.pk, "penalty", by=by, seat=seat, points=points)
+        last = act(applied.game.pk, TurnCommand("penalty", by=by, seat=seat, points=points))
     return replace(last, turn=applied.turn, changes=applied.changes, rescored=applied.rescored)
 
 

@@ -1,11 +1,12 @@
-"""A turn being entered: what the scorer entered (``TurnEntry``), what a kind's handler works on
+"""A turn being entered: what a caller asks of ``act`` (``TurnCommand``), what the scorer entered
+(``TurnEntry``), what a kind's handler works on
 (``Context``), a score a correction changed (``Change``) and the moment before a turn as its GCG
 line reads it (``Before``). Below the table of turn kinds and every handler of it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -18,6 +19,39 @@ from scorekeeper.models import Game, Seat, Turn
 if TYPE_CHECKING:
     from scorekeeper.games.checkpoints import CheckpointsDue
     from scorekeeper.games.in_play import InPlay
+
+
+@dataclass(frozen=True)
+class TurnCommand:
+    """One turn asked of ``domain.act``: the kind (``action``) and what the scorer entered for
+    it, each kind reading the parts it needs, with how the request is to be taken.
+
+    ``expected_turn`` is the number this turn will get (else ``StaleTurn``); ``target`` the
+    number of the turn a correction replaces; ``director`` the signed-in account acting as a
+    club's director (only it voids a club game, or undoes a void); ``allowed`` the caller's own
+    check of who may change the game (the API's token), run on the game's row as read;
+    ``retry_slot`` the slot of the request's Idempotency-Key (``scorekeeper.http.retries``)."""
+
+    action: str
+    expected_turn: int | None = field(default=None, kw_only=True)
+    by: str = field(default="", kw_only=True)
+    notation: str | None = field(default=None, kw_only=True)
+    tiles: Iterable[tuple[int, int, str]] | None = field(default=None, kw_only=True)
+    count: object = field(default=None, kw_only=True)
+    racks: Mapping[int, str] | None = field(default=None, kw_only=True)
+    verdict: str | None = field(default=None, kw_only=True)
+    seat: int | None = field(default=None, kw_only=True)
+    points: int | None = field(default=None, kw_only=True)
+    rack: str = field(default="", kw_only=True)
+    note: str = field(default="", kw_only=True)
+    target: object = field(default=None, kw_only=True)
+    best: int | None = field(default=None, kw_only=True)
+    director: AbstractBaseUser | None = field(default=None, kw_only=True)
+    allowed: Callable[[Game], None] | None = field(default=None, kw_only=True)
+    retry_slot: str | None = field(default=None, kw_only=True)
+    clock_ms: object = field(default=None, kw_only=True)
+    clock_at: object = field(default=None, kw_only=True)
+    clock: object = field(default=None, kw_only=True)
 
 
 @dataclass(kw_only=True)

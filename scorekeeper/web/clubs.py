@@ -360,10 +360,10 @@ def void_game(request: HttpRequest, game_id: Any) -> HttpResponse:
             if last is None or not kind_of(last).voids:
                 messages.error(request, "This game is not void: there is nothing to undo.")
                 return redirect(page)
-            domain.act(game.pk, "undo", by=by, director=user)
+            domain.act(game.pk, domain.TurnCommand("undo", by=by, director=user))
         else:
             reason = request.POST.get("reason", "").strip()[:500]
-            domain.act(game.pk, "void", by=by, note=reason, director=user)
+            domain.act(game.pk, domain.TurnCommand("void", by=by, note=reason, director=user))
     except REFUSALS as error:
         messages.error(request, f"Not {'undone' if undo else 'voided'}. {message_of(error)}")
         return redirect(page)

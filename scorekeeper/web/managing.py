@@ -86,14 +86,16 @@ def correct(request: HttpRequest, game: Game) -> HttpResponse:
     try:
         applied = domain.act(
             game.pk,
-            "correct",
-            expected_turn=posted_whole(request.POST, "expected_turn", "The turn number"),
-            by="scorer page",
-            target=target.number,
-            notation=request.POST.get("play", "") if plays else None,
-            count=posted_whole(request.POST, "count", "The number of tiles to exchange")
-            if exchanges
-            else None,
+            domain.TurnCommand(
+                "correct",
+                expected_turn=posted_whole(request.POST, "expected_turn", "The turn number"),
+                by="scorer page",
+                target=target.number,
+                notation=request.POST.get("play", "") if plays else None,
+                count=posted_whole(request.POST, "count", "The number of tiles to exchange")
+                if exchanges
+                else None,
+            ),
         )
     except REFUSALS as error:
         context["refusal"] = message_of(error)
@@ -153,9 +155,11 @@ def abandon(request: HttpRequest, game: Game) -> HttpResponse:
     try:
         applied = domain.act(
             game.pk,
-            "abandon",
-            expected_turn=posted_whole(request.POST, "expected_turn", "The turn number"),
-            by="scorer page",
+            domain.TurnCommand(
+                "abandon",
+                expected_turn=posted_whole(request.POST, "expected_turn", "The turn number"),
+                by="scorer page",
+            ),
         )
     except REFUSALS as error:
         messages.error(request, f"Not abandoned. {message_of(error)}")

@@ -231,18 +231,19 @@ def turn(request: HttpRequest, game: Game) -> HttpResponse:
         count = posted_whole(request.POST, "count", "The number of tiles to exchange")
         applied = domain.act(
             game.pk,
-            action,
-            expected_turn=expected,
-            by="scorer page",
-            notation=typed if plays else None,
-            count=count,
-            racks=_racks_from(request, game) if racks_left else None,
-            rack=rack,
-            # A turn timer run out: the pass it becomes, said as such.
-            note=ON_TIME if asked is KINDS["pass"] and request.POST.get("on_time") else "",
-            best=best.score if best else None,
-            retry_slot=retry_slot(request),
-            **posted_clock(request.POST),
+            domain.TurnCommand(
+                action,
+                expected_turn=expected,
+                by="scorer page",
+                notation=typed if plays else None,
+                count=count,
+                racks=_racks_from(request, game) if racks_left else None,
+                rack=rack,
+                note=ON_TIME if asked is KINDS["pass"] and request.POST.get("on_time") else "",
+                best=best.score if best else None,
+                retry_slot=retry_slot(request),
+                **posted_clock(request.POST),
+            ),
         )
     except StaleTurn:
         earlier = same_turn(game, expected, action, typed, count)

@@ -171,7 +171,7 @@ def test_overtime_runs_up_in_red_with_the_penalty_it_costs_now(page: Page, monke
     game = started_ago(monkeypatch, time_to_run(MINUTES_25, readings),
                        players=["Ann", "Ben"], clock={"kind": "player"})  # fmt: skip
     assert run_clocks_to(game.pk, readings) == 1
-    domain.act(game.pk, "clock", clock="resume")
+    domain.act(game.pk, domain.TurnCommand("clock", clock="resume"))
     page.clock.install()
     open_scorer(page, game, entry=2)
     ann = face(page, 0)

@@ -35,12 +35,12 @@ def test_an_event_page_fetches_its_part_when_a_game_ends_and_not_on_a_turn(page:
     opened = len(fetched)
 
     for game in games:  # a turn at every table: nothing for the page to fetch
-        domain.act(game.pk, "pass")
+        domain.act(game.pk, domain.TurnCommand("pass"))
     time.sleep(1.5)  # longer than the page waits before it fetches (0.15-0.65 s)
     assert fetched[opened:] == []
 
-    domain.act(games[1].pk, "play", tiles=HASBRO[0][0])
-    domain.act(games[1].pk, "finish")  # table 2's first player wins
+    domain.act(games[1].pk, domain.TurnCommand("play", tiles=HASBRO[0][0]))
+    domain.act(games[1].pk, domain.TurnCommand("finish"))  # table 2's first player wins
     expect(wins.first).to_have_text("1")
     asked = [url for url in fetched[opened:] if url.endswith("/standings")]
     assert len(asked) == 1

@@ -36,7 +36,7 @@ def test_the_admin_works_under_the_policy(page, django_user_model):
 
     django_user_model.objects.create_superuser("boss", "b@example.org", "pw-long-enough-123")
     game = domain.check_create_game(ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB")
-    domain.act(game.pk, "pass")
+    domain.act(game.pk, domain.TurnCommand("pass"))
     page.goto("/admin/login/")
     page.fill("#id_username", "boss")
     page.fill("#id_password", "pw-long-enough-123")

@@ -55,7 +55,7 @@ def make_game(ruleset: str, play: str, clocked: bool = False) -> Game:
         challenge_mode="manual",
         clock={"kind": "player", "minutes": 25} if clocked else None,
     )
-    domain.act(game.pk, "play", notation=play)
+    domain.act(game.pk, domain.TurnCommand("play", notation=play))
     return Game.objects.get(pk=game.pk)
 
 

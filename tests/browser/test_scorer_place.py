@@ -39,7 +39,7 @@ def make_game(ruleset: str = "upwords-10", plays=(), challenge_mode: str = "auto
         ruleset=ruleset, players=["Ann", "Ben"], lexicon="CLUB", challenge_mode=challenge_mode
     )
     for play in plays:
-        domain.act(game.pk, "play", notation=play)
+        domain.act(game.pk, domain.TurnCommand("play", notation=play))
     return Game.objects.get(pk=game.pk)
 
 

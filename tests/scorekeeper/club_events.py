@@ -26,5 +26,5 @@ def event(players=SEVEN, **rules) -> Tournament:
 def play_out(game: Game) -> None:
     """Two plays of 8 points each and a third of 10 for the first seat, then the end."""
     for triples, _ in HASBRO[:3]:
-        domain.act(game.pk, "play", tiles=triples)
-    domain.act(game.pk, "finish")
+        domain.act(game.pk, domain.TurnCommand("play", tiles=triples))
+    domain.act(game.pk, domain.TurnCommand("finish"))

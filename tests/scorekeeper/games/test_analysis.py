@@ -161,9 +161,9 @@ def finished_letterup() -> Game:
         ruleset="letterup-classic", lexicon="CLUB", players=["Ann", "Ben"]
     )
     house = [(7, 3, "H"), (7, 4, "O"), (7, 5, "U"), (7, 6, "S"), (7, 7, "E")]
-    domain.act(game.pk, "play", tiles=house)
-    domain.act(game.pk, "play", tiles=[(8, 7, "X"), (9, 7, "A"), (10, 7, "M")])
-    domain.act(game.pk, "finish", racks={0: "ABCDEFG", 1: "ABCDEFG"})
+    domain.act(game.pk, domain.TurnCommand("play", tiles=house))
+    domain.act(game.pk, domain.TurnCommand("play", tiles=[(8, 7, "X"), (9, 7, "A"), (10, 7, "M")]))
+    domain.act(game.pk, domain.TurnCommand("finish", racks={0: "ABCDEFG", 1: "ABCDEFG"}))
     return game
 
 
@@ -182,7 +182,7 @@ def test_no_review_while_the_game_is_in_progress(client, ready):
     game = domain.check_create_game(
         ruleset="letterup-classic", lexicon="CLUB", players=["Ann", "Ben"]
     )
-    domain.act(game.pk, "play", tiles=[(7, 6, "A"), (7, 7, "H")])
+    domain.act(game.pk, domain.TurnCommand("play", tiles=[(7, 6, "A"), (7, 7, "H")]))
     page = client.get(f"/games/{game.pk}/?turn=1&rack=AHXAM").content.decode()
     assert "What could have been played" not in page
 

@@ -57,15 +57,15 @@ def test_a_real_game_s_checkpoints_follow_its_undos_and_corrections(record, entr
     assert game.checkpoints.count() >= 3
     agrees(game.pk)
     if game.status == Game.Status.FINISHED:
-        domain.act(game.pk, "undo")  # the end of the game, which read the racks
+        domain.act(game.pk, domain.TurnCommand("undo"))  # the end of the game, which read the racks
         agrees(game.pk)
-    applied = domain.act(game.pk, "correct", target=entry, notation=letters)
+    applied = domain.act(game.pk, domain.TurnCommand("correct", target=entry, notation=letters))
     assert applied.changes  # scores changed from that turn on: so did the states after it
     agrees(game.pk)
-    domain.act(game.pk, "undo")
-    domain.act(game.pk, "undo")
+    domain.act(game.pk, domain.TurnCommand("undo"))
+    domain.act(game.pk, domain.TurnCommand("undo"))
     agrees(game.pk)
-    domain.act(game.pk, "pass")
+    domain.act(game.pk, domain.TurnCommand("pass"))
     agrees(game.pk)
 
 
@@ -74,25 +74,35 @@ def test_checkpoints_follow_challenges_undos_and_corrections_at_the_table(use_wo
     game = domain.check_create_game(
         ruleset="letterup-classic", players=["Ann", "Ben"], lexicon="CLUB", challenge_mode="manual"
     )
-    domain.act(game.pk, "play", tiles=HOUSE)
+    domain.act(game.pk, domain.TurnCommand("play", tiles=HOUSE))
     for _ in range(4):
-        domain.act(game.pk, "exchange", count=1)
-    domain.act(game.pk, "play", notation="H8 .XAM")
+        domain.act(game.pk, domain.TurnCommand("exchange", count=1))
+    domain.act(game.pk, domain.TurnCommand("play", notation="H8 .XAM"))
     agrees(game.pk)
-    domain.act(game.pk, "challenge")  # EXAM is good: rejected
-    domain.act(game.pk, "play", notation="10G Z.")  # ZA through EXAM's A: good
-    domain.act(game.pk, "play", tiles=[(11, 7, "Q"), (12, 7, "I")])  # EXAMQI: not a word
-    assert domain.act(game.pk, "challenge").turn.result == "upheld"  # EXAMQI is taken off
+    domain.act(game.pk, domain.TurnCommand("challenge"))  # EXAM is good: rejected
+    domain.act(game.pk, domain.TurnCommand("play", notation="10G Z."))  # ZA through EXAM's A: good
+    domain.act(
+        game.pk, domain.TurnCommand("play", tiles=[(11, 7, "Q"), (12, 7, "I")])
+    )  # EXAMQI: not a word
+    assert (
+        domain.act(game.pk, domain.TurnCommand("challenge")).turn.result == "upheld"
+    )  # EXAMQI is taken off
     agrees(game.pk)
-    domain.act(game.pk, "correct", target=1, notation="8D HOUSES")  # every total after it
+    domain.act(
+        game.pk, domain.TurnCommand("correct", target=1, notation="8D HOUSES")
+    )  # every total after it
     agrees(game.pk)
-    domain.act(game.pk, "undo")  # the upheld challenge: EXAMQI back on the board
-    domain.act(game.pk, "undo")  # EXAMQI
+    domain.act(
+        game.pk, domain.TurnCommand("undo")
+    )  # the upheld challenge: EXAMQI back on the board
+    domain.act(game.pk, domain.TurnCommand("undo"))  # EXAMQI
     agrees(game.pk)
     for _ in range(3):
-        domain.act(game.pk, "exchange", count=2)
-    domain.act(game.pk, "correct", target=2, count=3)  # the first exchange, of 3 tiles
-    domain.act(game.pk, "finish", racks={0: "AEIOURT", 1: "AEIOUNT"})
+        domain.act(game.pk, domain.TurnCommand("exchange", count=2))
+    domain.act(
+        game.pk, domain.TurnCommand("correct", target=2, count=3)
+    )  # the first exchange, of 3 tiles
+    domain.act(game.pk, domain.TurnCommand("finish", racks={0: "AEIOURT", 1: "AEIOUNT"}))
     agrees(game.pk)
 
 
@@ -112,9 +122,11 @@ def test_the_check_finds_a_checkpoint_that_disagrees_with_the_log(use_words):
     game = domain.check_create_game(
         ruleset="letterup-classic", players=["Ann", "Ben"], lexicon="CLUB"
     )
-    domain.act(game.pk, "play", tiles=HOUSE)
+    domain.act(game.pk, domain.TurnCommand("play", tiles=HOUSE))
     for _ in range(5):
-        domain.act(game.pk, "pass" if _ % 2 else "exchange", count=None if _ % 2 else 1)
+        domain.act(
+            game.pk, domain.TurnCommand("pass" if _ % 2 else "exchange", count=None if _ % 2 else 1)
+        )
     stale = Checkpoint.objects.get(game=game, place=3)
     stale.state = {**stale.state, "scores": [25, 0]}
     stale.save()
@@ -129,9 +141,9 @@ def test_check_games_rebuilds_the_checkpoints_of_a_game_stored_without_them(use_
     game = domain.check_create_game(
         ruleset="letterup-classic", players=["Ann", "Ben"], lexicon="CLUB"
     )
-    domain.act(game.pk, "play", tiles=HOUSE)
+    domain.act(game.pk, domain.TurnCommand("play", tiles=HOUSE))
     for _ in range(7):
-        domain.act(game.pk, "exchange", count=1)
+        domain.act(game.pk, domain.TurnCommand("exchange", count=1))
     Checkpoint.objects.filter(game=game).delete()  # as a game stored before they were kept
     Game.objects.filter(pk=game.pk).update(checkpoint_place=0)
     said = io.StringIO()

@@ -385,7 +385,7 @@ def clocked_crossword_over(server_time: list[int]) -> Game:
         ("finish", [-184_000, -65_000], {"racks": {0: "AAEEIIO", 1: "AAEEIIO"}}),
     ]:
         server_time[0] = at = when_read(game.pk, readings)
-        domain.act(game.pk, kind, clock_ms=readings, clock_at=at, **fields)
+        domain.act(game.pk, domain.TurnCommand(kind, clock_ms=readings, clock_at=at, **fields))
     return Game.objects.get(pk=game.pk)
 
 
@@ -427,9 +427,11 @@ def test_a_time_penalty_after_the_end_is_written_with_the_final_score_as_its_tot
         ruleset="crossword-classic", lexicon="CLUB", players=["Ann", "Ben"],
         challenge_mode="manual",
     )  # fmt: skip
-    domain.act(game.pk, "play", tiles=HOUSE)
-    domain.act(game.pk, "finish", racks={0: "AAEEIIO", 1: "AAEEIIO"})  # 7 off each
-    domain.act(game.pk, "penalty", seat=0, points=-10)
+    domain.act(game.pk, domain.TurnCommand("play", tiles=HOUSE))
+    domain.act(
+        game.pk, domain.TurnCommand("finish", racks={0: "AAEEIIO", 1: "AAEEIIO"})
+    )  # 7 off each
+    domain.act(game.pk, domain.TurnCommand("penalty", seat=0, points=-10))
     events = read_gcg(game_to_gcg(Game.objects.get(pk=game.pk))).events
     assert [(e.kind, e.score, e.total) for e in events][-1] == ("time_penalty", -10, 24 - 7 - 10)
 
@@ -470,7 +472,7 @@ def test_a_paired_game_s_clock_waits_at_full_time_until_the_table_starts_it(clie
     server_time[0] += 5 * 60_000  # the table sits down five minutes later
     assert clocks.state_of(game).now(server_time[0]) == (MINUTES_25, MINUTES_25)
     assert client.get(f"/api/games/{game.pk}/").json()["clock"]["waiting"] is True
-    started = domain.act(game.pk, "clock", clock="start").game
+    started = domain.act(game.pk, domain.TurnCommand("clock", clock="start")).game
     assert "waiting" not in started.clock and started.clock["paused"] is False
     assert started.clock["running"] == game.first_seat and started.clock["at"] == server_time[0]
     server_time[0] += 30_000
@@ -485,7 +487,7 @@ def test_a_paired_game_s_clock_waits_at_full_time_until_the_table_starts_it(clie
 def test_the_first_entry_starts_a_waiting_clock_without_the_wait(client, server_time):
     game = paired_clocked_game(server_time)
     server_time[0] += 5 * 60_000
-    played = domain.act(game.pk, "pass").game
+    played = domain.act(game.pk, domain.TurnCommand("pass")).game
     assert "waiting" not in played.clock
     # The first player's clock was never running: the pass cost it nothing; the next one runs.
     assert played.clock["readings"] == [MINUTES_25, MINUTES_25]
@@ -494,9 +496,9 @@ def test_the_first_entry_starts_a_waiting_clock_without_the_wait(client, server_
 
 def test_start_is_refused_once_the_clock_runs(client, server_time):
     game = paired_clocked_game(server_time)
-    domain.act(game.pk, "clock", clock="start")
+    domain.act(game.pk, domain.TurnCommand("clock", clock="start"))
     with pytest.raises(IllegalAction) as refused:
-        domain.act(game.pk, "clock", clock="start")
+        domain.act(game.pk, domain.TurnCommand("clock", clock="start"))
     assert refused.value.code == "clock_started"
     made_here = ApiGame(client, clock=PLAYER_CLOCK)  # a game made at the table runs at once
     assert "waiting" not in made_here.created["clock"]

@@ -78,16 +78,16 @@ def test_the_turns_played_follow_undos_corrections_and_the_end():
         assert stored.turns_played == count_turns_played(stored)
         return stored.turns_played
 
-    domain.act(game.pk, "play", notation="8D HOUSE")
-    domain.act(game.pk, "pass")
+    domain.act(game.pk, domain.TurnCommand("play", notation="8D HOUSE"))
+    domain.act(game.pk, domain.TurnCommand("pass"))
     assert played() == 2
-    domain.act(game.pk, "undo")  # Ben's pass taken back
+    domain.act(game.pk, domain.TurnCommand("undo"))  # Ben's pass taken back
     assert played() == 1
-    domain.act(game.pk, "exchange", count=2)
+    domain.act(game.pk, domain.TurnCommand("exchange", count=2))
     first = Turn.objects.get(game=game, number=1)
-    domain.act(game.pk, "correct", target=first.number, notation="8E WOOD")
+    domain.act(game.pk, domain.TurnCommand("correct", target=first.number, notation="8E WOOD"))
     assert played() == 2  # the correction stands where the play stood
-    domain.act(game.pk, "abandon")
+    domain.act(game.pk, domain.TurnCommand("abandon"))
     assert played() == 2  # the end is no turn
     assert audit_game(Game.objects.get(pk=game.pk)) == []
 

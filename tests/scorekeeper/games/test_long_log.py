@@ -83,7 +83,7 @@ def costs(entries: int, count: Callable[[Callable[[], Any]], Counter[str]]) -> d
     client.cookies[cookie_name(game.pk)] = game.token
 
     def act(action: str, **fields: Any) -> Callable[[], Any]:
-        return lambda: domain.act(game.pk, action, **fields)
+        return lambda: domain.act(game.pk, domain.TurnCommand(action, **fields))
 
     found = {"play": count(act("play", notation="H8 .XAM"))}
     played = Turn.objects.get(game=game, action="play", notation="H8 .XAM").number
@@ -118,7 +118,7 @@ def test_a_turn_a_challenge_an_undo_and_a_correction_read_a_bounded_number_of_en
 def test_a_correction_of_an_early_turn_on_a_long_game_scores_every_later_turn_again(counted):
     # What can't be bounded, kept right: every later entry's totals change.
     game = long_game(200)
-    domain.act(game.pk, "correct", target=1, notation="8D HOUSES")
+    domain.act(game.pk, domain.TurnCommand("correct", target=1, notation="8D HOUSES"))
     stored = Game.objects.get(pk=game.pk)
     assert audit_game(stored) == []
     last = stored.turns.order_by("-number").exclude(action="correct").first()

@@ -183,9 +183,9 @@ def test_a_full_log_refuses_a_time_penalty_too(monkeypatch):
         ruleset="crossword-classic", players=["Ann", "Ben"], lexicon="CLUB"
     )
     for _ in range(3):
-        domain.act(game.pk, "penalty", seat=0, points=-1)
+        domain.act(game.pk, domain.TurnCommand("penalty", seat=0, points=-1))
     with pytest.raises(IllegalAction) as caught:
-        domain.act(game.pk, "penalty", seat=1, points=-1)
+        domain.act(game.pk, domain.TurnCommand("penalty", seat=1, points=-1))
     assert caught.value.code == "log_full"
     assert Game.objects.get(pk=game.pk).last_entry_number == 3
 
@@ -195,7 +195,12 @@ def test_a_play_of_every_tile_on_the_rack_says_its_bonus(use_words):
     game = domain.check_create_game(
         ruleset="crossword-classic", lexicon="CLUB", players=["Ann", "Ben"]
     )
-    domain.act(game.pk, "play", tiles=[(7, 3 + i, letter) for i, letter in enumerate("RETAINS")])
+    domain.act(
+        game.pk,
+        domain.TurnCommand(
+            "play", tiles=[(7, 3 + i, letter) for i, letter in enumerate("RETAINS")]
+        ),
+    )
     turn = Turn.objects.get(game=game, number=1)
     assert describe(turn) == "Ann played 8D RETAINS for 66 (RETAINS 16 + 50 for all seven)."
 

@@ -63,7 +63,7 @@ def game_rows_then(monkeypatch, meanwhile) -> list[bool]:  # type: ignore[no-unt
 @WHOLE_DATABASE
 def test_a_play_is_worked_out_before_the_lock_and_stored_under_it(engine_calls):
     game = new_game()
-    applied = domain.act(game.pk, "play", tiles=MOOD, expected_turn=1)
+    applied = domain.act(game.pk, domain.TurnCommand("play", tiles=MOOD, expected_turn=1))
     assert engine_calls == [False]
     stored = Game.objects.get(pk=game.pk)
     assert stored.last_entry_number == 1 and stored.turns_played == 1 and stored.to_move == 1
@@ -79,10 +79,13 @@ def test_a_challenge_and_a_correction_read_the_log_ahead_and_an_undo_under_the_l
     # The log changes only with the game's version, which the store checks; an undo may read
     # a club's directors (undoing a void), which it doesn't.
     game = new_game()
-    domain.act(game.pk, "play", tiles=MOOD)
-    domain.act(game.pk, "challenge")  # judges the last play, read from the log
-    domain.act(game.pk, "correct", target=1, tiles=[(4, 4, "M"), (4, 5, "O"), (4, 6, "D")])
-    domain.act(game.pk, "undo", by="Ben")
+    domain.act(game.pk, domain.TurnCommand("play", tiles=MOOD))
+    domain.act(game.pk, domain.TurnCommand("challenge"))  # judges the last play, read from the log
+    domain.act(
+        game.pk,
+        domain.TurnCommand("correct", target=1, tiles=[(4, 4, "M"), (4, 5, "O"), (4, 6, "D")]),
+    )
+    domain.act(game.pk, domain.TurnCommand("undo", by="Ben"))
     assert engine_calls == [False, False, False, True]
     assert audit_game(Game.objects.get(pk=game.pk)) == []
 
@@ -90,11 +93,16 @@ def test_a_challenge_and_a_correction_read_the_log_ahead_and_an_undo_under_the_l
 @WHOLE_DATABASE
 def test_a_turn_entered_meanwhile_makes_a_correction_worked_out_again(monkeypatch, engine_calls):
     game = new_game()
-    domain.act(game.pk, "play", tiles=MOOD)
-    domain.act(game.pk, "pass")
+    domain.act(game.pk, domain.TurnCommand("play", tiles=MOOD))
+    domain.act(game.pk, domain.TurnCommand("pass"))
     engine_calls.clear()
-    reads = game_rows_then(monkeypatch, lambda: domain.act(game.pk, "undo"))  # the pass goes
-    domain.act(game.pk, "correct", target=1, tiles=[(4, 4, "M"), (4, 5, "O"), (4, 6, "D")])
+    reads = game_rows_then(
+        monkeypatch, lambda: domain.act(game.pk, domain.TurnCommand("undo"))
+    )  # the pass goes
+    domain.act(
+        game.pk,
+        domain.TurnCommand("correct", target=1, tiles=[(4, 4, "M"), (4, 5, "O"), (4, 6, "D")]),
+    )
     assert reads == [False, True, True]  # ahead, the undo's, the lock's
     assert engine_calls == [True, False, True]  # the undo, the correction, the correction again
     stored = Game.objects.get(pk=game.pk)
@@ -109,7 +117,7 @@ def test_a_refusal_worked_out_ahead_changes_nothing(engine_calls):
     game = new_game()
     before = rows.game_rows(game.pk, lock=False)
     with pytest.raises(RefereeError):  # not in one line
-        domain.act(game.pk, "play", tiles=[(4, 3, "A"), (5, 4, "T")])
+        domain.act(game.pk, domain.TurnCommand("play", tiles=[(4, 3, "A"), (5, 4, "T")]))
     assert engine_calls == [False]
     assert rows.game_rows(game.pk, lock=False) == before
     assert not Turn.objects.filter(game=game).exists()
@@ -118,10 +126,12 @@ def test_a_refusal_worked_out_ahead_changes_nothing(engine_calls):
 @WHOLE_DATABASE
 def test_a_turn_entered_meanwhile_makes_the_play_worked_out_again(monkeypatch, engine_calls):
     game = new_game()
-    reads = game_rows_then(monkeypatch, lambda: domain.act(game.pk, "pass"))  # Ann passes
+    reads = game_rows_then(
+        monkeypatch, lambda: domain.act(game.pk, domain.TurnCommand("pass"))
+    )  # Ann passes
     # Worked out for Ann; the rows differ under the lock, so it is worked out again there for
     # the player to move now, as if it had arrived after the pass: Ben plays.
-    applied = domain.act(game.pk, "play", tiles=MOOD)
+    applied = domain.act(game.pk, domain.TurnCommand("play", tiles=MOOD))
     assert reads == [False, False, True]  # ahead, the pass's (ahead too), the lock's
     assert engine_calls == [False, False, True]  # the play, the pass, the play again
     stored = Game.objects.get(pk=game.pk)
@@ -135,9 +145,9 @@ def test_a_turn_entered_meanwhile_makes_the_play_worked_out_again(monkeypatch, e
 @WHOLE_DATABASE
 def test_a_turn_entered_meanwhile_makes_a_play_for_the_taken_number_stale(monkeypatch):
     game = new_game()
-    game_rows_then(monkeypatch, lambda: domain.act(game.pk, "pass"))
+    game_rows_then(monkeypatch, lambda: domain.act(game.pk, domain.TurnCommand("pass")))
     with pytest.raises(domain.StaleTurn):
-        domain.act(game.pk, "play", tiles=MOOD, expected_turn=1)
+        domain.act(game.pk, domain.TurnCommand("play", tiles=MOOD, expected_turn=1))
     stored = Game.objects.get(pk=game.pk)
     assert stored.last_entry_number == 1
     assert list(Turn.objects.filter(game=stored).values_list("action", flat=True)) == ["pass"]
@@ -147,7 +157,7 @@ def test_a_turn_entered_meanwhile_makes_a_play_for_the_taken_number_stale(monkey
 def test_a_new_scorer_link_meanwhile_makes_the_turn_worked_out_again(monkeypatch, engine_calls):
     game = new_game()
     game_rows_then(monkeypatch, lambda: domain.do_new_scorer_link(game.pk))
-    domain.act(game.pk, "pass")
+    domain.act(game.pk, domain.TurnCommand("pass"))
     assert engine_calls == [False, True]
     assert audit_game(Game.objects.get(pk=game.pk)) == []
 
@@ -164,7 +174,7 @@ def test_every_change_to_a_game_gives_it_a_new_version():
     domain.do_new_scorer_link(game.pk)
     seen.append(version())
     for action in ("pass", "pass", "undo"):
-        domain.act(game.pk, action, by="Ann")
+        domain.act(game.pk, domain.TurnCommand(action, by="Ann"))
         seen.append(version())
     assert None not in seen and len(set(seen)) == len(seen)
     assert rows.version_of(rows.game_rows(Game(ruleset="upwords-10").pk, lock=False)) is None
@@ -187,7 +197,7 @@ def test_a_turn_worked_out_ahead_is_stamped_as_it_is_written(monkeypatch, engine
         locked.append(timezone.now())
 
     monkeypatch.setattr(sqlite_base._Writers, "acquire", later)
-    applied = domain.act(game.pk, "play", tiles=MOOD)
+    applied = domain.act(game.pk, domain.TurnCommand("play", tiles=MOOD))
     assert engine_calls == [False] and len(locked) == 1  # stored as worked out ahead
     stored = Game.objects.get(pk=game.pk)
     entry = Turn.objects.get(pk=applied.turn.pk)

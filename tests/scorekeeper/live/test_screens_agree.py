@@ -90,17 +90,17 @@ class Table:
             if move == "play":
                 for triples, _ in HASBRO:
                     try:
-                        domain.act(pk, "play", tiles=triples)
+                        domain.act(pk, domain.TurnCommand("play", tiles=triples))
                     except RefereeError:
                         continue
                     return True
                 return False
             if move == "phony":
-                domain.act(pk, "play", tiles=PHONY)
+                domain.act(pk, domain.TurnCommand("play", tiles=PHONY))
             elif move == "correct":
                 self.correct_earliest()
             else:
-                domain.act(pk, move)
+                domain.act(pk, domain.TurnCommand(move))
         except RefereeError:
             return False
         return True
@@ -113,7 +113,9 @@ class Table:
             if entry["turn"] is not None and entry["action"] in ("pass", "correct"):
                 exchange = entry["action"] == "pass" or not entry["count"]
                 extra: dict[str, Any] = {"count": 1} if exchange else {}
-                domain.act(self.game.pk, "correct", target=entry["number"], **extra)
+                domain.act(
+                    self.game.pk, domain.TurnCommand("correct", target=entry["number"], **extra)
+                )
                 return
         raise RefereeError("nothing", "No pass to correct.")
 

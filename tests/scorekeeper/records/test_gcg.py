@@ -36,7 +36,7 @@ def letterup(players: list[str] | None = None, **fields) -> Game:  # type: ignor
 
 
 def act(game: Game, action: str, **fields) -> None:  # type: ignore[no-untyped-def]
-    domain.act(game.pk, action, **fields)
+    domain.act(game.pk, domain.TurnCommand(action, **fields))
 
 
 def header(game: Game, *players: str) -> list[str]:

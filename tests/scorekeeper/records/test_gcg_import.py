@@ -160,7 +160,7 @@ def crossword(**options: object) -> Game:
 
 
 def act(game: Game, action: str, **fields: object) -> None:
-    domain.act(game.pk, action, **fields)  # type: ignore[arg-type]
+    domain.act(game.pk, domain.TurnCommand(action, **fields))  # type: ignore[arg-type]
 
 
 HOUSE = [(7, 3, "H"), (7, 4, "O"), (7, 5, "U"), (7, 6, "S"), (7, 7, "E")]

@@ -115,12 +115,14 @@ def test_the_letterup_record_keeps_the_racks_and_final_scores():
 
 def test_an_imported_game_plays_on():
     game = new_game("letterup-classic")
-    domain.act(game.pk, "play", tiles=HOUSE)
+    domain.act(game.pk, domain.TurnCommand("play", tiles=HOUSE))
     game.refresh_from_db()
     record = export_record(game)
     game.delete()
     imported = import_record(record)
-    domain.act(imported.pk, "challenge")  # the last play survives the round trip
+    domain.act(
+        imported.pk, domain.TurnCommand("challenge")
+    )  # the last play survives the round trip
     imported.refresh_from_db()
     assert imported.board[7][3] == ["H"] and imported.to_move == 1
     assert consistency.audit_game(imported) == []
