@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
-from scorekeeper.models import Club
+from referee import IllegalAction
+from scorekeeper.models import Club, Game
 
 
 class ClubNotFound(LookupError):
@@ -40,3 +41,21 @@ def access_club_as_director(
     if user is None or not directs(user, club):
         raise NotDirector(club)
     return club
+
+
+def check_game_director(game: Game, director: AbstractBaseUser | None, what: str) -> None:
+    """Refuse (``what``: "declare a game void"...) unless ``game`` is a club game and
+    ``director`` directs its club: a turn kind that is a director's decision asks this."""
+    club = game.club
+    if club is None:
+        raise IllegalAction(
+            "not_a_club_game",
+            f"Only a club game can be declared void: this is a casual game (to {what} is a "
+            "club director's decision).",
+        )
+    try:
+        access_club_as_director(director, club)
+    except NotDirector:
+        raise IllegalAction(
+            "not_a_director", f"Only a director of {club.name} can {what} in this game."
+        ) from None

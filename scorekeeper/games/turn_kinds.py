@@ -41,7 +41,7 @@ from referee import (
     parse_position,
     tile_in_set,
 )
-from scorekeeper.clubs.access import NotDirector, access_club_as_director
+from scorekeeper.clubs.access import check_game_director
 from scorekeeper.games import clocks, correction, counting, sentences
 from scorekeeper.games.counting import Counting
 from scorekeeper.games.entries import Before, Context
@@ -324,7 +324,7 @@ def _enter_undo(ctx: Context) -> None:
     if target is None:
         raise IllegalAction("nothing_to_undo", "There is no turn to undo.")
     if kind_of(target).voids:
-        _require_director(ctx, "undo a void")
+        check_game_director(ctx.game, ctx.entry.director, "undo a void")
     target.undone_at = timezone.now()
     target.undone_by = ctx.entry.by[:80]
     ctx.writes.append(lambda: target.save(update_fields=["undone_at", "undone_by"]))
@@ -389,26 +389,9 @@ def _gcg_abandon(
 
 
 # Void ------------------------------------------------------------------------------------------
-def _require_director(ctx: Context, what: str) -> None:
-    """Refuse unless this is a club game and the entry is made by one of its directors."""
-    club = ctx.game.club
-    if club is None:
-        raise IllegalAction(
-            "not_a_club_game",
-            f"Only a club game can be declared void: this is a casual game (to {what} is a "
-            "club director's decision).",
-        )
-    try:
-        access_club_as_director(ctx.entry.director, club)
-    except NotDirector:
-        raise IllegalAction(
-            "not_a_director", f"Only a director of {club.name} can {what} in this game."
-        ) from None
-
-
 def _enter_void(ctx: Context) -> None:
     """A club director declares the game void (finished or not): it leaves the standings."""
-    _require_director(ctx, "declare a game void")
+    check_game_director(ctx.game, ctx.entry.director, "declare a game void")
     if not ctx.entry.note.strip():
         raise InputError("no_reason", "Say why the game is void: the log keeps the reason.")
     ctx.turn.seat = ctx.seats[ctx.state.to_move]
