@@ -34,7 +34,7 @@ from bench.server import served
 from bench.stats import percentile, rounded
 from bench.transport import call, create_game
 
-ENTRIES = 2000  # the most entries a game's log keeps (scorekeeper.game.domain.LOG_CAP)
+ENTRIES = 2000  # the most entries a game's log keeps (scorekeeper.games.domain.LOG_CAP)
 TURN_GAMES = 5  # games the turns go round
 DRAIN_TIMEOUT = 25.0  # seconds to wait for turns still unanswered when the window closes
 

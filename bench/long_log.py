@@ -6,7 +6,7 @@ against entry 20, and the board at an earlier turn.
 (``make bench`` runs it too.) On a throwaway SQLite database, two Letter UP games
 stored as an import stores them (an opening play, then one-tile exchanges): one of 20 entries,
 one as long as the log's cap (2,000) leaves room for the rounds. Each round, on each game,
-through ``scorekeeper.game.domain.act`` in this process (no HTTP): a play, a challenge of
+through ``scorekeeper.games.domain.act`` in this process (no HTTP): a play, a challenge of
 it, the undo of the challenge, a correction of the play, the undo of the correction; and the
 game's page at its middle turn (``?turn=``) through Django's test client. Reported: the
 median of each, in milliseconds of CPU (this process's, SQLite's work included), at both
@@ -34,7 +34,7 @@ HOUSE = [(7, 3, "H"), (7, 4, "O"), (7, 5, "U"), (7, 6, "S"), (7, 7, "E")]  # 8D
 
 
 def _game(entries: int, lexicon: str) -> Any:
-    from scorekeeper.game import domain
+    from scorekeeper.games import domain
 
     draft = domain.draft_game(
         ruleset="letterup-classic", players=["Ann", "Ben"], lexicon=lexicon, challenge_mode="manual"
@@ -55,18 +55,20 @@ def _ms(fn: Callable[[], Any]) -> float:
 
 def _round(game: Any, page: str, client: Any) -> dict[str, float]:
     """One round on ``game``: each request's cost (ms). It leaves the game as it found it."""
-    from scorekeeper.game import domain
+    from scorekeeper.games import domain
 
     began = time.process_time()
-    played = domain.act(game.pk, "play", notation="H8 .XAM")
+    played = domain.act(game.pk, domain.TurnCommand("play", notation="H8 .XAM"))
     times = {"turn": (time.process_time() - began) * 1000}
     number = played.turn.number
-    times["challenge"] = _ms(lambda: domain.act(game.pk, "challenge"))
-    times["undo"] = _ms(lambda: domain.act(game.pk, "undo"))
+    times["challenge"] = _ms(lambda: domain.act(game.pk, domain.TurnCommand("challenge")))
+    times["undo"] = _ms(lambda: domain.act(game.pk, domain.TurnCommand("undo")))
     times["correction"] = _ms(
-        lambda: domain.act(game.pk, "correct", target=number, notation="H8 .XAMS")
+        lambda: domain.act(
+            game.pk, domain.TurnCommand("correct", target=number, notation="H8 .XAMS")
+        )
     )
-    domain.act(game.pk, "undo")  # the correction, and with it the play
+    domain.act(game.pk, domain.TurnCommand("undo"))  # the correction, and with it the play
     times["replay_page"] = _ms(lambda: client.get(page))
     return times
 
@@ -94,8 +96,8 @@ def run(rounds: int = 7) -> dict[str, Any]:
         from django.core.management import call_command
 
         from referee import HONOUR_ID
-        from scorekeeper.game import domain
-        from scorekeeper.game.word_policy import resolve_lexicon
+        from scorekeeper.games import domain
+        from scorekeeper.games.word_policy import resolve_lexicon
 
         call_command("migrate", verbosity=0)
         try:
@@ -108,7 +110,11 @@ def run(rounds: int = 7) -> dict[str, Any]:
         _rounds(short, 1)  # warm up: the lexicon, the statements built once
         at = {"short": _rounds(short, rounds), "long": _rounds(long, rounds)}
         held = lock_holds()
-        first = _ms(lambda: domain.act(long.pk, "correct", target=1, notation="8D HOUSES"))
+        first = _ms(
+            lambda: domain.act(
+                long.pk, domain.TurnCommand("correct", target=1, notation="8D HOUSES")
+            )
+        )
         entries = long.turns.count()
     figures: dict[str, Any] = {"rounds": rounds, "entries": entries}
     for name in ("turn", "challenge", "undo", "correction", "replay_page"):

@@ -5,7 +5,7 @@
 (``make bench`` runs it too.) SQLite lets one transaction write at a time, so on
 SQLite every table's turns take turns at one lock (``config.sqlite``); how long each turn holds
 it bounds how many turns a second the whole server can write, whatever its cores. Each process
-enters one-tile exchanges through ``scorekeeper.game.domain.act`` one after another (closed
+enters one-tile exchanges through ``scorekeeper.games.domain.act`` one after another (closed
 loop, no HTTP), on a throwaway database; reported: the turns written a second by all of them,
 their latency p50/p99, and how long a turn held the lock (p50/p90, from the writers' queue
 letting it in to its commit), alone and with the others.
@@ -32,7 +32,7 @@ def _turns(games: list[str], start: float, seconds: float) -> tuple[list[float],
     each hold of the lock, in ms."""
     from django.db import connection
 
-    from scorekeeper.game import domain
+    from scorekeeper.games import domain
 
     holds = lock_holds()
     connection.close()
@@ -44,7 +44,7 @@ def _turns(games: list[str], start: float, seconds: float) -> tuple[list[float],
     while time.time() < start + seconds:
         game = games[done % len(games)]
         began = time.perf_counter()
-        domain.act(game, "exchange", count=1, expected_turn=entries[game])
+        domain.act(game, domain.TurnCommand("exchange", count=1, expected_turn=entries[game]))
         latencies.append((time.perf_counter() - began) * 1000)
         entries[game] += 1
         done += 1
@@ -54,7 +54,7 @@ def _turns(games: list[str], start: float, seconds: float) -> tuple[list[float],
 
 def _process(database: Path, games: list[str], ready: Any, seconds: float, out: Any) -> None:
     setup_django(database)
-    from scorekeeper.game import domain  # noqa: F401 - loaded before the clock starts
+    from scorekeeper.games import domain  # noqa: F401 - loaded before the clock starts
 
     # Every process starts its turns when the last one is set up, however long that took.
     ready.wait()
@@ -73,7 +73,7 @@ def run(processes: int = 4, seconds: float = 10.0) -> dict[str, Any]:
         from django.core.management import call_command
         from django.db import connection
 
-        from scorekeeper.game import domain
+        from scorekeeper.games import domain
 
         call_command("migrate", verbosity=0)
         made = [

@@ -162,7 +162,7 @@ async def read_body(scope: Any, receive: Any, send: Any) -> bytes | None:
     ``REQUEST_BODY_SECONDS`` (408). So a client sending its body a byte at a time holds no
     thread, and nothing it sends is written to disk. None when the request was answered here
     (refused) or the client left."""
-    from scorekeeper.middleware import too_large_message
+    from scorekeeper.http.middleware import too_large_message
 
     cap = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
     for name, value in scope["headers"]:

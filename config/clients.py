@@ -24,6 +24,7 @@ import hashlib
 import ipaddress
 import mmap
 import resource
+from collections.abc import Iterable
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -177,15 +178,21 @@ def counts() -> Counts:
     return table
 
 
-def forwarded_client(headers: list[tuple[bytes, bytes]], peer: str, proxies: int) -> str:
-    """The client of an ASGI request as ``scorekeeper.limits.client_address`` reads it: behind
-    ``proxies`` proxies, that many entries from the right of X-Forwarded-For."""
+def client_of(forwarded_for: Iterable[str], peer: str, proxies: int) -> str:
+    """Who sent a request, the one rule for the rate limits (a WSGI request's) and the
+    connection counts (an ASGI one's). Behind ``proxies`` proxies, each of which appends the
+    address it was reached from to X-Forwarded-For (``forwarded_for``: the header's values), the
+    client is that many entries from the right: what stands further left was written by the
+    client and proves nothing. Else the ``peer`` the connection came from."""
     if proxies:
-        hops: list[str] = []
-        for name, value in headers:
-            if name == b"x-forwarded-for":
-                hops += [h.strip() for h in value.decode("latin-1").split(",")]
+        hops = [h.strip() for value in forwarded_for for h in value.split(",")]
         hops = [h for h in hops if h]
         if len(hops) >= proxies:
             return hops[-proxies]
     return peer
+
+
+def forwarded_client(headers: list[tuple[bytes, bytes]], peer: str, proxies: int) -> str:
+    """The client of an ASGI request (``client_of``)."""
+    values = [value.decode("latin-1") for name, value in headers if name == b"x-forwarded-for"]
+    return client_of(values, peer, proxies)

@@ -85,10 +85,10 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "scorekeeper.middleware.Compression",
-    "scorekeeper.middleware.RefusedRequestLog",
-    "scorekeeper.middleware.RateLimit",
-    "scorekeeper.middleware.Idempotency",
+    "scorekeeper.http.middleware.Compression",
+    "scorekeeper.http.middleware.RefusedRequestLog",
+    "scorekeeper.http.middleware.RateLimit",
+    "scorekeeper.http.middleware.Idempotency",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -96,11 +96,11 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "scorekeeper.middleware.ApiJsonErrors",
-    "scorekeeper.middleware.DatabaseBusy",
-    "scorekeeper.middleware.GameNotFoundPage",
-    "scorekeeper.middleware.ContentSecurityPolicy",
-    "scorekeeper.middleware.PermissionsPolicy",
+    "scorekeeper.http.middleware.ApiJsonErrors",
+    "scorekeeper.http.middleware.DatabaseBusy",
+    "scorekeeper.web.not_found.GameNotFoundPage",
+    "scorekeeper.http.middleware.ContentSecurityPolicy",
+    "scorekeeper.http.middleware.PermissionsPolicy",
 ]
 
 # Content-Security-Policy: everything from this origin, nothing inline, no eval, no frames.
@@ -185,7 +185,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # The cache every worker and app server shares: with Redis (CACHE_URL, e.g.
 # redis://127.0.0.1:6379/0) it holds the rate-limit counters; by default it is the database's
 # table `scorekeeper_cache` (made by `migrate`). CACHE_URL=memory keeps it in each process (one
-# process only; the tests). Idempotency-Key answers have a table of their own (scorekeeper.retries).
+# process only; the tests). Idempotency-Key answers have a table of their own
+# (scorekeeper.http.retries).
 CACHE_URL = envstr("CACHE_URL") or ("memory" if TESTING else "db")
 if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
     CACHES = {
@@ -215,7 +216,7 @@ CLIENT_MAX_STREAMS = envint("CLIENT_MAX_STREAMS", 48)
 # A venue's network, where many tables share one public address: "203.0.113.7=150" (an
 # address or a network, and the tables behind it; several, comma-separated). Each such
 # address holds room for that many tables more (config.clients), and its per-client rate
-# limits grow as many times (scorekeeper.limits).
+# limits grow as many times (scorekeeper.http.limits).
 SHARED_ADDRESSES = envstr("SHARED_ADDRESSES")
 clients.shared_addresses(SHARED_ADDRESSES)  # refused here, at start, when malformed
 # A request's line and headers arrive within so many seconds, bytes and headers (408, 431), and
@@ -306,7 +307,7 @@ LOGGING = {
         "level": envstr("LOG_LEVEL", "WARNING" if TESTING else "INFO"),
     },
     "loggers": {
-        # Refused requests are logged once, as JSON, by scorekeeper.middleware.
+        # Refused requests are logged once, as JSON, by scorekeeper.http.middleware.
         "django.request": {"level": "ERROR"},
         # runserver's access lines, through the masking console handler.
         "django.server": {"level": "WARNING", "handlers": ["console"], "propagate": False},

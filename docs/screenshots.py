@@ -40,7 +40,7 @@ PLAYS = [
 ]
 # The club night: three tables in play, each some PLAYS in.
 CLUB_NIGHT = """
-from scorekeeper.game import domain
+from scorekeeper.games import domain
 from scorekeeper.models import Club
 plays = {plays!r}
 club = Club.objects.create(name="Riverside", slug="riverside")
@@ -49,7 +49,7 @@ club.roster.add(*(domain.player_named(n) for names, _ in tables for n in names))
 for names, turns in tables:
     game = domain.check_create_game(ruleset="upwords-10", players=names, club=club)
     for tiles in plays[:turns]:
-        domain.act(game.pk, "play", tiles=tiles)
+        domain.act(game.pk, domain.TurnCommand("play", tiles=tiles))
 """
 
 

@@ -16,9 +16,9 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from scorekeeper.game import domain
-from scorekeeper.game.refusals import REFUSALS, message_of
-from scorekeeper.game.turn_kinds import describe
+from scorekeeper.games import domain
+from scorekeeper.games.turn_kinds import describe
+from scorekeeper.http.refusals import REFUSALS, message_of
 from scorekeeper.models import Club, Game, Invitation, Player, Seat, Turn
 
 
@@ -89,7 +89,7 @@ def _through_domain(
     who = f"admin: {request.user.get_username()}"
     for game in games:
         try:
-            applied = domain.act(game.pk, action, by=who)
+            applied = domain.act(game.pk, domain.TurnCommand(action, by=who))
         except REFUSALS as error:
             modeladmin.message_user(request, f"{game}: {message_of(error)}", messages.ERROR)
         else:

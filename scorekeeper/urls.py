@@ -69,7 +69,7 @@ urlpatterns = [
     # /rankings/, /players/
     path("rankings/", rankings.rankings, name="rankings"),
     path("players/<int:player_id>/", rankings.player_page, name="player"),
-    # /accounts/: sign-in (rate limited by scorekeeper.middleware: settings.LOGIN_PATH)
+    # /accounts/: sign-in (rate limited by scorekeeper.http.middleware: settings.LOGIN_PATH)
     path(
         "accounts/login/",
         auth_views.LoginView.as_view(redirect_authenticated_user=True),

@@ -26,7 +26,7 @@ def run_clocks_to(game_id: object, readings: Sequence[int]) -> int:
     """Clock taps that leave the game's clocks reading ``readings``, then a pause: each clock
     runs in turn from the running one, for as long as it takes (the game must have started
     that long ago). The number of log entries made."""
-    from scorekeeper.game import domain  # the domain loads Django's apps
+    from scorekeeper.games import domain  # the domain loads Django's apps
 
     clock = Game.objects.get(pk=game_id).clock
     assert clock is not None and clock["running"] is not None
@@ -37,7 +37,9 @@ def run_clocks_to(game_id: object, readings: Sequence[int]) -> int:
         at += current[seat] - readings[seat]
         current[seat] = readings[seat]
         action = "pause" if i == last else "switch"
-        domain.act(game_id, "clock", clock=action, clock_ms=list(current), clock_at=at)
+        domain.act(
+            game_id, domain.TurnCommand("clock", clock=action, clock_ms=list(current), clock_at=at)
+        )
     return last + 1
 
 

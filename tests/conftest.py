@@ -62,7 +62,7 @@ def steady_limit_window(monkeypatch):
     """Rate limits count in fixed windows (a minute, an hour). A test that sends a few requests
     and expects the last refused must not see its window end between two of them, as it would
     at a minute's turn once in a while: the limits read a clock stopped mid-window."""
-    from scorekeeper import limits
+    from scorekeeper.http import limits
 
     monkeypatch.setattr(limits, "time", SimpleNamespace(time=lambda: LIMITS_CLOCK))
 

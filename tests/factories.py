@@ -20,9 +20,9 @@ from django.http import HttpResponse
 from django.test import Client
 
 from bench.sequences import HASBRO, tiles
-from scorekeeper.game import domain
+from scorekeeper.games import domain
+from scorekeeper.http.links import cookie_name
 from scorekeeper.models import Club, Game, Invitation
-from scorekeeper.web.scorer_link import cookie_name
 
 
 class ApiGame:
@@ -107,10 +107,10 @@ def finished_game(
     is the seat's turns + extra + RACK_PENALTY."""
     game = domain.check_create_game(ruleset="upwords-10", players=names, lexicon=lexicon, club=club)
     for triples, _ in HASBRO[:plays]:
-        domain.act(game.pk, "play", tiles=triples)
+        domain.act(game.pk, domain.TurnCommand("play", tiles=triples))
     for seat, points in (extra or {}).items():
-        domain.act(game.pk, "penalty", seat=seat, points=points)
-    domain.act(game.pk, "finish")
+        domain.act(game.pk, domain.TurnCommand("penalty", seat=seat, points=points))
+    domain.act(game.pk, domain.TurnCommand("finish"))
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     return game
@@ -228,7 +228,7 @@ def upwords_game() -> Game:
         ("pass", {}),  # 13 Ben
         ("pass", {}),  # 14 Ann: everyone passed, the game ends
     ]:
-        domain.act(game.pk, action, **fields)
+        domain.act(game.pk, domain.TurnCommand(action, **fields))
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     return game
@@ -237,12 +237,14 @@ def upwords_game() -> Game:
 def letterup_game() -> Game:
     """Letter UP: HOUSE, two passes each (the game waits for the racks), then the racks."""
     game = new_game("letterup-classic")
-    domain.act(game.pk, "play", tiles=HOUSE)
+    domain.act(game.pk, domain.TurnCommand("play", tiles=HOUSE))
     for _ in range(4):
-        domain.act(game.pk, "pass")
+        domain.act(game.pk, domain.TurnCommand("pass"))
     game.refresh_from_db()
     assert game.status == Game.Status.AWAITING_RACKS
-    domain.act(game.pk, "finish", racks={0: "AEGINRT", 1: "BCJKQVZ"})  # −9 and −43
+    domain.act(
+        game.pk, domain.TurnCommand("finish", racks={0: "AEGINRT", 1: "BCJKQVZ"})
+    )  # −9 and −43
     game.refresh_from_db()
     return game
 
@@ -270,7 +272,7 @@ def club_night(
             ruleset="upwords-10", players=names, lexicon=lexicon, club=club, table_number=number
         )
         for triples, _ in HASBRO[: 1 + i % 2]:
-            domain.act(game.pk, "play", tiles=triples)
+            domain.act(game.pk, domain.TurnCommand("play", tiles=triples))
         games.append(game)
     for i in range(finished):
         finished_game(

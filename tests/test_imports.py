@@ -94,19 +94,23 @@ ABOVE_THE_DOMAIN = {
     "scorekeeper.web",
     "scorekeeper.records",
     "scorekeeper.stats",
-    "scorekeeper.middleware",
-    "scorekeeper.limits",
+    "scorekeeper.http",
 }
 LAYERS = {
     "scorekeeper.game": ABOVE_THE_DOMAIN,
-    "scorekeeper.live": {"scorekeeper.game", *ABOVE_THE_DOMAIN},
+    "scorekeeper.games": ABOVE_THE_DOMAIN,
+    "scorekeeper.clubs": {"scorekeeper.game", *ABOVE_THE_DOMAIN},
+    "scorekeeper.live": {"scorekeeper.game", "scorekeeper.games", *ABOVE_THE_DOMAIN},
     "scorekeeper.records": {"scorekeeper.api", "scorekeeper.web", "scorekeeper.stats"},
     "scorekeeper.stats": {"scorekeeper.api", "scorekeeper.web", "scorekeeper.records"},
     "scorekeeper.api": {"scorekeeper.web"},
+    "scorekeeper.http": {"scorekeeper.api", "scorekeeper.web"},
     "scorekeeper.web": {"scorekeeper.api"},
     # The photo reader is plain Python over the engine: nothing of the app above it.
     "scorekeeper.photo": {
         "scorekeeper.game",
+        "scorekeeper.games",
+        "scorekeeper.clubs",
         "scorekeeper.live",
         "scorekeeper.models",
         *ABOVE_THE_DOMAIN,
@@ -201,3 +205,75 @@ def test_no_package_imports_itself_round_a_circle() -> None:
                     seen.add(step)
                     paths.append([*path, step])
     assert circles == []
+
+
+# What may never be reached, through any chain of imports (at a module's top or inside a
+# function): the pages and the API each stand on the HTTP edge and the subjects, never on each
+# other; the subjects (games, clubs, the events) and the edge never on a page or a route; the
+# engine on nothing of the app.
+NEVER_REACHES = {
+    "scorekeeper.api": {"scorekeeper.web"},
+    "scorekeeper.web": {"scorekeeper.api"},
+    "scorekeeper.http": {"scorekeeper.api", "scorekeeper.web"},
+    "scorekeeper.games": {"scorekeeper.api", "scorekeeper.web", "scorekeeper.http"},
+    "scorekeeper.clubs": {"scorekeeper.api", "scorekeeper.web", "scorekeeper.http"},
+    "scorekeeper.game": {"scorekeeper.api", "scorekeeper.web"},
+    "referee": {"scorekeeper"},
+}
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Each module of the app, the engine and config, and those it imports when it runs; a
+    module imported brings its packages' ``__init__`` with it."""
+    trees = {}
+    for path, tree in modules("referee", "scorekeeper", "config"):
+        trees[path.removesuffix(".py").replace("/", ".").removesuffix(".__init__")] = tree
+    known = set(trees)
+    edges = {}
+    for name, tree in trees.items():
+        reached = runtime_imports(name, tree, known)
+        parents = {p for m in reached for p in within(m) if p in known and p != name}
+        edges[name] = reached | parents
+    return edges
+
+
+def within(module: str) -> list[str]:
+    """``a.b.c`` is within ``a`` and ``a.b``."""
+    parts = module.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts))]
+
+
+def chain_to(edges: dict[str, set[str]], start: str, barred: set[str]) -> list[str] | None:
+    """The shortest chain of imports from ``start`` to a module of a barred package, if any."""
+    came_from: dict[str, str] = {start: ""}
+    queue = [start]
+    while queue:
+        module = queue.pop(0)
+        if module != start and any(module == b or module.startswith(b + ".") for b in barred):
+            path = [module]
+            while came_from[path[-1]]:
+                path.append(came_from[path[-1]])
+            return path[::-1]
+        for step in sorted(edges.get(module, ())):
+            if step not in came_from:
+                came_from[step] = module
+                queue.append(step)
+    return None
+
+
+def test_no_package_reaches_what_it_may_not_through_any_chain() -> None:
+    edges = import_graph()
+    found = []
+    for source, barred in NEVER_REACHES.items():
+        for module in sorted(edges):
+            if module == source or module.startswith(source + "."):
+                chain = chain_to(edges, module, barred)
+                if chain:
+                    found.append(" → ".join(chain))
+    assert found == [], "a piece both sides need belongs in a subject or in scorekeeper.http"
+
+
+def test_the_chain_check_sees_a_chain_two_steps_long() -> None:
+    edges = {"a.x": {"b.y"}, "b.y": {"c.z"}, "c.z": set()}
+    assert chain_to(edges, "a.x", {"c"}) == ["a.x", "b.y", "c.z"]
+    assert chain_to(edges, "a.x", {"d"}) is None

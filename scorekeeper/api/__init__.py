@@ -3,9 +3,10 @@
 ``photos`` a photo's reading), ``schemas`` the typed bodies they take and give, and
 ``serialize`` builds those answers from a game.
 
-May import: ``referee``, ``scorekeeper.models``, ``scorekeeper.game``, ``scorekeeper.records``,
-``scorekeeper.limits``, ``scorekeeper.retries`` and ``scorekeeper.middleware``. Never imports
-``scorekeeper.web``: a piece both need belongs in ``game``.
+May import: ``referee``, ``scorekeeper.models``, ``scorekeeper.games``, ``scorekeeper.clubs``,
+``scorekeeper.game`` (the events), ``scorekeeper.records`` and ``scorekeeper.http``. Never
+imports ``scorekeeper.web``, not even through another module: a piece both need belongs in a
+subject (``games``, ``clubs``) or in ``http``.
 """
 
 # The tournaments' routes join the API as their module loads: whoever imports the API has them.

@@ -15,7 +15,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.http import HttpRequest
 from ninja.utils import check_csrf
 
-from scorekeeper.middleware import bearer_token
+from scorekeeper.http.middleware import bearer_token
 from scorekeeper.models import AccountToken
 
 

@@ -3,9 +3,9 @@ rules, rename it, rename a roster player, invite a member to direct it (and the 
 account's answer), step down.
 
 A change is a director's (``director_of``: the session with CSRF, or the account's token,
-then the one check of who directs, ``directing.directs``, which the tournaments' routes ask
-too); reading is anyone's, as the club's page is. Each change calls one operation of
-``scorekeeper.game.club_settings``.
+then the one check of who directs, ``access_club_as_director``, which the tournaments' routes
+ask too); reading is anyone's, as the club's page is. Each change calls one operation of
+``scorekeeper.clubs.club_settings``.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from ninja import Field, Schema, Status
 from scorekeeper.api.accounts import NotSignedIn, account_of
 from scorekeeper.api.endpoints import READ, WRITE, ApiError, Text, answers, api
 from scorekeeper.api.schemas import ClubSettingsOut, DirectorInvitationOut, RenamedOut
-from scorekeeper.game import club_settings
-from scorekeeper.game.directing import directs
+from scorekeeper.clubs import club_settings
+from scorekeeper.clubs.access import NotDirector, access_club_as_director
 from scorekeeper.models import Club, DirectorInvitation, name_key
 
 DIRECTING = (401, 403, *WRITE)
@@ -38,8 +38,10 @@ def director_of(request: HttpRequest, club: Club) -> Any:
         user = account_of(request)
     except NotSignedIn as refused:
         raise ApiError(refused.status, refused.code, refused.message) from None
-    if not directs(user, club):
-        raise ApiError(403, "not_director", f"Only a director of {club.name} can do that.")
+    try:
+        access_club_as_director(user, club)
+    except NotDirector as refused:
+        raise ApiError(403, "not_director", str(refused)) from None
     return user
 
 
@@ -117,7 +119,7 @@ def set_rules(request: HttpRequest, slug: str, payload: ClubRulesIn) -> ClubSett
         rejected_challenge=payload.rejected_challenge,
         clock=payload.clock,
     )
-    return settings_of(club_settings.do_set_rules(club, rules))
+    return settings_of(club_settings.do_set_rules(club, club_settings.check_rules(rules)))
 
 
 @api.post(
@@ -128,7 +130,8 @@ def set_rules(request: HttpRequest, slug: str, payload: ClubRulesIn) -> ClubSett
 def rename_club(request: HttpRequest, slug: str, payload: ClubNameIn) -> ClubSettingsOut:
     club = club_named(slug)
     director_of(request, club)
-    return settings_of(club_settings.do_rename_club(club, payload.name))
+    name = club_settings.check_club_rename(club, payload.name)
+    return settings_of(club_settings.do_rename_club(club, name))
 
 
 @api.post(
@@ -141,7 +144,8 @@ def rename_player(request: HttpRequest, slug: str, payload: PlayerNameIn) -> Ren
     director_of(request, club)
     player = _roster_player(club, payload.player)
     was = player.name
-    renamed = club_settings.do_rename_player(club, player, payload.name)
+    name = club_settings.check_player_rename(club, player, payload.name)
+    renamed = club_settings.do_rename_player(player, name)
     return {"was": was, "name": renamed.name}
 
 

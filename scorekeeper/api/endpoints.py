@@ -11,7 +11,6 @@ time from ``/api/games/{id}/turns/?after=N``.
 
 from __future__ import annotations
 
-import hmac
 import logging
 from typing import Annotated, Any, Literal
 
@@ -47,27 +46,28 @@ from scorekeeper.api.schemas import (
     ViolationOut,
 )
 from scorekeeper.api.serialize import LOG_PAGE, game_state, log_page, play_out, turn_answer
-from scorekeeper.game import domain
-from scorekeeper.game.analysis import (
+from scorekeeper.games import domain
+from scorekeeper.games.access import opens
+from scorekeeper.games.analysis import (
     DEFAULT_LIMIT,
     MAX_LIMIT,
     analyse,
     cost_units,
     incomplete_note,
 )
-from scorekeeper.game.links import link_url
-from scorekeeper.game.refusals import REFUSALS, code_of, message_of, retry_after, status_of
-from scorekeeper.game.turn_kinds import KINDS
-from scorekeeper.limits import analysis_limit, spend, spend_beyond
-from scorekeeper.middleware import (
+from scorekeeper.games.turn_kinds import KINDS
+from scorekeeper.http.limits import analysis_limit, spend, spend_beyond
+from scorekeeper.http.links import link_url
+from scorekeeper.http.middleware import (
     bearer_token,
     busy_response,
     database_busy,
     too_large_message,
 )
+from scorekeeper.http.refusals import REFUSALS, code_of, message_of, retry_after, status_of
+from scorekeeper.http.retries import retry_slot
 from scorekeeper.models import NAME_MAX, Game, name_key
 from scorekeeper.records.gcg_import import import_gcg, nobody
-from scorekeeper.retries import retry_slot
 
 log = logging.getLogger("scorekeeper.api")
 
@@ -350,8 +350,7 @@ def authorize(request: HttpRequest, game: Game) -> None:
     token = bearer_token(request)
     if token is None:
         raise ApiError(401, "unauthorized", "Send the token as Authorization: Bearer <token>.")
-    # Compared in constant time, so the token can't be guessed a character at a time.
-    if not hmac.compare_digest(token.encode(), game.token.encode()):
+    if not opens(game, token):
         raise ApiError(403, "forbidden", "That token does not open this game.")
 
 
@@ -525,20 +524,21 @@ def post_turn(request: HttpRequest, game_id: str, payload: TurnIn) -> HttpRespon
             racks[seats[name_key(name)]] = letters
     applied = domain.act(
         game_id,
-        payload.action,
-        expected_turn=payload.expected_turn,
-        by=payload.by or "api",
-        notation=payload.notation,
-        tiles=[(t.row, t.col, t.letter) for t in payload.tiles] if payload.tiles else None,
-        count=payload.count,
-        racks=racks,
-        target=payload.target,
-        # The token is checked on the row the turn locks: the game is read once.
-        allowed=lambda game: authorize(request, game),
-        retry_slot=retry_slot(request),
-        clock_ms=payload.clock_ms,
-        clock_at=payload.clock_at,
-        clock=payload.clock,
+        domain.TurnCommand(
+            payload.action,
+            expected_turn=payload.expected_turn,
+            by=payload.by or "api",
+            notation=payload.notation,
+            tiles=[(t.row, t.col, t.letter) for t in payload.tiles] if payload.tiles else None,
+            count=payload.count,
+            racks=racks,
+            target=payload.target,
+            allowed=lambda game: authorize(request, game),
+            retry_slot=retry_slot(request),
+            clock_ms=payload.clock_ms,
+            clock_at=payload.clock_at,
+            clock=payload.clock,
+        ),
     )
     spend_beyond(request, applied.rescored)
     # The state just stored is the state to show: no second trip to the database for it.

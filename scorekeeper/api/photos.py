@@ -1,7 +1,7 @@
 """The API's photo routes: a board read from a photo, and the play a photo shows in a game.
 
 Each takes the photo as a multipart upload (``image``), at most ``MAX_BYTES``; the work is
-``scorekeeper.game.photos``'s. A server without the photo extra answers 501.
+``scorekeeper.games.photos``'s. A server without the photo extra answers 501.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from ninja import File, Form, UploadedFile
 
 from scorekeeper.api.endpoints import WRITE, ApiError, answers, api, authorize, rendered
 from scorekeeper.api.schemas import BoardReadingOut, PhotoPlaysOut
-from scorekeeper.game import domain
-from scorekeeper.game.photos import MAX_BYTES, UNAVAILABLE, available, photo_plays, read_photo
+from scorekeeper.games import domain
+from scorekeeper.games.photos import MAX_BYTES, UNAVAILABLE, available, photo_plays, read_photo
 
 PHOTO = (401, 403, 404, 501, *WRITE)
 

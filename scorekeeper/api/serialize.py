@@ -28,12 +28,12 @@ from scorekeeper.api.schemas import (
     TurnAnswer,
     TurnOut,
 )
-from scorekeeper.game import clocks
-from scorekeeper.game.entries import Change
-from scorekeeper.game.replay import turn_numbers
-from scorekeeper.game.state import load_state
-from scorekeeper.game.turn_kinds import kind_of, number_of, turns_of
-from scorekeeper.game.word_policy import policy_for
+from scorekeeper.games import clocks
+from scorekeeper.games.entries import Change
+from scorekeeper.games.replay import turn_numbers
+from scorekeeper.games.state import load_state
+from scorekeeper.games.turn_kinds import kind_of, number_of, turns_of
+from scorekeeper.games.word_policy import policy_for
 from scorekeeper.models import Game, Seat, Turn
 
 LOG_PAGE = 200  # entries in one page of the log

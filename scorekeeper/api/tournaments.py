@@ -17,7 +17,6 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from ninja import Field, Schema, Status
 
-from scorekeeper import limits
 from scorekeeper.api.accounts import NotSignedIn, account_of
 from scorekeeper.api.clubs import club_named, director_of
 from scorekeeper.api.endpoints import READ, WRITE, ApiError, Int, Text, answers, api
@@ -37,10 +36,11 @@ from scorekeeper.api.schemas import (
     UnpairedOut,
     WithdrawalOut,
 )
-from scorekeeper.game import club_settings
+from scorekeeper.clubs import club_settings
+from scorekeeper.clubs.membership import do_create_club
 from scorekeeper.game import tournaments as events
 from scorekeeper.game.event_files import T_FILE_MOST
-from scorekeeper.game.membership import do_create_club
+from scorekeeper.http import limits
 from scorekeeper.models import (
     Club,
     Entrant,

@@ -32,10 +32,12 @@ from django.utils import timezone
 
 from referee import IllegalAction, InputError, get_ruleset
 from scorekeeper import tournaments as core
-from scorekeeper.game import domain, event_version, membership
-from scorekeeper.game.club_settings import ClubRules, check_clock, check_rules
-from scorekeeper.game.refusals import Conflict
-from scorekeeper.game.word_policy import AUTO, MANUAL, resolve_lexicon
+from scorekeeper.clubs import membership
+from scorekeeper.clubs.club_settings import ClubRules, check_clock, check_rules
+from scorekeeper.game import event_version
+from scorekeeper.games import domain
+from scorekeeper.games.errors import Conflict
+from scorekeeper.games.word_policy import AUTO, MANUAL, resolve_lexicon
 from scorekeeper.models import (
     Club,
     Entrant,
@@ -1152,7 +1154,7 @@ def _close(game: Game | None, by: str) -> None:
     """Abandon a table's game that is still open: its result is kept elsewhere now, and
     the director's screen no longer shows it in play."""
     if game is not None and game.status in (Game.Status.IN_PROGRESS, Game.Status.AWAITING_RACKS):
-        domain.act(game.pk, "abandon", by=by)
+        domain.act(game.pk, domain.TurnCommand("abandon", by=by))
 
 
 def do_forfeit(tournament: Tournament, round: int, absent: str, *, by: str = "") -> Pairing:

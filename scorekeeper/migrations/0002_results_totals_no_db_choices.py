@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 def results_of_finished_games(apps, schema_editor):
     """Each finished game's seats get the result their final scores give (as
-    scorekeeper.game.replay.results decides it: the highest wins, sharing it ties, solo none)."""
+    scorekeeper.games.replay.results decides it: the highest wins, sharing it ties, solo none)."""
     Game = apps.get_model("scorekeeper", "Game")
     for game in Game.objects.filter(status="finished").prefetch_related("seats"):
         seats = list(game.seats.all())

@@ -5,7 +5,7 @@ from django.db import migrations, models
 from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 
-# What scorekeeper.game.replay.COUNTED says of a turn, as it stood when this was written: in
+# What scorekeeper.games.replay.COUNTED says of a turn, as it stood when this was written: in
 # effect (neither undone nor corrected), and neither an undo nor an entry that only ends a game.
 UNCOUNTED = ("undo", "finish", "abandon", "void")
 

@@ -1,5 +1,5 @@
 """Each game's ``turns_played`` counted again as a scoresheet counts turns
-(``scorekeeper.game.counting``): a challenge is no turn of its own (a play an upheld one took
+(``scorekeeper.games.counting``): a challenge is no turn of its own (a play an upheld one took
 off and the retry that follows are one turn; a double challenge's lost turn is one), and a time
 penalty is no turn. Only the games with a challenge or a penalty in their log change."""
 

@@ -15,10 +15,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from referee import GcgRecord, get_ruleset
-from scorekeeper.game.correction import move_of
-from scorekeeper.game.domain import Draft, GameHere
-from scorekeeper.game.replay import play_order
-from scorekeeper.game.turn_kinds import KINDS
+from scorekeeper.games.correction import move_of
+from scorekeeper.games.domain import Draft, GameHere
+from scorekeeper.games.replay import play_order
+from scorekeeper.games.turn_kinds import KINDS
 from scorekeeper.models import Game, Seat, Turn, name_key
 
 # The authority this app's GCG export writes in ``#id`` (``scorekeeper.records.gcg_export``).

@@ -10,7 +10,7 @@ challenge that cost the challenger 5 points (a rule option) has no GCG event, so
 as a note and the totals that follow include it.
 
 Each kind of turn says what it writes as ``referee.gcg`` events and notes
-(``scorekeeper.game.turn_kinds``); ``referee.gcg.write_gcg``, the reader's own writer, prints them.
+(``scorekeeper.games.turn_kinds``); ``referee.gcg.write_gcg``, the reader's own writer, prints them.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from dataclasses import replace
 from django.utils import timezone
 
 from referee import GcgEntry, GcgEvent, GcgPlayer, GcgRecord, InputError, get_ruleset, write_gcg
-from scorekeeper.game.replay import steps
-from scorekeeper.game.turn_kinds import kind_of
+from scorekeeper.games.replay import steps
+from scorekeeper.games.turn_kinds import kind_of
 from scorekeeper.models import Game
 
 
@@ -36,7 +36,7 @@ def game_to_gcg(game: Game) -> str:
     nicks = _nicks([s.player.name for s in seats])
     players = [GcgPlayer(i + 1, nicks[i], s.player.name) for i, s in enumerate(seats)]
     # The replay gives the rack sizes and running totals at every moment; each kind of turn
-    # says what it writes (scorekeeper.game.turn_kinds).
+    # says what it writes (scorekeeper.games.turn_kinds).
     entries: list[GcgEntry] = []
     for step in steps(game, players=len(seats)):
         entries += kind_of(step.turn).gcg(step.turn, step.before, step.state, nicks)

@@ -10,7 +10,7 @@ otherwise is reported (line, text, recorded, computed), and ``strict`` refuses a
 any such line. A record that can't be a game is refused naming its line, and writes nothing.
 
 The record's players are the players known by those names only where ``linked`` says the
-importer speaks for them (``scorekeeper.game.membership.speaks_for``); every other name is a
+importer speaks for them (``scorekeeper.clubs.membership.speaks_for``); every other name is a
 new player of its own, nobody's, counted in no ranking, so an upload can't add to anyone's
 record. A record of a game already here (this app's own export, or the same turns by the same
 players) is refused, naming that game (``scorekeeper.records.duplicates``), unless that game
@@ -48,9 +48,9 @@ from referee import (
     play_placements,
     read_gcg,
 )
-from scorekeeper.game import domain
-from scorekeeper.game.domain import GameHere
-from scorekeeper.game.word_policy import MANUAL, resolve_lexicon
+from scorekeeper.games import domain
+from scorekeeper.games.domain import GameHere
+from scorekeeper.games.word_policy import MANUAL, resolve_lexicon
 from scorekeeper.invisible import visible
 from scorekeeper.models import NAME_MAX, Game, Player, name_key, name_problem
 from scorekeeper.records.duplicates import check_not_here, hold_import_lock

@@ -15,11 +15,11 @@ from django.db import DatabaseError, models, transaction
 from django.utils.dateparse import parse_datetime
 
 from referee import InputError, RefereeError
-from scorekeeper.game import checkpoints, clocks
-from scorekeeper.game.consistency import check_game
-from scorekeeper.game.domain import LOG_MAX, check_player_names, player_named
-from scorekeeper.game.replay import count_turns_played, places_of
-from scorekeeper.game.results import results
+from scorekeeper.games import checkpoints, clocks
+from scorekeeper.games.consistency import audit_game
+from scorekeeper.games.domain import LOG_MAX, check_player_names, player_named
+from scorekeeper.games.replay import count_turns_played, places_of
+from scorekeeper.games.results import results
 from scorekeeper.models import Game, Seat, Turn
 
 FORMAT = "scorekeeper.game"
@@ -123,7 +123,7 @@ def import_record(record: Any, *, new_id: bool = False) -> Game:
         with transaction.atomic():
             game = _create(record, new_id)
             try:
-                problems = check_game(game)
+                problems = audit_game(game)
             except RefereeError as error:  # a stored last play the board can't hold, say
                 problems = [f"the stored state does not read: {error.message}"]
             if problems:

@@ -11,9 +11,9 @@ from typing import Any
 from django.db.models import Avg, Count, Max, Q
 
 from referee import RULESETS
-from scorekeeper.game.replay import stood
-from scorekeeper.game.results import LOSS, TIE, WIN
-from scorekeeper.game.word_policy import honour_games
+from scorekeeper.games.replay import stood
+from scorekeeper.games.results import LOSS, TIE, WIN
+from scorekeeper.games.word_policy import honour_games
 from scorekeeper.models import Game, Player, Seat, Turn
 
 SORTS = {

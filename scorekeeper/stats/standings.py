@@ -17,9 +17,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from referee import RULESETS, Ruleset, get_ruleset
-from scorekeeper.game.replay import stood
-from scorekeeper.game.results import LOSS, TIE, WIN
-from scorekeeper.game.word_policy import policy_for
+from scorekeeper.games.replay import stood
+from scorekeeper.games.results import LOSS, TIE, WIN
+from scorekeeper.games.word_policy import policy_for
 from scorekeeper.models import Club, Game, Seat, Turn
 
 

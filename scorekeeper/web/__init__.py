@@ -10,8 +10,8 @@ and shared by a server's workers); ``scorer_link`` (the scorer's secret in a coo
 the scorer page for a reload offline), ``forms``, ``presenters`` (what a page shows
 of a game), ``shortcuts`` and ``ops`` (health check).
 
-Every change goes through ``scorekeeper.game.domain``. May import: ``referee``,
-``scorekeeper.models``, ``scorekeeper.game``, ``scorekeeper.records``, ``scorekeeper.stats``,
-``scorekeeper.live``, ``scorekeeper.limits``, ``scorekeeper.retries``. Never imports
-``scorekeeper.api``.
+Every change goes through ``scorekeeper.games.domain``. May import: ``referee``,
+``scorekeeper.models``, ``scorekeeper.games``, ``scorekeeper.clubs``, ``scorekeeper.game`` (the
+events), ``scorekeeper.records``, ``scorekeeper.stats``, ``scorekeeper.live`` and
+``scorekeeper.http``. Never imports ``scorekeeper.api``, not even through another module.
 """

@@ -1,5 +1,5 @@
 """A game's clocks as the pages show them: each player's time now, whose runs, overtime and
-what it costs, read off the last readings (``scorekeeper.game.clocks``) and the time since.
+what it costs, read off the last readings (``scorekeeper.games.clocks``) and the time since.
 
 The pages' script (static/js/clock.js) keeps them running from the same readings; what is
 worked out here is what a page shows before it (and without it). The readings the scorer's
@@ -14,8 +14,8 @@ from typing import Any
 from django.http import QueryDict
 
 from referee import TURN_TIMER, InputError, format_ms
-from scorekeeper.game.clocks import is_waiting, lost_on_time, now_ms, rule_of, state_of
-from scorekeeper.game.turn_kinds import TIMING
+from scorekeeper.games.clocks import is_waiting, lost_on_time, now_ms, rule_of, state_of
+from scorekeeper.games.turn_kinds import TIMING
 from scorekeeper.models import Game, Seat
 
 

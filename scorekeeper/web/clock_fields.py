@@ -41,7 +41,8 @@ def clock_fields() -> dict[str, forms.Field]:
             label="Game clock", choices=CLOCK_KINDS, required=False, initial=""
         ),
         "clock_minutes": forms.IntegerField(
-            label="Time bank: minutes each", min_value=1, max_value=180,
+            label="Time bank: minutes each",
+            min_value=SETTINGS["minutes"][1], max_value=SETTINGS["minutes"][2],
             initial=DEFAULT_RULE.minutes, required=False,
         ),
         "clock_penalty": forms.IntegerField(
@@ -61,7 +62,8 @@ def clock_fields() -> dict[str, forms.Field]:
             choices=[(CAPPED, "the penalty stops growing"), (LOSES, "the player loses on time")],
         ),
         "clock_seconds": forms.IntegerField(
-            label="Turn timer: seconds a turn", min_value=10, max_value=600,
+            label="Turn timer: seconds a turn",
+            min_value=SETTINGS["seconds"][1], max_value=SETTINGS["seconds"][2],
             initial=ClockRule(kind=TURN).seconds, required=False,
         ),
     }  # fmt: skip

@@ -8,7 +8,7 @@ from typing import Any
 from django import forms
 
 from referee import RULESETS, RuleOptions
-from scorekeeper.game.club_settings import ClubRules
+from scorekeeper.clubs.club_settings import ClubRules
 from scorekeeper.models import NAME_MAX
 from scorekeeper.web.clock_fields import clock_fields, clock_initial, clock_of
 from scorekeeper.web.forms import choice_label, lexicon_choices

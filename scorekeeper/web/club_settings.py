@@ -3,7 +3,7 @@ its new games and events), its roster players' names, and its directors (make a 
 step down while another remains).
 
 Each change is a POST that checks the director (``membership.directs``, as every director's
-page and route does), calls one operation of ``scorekeeper.game.club_settings`` and comes back
+page and route does), calls one operation of ``scorekeeper.clubs.club_settings`` and comes back
 to the page with what was done or the sentence saying why not.
 """
 
@@ -19,9 +19,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from scorekeeper.game import club_settings
-from scorekeeper.game.membership import directs, home_clubs
-from scorekeeper.game.refusals import REFUSALS, message_of
+from scorekeeper.clubs import club_settings
+from scorekeeper.clubs.access import NotDirector, access_club_as_director
+from scorekeeper.clubs.membership import directs, home_clubs
+from scorekeeper.http.refusals import REFUSALS, message_of
 from scorekeeper.models import Club
 from scorekeeper.web.club_forms import ClubRulesForm, RenamePlayerForm
 from scorekeeper.web.clubs import get_club, number_of, refuse
@@ -32,9 +33,10 @@ from scorekeeper.web.shortcuts import private
 @login_required
 @require_GET
 def settings_page(request: HttpRequest, slug: str) -> HttpResponse:
-    club = get_club(slug)
-    if not directs(request.user, club):
-        return refuse(request, club, "change its settings")
+    try:
+        club = access_club_as_director(request.user, get_club(slug))
+    except NotDirector as refused:
+        return refuse(request, refused.club, "change its settings")
     players = list(club.roster.order_by("name"))
     homes = home_clubs(players)
     context = {
@@ -51,9 +53,10 @@ def settings_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _directed(request: HttpRequest, slug: str, change: Callable[[Club], str]) -> HttpResponse:
     """A director's change: done and said, or refused with its sentence; back to the page."""
-    club = get_club(slug)
-    if not directs(request.user, club):
-        return refuse(request, club, "change its settings")
+    try:
+        club = access_club_as_director(request.user, get_club(slug))
+    except NotDirector as refused:
+        return refuse(request, refused.club, "change its settings")
     try:
         messages.success(request, change(club))
     except REFUSALS as error:
@@ -82,7 +85,8 @@ def rename_club(request: HttpRequest, slug: str) -> HttpResponse:
         form = ClubForm(request.POST)
         if not form.is_valid():
             raise _errors(form)
-        renamed = club_settings.do_rename_club(club, form.cleaned_data["name"])
+        name = club_settings.check_club_rename(club, form.cleaned_data["name"])
+        renamed = club_settings.do_rename_club(club, name)
         return f"The club is called {renamed.name} now; its address stays /clubs/{renamed.slug}/."
 
     return _directed(request, slug, change)
@@ -95,7 +99,8 @@ def club_rules(request: HttpRequest, slug: str) -> HttpResponse:
         form = ClubRulesForm(request.POST)
         if not form.is_valid():
             raise _errors(form)
-        club_settings.do_set_rules(club, form.rules(kept=club_settings.rules_of(club)))
+        rules = club_settings.check_rules(form.rules(kept=club_settings.rules_of(club)))
+        club_settings.do_set_rules(club, rules)
         return "The club's usual rules are kept: its new games and events start from them."
 
     return _directed(request, slug, change)
@@ -112,7 +117,8 @@ def rename_player(request: HttpRequest, slug: str) -> HttpResponse:
         if player is None:
             raise forms.ValidationError(f"That player is not on {club.name}'s roster.")
         old = player.name
-        renamed = club_settings.do_rename_player(club, player, form.cleaned_data["name"])
+        name = club_settings.check_player_rename(club, player, form.cleaned_data["name"])
+        renamed = club_settings.do_rename_player(player, name)
         return f"{old} is called {renamed.name} now, in every game and standings."
 
     return _directed(request, slug, change)

@@ -2,11 +2,11 @@
 its directors' roster management, and declaring a club game void.
 
 Views are thin, as everywhere: check who is asking, read the input, change one thing (a void
-goes through ``scorekeeper.game.domain`` like every change to a game), redirect after a POST.
+goes through ``scorekeeper.games.domain`` like every change to a game), redirect after a POST.
 Anyone may read a club's page; only its directors change its roster or void its games, and
 only the directors of the club a player plays for invite an account to be that player, make
-one, or link their own account to them (``scorekeeper.game.membership`` keeps those rules). Taking a
-player off the roster asks first, on a page of its own (no script needed).
+one, or link their own account to them (``scorekeeper.clubs.membership`` keeps those rules).
+Taking a player off the roster asks first, on a page of its own (no script needed).
 """
 
 from __future__ import annotations
@@ -26,10 +26,12 @@ from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scorekeeper.game import domain, membership
-from scorekeeper.game.membership import directs
-from scorekeeper.game.refusals import REFUSALS, message_of
-from scorekeeper.game.turn_kinds import kind_of
+from scorekeeper.clubs import membership
+from scorekeeper.clubs.access import NotDirector, access_club_as_director
+from scorekeeper.clubs.membership import directs
+from scorekeeper.games import domain
+from scorekeeper.games.turn_kinds import kind_of
+from scorekeeper.http.refusals import REFUSALS, message_of
 from scorekeeper.models import NAME_MAX, Club, Player, Seat, clubs_of, name_problem
 from scorekeeper.stats.standings import club_standings
 from scorekeeper.web.forms import ClubForm
@@ -179,9 +181,10 @@ def roster(request: HttpRequest, slug: str) -> HttpResponse:
     username), unlinks their account (or withdraws the invitation), makes an account for
     them (its password shown once), or links the director's own account to them ("me").
     Taking a player off needs ``confirm=yes``; without it the question is asked first."""
-    club = get_club(slug)
-    if not directs(request.user, club):
-        return refuse(request, club, "change its roster")
+    try:
+        club = access_club_as_director(request.user, get_club(slug))
+    except NotDirector as refused:
+        return refuse(request, refused.club, "change its roster")
     user = request.user
     assert isinstance(user, AbstractBaseUser)
     change = request.POST.get("change", "")
@@ -340,7 +343,9 @@ def void_game(request: HttpRequest, game_id: Any) -> HttpResponse:
     if club is None:
         messages.error(request, "Not voided: a casual game can't be declared void.")
         return redirect(page)
-    if not directs(request.user, club):
+    try:
+        access_club_as_director(request.user, club)
+    except NotDirector:
         return refuse(request, club, "declare its games void")
     user = request.user
     assert isinstance(user, AbstractBaseUser)
@@ -355,10 +360,10 @@ def void_game(request: HttpRequest, game_id: Any) -> HttpResponse:
             if last is None or not kind_of(last).voids:
                 messages.error(request, "This game is not void: there is nothing to undo.")
                 return redirect(page)
-            domain.act(game.pk, "undo", by=by, director=user)
+            domain.act(game.pk, domain.TurnCommand("undo", by=by, director=user))
         else:
             reason = request.POST.get("reason", "").strip()[:500]
-            domain.act(game.pk, "void", by=by, note=reason, director=user)
+            domain.act(game.pk, domain.TurnCommand("void", by=by, note=reason, director=user))
     except REFUSALS as error:
         messages.error(request, f"Not {'undone' if undo else 'voided'}. {message_of(error)}")
         return redirect(page)

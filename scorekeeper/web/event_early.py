@@ -142,7 +142,7 @@ async def send_part(
 
 def _site_headers(secure: bool, path: str) -> list[tuple[bytes, bytes]]:
     """What the site's middleware adds to every page (security, framing, CSP, permissions)."""
-    from scorekeeper.middleware import ContentSecurityPolicy
+    from scorekeeper.http.middleware import ContentSecurityPolicy
 
     said = []
     if secure and settings.SECURE_HSTS_SECONDS:

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.game import tournaments as events
-from scorekeeper.game.clocks import is_waiting
-from scorekeeper.game.replay import turn_phrase
+from scorekeeper.games.clocks import is_waiting
+from scorekeeper.games.replay import turn_phrase
 from scorekeeper.models import Club, Game, Pairing, Tournament
 from scorekeeper.web.clock_faces import clock_faces
 

@@ -30,8 +30,8 @@ from referee import (
     challenge_rule_name,
     get_library,
 )
-from scorekeeper.game.domain import TABLE_MOST
-from scorekeeper.game.word_policy import AUTO, MANUAL
+from scorekeeper.games.domain import TABLE_MOST
+from scorekeeper.games.word_policy import AUTO, MANUAL
 from scorekeeper.models import NAME_MAX, Club, Game, name_key, name_problem
 from scorekeeper.stats.rankings import SORT_LABELS, WORDS
 

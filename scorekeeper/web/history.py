@@ -30,15 +30,15 @@ from referee import (
     Ruleset,
     get_ruleset,
 )
-from scorekeeper.game import checkpoints
-from scorekeeper.game.analysis import analyse, cost_units, incomplete_note
-from scorekeeper.game.domain import fetch_game
-from scorekeeper.game.membership import voidable
-from scorekeeper.game.replay import number_turns, steps, turn_phrase
-from scorekeeper.game.results import totals
-from scorekeeper.game.sentences import challenge_verdict
-from scorekeeper.game.state import load_state
-from scorekeeper.game.turn_kinds import (
+from scorekeeper.clubs.membership import voidable
+from scorekeeper.games import checkpoints
+from scorekeeper.games.analysis import analyse, cost_units, incomplete_note
+from scorekeeper.games.domain import fetch_game
+from scorekeeper.games.replay import number_turns, steps, turn_phrase
+from scorekeeper.games.results import totals
+from scorekeeper.games.sentences import challenge_verdict
+from scorekeeper.games.state import load_state
+from scorekeeper.games.turn_kinds import (
     JUDGING,
     KINDS,
     TURNS,
@@ -46,7 +46,7 @@ from scorekeeper.game.turn_kinds import (
     describe,
     kind_of,
 )
-from scorekeeper.limits import analysis_limit, refusal, spend
+from scorekeeper.http.limits import analysis_limit, refusal, spend
 from scorekeeper.models import Game, Seat, Turn
 from scorekeeper.stats.chart import COLOURS, chart
 from scorekeeper.web.clock_faces import time_penalties, time_points

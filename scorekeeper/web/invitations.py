@@ -1,7 +1,7 @@
 """The invitations page: a signed-in account sees the clubs that invite it to be one of their
 players, and accepts (then it is that player, a member of every club whose roster has them)
 or declines; and the clubs that invite it to direct them. The rules and the writes are
-``scorekeeper.game.membership``'s and ``club_settings``'s.
+``scorekeeper.clubs.membership``'s and ``club_settings``'s.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from django.shortcuts import redirect, render
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET, require_POST
 
-from scorekeeper.game import club_settings, membership
-from scorekeeper.game.refusals import REFUSALS, message_of
+from scorekeeper.clubs import club_settings, membership
+from scorekeeper.http.refusals import REFUSALS, message_of
 from scorekeeper.models import DirectorInvitation, Invitation
 
 

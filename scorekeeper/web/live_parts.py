@@ -25,8 +25,8 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 
 from config.private_folder import FolderRefused, make_private_folder, read_file, write_file
-from scorekeeper.game import rows
-from scorekeeper.game.domain import GameNotFound
+from scorekeeper.games import rows
+from scorekeeper.games.domain import GameNotFound
 from scorekeeper.live.news import Stored
 from scorekeeper.models import Game, Seat
 from scorekeeper.web.presenters import live_context

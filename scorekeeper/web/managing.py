@@ -20,15 +20,15 @@ from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from referee import get_ruleset
-from scorekeeper.game import domain
-from scorekeeper.game.correction import move_of
-from scorekeeper.game.counting import options_of
-from scorekeeper.game.entries import Change
-from scorekeeper.game.links import link_url, scorer_url
-from scorekeeper.game.refusals import REFUSALS, message_of, status_of
-from scorekeeper.game.replay import effective_turns, number_turns, state_before
-from scorekeeper.game.turn_kinds import KINDS, MOVES, describe
-from scorekeeper.limits import spend_beyond
+from scorekeeper.games import domain
+from scorekeeper.games.correction import move_of
+from scorekeeper.games.counting import options_of
+from scorekeeper.games.entries import Change
+from scorekeeper.games.replay import effective_turns, number_turns, state_before
+from scorekeeper.games.turn_kinds import KINDS, MOVES, describe
+from scorekeeper.http.limits import spend_beyond
+from scorekeeper.http.links import link_url, scorer_url
+from scorekeeper.http.refusals import REFUSALS, message_of, status_of
 from scorekeeper.models import Game, Turn
 from scorekeeper.web.presenters import board_rows, pad
 from scorekeeper.web.scorer_link import hold, scorer_view
@@ -86,14 +86,16 @@ def correct(request: HttpRequest, game: Game) -> HttpResponse:
     try:
         applied = domain.act(
             game.pk,
-            "correct",
-            expected_turn=posted_whole(request.POST, "expected_turn", "The turn number"),
-            by="scorer page",
-            target=target.number,
-            notation=request.POST.get("play", "") if plays else None,
-            count=posted_whole(request.POST, "count", "The number of tiles to exchange")
-            if exchanges
-            else None,
+            domain.TurnCommand(
+                "correct",
+                expected_turn=posted_whole(request.POST, "expected_turn", "The turn number"),
+                by="scorer page",
+                target=target.number,
+                notation=request.POST.get("play", "") if plays else None,
+                count=posted_whole(request.POST, "count", "The number of tiles to exchange")
+                if exchanges
+                else None,
+            ),
         )
     except REFUSALS as error:
         context["refusal"] = message_of(error)
@@ -153,9 +155,11 @@ def abandon(request: HttpRequest, game: Game) -> HttpResponse:
     try:
         applied = domain.act(
             game.pk,
-            "abandon",
-            expected_turn=posted_whole(request.POST, "expected_turn", "The turn number"),
-            by="scorer page",
+            domain.TurnCommand(
+                "abandon",
+                expected_turn=posted_whole(request.POST, "expected_turn", "The turn number"),
+                by="scorer page",
+            ),
         )
     except REFUSALS as error:
         messages.error(request, f"Not abandoned. {message_of(error)}")

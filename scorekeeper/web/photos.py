@@ -2,7 +2,7 @@
 
 The page (``static/js/photo.js``) downsizes the photo before sending it, puts the first play
 in the typed play and lets the page's preview show it; the scorer checks it and Submits as for
-any typed play. The work and its bounds are ``scorekeeper.game.photos``'s.
+any typed play. The work and its bounds are ``scorekeeper.games.photos``'s.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.http import require_POST
 
-from scorekeeper.game.photos import MAX_BYTES, UNAVAILABLE, available, photo_plays
-from scorekeeper.game.refusals import REFUSALS, message_of, status_of
+from scorekeeper.games.photos import MAX_BYTES, UNAVAILABLE, available, photo_plays
+from scorekeeper.http.refusals import REFUSALS, message_of, status_of
 from scorekeeper.models import Game
 from scorekeeper.web.scorer_link import scorer_view
 

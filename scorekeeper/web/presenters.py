@@ -22,13 +22,13 @@ from referee import (
     get_ruleset,
     is_blank,
 )
-from scorekeeper.game import rows
-from scorekeeper.game.counting import options_of
-from scorekeeper.game.replay import stood
-from scorekeeper.game.sentences import challenge_verdict
-from scorekeeper.game.state import load_state
-from scorekeeper.game.turn_kinds import PLACING, describe, kind_of, turns_of
-from scorekeeper.game.word_policy import policy_for
+from scorekeeper.games import rows
+from scorekeeper.games.counting import options_of
+from scorekeeper.games.replay import stood
+from scorekeeper.games.sentences import challenge_verdict
+from scorekeeper.games.state import load_state
+from scorekeeper.games.turn_kinds import PLACING, describe, kind_of, turns_of
+from scorekeeper.games.word_policy import policy_for
 from scorekeeper.models import Game, Seat, Turn
 from scorekeeper.web.clock_faces import clock_faces, time_penalties, time_points
 
@@ -110,7 +110,7 @@ def _table_shown(
     read = _LATEST(game.pk)
     latest = _with_seats(read[: 1 if scorer else RECENT_TURNS], game, seats, read)
     last_turn = latest[0] if latest else None
-    # One turn number everywhere, as players count it (scorekeeper.game.replay.turn_numbers); the
+    # One turn number everywhere, as players count it (scorekeeper.games.replay.turn_numbers); the
     # log's entries, undos included, are numbered apart and called log entries where shown.
     played = game.turns_played
     # The last play is the latest in the order of play still standing (a correction stands

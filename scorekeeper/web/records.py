@@ -14,8 +14,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET
 
 from referee import InputError, get_ruleset
-from scorekeeper.game.domain import GameHere, fetch_game
-from scorekeeper.game.membership import speaks_for
+from scorekeeper.clubs.membership import speaks_for
+from scorekeeper.games.domain import GameHere, fetch_game
 from scorekeeper.models import Game
 from scorekeeper.records.gcg_export import game_to_gcg
 from scorekeeper.records.gcg_import import import_gcg

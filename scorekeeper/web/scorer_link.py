@@ -16,7 +16,6 @@ the old one, and every browser holding it, from changing the game.
 
 from __future__ import annotations
 
-import hmac
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -26,8 +25,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 
-from scorekeeper.game.domain import fetch_game
-from scorekeeper.game.links import scorer_url
+from scorekeeper.games.access import NotScorer, access_game_for_scorer
+from scorekeeper.http.links import cookie_name, scorer_url
 from scorekeeper.models import Game
 from scorekeeper.web.shortcuts import private
 from scorekeeper.web.your_games import keep
@@ -35,18 +34,6 @@ from scorekeeper.web.your_games import keep
 HOLD_AGE = 180 * 24 * 3600  # seconds: as long as "your games" remembers the game
 
 ScorerView = Callable[..., HttpResponse]
-
-
-def cookie_name(game_id: Any) -> str:
-    """``scorer_<the game's id in hex>``: one cookie per game, so games never share one."""
-    return f"scorer_{str(game_id).replace('-', '')}"
-
-
-def holds(request: HttpRequest, game: Game, token: str | None = None) -> bool:
-    """Whether ``token`` (else this browser's cookie for the game) is the game's secret,
-    compared in constant time."""
-    given = token if token is not None else request.COOKIES.get(cookie_name(game.pk), "")
-    return bool(given) and hmac.compare_digest(given.encode(), game.token.encode())
 
 
 def hold(request: HttpRequest, response: HttpResponse, game: Game) -> HttpResponse:
@@ -78,8 +65,11 @@ def scorer_view(view: ScorerView) -> ScorerView:
     def wrapped(
         request: HttpRequest, game_id: Any, token: str | None = None, **kwargs: Any
     ) -> HttpResponse:
-        game = fetch_game(game_id)
-        if not holds(request, game, token):
+        # The secret in the address, else this browser's cookie for the game.
+        secret = token if token is not None else request.COOKIES.get(cookie_name(game_id), "")
+        try:
+            game = access_game_for_scorer(game_id, secret)
+        except NotScorer as refused:
             reason = (
                 "This scorer link is not right for this game."
                 if token is not None
@@ -87,7 +77,8 @@ def scorer_view(view: ScorerView) -> ScorerView:
                 "scorer has since made a new one. Open the scorer link again (or scan the "
                 "scorer QR code on the scorer's phone)."
             )
-            return render(request, "403.html", {"exception": reason, "game": game}, status=403)
+            context = {"exception": reason, "game": refused.game}
+            return render(request, "403.html", context, status=403)
         if token is None:
             # The same address answers only browsers holding the cookie: no shared cache may
             # keep the answer for the next one that asks.

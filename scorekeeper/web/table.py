@@ -2,7 +2,7 @@
 
 Views are thin: fetch (checking the scorer's secret), read the input, call one domain
 operation, then redirect or render. Nothing here changes a game except through
-``scorekeeper.game.domain``.
+``scorekeeper.games.domain``.
 """
 
 from __future__ import annotations
@@ -19,18 +19,19 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import condition, require_GET, require_POST
 
 from referee import RULESETS, RefereeError, draw_for_first, get_ruleset
-from scorekeeper.game import club_settings, domain
-from scorekeeper.game.analysis import best_play
-from scorekeeper.game.domain import GameNotFound, StaleTurn, name_players
-from scorekeeper.game.links import scorer_url
-from scorekeeper.game.photos import available as photo_reader_available
-from scorekeeper.game.refusals import REFUSALS, message_of
-from scorekeeper.game.replay import turn_phrase
-from scorekeeper.game.resubmit import same_turn
-from scorekeeper.game.sentences import ON_TIME
-from scorekeeper.game.turn_kinds import KINDS, describe, kind_of
+from scorekeeper.clubs import club_settings
+from scorekeeper.games import domain
+from scorekeeper.games.analysis import best_play
+from scorekeeper.games.domain import GameNotFound, StaleTurn, name_players
+from scorekeeper.games.photos import available as photo_reader_available
+from scorekeeper.games.replay import turn_phrase
+from scorekeeper.games.resubmit import same_turn
+from scorekeeper.games.sentences import ON_TIME
+from scorekeeper.games.turn_kinds import KINDS, describe, kind_of
+from scorekeeper.http.links import scorer_url
+from scorekeeper.http.refusals import REFUSALS, message_of
+from scorekeeper.http.retries import retry_slot
 from scorekeeper.models import Game, Player, Seat, clubs_of
-from scorekeeper.retries import retry_slot
 from scorekeeper.web.clock_faces import posted_clock
 from scorekeeper.web.forms import NewGameForm, ruleset_named
 from scorekeeper.web.invitations import waiting
@@ -230,18 +231,19 @@ def turn(request: HttpRequest, game: Game) -> HttpResponse:
         count = posted_whole(request.POST, "count", "The number of tiles to exchange")
         applied = domain.act(
             game.pk,
-            action,
-            expected_turn=expected,
-            by="scorer page",
-            notation=typed if plays else None,
-            count=count,
-            racks=_racks_from(request, game) if racks_left else None,
-            rack=rack,
-            # A turn timer run out: the pass it becomes, said as such.
-            note=ON_TIME if asked is KINDS["pass"] and request.POST.get("on_time") else "",
-            best=best.score if best else None,
-            retry_slot=retry_slot(request),
-            **posted_clock(request.POST),
+            domain.TurnCommand(
+                action,
+                expected_turn=expected,
+                by="scorer page",
+                notation=typed if plays else None,
+                count=count,
+                racks=_racks_from(request, game) if racks_left else None,
+                rack=rack,
+                note=ON_TIME if asked is KINDS["pass"] and request.POST.get("on_time") else "",
+                best=best.score if best else None,
+                retry_slot=retry_slot(request),
+                **posted_clock(request.POST),
+            ),
         )
     except StaleTurn:
         earlier = same_turn(game, expected, action, typed, count)

@@ -32,12 +32,14 @@ from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from django.views.decorators.http import condition, require_GET, require_http_methods, require_POST
 
-from scorekeeper import limits
-from scorekeeper.game import club_settings, event_files
+from scorekeeper.clubs import club_settings
+from scorekeeper.clubs.membership import directs
+from scorekeeper.game import event_files
 from scorekeeper.game import tournaments as events
-from scorekeeper.game.links import link_url
-from scorekeeper.game.membership import directs
-from scorekeeper.game.refusals import REFUSALS, Conflict, message_of, status_of
+from scorekeeper.games.errors import Conflict
+from scorekeeper.http import limits
+from scorekeeper.http.links import link_url
+from scorekeeper.http.refusals import REFUSALS, message_of, status_of
 from scorekeeper.live.news import event_version
 from scorekeeper.models import Pairing, ReplacedGame, Tournament, TournamentRound
 from scorekeeper.web import event_parts

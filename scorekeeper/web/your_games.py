@@ -19,7 +19,7 @@ from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 
-from scorekeeper.game.replay import turn_phrase
+from scorekeeper.games.replay import turn_phrase
 from scorekeeper.models import Game, Seat
 
 YOURS_COOKIE = "your_games"

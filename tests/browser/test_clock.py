@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from referee import format_ms
-from scorekeeper.game import clocks, domain
+from scorekeeper.games import clocks, domain
 from scorekeeper.models import Game, Turn
 from tests.browser.pages import PHONE, SHOTS
 from tests.clock_time import run_clocks_to, time_to_run
@@ -171,7 +171,7 @@ def test_overtime_runs_up_in_red_with_the_penalty_it_costs_now(page: Page, monke
     game = started_ago(monkeypatch, time_to_run(MINUTES_25, readings),
                        players=["Ann", "Ben"], clock={"kind": "player"})  # fmt: skip
     assert run_clocks_to(game.pk, readings) == 1
-    domain.act(game.pk, "clock", clock="resume")
+    domain.act(game.pk, domain.TurnCommand("clock", clock="resume"))
     page.clock.install()
     open_scorer(page, game, entry=2)
     ann = face(page, 0)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper.game import clocks
+from scorekeeper.games import clocks
 from scorekeeper.models import Game
 from scorekeeper.records.gcg_import import import_gcg
 from scorekeeper.records.json_record import import_record

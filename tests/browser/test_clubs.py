@@ -12,7 +12,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
-from scorekeeper.game import domain
+from scorekeeper.games import domain
 from scorekeeper.models import Game
 from tests.browser.pages import SMALL, Camera
 
@@ -97,8 +97,8 @@ def test_a_club_director_s_journey(page: Page, live_server):
     expect(page.locator("h1.status")).to_contain_text("Ann to play")
     game = Game.objects.get()
     assert game.club is not None
-    domain.act(game.pk, "play", notation="5D MOOD")
-    domain.act(game.pk, "finish")
+    domain.act(game.pk, domain.TurnCommand("play", notation="5D MOOD"))
+    domain.act(game.pk, domain.TurnCommand("finish"))
     # The scorer's page follows turns entered elsewhere: it loads itself again, so wait for that
     # before going on (a navigation of ours would be cut short by it).
     expect(page.locator("h1.status")).to_contain_text(re.compile("Game over|reached its end"))

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from bench.sequences import HASBRO
-from scorekeeper.game import domain
+from scorekeeper.games import domain
 from scorekeeper.web import director
 from tests.browser.pages import PHONE, SHOTS, SMALL
 from tests.factories import NIGHT_TABLES, club_night, make_club
@@ -29,7 +29,7 @@ def test_the_director_s_screen_at_a_phone_s_width_and_on_a_projector(
             ruleset="upwords-10", players=names, lexicon="CLUB", club=club
         )
         for triples, _ in HASBRO[:plays]:
-            domain.act(game.pk, "play", tiles=triples)
+            domain.act(game.pk, domain.TurnCommand("play", tiles=triples))
         games.append(game)
     folder = SHOTS / "director"
     folder.mkdir(parents=True, exist_ok=True)
@@ -57,7 +57,7 @@ def test_the_director_s_screen_at_a_phone_s_width_and_on_a_projector(
 
     # A turn at Ed and Flo's table is pushed to the screen at once.
     expect(page.locator("#live-tables[data-pushed]")).to_have_count(1)
-    domain.act(games[2].pk, "pass")
+    domain.act(games[2].pk, domain.TurnCommand("pass"))
     expect(page.locator("article.live-card", has_text="Ed v Flo")).to_contain_text(
         "Ed passed", timeout=1500
     )
@@ -126,7 +126,7 @@ def test_the_projector_shows_every_table_in_large_type_on_one_screen_a_page_at_a
     assert pages > 1
     page.clock.fast_forward(3600 * 1000 * (pages - 1))
     expect(screen).to_have_attribute("data-page", str(pages))
-    domain.act(games[0].pk, "pass")
+    domain.act(games[0].pk, domain.TurnCommand("pass"))
     expect(page.locator(f"[aria-labelledby='live-{games[0].pk}']")).to_contain_text(
         "Ben Cole passed"
     )
@@ -158,7 +158,7 @@ def test_the_cards_keep_their_places_when_a_turn_is_pushed_and_the_tables_load_o
     assert parts == []
 
     # Table 7 started first and waited longest; a turn there keeps every card where it was.
-    domain.act(games[0].pk, "pass")
+    domain.act(games[0].pk, domain.TurnCommand("pass"))
     expect(page.locator(f"[aria-labelledby='live-{games[0].pk}']")).to_contain_text(
         "Ben Cole passed"
     )

@@ -142,7 +142,7 @@ def test_a_directors_evening_without_traps(page: Page):
 
 
 def test_a_clocked_games_end_table_fits_a_360_px_phone(page: Page, monkeypatch: pytest.MonkeyPatch):
-    from scorekeeper.game import clocks, domain
+    from scorekeeper.games import clocks, domain
 
     game = domain.check_create_game(
         ruleset="upwords-10", players=["Alejandra Rodriguez", "Christopher Ten Den"],
@@ -152,7 +152,7 @@ def test_a_clocked_games_end_table_fits_a_360_px_phone(page: Page, monkeypatch: 
     for readings in ([-64_000, 1_500_000], [-64_000, -125_000]):
         at = when_read(game.pk, readings)
         monkeypatch.setattr(clocks, "now_ms", lambda at=at: at)
-        domain.act(game.pk, "pass", clock_ms=readings, clock_at=at)
+        domain.act(game.pk, domain.TurnCommand("pass", clock_ms=readings, clock_at=at))
     page.set_viewport_size(SMALL)
     page.goto(f"/games/{game.pk}/score/{game.token}/")
     expect(page.locator(".end table.final")).to_be_visible()

@@ -11,8 +11,8 @@ from playwright.sync_api import Page, expect
 
 from bench.event_data import played_event
 from bench.sequences import HASBRO
-from scorekeeper.game import domain
 from scorekeeper.game import tournaments as events
+from scorekeeper.games import domain
 from scorekeeper.models import Tournament
 from tests.browser.pages import PHONE, SHOTS, SMALL
 from tests.factories import make_club
@@ -36,12 +36,12 @@ def test_an_event_page_fetches_its_part_when_a_game_ends_and_not_on_a_turn(page:
     opened = len(fetched)
 
     for game in games:  # a turn at every table: nothing for the page to fetch
-        domain.act(game.pk, "pass")
+        domain.act(game.pk, domain.TurnCommand("pass"))
     time.sleep(1.5)  # longer than the page waits before it fetches (0.1-0.4 s)
     assert fetched[opened:] == []
 
-    domain.act(games[1].pk, "play", tiles=HASBRO[0][0])
-    domain.act(games[1].pk, "finish")  # table 2's first player wins
+    domain.act(games[1].pk, domain.TurnCommand("play", tiles=HASBRO[0][0]))
+    domain.act(games[1].pk, domain.TurnCommand("finish"))  # table 2's first player wins
     expect(wins.first).to_have_text("1")
     asked = [url for url in fetched[opened:] if "/standings" in url]
     version = Tournament.objects.get(pk=event.pk).version  # the one its stream told of

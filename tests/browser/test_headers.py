@@ -32,11 +32,11 @@ def test_the_scorer_page_previews_and_enters_a_play_under_the_policy(page, clien
 def test_the_admin_works_under_the_policy(page, django_user_model):
     """Django's admin (sign-in, lists, a read-only game, a user form with its widgets) runs no
     inline script or style either: the page fixture fails on any refusal."""
-    from scorekeeper.game import domain
+    from scorekeeper.games import domain
 
     django_user_model.objects.create_superuser("boss", "b@example.org", "pw-long-enough-123")
     game = domain.check_create_game(ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB")
-    domain.act(game.pk, "pass")
+    domain.act(game.pk, domain.TurnCommand("pass"))
     page.goto("/admin/login/")
     page.fill("#id_username", "boss")
     page.fill("#id_password", "pw-long-enough-123")

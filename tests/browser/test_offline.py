@@ -11,7 +11,7 @@ import time
 import pytest
 from playwright.sync_api import Error, Page, Request, Response, Route, expect
 
-from scorekeeper.game import domain
+from scorekeeper.games import domain
 from scorekeeper.models import Game, Turn
 from tests.browser.pages import SHOTS
 
@@ -70,7 +70,7 @@ def shoot(page: Page, name: str) -> None:
 
 def test_a_waiting_play_that_ends_on_a_board_letter_keeps_its_own_dots(page: Page):
     game = new_game()
-    domain.act(game.pk, "play", notation="5D MOOD")
+    domain.act(game.pk, domain.TurnCommand("play", notation="5D MOOD"))
     open_scorer(page, game)
     page.context.set_offline(True)
     page.locator("#play-input").fill("G4 A.")
@@ -207,7 +207,7 @@ def test_a_refused_waiting_play_is_shown_and_put_back(page: Page, play, elsewher
     submit(page)
     expect(page.locator("#waiting")).to_contain_text("2 turns waiting")
     if elsewhere:  # another phone enters a turn meanwhile
-        domain.act(game.pk, elsewhere, expected_turn=1, by="another phone")
+        domain.act(game.pk, domain.TurnCommand(elsewhere, expected_turn=1, by="another phone"))
     page.context.set_offline(False)
     refusal = page.locator(".table-news .refusal")
     expect(refusal).to_contain_text("Not entered.")
@@ -240,7 +240,7 @@ def test_other_actions_offline_are_refused_with_a_sentence_and_not_kept(
     page: Page, button, sentence
 ):
     game = new_game()
-    domain.act(game.pk, "play", notation="5D MOOD")
+    domain.act(game.pk, domain.TurnCommand("play", notation="5D MOOD"))
     open_scorer(page, game)
     page.context.set_offline(True)
     expect(page.locator("#waiting")).to_contain_text("Offline")
@@ -261,7 +261,7 @@ def test_a_challenge_offline_is_refused_with_a_sentence(page: Page):
         ruleset="letterup-classic", players=["Ann", "Ben"], lexicon="CLUB",
         challenge_mode="manual",
     )  # fmt: skip
-    domain.act(game.pk, "play", notation="8D HOUSE")
+    domain.act(game.pk, domain.TurnCommand("play", notation="8D HOUSE"))
     open_scorer(page, game)
     page.context.set_offline(True)
     page.get_by_role("button", name=re.compile("^Challenge")).click()
@@ -279,7 +279,7 @@ def test_a_kept_play_is_sent_next_with_a_new_number_once_the_refused_one_is_in(p
     submit(page)
     tap_play(page, "G6", "ear", down=True)
     submit(page)
-    domain.act(game.pk, "pass", expected_turn=1, by="another phone")
+    domain.act(game.pk, domain.TurnCommand("pass", expected_turn=1, by="another phone"))
     page.context.set_offline(False)
     expect(page.locator(".table-news .refusal")).to_contain_text("Another turn was entered first")
     # The refused play, back in the field, goes in as it stands now: Ben's turn 2.
@@ -375,7 +375,7 @@ def test_the_page_online_is_the_server_s_never_the_kept_one(page: Page):
     open_scorer(page, game)
     kept_for_offline(page)
     page.goto(f"/games/{game.pk}/")  # away, so that no stream brings the news below
-    domain.act(game.pk, "play", notation="5D MOOD", by="another phone")
+    domain.act(game.pk, domain.TurnCommand("play", notation="5D MOOD", by="another phone"))
     page.goto(f"/games/{game.pk}/score/")  # the address whose copy is kept
     expect(page.get_by_role("gridcell", name=re.compile("^D5: M"))).to_be_visible()
     expect(page.locator(".scorer-page")).to_have_attribute("data-next-turn", "2")
@@ -448,7 +448,7 @@ def test_a_challenge_is_offered_only_for_the_play_it_would_be_about(page: Page):
         ruleset="letterup-classic", players=["Ann", "Ben"], lexicon="CLUB",
         challenge_mode="manual",
     )  # fmt: skip
-    domain.act(game.pk, "play", notation="8D HOUSE")
+    domain.act(game.pk, domain.TurnCommand("play", notation="8D HOUSE"))
     open_scorer(page, game)
     challenge = page.get_by_role("button", name=re.compile("^Challenge"))
     expect(challenge).to_have_text("Challenge 8D HOUSE")

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from scorekeeper.game import domain
+from scorekeeper.games import domain
 from scorekeeper.models import Game
 from tests.browser.pages import DESKTOP, PHONE, SHOTS, SMALL, assert_in_view
 
@@ -55,7 +55,7 @@ def make_game(ruleset: str, play: str, clocked: bool = False) -> Game:
         challenge_mode="manual",
         clock={"kind": "player", "minutes": 25} if clocked else None,
     )
-    domain.act(game.pk, "play", notation=play)
+    domain.act(game.pk, domain.TurnCommand("play", notation=play))
     return Game.objects.get(pk=game.pk)
 
 

@@ -12,7 +12,7 @@ pytest.importorskip("cv2")
 pytest.importorskip("onnxruntime")
 
 from referee import RULESETS, get_library  # noqa: E402
-from scorekeeper.game import domain  # noqa: E402
+from scorekeeper.games import domain  # noqa: E402
 from scorekeeper.models import Game, Turn  # noqa: E402
 from scorekeeper.photo.render import render  # noqa: E402
 from tests.browser.pages import PHONE, SHOTS  # noqa: E402

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper.game import domain
+from scorekeeper.games import domain
 from scorekeeper.live import stream as streams
 from scorekeeper.live.hub import hub
 from scorekeeper.models import Game
@@ -119,7 +119,7 @@ def test_with_push_off_the_tv_polls(settings, other_page: Any):
     game = new_game()
     tv = other_page(TV)
     tv.goto(f"/games/{game.pk}/watch")
-    domain.act(game.pk, "pass")
+    domain.act(game.pk, domain.TurnCommand("pass"))
     expect(tv.locator("#status")).to_contain_text("Ben to play", timeout=5000)
     expect(tv.locator("#live[data-pushed]")).to_have_count(0)
 
@@ -135,7 +135,7 @@ def test_with_push_off_the_scorer_page_asks_the_log(settings, page: Page):
         with page.expect_response(lambda answer: "/turns/" in answer.url, timeout=20_000):
             pass
     assert page.evaluate("window.notReloaded === true")  # nothing new: the page stays
-    domain.act(game.pk, "play", notation="5D MOOD")
+    domain.act(game.pk, domain.TurnCommand("play", notation="5D MOOD"))
     expect(page.locator("#status")).to_contain_text("Ben to play", timeout=20_000)
     expect(page.locator(".scorer-page[data-pushed]")).to_have_count(0)
 
@@ -150,7 +150,7 @@ def test_a_scorer_page_whose_stream_falls_silent_asks_the_log(
     # and the turn's news lost on its way.
     monkeypatch.setattr(streams, "KEEP_ALIVE", b"")
     monkeypatch.setattr(hub, "publish", lambda channel, message: None)
-    domain.act(game.pk, "play", notation="5D MOOD")
+    domain.act(game.pk, domain.TurnCommand("play", notation="5D MOOD"))
     expect(page.locator("#status")).to_contain_text("Ben to play", timeout=20_000)
 
 
@@ -164,7 +164,7 @@ def test_a_tv_whose_stream_falls_silent_fetches_its_part(
     expect(tv.locator("#live[data-pushed]")).to_have_count(1)  # its stream is open
     monkeypatch.setattr(streams, "KEEP_ALIVE", b"")  # open, and silent from now on
     monkeypatch.setattr(hub, "publish", lambda channel, message: None)
-    domain.act(game.pk, "pass")
+    domain.act(game.pk, domain.TurnCommand("pass"))
     expect(tv.locator("#status")).to_contain_text("Ben to play", timeout=20_000)
 
 
@@ -192,11 +192,11 @@ def test_a_turn_from_another_phone_keeps_its_plays_dots(
         ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB", challenge_mode="manual"
     )
     for play in ("5D MOOD", "6D ODE", "E3 TO.."):  # the last reads through E5 and E6
-        domain.act(game.pk, "play", notation=play)
+        domain.act(game.pk, domain.TurnCommand("play", notation=play))
     open_scorer(page, game)
     page.click("button.sq[data-name=A1]")
     page.keyboard.type("a")  # a play being entered: told, not reloaded
-    domain.act(game.pk, "undo")
+    domain.act(game.pk, domain.TurnCommand("undo"))
     note = page.locator("#elsewhere")
     expect(note).to_be_visible(timeout=2000)
     expect(note).to_contain_text("Entered on another device: Ann: undo (E3 TO..).")

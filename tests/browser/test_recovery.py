@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper.game import domain
+from scorekeeper.games import domain
 from scorekeeper.models import Game
 from tests.browser.pages import SHOTS, WORDS
 
@@ -40,7 +40,7 @@ def shoot(page: Page, folder: Path, name: str) -> None:
 def five_turns() -> Game:
     game = domain.check_create_game(ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB")
     for notation in FIVE:
-        domain.act(game.pk, "play", notation=notation)
+        domain.act(game.pk, domain.TurnCommand("play", notation=notation))
     game.refresh_from_db()
     return game
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper.game import domain
+from scorekeeper.games import domain
+from scorekeeper.http.links import cookie_name
 from scorekeeper.models import Game
-from scorekeeper.web.scorer_link import cookie_name
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

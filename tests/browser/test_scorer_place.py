@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper.game import domain
+from scorekeeper.games import domain
 from scorekeeper.models import Game, Turn
 from tests.browser.pages import PHONE, SHOTS, SMALL, assert_in_view
 
@@ -39,7 +39,7 @@ def make_game(ruleset: str = "upwords-10", plays=(), challenge_mode: str = "auto
         ruleset=ruleset, players=["Ann", "Ben"], lexicon="CLUB", challenge_mode=challenge_mode
     )
     for play in plays:
-        domain.act(game.pk, "play", notation=play)
+        domain.act(game.pk, domain.TurnCommand("play", notation=play))
     return Game.objects.get(pk=game.pk)
 
 

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper.game import domain
+from scorekeeper.games import domain
 from scorekeeper.models import Game
 from tests.browser.pages import PHONE, SHOTS, SMALL, WORDS
 
@@ -29,7 +29,7 @@ def make_game(ruleset: str, plays: tuple[str, ...] = (), **fields: str) -> Game:
         ruleset=ruleset, players=["Ann", "Ben"], lexicon="CLUB", **fields
     )
     for play in plays:
-        domain.act(game.pk, "play", notation=play)
+        domain.act(game.pk, domain.TurnCommand("play", notation=play))
     return Game.objects.get(pk=game.pk)
 
 
@@ -85,9 +85,9 @@ TEXT_SIZES = """() => [...document.querySelectorAll("body *")].flatMap(el => {
 def test_the_tv_spectator_screen_reads_from_across_the_room(page, live_server):
     # Ann plays HOUSE, Ben passes, Ann plays BET through the E (H7 B.T), Ben challenges it.
     game = make_game("letterup-classic", ("8D HOUSE",), challenge_mode="manual")
-    domain.act(game.pk, "pass")
-    domain.act(game.pk, "play", notation="H7 B.T")
-    domain.act(game.pk, "challenge")
+    domain.act(game.pk, domain.TurnCommand("pass"))
+    domain.act(game.pk, domain.TurnCommand("play", notation="H7 B.T"))
+    domain.act(game.pk, domain.TurnCommand("challenge"))
     bet = game.turns.get(action="play", notation="H7 B.T")
     page.set_viewport_size(TV)
     page.goto(f"/games/{game.pk}/watch")
@@ -107,5 +107,5 @@ def test_the_tv_spectator_screen_reads_from_across_the_room(page, live_server):
     height = page.evaluate("document.documentElement.scrollHeight")
     assert height <= TV["height"], height
     # The screen still follows the game: a new turn appears within a poll (every 3 s).
-    domain.act(game.pk, "pass")
+    domain.act(game.pk, domain.TurnCommand("pass"))
     expect(recent.first).to_contain_text("passed", timeout=8_000)

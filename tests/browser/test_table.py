@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper.game import clocks, domain
+from scorekeeper.games import clocks, domain
 from scorekeeper.models import Game, Turn
 from tests.browser.pages import DESKTOP, PHONE, SHOTS, SMALL, WORDS, assert_in_view
 
@@ -23,9 +23,9 @@ def table_lexicon(use_words):
 def make_game(ruleset: str, plays=(), players=("Ann", "Ben"), passes: int = 0) -> Game:
     game = domain.check_create_game(ruleset=ruleset, players=list(players), lexicon="CLUB")
     for play in plays:
-        domain.act(game.pk, "play", notation=play)
+        domain.act(game.pk, domain.TurnCommand("play", notation=play))
     for _ in range(passes):
-        domain.act(game.pk, "pass")
+        domain.act(game.pk, domain.TurnCommand("pass"))
     return Game.objects.get(pk=game.pk)
 
 

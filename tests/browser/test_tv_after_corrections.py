@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper.game import domain
+from scorekeeper.games import domain
 from tests.browser.pages import Camera
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -20,21 +20,23 @@ EAR = [(5, 6, "E"), (6, 6, "A"), (7, 6, "R")]  # DEAR down from MOOD's D: G6, G7
 
 def test_the_tv_follows_an_undo_then_a_correction_of_an_earlier_turn(page: Page):
     game = domain.check_create_game(ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB")
-    domain.act(game.pk, "play", tiles=MOOD)  # turn 1, Ann
-    domain.act(game.pk, "pass")  # turn 2, Ben (entry #2)
-    domain.act(game.pk, "play", tiles=EAR)  # turn 3, Ann
-    domain.act(game.pk, "pass")  # turn 4, Ben
+    domain.act(game.pk, domain.TurnCommand("play", tiles=MOOD))  # turn 1, Ann
+    domain.act(game.pk, domain.TurnCommand("pass"))  # turn 2, Ben (entry #2)
+    domain.act(game.pk, domain.TurnCommand("play", tiles=EAR))  # turn 3, Ann
+    domain.act(game.pk, domain.TurnCommand("pass"))  # turn 4, Ben
     page.goto(f"/games/{game.pk}/watch")
     page.set_viewport_size({"width": 1920, "height": 1080})  # a TV: the recent turns shown
     recent = page.get_by_role("region", name="Recent turns").get_by_role("listitem")
     expect(recent.first).to_have_text("Turn 4: Ben passed.")
     expect(page.locator(".watch-side .meta").first).to_contain_text("Turn 5 ·")
 
-    domain.act(game.pk, "undo")
+    domain.act(game.pk, domain.TurnCommand("undo"))
     expect(recent.first).to_have_text("Turn 4 was undone: Ben passed.")
     expect(page.locator(".watch-side .meta").first).to_contain_text("Turn 4 ·")
 
-    domain.act(game.pk, "correct", target=2, count=1)  # Ben's pass was an exchange
+    domain.act(
+        game.pk, domain.TurnCommand("correct", target=2, count=1)
+    )  # Ben's pass was an exchange
     expect(recent.first).to_have_text("Turn 2 was corrected: Ben exchanged 1 tile.")
     expect(recent.nth(1)).to_have_text("Turn 4 was undone: Ben passed.")
     expect(page.get_by_role("region", name="Last play: Ann")).to_contain_text("DEAR")

@@ -17,8 +17,8 @@ from django.test import Client
 
 from config.cache import DatabaseCache
 from config.sqlite import base as sqlite_base
-from scorekeeper import limits, retries
-from scorekeeper.game import domain
+from scorekeeper.games import domain
+from scorekeeper.http import limits, retries
 from scorekeeper.models import Player
 from tests.factories import ApiGame
 

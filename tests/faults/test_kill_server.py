@@ -12,7 +12,7 @@ flight. Then:
 - every acknowledged turn is stored, with its number, action, tiles and score;
 - every game's ``turn_number`` is its last turn's number, its turns are numbered 1..n without a
   gap, each is the turn the script sent for that number, and the stored state replays from the
-  log (``check_game``, ``manage.py check_games``): no turn without its state change, and no
+  log (``audit_game``, ``manage.py check_games``): no turn without its state change, and no
   state change without its turn;
 - a game is at most one turn past its last acknowledgement, and only when a request for that
   turn was unanswered when the server died;
@@ -42,8 +42,8 @@ from django.db import connection
 from django.utils import timezone
 
 from bench.sequences import HASBRO, tiles
-from scorekeeper import retries
-from scorekeeper.game.consistency import check_game
+from scorekeeper.games.consistency import audit_game
+from scorekeeper.http import retries
 from scorekeeper.models import Game, KeptAnswer, Turn
 from tests.servers import REQUEST_TIMEOUT, encode, request, server, server_env
 
@@ -200,7 +200,7 @@ def check_stored(streams: list[Stream], acks: list[Ack]) -> dict[str, int]:
                 sent = [[t["row"], t["col"], t["letter"]] for t in body["tiles"]]
                 assert turn.tiles == sent, (game.pk, turn.number, turn.tiles)
             assert turn.undone_at is None
-        assert check_game(game) == [], f"{game.pk}: {check_game(game)}"
+        assert audit_game(game) == [], f"{game.pk}: {audit_game(game)}"
         stored[stream.game] = game.last_entry_number
     call_command("check_games", stdout=io.StringIO())  # raises CommandError on any disagreement
     return stored

@@ -21,7 +21,7 @@ from hypothesis import settings as hypothesis_settings
 
 from referee.rulesets import RULESETS
 from scorekeeper.api.serialize import game_state
-from scorekeeper.game.turn_kinds import KINDS
+from scorekeeper.games.turn_kinds import KINDS
 from scorekeeper.models import Game, Player, Seat, Turn
 
 WORDS = "MOOD DEAR NET ON WOOD WOOL LEAP SNACK LEAN PLUS NETS CAT CATS AT QUIT ZAG AH GO OX QI TO"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.game import clocks
+from scorekeeper.games import clocks
 from tests.factories import ApiGame
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from scorekeeper.game import domain
+from scorekeeper.games import domain
 from scorekeeper.models import Club, Game, Invitation, Player, clubs_of
 from tests.factories import (
     PASSWORD,

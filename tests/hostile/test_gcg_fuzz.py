@@ -21,7 +21,7 @@ from django.core.management import CommandError, call_command
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.game.consistency import check_game
+from scorekeeper.games.consistency import audit_game
 from scorekeeper.models import Game, Player, Seat, Turn
 from tests.hostile.clients import HOSTILE, HostileClient, api_error, rolled_back
 
@@ -106,7 +106,7 @@ def imported_game(before: dict[str, int]) -> Game:
     """The one game the import added, stored as the replay of its log."""
     game = Game.objects.order_by("-created_at").first()
     assert game is not None and rows()["Game"] == before["Game"] + 1
-    assert check_game(game) == []
+    assert audit_game(game) == []
     return game
 
 

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from scorekeeper.http.links import cookie_name
 from scorekeeper.models import Game, Player
-from scorekeeper.web.scorer_link import cookie_name
 from tests.factories import ApiGame
 from tests.hostile.clients import (
     HOSTILE,

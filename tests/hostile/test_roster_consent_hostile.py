@@ -15,8 +15,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from scorekeeper.api.accounts import new_account_token
+from scorekeeper.clubs.membership import speaks_for
 from scorekeeper.game import tournaments as events
-from scorekeeper.game.membership import speaks_for
 from scorekeeper.models import Club, DirectorInvitation, Entrant, Player, Tournament, clubs_of
 from tests.factories import account, make_club
 

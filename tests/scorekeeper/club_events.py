@@ -4,9 +4,9 @@ divisions, an event of a new club, and a game played out to its end."""
 from __future__ import annotations
 
 from bench.sequences import HASBRO
-from scorekeeper.game import domain
 from scorekeeper.game import tournaments as events
 from scorekeeper.game.tournaments import Entry
+from scorekeeper.games import domain
 from scorekeeper.models import Club, Game, Tournament
 from tests.factories import make_club
 
@@ -26,5 +26,5 @@ def event(players=SEVEN, **rules) -> Tournament:
 def play_out(game: Game) -> None:
     """Two plays of 8 points each and a third of 10 for the first seat, then the end."""
     for triples, _ in HASBRO[:3]:
-        domain.act(game.pk, "play", tiles=triples)
-    domain.act(game.pk, "finish")
+        domain.act(game.pk, domain.TurnCommand("play", tiles=triples))
+    domain.act(game.pk, domain.TurnCommand("finish"))

@@ -33,7 +33,7 @@ def test_a_game_in_the_admin_shows_its_seats_and_turns(admin_client, client):
 
 
 def test_staff_cannot_edit_a_score_a_board_or_a_status(admin_client, client):
-    from scorekeeper.game.consistency import check_game
+    from scorekeeper.games.consistency import audit_game
     from scorekeeper.models import Game, Seat
 
     game = ApiGame(client)
@@ -53,11 +53,11 @@ def test_staff_cannot_edit_a_score_a_board_or_a_status(admin_client, client):
     assert game.token not in page  # the scorer's secret is not shown, even to staff
     stored = Game.objects.get(pk=game.id)
     assert [s.score for s in stored.seats.order_by("order")] == [8, 0]
-    assert check_game(stored) == []
+    assert audit_game(stored) == []
 
 
 def test_a_correction_in_the_admin_goes_through_the_domain_and_is_logged(admin_client, client):
-    from scorekeeper.game.consistency import check_game
+    from scorekeeper.games.consistency import audit_game
     from scorekeeper.models import Game, Turn
 
     game = ApiGame(client)
@@ -72,7 +72,7 @@ def test_a_correction_in_the_admin_goes_through_the_domain_and_is_logged(admin_c
     assert undo.action == "undo" and undo.entered_by == "admin: admin"
     assert Turn.objects.get(game_id=game.id, number=1).undone_by == "admin: admin"
     stored = Game.objects.get(pk=game.id)
-    assert stored.board[4][3] == [] and check_game(stored) == []
+    assert stored.board[4][3] == [] and audit_game(stored) == []
 
 
 def test_a_correction_the_rules_refuse_is_reported_and_changes_nothing(admin_client, client):
@@ -130,7 +130,7 @@ def test_staff_who_may_only_view_games_get_no_action(client, action):
 def test_staff_who_may_change_games_undo_through_the_domain(client):
     from django.test import Client
 
-    from scorekeeper.game.consistency import check_game
+    from scorekeeper.games.consistency import audit_game
     from scorekeeper.models import Game, Turn
 
     game = ApiGame(client)
@@ -147,7 +147,7 @@ def test_staff_who_may_change_games_undo_through_the_domain(client):
     assert "Turn 1 was undone" in response.content.decode()
     assert Turn.objects.get(game_id=game.id, number=2).entered_by == "admin: carl"
     stored = Game.objects.get(pk=game.id)
-    assert stored.board[4][3] == [] and check_game(stored) == []
+    assert stored.board[4][3] == [] and audit_game(stored) == []
 
 
 def test_the_change_permission_edits_no_game_in_a_form(client):

@@ -13,8 +13,8 @@ from django.test import Client
 
 from scorekeeper.api.accounts import new_account_token
 from scorekeeper.game import tournaments as events
+from scorekeeper.http.links import cookie_name
 from scorekeeper.models import Club, Game, Tournament, TournamentRound
-from scorekeeper.web.scorer_link import cookie_name
 from tests.factories import ApiGame, account, make_club
 
 pytestmark = pytest.mark.django_db

@@ -13,7 +13,7 @@ import pytest
 
 from bench.sequences import HASBRO
 from config.private_folder import FolderRefused
-from scorekeeper.game import domain
+from scorekeeper.games import domain
 from scorekeeper.live.marks import FolderMarks
 from scorekeeper.web import live_parts
 from scorekeeper.web.live_parts import SharedParts
@@ -61,7 +61,7 @@ def test_a_folder_others_can_write_in_is_refused_and_the_part_drawn_here(
     folder.chmod(mode)
     settings.LIVE_PARTS_DIR = str(folder)
     game = new_game()
-    domain.act(game.pk, "play", tiles=HASBRO[0][0])
+    domain.act(game.pk, domain.TurnCommand("play", tiles=HASBRO[0][0]))
     part = live_parts.live_part(game.pk)
     assert part is not None and "Last play: Ann" in part
     assert list(folder.iterdir()) == []  # nothing kept there, nothing read
@@ -101,7 +101,7 @@ def test_a_link_planted_under_a_pushed_parts_name_never_reaches_the_screen(
 ):
     settings.LIVE_PARTS_DIR = str(tmp_path / "parts")
     game = new_game()
-    domain.act(game.pk, "play", tiles=HASBRO[0][0])
+    domain.act(game.pk, domain.TurnCommand("play", tiles=HASBRO[0][0]))
     environ = tmp_path / "environ"
     environ.write_text(SECRET)
     os.makedirs(settings.LIVE_PARTS_DIR, mode=0o700)

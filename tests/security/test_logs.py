@@ -18,7 +18,7 @@ import pytest
 from django.test import Client
 
 from bench.server import Gunicorn, free_port
-from scorekeeper.web.scorer_link import cookie_name
+from scorekeeper.http.links import cookie_name
 from tests.factories import ApiGame
 
 pytestmark = pytest.mark.django_db

@@ -8,8 +8,8 @@ import logging
 import pytest
 from django.test import Client
 
+from scorekeeper.http.links import cookie_name
 from scorekeeper.models import Game
-from scorekeeper.web.scorer_link import cookie_name
 from tests.factories import ApiGame
 
 pytestmark = pytest.mark.django_db

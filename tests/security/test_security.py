@@ -18,10 +18,10 @@ from django.db import DatabaseError
 from django.test import Client, override_settings
 from django.utils import timezone
 
-from scorekeeper import limits
-from scorekeeper.limits import Limit, sweep
+from scorekeeper.http import limits
+from scorekeeper.http.limits import Limit, sweep
+from scorekeeper.http.links import cookie_name
 from scorekeeper.models import Club, Game, Player, RateCount, Turn
-from scorekeeper.web.scorer_link import cookie_name
 from tests.factories import CLUB_WORDS, ApiGame
 from tests.servers import skip_without_redis
 
@@ -77,11 +77,11 @@ def test_the_api_authenticates_with_its_token_not_cookies():
 def test_the_secret_is_compared_in_constant_time(client):
     game = ApiGame(client)
     with mock.patch(
-        "scorekeeper.api.endpoints.hmac.compare_digest", wraps=__import__("hmac").compare_digest
+        "scorekeeper.games.access.hmac.compare_digest", wraps=__import__("hmac").compare_digest
     ) as api_compare:
         assert game.turn({"action": "pass"}, token="wrong-token").status_code == 403
     assert api_compare.call_count == 1
-    with mock.patch("scorekeeper.web.scorer_link.hmac.compare_digest", return_value=False) as page:
+    with mock.patch("scorekeeper.games.access.hmac.compare_digest", return_value=False) as page:
         assert client.get(f"/games/{game.id}/score/{game.token}/").status_code == 403
         client.cookies[cookie_name(game.id)] = game.token
         assert client.get(f"/games/{game.id}/score/").status_code == 403
@@ -178,7 +178,7 @@ def test_behind_an_appending_proxy_the_client_cannot_forge_its_address(client, s
     ],
 )
 def test_the_client_is_that_many_entries_from_the_right(rf, settings, proxies, header, client_is):
-    from scorekeeper.middleware import client_address
+    from scorekeeper.http.middleware import client_address
 
     settings.TRUSTED_PROXIES = proxies
     request = rf.get("/", HTTP_X_FORWARDED_FOR=header, REMOTE_ADDR="127.0.0.1")
@@ -222,7 +222,7 @@ def test_admin_sign_in_attempts_are_throttled(client, settings):
 def test_a_counter_outage_does_not_refuse_turns(client, settings):
     settings.RATE_LIMIT_TURNS = 1
     game = ApiGame(client)
-    with mock.patch("scorekeeper.limits._add_each", side_effect=DatabaseError("down")):
+    with mock.patch("scorekeeper.http.limits._add_each", side_effect=DatabaseError("down")):
         assert _flood(client, game, 3) == [201, 201, 201]
 
 
@@ -296,7 +296,7 @@ def test_limits_are_shared_through_redis(client, settings):
     redis_cache = caches["default"]
     redis_cache.clear()
     try:
-        with mock.patch("scorekeeper.limits.cache", redis_cache):
+        with mock.patch("scorekeeper.http.limits.cache", redis_cache):
             game = ApiGame(client)
             assert _flood(client, game, 3) == [201, 201, 429]
             # A second app server sees the same counter.
@@ -518,7 +518,7 @@ def test_every_answer_has_the_policy_django_csp_gives_it(rf, settings, own):
     from csp.middleware import CSPMiddleware
     from django.http import HttpResponse
 
-    from scorekeeper.middleware import ContentSecurityPolicy
+    from scorekeeper.http.middleware import ContentSecurityPolicy
 
     settings.CONTENT_SECURITY_POLICY = {"DIRECTIVES": {"script-src": [SELF, NONCE]}}
     headers = []
@@ -562,7 +562,7 @@ def test_clubs_and_accounts_made_are_limited_per_client(client, settings):
     limit an hour keeps that from being a way to make accounts without end."""
     from django.contrib.auth import get_user_model
 
-    from scorekeeper.game import domain
+    from scorekeeper.games import domain
 
     settings.RATE_LIMIT_ACCOUNTS = 3
     User = get_user_model()

@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from scorekeeper.api.accounts import new_account_token
-from scorekeeper.game.membership import random_password
+from scorekeeper.clubs.membership import random_password
 
 
 class Command(BaseCommand):

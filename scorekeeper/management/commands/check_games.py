@@ -8,9 +8,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from referee import RefereeError
-from scorekeeper.game import checkpoints
-from scorekeeper.game.consistency import check_game
-from scorekeeper.game.domain import fetch_game
+from scorekeeper.games import checkpoints
+from scorekeeper.games.consistency import audit_game
+from scorekeeper.games.domain import fetch_game
 from scorekeeper.models import Game
 
 
@@ -67,7 +67,7 @@ def _game_id(text: str) -> uuid.UUID:
 
 def _problems(game: Game) -> list[str]:
     try:
-        return check_game(game)
+        return audit_game(game)
     except (RefereeError, LookupError, TypeError, ValueError) as error:
         # The stored state itself does not read (a last play the board can't hold, say):
         # that is a finding about this game, not a reason to stop checking the others.

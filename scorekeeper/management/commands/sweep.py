@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
-from scorekeeper import limits, retries
+from scorekeeper.http import limits, retries
 
 
 class Command(BaseCommand):

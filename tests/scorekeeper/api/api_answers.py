@@ -170,7 +170,7 @@ class Recorder:
 def fixed_clocks(recorder: Recorder) -> Iterator[None]:
     with (
         mock.patch("django.utils.timezone.now", lambda: recorder.now),
-        mock.patch("scorekeeper.limits.time") as limits_time,
+        mock.patch("scorekeeper.http.limits.time") as limits_time,
     ):
         limits_time.time.return_value = LIMITS_CLOCK
         yield
@@ -258,7 +258,7 @@ def scenario(rec: Recorder) -> None:  # noqa: PLR0915 - one long, readable scrip
     with override_settings(RATE_LIMIT_TURNS=1):
         game.turn("turn: rate limited", {"action": "pass"})
     with mock.patch(
-        "scorekeeper.game.domain.act", side_effect=OperationalError("database is locked")
+        "scorekeeper.games.domain.act", side_effect=OperationalError("database is locked")
     ):
         game.turn("turn: database busy", {"action": "pass"})
     key = {"Idempotency-Key": "turn-7"}
@@ -325,7 +325,7 @@ def scenario(rec: Recorder) -> None:  # noqa: PLR0915 - one long, readable scrip
         send("analysis: preparing", "POST", "/api/analysis/", {**board, "rack": "MOOD"})
     slots = threading.BoundedSemaphore(1)
     slots.acquire()
-    with mock.patch("scorekeeper.game.analysis._slots", slots):
+    with mock.patch("scorekeeper.games.analysis._slots", slots):
         send("analysis: busy", "POST", "/api/analysis/", {**board, "rack": "MOOD"})
     with override_settings(RATE_LIMIT_JUDGE=1):
         send("analysis: rate limited", "POST", "/api/analysis/", {**board, "rack": "MOOD"})

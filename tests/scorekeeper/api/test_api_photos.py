@@ -149,7 +149,7 @@ def test_photos_count_against_the_word_judge_s_limit(client, settings):
 
 
 def test_a_photo_over_the_upload_cap_is_413_unread(client):
-    from scorekeeper.game.photos import MAX_BYTES
+    from scorekeeper.games.photos import MAX_BYTES
 
     image = SimpleUploadedFile("big.jpg", b"\xff\xd8" + b"\0" * MAX_BYTES, "image/jpeg")
     response = client.post("/api/boards/read", {"image": image, "ruleset": "crossword-classic"})

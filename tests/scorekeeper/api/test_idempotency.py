@@ -15,11 +15,11 @@ from django.db import connection
 from django.test import Client, RequestFactory
 from django.utils import timezone
 
-from scorekeeper import retries
-from scorekeeper.game import domain
-from scorekeeper.middleware import slot_of
+from scorekeeper.games import domain
+from scorekeeper.http import retries
+from scorekeeper.http.links import cookie_name
+from scorekeeper.http.middleware import slot_of
 from scorekeeper.models import Game, KeptAnswer, Turn
-from scorekeeper.web.scorer_link import cookie_name
 from tests.factories import ApiGame
 
 pytestmark = pytest.mark.django_db

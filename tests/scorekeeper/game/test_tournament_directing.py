@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from referee import IllegalAction, InputError
-from scorekeeper.game import domain
 from scorekeeper.game import tournaments as events
-from scorekeeper.game.refusals import Conflict
 from scorekeeper.game.tournaments import Entry
+from scorekeeper.games import domain
+from scorekeeper.games.errors import Conflict
 from scorekeeper.models import Game
 from tests.scorekeeper.club_events import FOUR, SEVEN, event, play_out
 
@@ -131,7 +131,7 @@ def test_a_round_with_a_turn_at_one_table_cant_be_taken_back_and_keeps_everythin
     made = event(players=FOUR)
     paired = events.do_pair_round(made, "swiss")
     table2 = paired.pairings.get(table=2)
-    domain.act(table2.game_id, "pass")
+    domain.act(table2.game_id, domain.TurnCommand("pass"))
     assert not events.can_pair_again(made, 1)
     with pytest.raises(Conflict, match="Table 2's game in round 1 has begun"):
         events.do_unpair_round(made, 1)
@@ -174,7 +174,9 @@ def test_an_absent_player_loses_by_the_forfeit_margin_and_the_tables_game_is_clo
     made = event(players=FOUR, forfeit_spread=60)
     paired = events.do_pair_round(made, "swiss")  # Ann v Cy, Ben v Di
     table = paired.pairings.get(table=1)
-    domain.act(table.game_id, "pass")  # begun: a player may leave a game already started
+    domain.act(
+        table.game_id, domain.TurnCommand("pass")
+    )  # begun: a player may leave a game already started
     events.do_forfeit(made, 1, "cy cole", by="dora")
     table.refresh_from_db()
     assert table.absent.player.name == "Cy Cole"

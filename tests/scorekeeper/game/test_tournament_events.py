@@ -7,10 +7,10 @@ import pytest
 
 from bench.sequences import HASBRO
 from referee import IllegalAction, InputError
-from scorekeeper.game import domain
 from scorekeeper.game import tournaments as events
-from scorekeeper.game.refusals import Conflict
 from scorekeeper.game.tournaments import Entry
+from scorekeeper.games import domain
+from scorekeeper.games.errors import Conflict
 from scorekeeper.live.hub import hub
 from scorekeeper.live.news import club_channel
 from scorekeeper.models import Game, Pairing
@@ -31,11 +31,11 @@ def event(players=FOUR, **rules):
 def play_out(game: Game, first_extra: int = 0, second_extra: int = 0) -> None:
     """Two plays (8 points each), the given time penalties as extra points, and the end."""
     for triples, _ in HASBRO[:2]:
-        domain.act(game.pk, "play", tiles=triples)
+        domain.act(game.pk, domain.TurnCommand("play", tiles=triples))
     for seat, points in ((0, first_extra), (1, second_extra)):
         if points:
-            domain.act(game.pk, "penalty", seat=seat, points=points)
-    domain.act(game.pk, "finish")
+            domain.act(game.pk, domain.TurnCommand("penalty", seat=seat, points=points))
+    domain.act(game.pk, domain.TurnCommand("finish"))
 
 
 def line(rows, name):
@@ -124,7 +124,9 @@ def test_a_correction_after_the_end_changes_the_standings():
     events.do_pair_round(made, "swiss")
     pairing = Pairing.objects.get(round__tournament=made, table=1)
     play_out(pairing.game, second_extra=30)
-    domain.act(pairing.game.pk, "penalty", seat=0, points=50)  # a time penalty put right
+    domain.act(
+        pairing.game.pk, domain.TurnCommand("penalty", seat=0, points=50)
+    )  # a time penalty put right
     rows = events.standings(made)
     assert line(rows, pairing.first.player.name).standing.spread == 20
     assert line(rows, pairing.second.player.name).standing.wins == 0.0

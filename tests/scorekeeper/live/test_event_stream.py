@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from bench.event_data import played_event
-from scorekeeper.game import domain
 from scorekeeper.game import tournaments as events
+from scorekeeper.games import domain
 from scorekeeper.live import stream as streams
 from scorekeeper.live.hub import RESYNC, Hub, hub
 from scorekeeper.live.news import changes, event_channel
@@ -58,10 +58,10 @@ def test_a_game_of_the_event_is_news_on_its_channel_when_it_ends_not_on_a_turn(
     listener = hub.listen(event_channel(event.pk))
     try:
         with django_capture_on_commit_callbacks(execute=True):
-            domain.act(game.pk, "pass")
+            domain.act(game.pk, domain.TurnCommand("pass"))
         assert listener.get(0.2) is None
         with django_capture_on_commit_callbacks(execute=True):
-            domain.act(game.pk, "finish")
+            domain.act(game.pk, domain.TurnCommand("finish"))
         heard = listener.get(1)
         assert heard is not None and heard["version"] == Tournament.objects.get(pk=event.pk).version
     finally:

@@ -11,7 +11,7 @@ import pytest
 
 from bench.sequences import HASBRO
 from referee import RefereeError
-from scorekeeper.game import domain
+from scorekeeper.games import domain
 from scorekeeper.live import stream as streams
 from scorekeeper.live.hub import RESYNC, Hub, hub
 from scorekeeper.live.news import club_channel, game_channel
@@ -54,7 +54,7 @@ def turns_from(sent, count: int) -> list[dict[str, Any]]:
 
 def played(game, count: int) -> None:
     for triples, _ in HASBRO[:count]:
-        domain.act(game.pk, "play", tiles=triples)
+        domain.act(game.pk, domain.TurnCommand("play", tiles=triples))
 
 
 # Reconnecting ---------------------------------------------------------------------------------
@@ -131,14 +131,14 @@ def test_a_turn_is_announced_once_it_commits_and_a_refused_one_never(
     listener = hub.listen(game_channel(game.pk))
     try:
         with django_capture_on_commit_callbacks(execute=False) as waiting:
-            domain.act(game.pk, "play", tiles=HASBRO[0][0])
+            domain.act(game.pk, domain.TurnCommand("play", tiles=HASBRO[0][0]))
             assert listener.get(0) is None  # not before the commit
         for callback in waiting:
             callback()
         news = listener.get(1)
         assert news is not None and news["entry"] == 1 and news["score"] == HASBRO[0][1]
         with django_capture_on_commit_callbacks(execute=True), pytest.raises(RefereeError):
-            domain.act(game.pk, "play", tiles=[(0, 0, "Q")])
+            domain.act(game.pk, domain.TurnCommand("play", tiles=[(0, 0, "Q")]))
         assert listener.get(0.05) is None
     finally:
         listener.leave()
@@ -176,7 +176,7 @@ def test_with_a_broker_the_part_is_drawn_where_the_turn_commits_if_a_screen_show
 
     try:
         with django_capture_on_commit_callbacks(execute=True):
-            domain.act(game.pk, "play", tiles=HASBRO[0][0])
+            domain.act(game.pk, domain.TurnCommand("play", tiles=HASBRO[0][0]))
         assert "part" not in published()  # no screen shows it: not drawn
 
         screen = marking.listen(channel, drawn=True)
@@ -187,7 +187,7 @@ def test_with_a_broker_the_part_is_drawn_where_the_turn_commits_if_a_screen_show
         assert broker.zscore(hubs.DRAWN_KEY, channel) > time.time() + hubs.DRAWN_FOR / 2
         assert publishing.wants_drawn(channel)
         with django_capture_on_commit_callbacks(execute=True):
-            domain.act(game.pk, "pass")
+            domain.act(game.pk, domain.TurnCommand("pass"))
         news = published()
         shown = client.get(f"/games/{game.pk}/watch/live", HTTP_HX_REQUEST="true")
         assert news["entry"] == 2 and news["part"] == shown.content.decode()
@@ -225,7 +225,7 @@ def test_without_a_broker_the_part_is_drawn_where_the_turn_commits_and_read_from
     heard = hub.listen(channel)  # a scorer's page where the turn commits: shows no part
     try:
         with django_capture_on_commit_callbacks(execute=True):
-            domain.act(game.pk, "play", tiles=HASBRO[0][0])
+            domain.act(game.pk, domain.TurnCommand("play", tiles=HASBRO[0][0]))
         assert "part" not in heard.get(1) and drawn == []  # no screen shows it: not drawn
 
         screen = screens.listen(channel, drawn=True)
@@ -235,7 +235,7 @@ def test_without_a_broker_the_part_is_drawn_where_the_turn_commits_and_read_from
             time.sleep(0.05)
         assert hub.wants_drawn(channel)
         with django_capture_on_commit_callbacks(execute=True):
-            domain.act(game.pk, "pass")
+            domain.act(game.pk, domain.TurnCommand("pass"))
         news = heard.get(1)
         assert news["entry"] == 2 and "Last play: Ann" in news["part"]
         assert drawn == ["table/_live.html"]
@@ -307,7 +307,7 @@ def test_a_club_game_is_news_for_the_directors_screen(django_capture_on_commit_c
     try:
         with django_capture_on_commit_callbacks(execute=True):
             game = new_game(club=club)
-            domain.act(game.pk, "pass")
+            domain.act(game.pk, domain.TurnCommand("pass"))
         assert [(m["game"], m["entry"]) for m in (listener.get(1), listener.get(1))] == [
             (str(game.pk), 0),
             (str(game.pk), 1),
@@ -325,14 +325,16 @@ def test_the_stream_sends_each_entry_once_in_order_and_catches_up_on_a_gap(setti
     sent = streams.events_sync(streams.GameStream(game.pk, 1), own)
     assert [e["event"] for e in events(next(sent))] == ["ready"]
     assert [e["id"] for e in events(next(sent))] == ["2"]  # missed before it opened
-    domain.act(game.pk, "play", tiles=HASBRO[2][0])  # its news is sent by hand, as the hub would
+    domain.act(
+        game.pk, domain.TurnCommand("play", tiles=HASBRO[2][0])
+    )  # its news is sent by hand, as the hub would
     own.deliver(game_channel(game.pk), {"entry": 2, "note": "already sent"})
     own.deliver(game_channel(game.pk), {"entry": 3, "note": "the next"})
     turns = events(next(sent))  # entry 2 was sent: skipped without a word
     assert [(e["id"], e["data"]["note"]) for e in turns] == [("3", "the next")]
     # Entries 4 and 5 committed, but only 5's news came: the record gives 4 and 5 in order.
     for triples, _ in HASBRO[3:5]:
-        domain.act(game.pk, "play", tiles=triples)
+        domain.act(game.pk, domain.TurnCommand("play", tiles=triples))
     own.deliver(game_channel(game.pk), {"entry": 5})
     caught = turns_from(sent, 2)
     assert [e["id"] for e in caught] == ["4", "5"] and caught[0]["data"]["entry"] == 4

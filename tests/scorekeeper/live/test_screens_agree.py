@@ -16,10 +16,10 @@ from django.test import Client
 
 from bench.sequences import HASBRO
 from referee import RefereeError
-from scorekeeper.game import domain
-from scorekeeper.game.consistency import check_game
+from scorekeeper.games import domain
+from scorekeeper.games.consistency import audit_game
+from scorekeeper.http.links import cookie_name
 from scorekeeper.models import Club, Game
-from scorekeeper.web.scorer_link import cookie_name
 from tests.factories import make_club
 
 pytestmark = pytest.mark.django_db
@@ -90,17 +90,17 @@ class Table:
             if move == "play":
                 for triples, _ in HASBRO:
                     try:
-                        domain.act(pk, "play", tiles=triples)
+                        domain.act(pk, domain.TurnCommand("play", tiles=triples))
                     except RefereeError:
                         continue
                     return True
                 return False
             if move == "phony":
-                domain.act(pk, "play", tiles=PHONY)
+                domain.act(pk, domain.TurnCommand("play", tiles=PHONY))
             elif move == "correct":
                 self.correct_earliest()
             else:
-                domain.act(pk, move)
+                domain.act(pk, domain.TurnCommand(move))
         except RefereeError:
             return False
         return True
@@ -113,7 +113,9 @@ class Table:
             if entry["turn"] is not None and entry["action"] in ("pass", "correct"):
                 exchange = entry["action"] == "pass" or not entry["count"]
                 extra: dict[str, Any] = {"count": 1} if exchange else {}
-                domain.act(self.game.pk, "correct", target=entry["number"], **extra)
+                domain.act(
+                    self.game.pk, domain.TurnCommand("correct", target=entry["number"], **extra)
+                )
                 return
         raise RefereeError("nothing", "No pass to correct.")
 
@@ -243,7 +245,7 @@ class Table:
 def check(table: Table, numbered: dict[int, int], story: str) -> None:
     """Every screen says the same as the API, and the last play is the log's; the turns kept
     with the game are the log's count."""
-    assert check_game(Game.objects.get(pk=table.game.pk)) == [], story
+    assert audit_game(Game.objects.get(pk=table.game.pk)) == [], story
     tv, phone, log, director, api = (
         table.tv(), table.phone(), table.log(), table.director(), table.api(),
     )  # fmt: skip

@@ -13,7 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from bench.sequences import HASBRO
-from scorekeeper.game import domain
+from scorekeeper.games import domain
 from scorekeeper.web import live_parts
 from tests.factories import EAR, HOUSE, L_AND_P, L_ON_D, MOOD, N_T, W_ON_M, new_game
 
@@ -47,14 +47,14 @@ def another_process() -> None:
 def test_a_part_drawn_by_one_process_is_read_by_the_others(settings, tmp_path, renders):
     settings.LIVE_PARTS_DIR = str(tmp_path / "parts")
     game = new_game()
-    domain.act(game.pk, "play", tiles=HASBRO[0][0])
+    domain.act(game.pk, domain.TurnCommand("play", tiles=HASBRO[0][0]))
     first = live_parts.live_part(game.pk)
     assert first is not None and "Last play: Ann" in first
     another_process()
     assert live_parts.live_part(game.pk) == first
     assert renders == [LIVE]  # drawn once, for both processes
 
-    domain.act(game.pk, "play", tiles=HASBRO[1][0])
+    domain.act(game.pk, domain.TurnCommand("play", tiles=HASBRO[1][0]))
     another_process()
     second = live_parts.live_part(game.pk)
     assert second is not None and "Last play: Ben" in second  # a change: drawn again, once
@@ -97,7 +97,7 @@ def test_a_pushed_part_is_kept_by_its_entry_and_found_by_a_fetch_of_that_version
     and another reads nothing at all; a screen that fetches the part finds it too."""
     settings.LIVE_PARTS_DIR = str(tmp_path / "parts")
     game = new_game()
-    domain.act(game.pk, "play", tiles=HASBRO[0][0])
+    domain.act(game.pk, domain.TurnCommand("play", tiles=HASBRO[0][0]))
     pushed = live_parts.pushed_part(str(game.pk), 1)
     assert pushed is not None and "Last play: Ann" in pushed
     with django_assert_num_queries(0):
@@ -116,7 +116,7 @@ def test_a_pushed_part_is_kept_by_its_entry_and_found_by_a_fetch_of_that_version
 
 def test_the_version_of_a_game_read_is_the_one_a_fetch_reads():
     game = new_game()
-    domain.act(game.pk, "play", tiles=HASBRO[0][0])
+    domain.act(game.pk, domain.TurnCommand("play", tiles=HASBRO[0][0]))
     game.refresh_from_db()
     assert live_parts.etag_of(game) == live_parts.game_version(None, game.pk)
 
@@ -205,7 +205,7 @@ def test_a_part_drawn_from_what_a_change_stored_is_the_part_drawn_from_the_recor
     ]
     for game, action, fields in changes:
         with django_capture_on_commit_callbacks(execute=True):
-            domain.act(game.pk, action, **fields)
+            domain.act(game.pk, domain.TurnCommand(action, **fields))
         game_id, entry, part = pushed[-1]
         assert game_id == str(game.pk) and part is not None, action
         with CaptureQueriesContext(connection) as fetch:  # kept by the version a fetch reads
@@ -252,7 +252,7 @@ def test_a_challenge_among_the_recent_turns_is_drawn_with_the_play_it_is_about_i
         ("play", {"tiles": W_ON_M}),  # the challenge is the third turn shown, DEAR a fourth
     ]:
         with django_capture_on_commit_callbacks(execute=True):
-            domain.act(game.pk, action, **fields)
+            domain.act(game.pk, domain.TurnCommand(action, **fields))
     assert len(reads[-1]) == 1 and "scorekeeper_turn" in reads[-1][0]
     recent = (parts[-1] or "").split('class="recent-turns"')[1].split("</ul>")[0]
     assert recent.count("<li>") == 3 and "Ben’s play G5 .EAR stands" in recent, recent

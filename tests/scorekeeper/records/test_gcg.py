@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from referee.errors import InputError
 from referee.gcg import read_gcg
-from scorekeeper.game import domain
+from scorekeeper.games import domain
 from scorekeeper.models import Game
 from scorekeeper.records.gcg_export import game_to_gcg
 from tests.factories import account, make_club
@@ -36,7 +36,7 @@ def letterup(players: list[str] | None = None, **fields) -> Game:  # type: ignor
 
 
 def act(game: Game, action: str, **fields) -> None:  # type: ignore[no-untyped-def]
-    domain.act(game.pk, action, **fields)
+    domain.act(game.pk, domain.TurnCommand(action, **fields))
 
 
 def header(game: Game, *players: str) -> list[str]:
@@ -279,8 +279,8 @@ def test_export_command_refuses_gcg_for_upwords():
 
 
 def test_a_pass_on_time_is_a_pass_line_and_its_note_and_reads_back_so():
-    from scorekeeper.game.sentences import ON_TIME
-    from scorekeeper.game.turn_kinds import describe
+    from scorekeeper.games.sentences import ON_TIME
+    from scorekeeper.games.turn_kinds import describe
     from scorekeeper.models import Turn
     from scorekeeper.records.gcg_import import import_gcg
 

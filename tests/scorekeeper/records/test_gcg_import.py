@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 from bench.sequences import largest_gcg_record
 from referee.errors import IllegalAction, IllegalPlay, InputError
 from referee.gcg import read_gcg
-from scorekeeper.game import domain
-from scorekeeper.game.consistency import check_game
-from scorekeeper.game.replay import turn_numbers
-from scorekeeper.game.state import load_state
+from scorekeeper.games import domain
+from scorekeeper.games.consistency import audit_game
+from scorekeeper.games.replay import turn_numbers
+from scorekeeper.games.state import load_state
 from scorekeeper.models import Game, Player, Seat, Turn
 from scorekeeper.records import gcg_import
 from scorekeeper.records.gcg_export import game_to_gcg
@@ -62,7 +62,7 @@ def test_a_real_record_imports_with_every_score_agreeing(path):
     imported = import_gcg(path.read_bytes())
     game = imported.game
     assert imported.mismatches == []
-    assert check_game(game) == []
+    assert audit_game(game) == []
     seats = list(game.seats.order_by("order"))
     # The referee's scores are the record's own, line by line and in the end.
     state = load_state(game, seats)
@@ -160,7 +160,7 @@ def crossword(**options: object) -> Game:
 
 
 def act(game: Game, action: str, **fields: object) -> None:
-    domain.act(game.pk, action, **fields)  # type: ignore[arg-type]
+    domain.act(game.pk, domain.TurnCommand(action, **fields))  # type: ignore[arg-type]
 
 
 HOUSE = [(7, 3, "H"), (7, 4, "O"), (7, 5, "U"), (7, 6, "S"), (7, 7, "E")]
@@ -174,7 +174,7 @@ def round_trip(game: Game) -> Game:
     game.delete()
     imported = import_gcg(text)
     assert imported.mismatches == [], text
-    assert check_game(imported.game) == []
+    assert audit_game(imported.game) == []
     assert summary(imported.game)["players"] == expected["players"]
     assert summary(imported.game) == expected, text
     return imported.game
@@ -384,7 +384,7 @@ def test_a_record_over_the_log_cap_is_refused_up_front_writing_nothing(client, m
 def test_a_record_of_as_many_turns_as_the_log_keeps_imports_whole():
     game = import_gcg(largest_gcg_record(domain.LOG_CAP)).game
     assert game.last_entry_number == game.turns.count() == domain.LOG_CAP
-    assert check_game(game) == []  # the stored game is the replay of its log
+    assert audit_game(game) == []  # the stored game is the replay of its log
     seats = list(game.seats.order_by("order"))
     assert [s.score for s in seats] == [66, -(domain.LOG_CAP - 1)]
     noted = game.turns.get(number=2)
@@ -397,7 +397,7 @@ def test_a_record_of_as_many_turns_as_the_log_keeps_imports_whole():
 def test_a_time_penalty_on_the_player_not_to_move_imports():
     # A penalty is no one's turn: the log's check once took it for a turn out of order.
     game = import_gcg(A_PLAY + ">a: (time) -10 56\n").game
-    assert check_game(game) == []
+    assert audit_game(game) == []
     assert [s.score for s in game.seats.order_by("order")] == [56, 0]
 
 

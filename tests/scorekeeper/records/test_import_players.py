@@ -17,7 +17,7 @@ from django.db import connection
 from django.test import Client
 
 from config.sqlite import base as sqlite_base
-from scorekeeper.game import domain
+from scorekeeper.games import domain
 from scorekeeper.models import Game, Player
 from scorekeeper.records import duplicates, gcg_import
 from scorekeeper.records.gcg_export import game_to_gcg
@@ -38,10 +38,10 @@ def finished(players: list[str], plays: list[list[tuple[int, int, str]]], **fiel
         **fields,
     )  # fmt: skip
     for tiles in plays:
-        domain.act(game.pk, "play", tiles=tiles)
+        domain.act(game.pk, domain.TurnCommand("play", tiles=tiles))
     while Game.objects.get(pk=game.pk).status == Game.Status.IN_PROGRESS:
-        domain.act(game.pk, "pass")
-    domain.act(game.pk, "finish", racks={0: "AEGINRT", 1: "BCJKQVZ"})
+        domain.act(game.pk, domain.TurnCommand("pass"))
+    domain.act(game.pk, domain.TurnCommand("finish", racks={0: "AEGINRT", 1: "BCJKQVZ"}))
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     return game

@@ -12,7 +12,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from referee.errors import InputError
-from scorekeeper.game import consistency, domain, state
+from scorekeeper.games import consistency, domain, state
 from scorekeeper.models import Game, Player, Seat, Turn
 from scorekeeper.records import json_record
 from scorekeeper.records.json_record import export_record, import_record
@@ -81,7 +81,7 @@ def test_export_delete_import_gives_the_identical_game(build):
     assert export_record(imported) == record
     assert snapshot(imported) == before  # state, final scores, turns, targets and times
     assert imported.token != old_token and imported.token
-    assert consistency.check_game(imported) == []
+    assert consistency.audit_game(imported) == []
 
 
 def test_the_record_holds_every_field_but_the_token_and_the_log_s_count():
@@ -115,15 +115,17 @@ def test_the_letterup_record_keeps_the_racks_and_final_scores():
 
 def test_an_imported_game_plays_on():
     game = new_game("letterup-classic")
-    domain.act(game.pk, "play", tiles=HOUSE)
+    domain.act(game.pk, domain.TurnCommand("play", tiles=HOUSE))
     game.refresh_from_db()
     record = export_record(game)
     game.delete()
     imported = import_record(record)
-    domain.act(imported.pk, "challenge")  # the last play survives the round trip
+    domain.act(
+        imported.pk, domain.TurnCommand("challenge")
+    )  # the last play survives the round trip
     imported.refresh_from_db()
     assert imported.board[7][3] == ["H"] and imported.to_move == 1
-    assert consistency.check_game(imported) == []
+    assert consistency.audit_game(imported) == []
 
 
 def test_new_id_imports_a_copy_beside_the_original():
@@ -137,7 +139,7 @@ def test_new_id_imports_a_copy_beside_the_original():
     assert again["game"].pop("id") == str(copied.pk)
     record["game"].pop("id")
     assert again == record
-    assert consistency.check_game(copied) == []
+    assert consistency.audit_game(copied) == []
 
 
 # What import refuses --------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from scorekeeper.game import domain
+from scorekeeper.games import domain
 from scorekeeper.stats.standings import Line, club_standings
 from tests.factories import account, finished_game, make_club
 
@@ -40,18 +40,20 @@ def season():
     finished_game(["Ann", "Ben", "Cy"], club=club, extra={0: 10, 1: 60, 2: 30})
     finished_game(["Ann", "Ben"], club=club, extra={1: 100}, lexicon="honour")
     void = finished_game(["Ann", "Ben"], club=club, plays=3, extra={0: 500})
-    domain.act(void.pk, "void", by="director: ann", note="second bag", director=ann)
+    domain.act(
+        void.pk, domain.TurnCommand("void", by="director: ann", note="second bag", director=ann)
+    )
     finished_game(["Ann", "Ben"], club=None, extra={1: 700})
     finished_game(["Cy"], club=club, plays=1, extra={0: 900})
     live = domain.check_create_game(
         ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB", club=club
     )
-    domain.act(live.pk, "penalty", seat=0, points=300)
+    domain.act(live.pk, domain.TurnCommand("penalty", seat=0, points=300))
     gone = domain.check_create_game(
         ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB", club=club
     )
-    domain.act(gone.pk, "penalty", seat=1, points=300)
-    domain.act(gone.pk, "abandon")
+    domain.act(gone.pk, domain.TurnCommand("penalty", seat=1, points=300))
+    domain.act(gone.pk, domain.TurnCommand("abandon"))
     return club
 
 
@@ -80,7 +82,7 @@ def test_honour_games_are_a_table_of_their_own(season):
 def test_undoing_the_void_puts_the_game_back_in_the_standings(season):
     ann = season.directors.get()
     void = season.games.get(status="void")
-    domain.act(void.pk, "undo", by="director: ann", director=ann)
+    domain.act(void.pk, domain.TurnCommand("undo", by="director: ann", director=ann))
     ann_line = club_standings(season)[0].lines[0]
     assert (ann_line.name, ann_line.games, ann_line.wins, ann_line.high_game) == (
         "Ann",
@@ -97,10 +99,12 @@ def test_a_play_taken_off_by_a_challenge_is_no_high_play(use_words):
         ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB", challenge_mode="manual",
         club=club,
     )  # fmt: skip
-    domain.act(game.pk, "play", notation="5D MOOD")  # 8
-    domain.act(game.pk, "play", notation="G5 DAM")  # not in the list: challenged off
-    domain.act(game.pk, "challenge")
-    domain.act(game.pk, "finish")
+    domain.act(game.pk, domain.TurnCommand("play", notation="5D MOOD"))  # 8
+    domain.act(
+        game.pk, domain.TurnCommand("play", notation="G5 DAM")
+    )  # not in the list: challenged off
+    domain.act(game.pk, domain.TurnCommand("challenge"))
+    domain.act(game.pk, domain.TurnCommand("finish"))
     lines = {line.name: line for line in club_standings(club)[0].lines}
     assert lines["Ann"].high_play == 8 and lines["Ben"].high_play is None
 
@@ -151,9 +155,11 @@ def test_a_corrected_play_is_no_best_turn_but_its_correction_is(client):
     """Ann's 5D MOOD is corrected to 5D WOOD: the play in effect is the correction, and the
     player page's best turn (like a club's high play) is that, not the play it replaced."""
     game = domain.check_create_game(ruleset="upwords-10", players=["Ann", "Ben"], lexicon="CLUB")
-    domain.act(game.pk, "play", notation="5D MOOD")  # 8
-    domain.act(game.pk, "play", notation="G6 EAR")  # Ben: DEAR, 8
-    domain.act(game.pk, "correct", target=1, notation="5D WOOD")  # what Ann really played
+    domain.act(game.pk, domain.TurnCommand("play", notation="5D MOOD"))  # 8
+    domain.act(game.pk, domain.TurnCommand("play", notation="G6 EAR"))  # Ben: DEAR, 8
+    domain.act(
+        game.pk, domain.TurnCommand("correct", target=1, notation="5D WOOD")
+    )  # what Ann really played
     ann = game.seats.get(order=0).player
     page = client.get(f"/players/{ann.pk}/")
     best = page.context["best_turn"]

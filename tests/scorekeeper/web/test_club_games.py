@@ -7,9 +7,9 @@ import pytest
 from django.core.management import call_command
 
 from referee.errors import GameOver, IllegalAction
-from scorekeeper.game import domain
-from scorekeeper.game.consistency import check_game
-from scorekeeper.game.turn_kinds import describe
+from scorekeeper.games import domain
+from scorekeeper.games.consistency import audit_game
+from scorekeeper.games.turn_kinds import describe
 from scorekeeper.models import Game, Player
 from tests.factories import account, finished_game, make_club
 
@@ -109,7 +109,10 @@ def test_a_director_voids_a_club_game_through_the_domain_and_the_log_says_so():
     club = make_club(directors=[ann])
     game = finished_game(["Ann", "Ben"], club=club)
     applied = domain.act(
-        game.pk, "void", by="director: ann", note="Ben played from a second bag", director=ann
+        game.pk,
+        domain.TurnCommand(
+            "void", by="director: ann", note="Ben played from a second bag", director=ann
+        ),
     )
     game.refresh_from_db()
     assert game.status == Game.Status.VOID
@@ -119,7 +122,7 @@ def test_a_director_voids_a_club_game_through_the_domain_and_the_log_says_so():
     )
     assert [s.result for s in game.seats.all()] == ["", ""]
     assert [s.final_score for s in game.seats.all()] == [None, None]
-    assert check_game(game) == []
+    assert audit_game(game) == []
 
 
 def test_a_void_game_refuses_further_turns():
@@ -130,13 +133,15 @@ def test_a_void_game_refuses_further_turns():
         lexicon="CLUB",
         club=make_club(directors=[ann]),
     )
-    domain.act(game.pk, "play", notation="5D MOOD")
-    domain.act(game.pk, "void", by="director: ann", note="wrong table", director=ann)
+    domain.act(game.pk, domain.TurnCommand("play", notation="5D MOOD"))
+    domain.act(
+        game.pk, domain.TurnCommand("void", by="director: ann", note="wrong table", director=ann)
+    )
     with pytest.raises(GameOver, match="declared void"):
-        domain.act(game.pk, "pass")
+        domain.act(game.pk, domain.TurnCommand("pass"))
     # Nor can a turn be corrected behind the void, to come back changed when it is undone.
     with pytest.raises(GameOver, match="void"):
-        domain.act(game.pk, "correct", target=1, notation="5D MOOD")
+        domain.act(game.pk, domain.TurnCommand("correct", target=1, notation="5D MOOD"))
     assert game.turns.count() == 2
 
 
@@ -144,12 +149,12 @@ def test_a_director_undoes_a_void_and_the_game_is_finished_again():
     ann = account("ann")
     game = finished_game(["Ann", "Ben"], club=make_club(directors=[ann]))
     finals = [s.final_score for s in game.seats.all()]
-    domain.act(game.pk, "void", by="director: ann", note="oops", director=ann)
-    domain.act(game.pk, "undo", by="director: ann", director=ann)
+    domain.act(game.pk, domain.TurnCommand("void", by="director: ann", note="oops", director=ann))
+    domain.act(game.pk, domain.TurnCommand("undo", by="director: ann", director=ann))
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert [s.final_score for s in game.seats.all()] == finals
-    assert check_game(game) == []
+    assert audit_game(game) == []
 
 
 def test_only_a_director_of_the_club_voids_or_undoes_a_void():
@@ -157,10 +162,10 @@ def test_only_a_director_of_the_club_voids_or_undoes_a_void():
     game = finished_game(["Ann", "Ben"], club=make_club(directors=[ann]))
     for director in (None, zed):
         with pytest.raises(IllegalAction, match="Only a director of Riverside"):
-            domain.act(game.pk, "void", by="api", note="x", director=director)
-    domain.act(game.pk, "void", by="director: ann", note="x", director=ann)
+            domain.act(game.pk, domain.TurnCommand("void", by="api", note="x", director=director))
+    domain.act(game.pk, domain.TurnCommand("void", by="director: ann", note="x", director=ann))
     with pytest.raises(IllegalAction, match="Only a director of Riverside can undo a void"):
-        domain.act(game.pk, "undo", by="scorer page")
+        domain.act(game.pk, domain.TurnCommand("undo", by="scorer page"))
     game.refresh_from_db()
     assert game.status == Game.Status.VOID
 
@@ -170,14 +175,14 @@ def test_a_casual_game_cant_be_voided():
     make_club(directors=[ann])
     game = finished_game(["Ann", "Ben"], club=None)
     with pytest.raises(IllegalAction, match="Only a club game can be declared void"):
-        domain.act(game.pk, "void", by="director: ann", note="x", director=ann)
+        domain.act(game.pk, domain.TurnCommand("void", by="director: ann", note="x", director=ann))
 
 
 def test_a_void_needs_a_reason():
     ann = account("ann")
     game = finished_game(["Ann", "Ben"], club=make_club(directors=[ann]))
     with pytest.raises(Exception, match="Say why the game is void"):
-        domain.act(game.pk, "void", by="director: ann", note="  ", director=ann)
+        domain.act(game.pk, domain.TurnCommand("void", by="director: ann", note="  ", director=ann))
 
 
 def test_the_api_cant_void_a_club_game(client):
@@ -199,11 +204,11 @@ def test_check_games_passes_with_void_games(capsys):
     ann = account("ann")
     club = make_club(directors=[ann])
     game = finished_game(["Ann", "Ben"], club=club)
-    domain.act(game.pk, "void", by="director: ann", note="x", director=ann)
+    domain.act(game.pk, domain.TurnCommand("void", by="director: ann", note="x", director=ann))
     live = domain.check_create_game(
         ruleset="upwords-10", players=["Ann"], lexicon="CLUB", club=club
     )
-    domain.act(live.pk, "void", by="director: ann", note="y", director=ann)
+    domain.act(live.pk, domain.TurnCommand("void", by="director: ann", note="y", director=ann))
     call_command("check_games")
     assert "2 agree with their logs, 0 do not" in capsys.readouterr().out
 
@@ -287,7 +292,9 @@ def test_the_scorer_page_of_a_void_game_says_so_and_its_undo_is_refused(client):
         lexicon="CLUB",
         club=make_club(directors=[ann]),
     )
-    domain.act(game.pk, "void", by="director: ann", note="wrong table", director=ann)
+    domain.act(
+        game.pk, domain.TurnCommand("void", by="director: ann", note="wrong table", director=ann)
+    )
     hold(client, game)
     page = client.get(scorer(game)).content.decode()
     assert "A director of Riverside declared this game void" in page

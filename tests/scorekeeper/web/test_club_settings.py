@@ -10,8 +10,8 @@ import re
 import pytest
 
 from scorekeeper.api.accounts import new_account_token
-from scorekeeper.game import club_settings
-from scorekeeper.game.membership import directs
+from scorekeeper.clubs import club_settings
+from scorekeeper.clubs.membership import directs
 from scorekeeper.models import Club, DirectorInvitation, Game, Player, Tournament
 from tests.factories import account, make_club, messages_of
 
@@ -272,7 +272,9 @@ def test_the_api_refuses_with_a_sentence_and_changes_nothing(client, dora):
 def test_the_settings_and_event_forms_keep_the_overtime_rules_they_don_t_show(client, dora):
     usual = {"kind": "player", "minutes": 25, "overtime_penalty": 5,
              "max_overtime_minutes": 3, "over_max": "loses"}  # fmt: skip
-    club_settings.do_set_rules(dora, club_settings.ClubRules(clock=usual))
+    club_settings.do_set_rules(
+        dora, club_settings.check_rules(club_settings.ClubRules(clock=usual))
+    )
     client.post("/clubs/riverside/settings/rules", RULES)  # 20 minutes, from the page
     kept = {**usual, "minutes": 20}
     assert Club.objects.get().default_clock == kept

@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from bench.sequences import HASBRO
 from referee import InputError
-from scorekeeper.game import domain
-from scorekeeper.game.domain import TABLE_MOST
+from scorekeeper.games import domain
+from scorekeeper.games.domain import TABLE_MOST
 from scorekeeper.live.news import club_version
 from scorekeeper.models import Game, Turn
 from scorekeeper.web.director import PROJECTOR_LINES, PROJECTOR_PAGE_SECONDS
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 def live_game(club, names, plays=0):
     game = domain.check_create_game(ruleset="upwords-10", players=names, lexicon="CLUB", club=club)
     for triples, _ in HASBRO[:plays]:
-        domain.act(game.pk, "play", tiles=triples)
+        domain.act(game.pk, domain.TurnCommand("play", tiles=triples))
     return game
 
 
@@ -80,7 +80,7 @@ def test_an_unchanged_refresh_is_a_304_and_a_turn_changes_it(client):
     first = client.get(f"/clubs/{club.slug}/live/tables")
     tag = first["ETag"]
     assert client.get(f"/clubs/{club.slug}/live/tables", HTTP_IF_NONE_MATCH=tag).status_code == 304
-    domain.act(games[2].pk, "pass")
+    domain.act(games[2].pk, domain.TurnCommand("pass"))
     again = client.get(f"/clubs/{club.slug}/live/tables", HTTP_IF_NONE_MATCH=tag)
     assert again.status_code == 200 and "Ed passed" in again.content.decode()
 
@@ -115,7 +115,7 @@ def test_the_club_page_links_to_it(client):
 
 def test_an_abandoned_or_finished_game_is_not_in_play(client):
     club, games = night()
-    domain.act(games[0].pk, "abandon")
+    domain.act(games[0].pk, domain.TurnCommand("abandon"))
     page = client.get(f"/clubs/{club.slug}/live").content.decode()
     assert "Ann v Ben" not in page
     assert Game.objects.filter(club=club, status=Game.Status.IN_PROGRESS).count() == 2
@@ -134,7 +134,7 @@ def test_the_tables_are_listed_by_number_and_stay_in_place_after_a_turn(client, 
     assert table_numbers(before) == sorted(NIGHT_TABLES)
     assert before.index("Table 11") < before.index(f'id="live-{unnumbered.pk}"')
     # Table 7 started first; its turn makes it the one that waited least, and it stays put.
-    domain.act(games[0].pk, "pass")
+    domain.act(games[0].pk, domain.TurnCommand("pass"))
     after = client.get(url).content.decode()
     assert "Ben Cole passed" in after
     assert table_numbers(after) == sorted(NIGHT_TABLES)
@@ -192,7 +192,9 @@ def test_the_club_stream_opens_with_a_refresh_only_if_the_tables_changed_since_t
     assert events == f"/clubs/{club.slug}/events?seen={version}"
     opened = stream_of(client, events)
     assert "event: refresh" not in opened and f"id: {version}\n\n" in opened
-    domain.act(games[1].pk, "pass")  # after the page was drawn: its tables are behind
+    domain.act(
+        games[1].pk, domain.TurnCommand("pass")
+    )  # after the page was drawn: its tables are behind
     behind = stream_of(client, events)
     assert "event: refresh" in behind and f"id: {club_version(club.pk)}\n" in behind
     # A reconnect says the version its stream last said, which wins over the page's.

@@ -13,8 +13,8 @@ from django.test.utils import CaptureQueriesContext
 
 from bench.event_data import played_event
 from bench.sequences import HASBRO
-from scorekeeper.game import domain
 from scorekeeper.game import tournaments as events
+from scorekeeper.games import domain
 from scorekeeper.models import Tournament
 from tests.factories import make_club
 
@@ -77,9 +77,9 @@ def test_a_game_of_the_event_ending_moves_its_version_and_a_turn_does_not(client
     events.do_pair_round(event, "swiss")
     version = Tournament.objects.get(pk=event.pk).version
     game = event.round_set.get().pairings.exclude(game=None).first().game
-    domain.act(game.pk, "pass")
+    domain.act(game.pk, domain.TurnCommand("pass"))
     assert Tournament.objects.get(pk=event.pk).version == version  # a turn: nothing to show
-    domain.act(game.pk, "finish")
+    domain.act(game.pk, domain.TurnCommand("finish"))
     assert Tournament.objects.get(pk=event.pk).version == version + 1
 
 
@@ -121,8 +121,8 @@ def test_the_results_read_as_rows_are_the_results_read_as_pairings():
     event = played_event(club, players=7, rounds=4, played=1)
     events.do_pair_round(event, "swiss")
     tables = list(event.round_set.get(number=2).pairings.exclude(game=None).order_by("table"))
-    domain.act(tables[0].game.pk, "play", tiles=HASBRO[0][0])
-    domain.act(tables[0].game.pk, "finish")
+    domain.act(tables[0].game.pk, domain.TurnCommand("play", tiles=HASBRO[0][0]))
+    domain.act(tables[0].game.pk, domain.TurnCommand("finish"))
     one, two = tables[1].first.player.name, tables[1].second.player.name
     events.do_enter_result(event, 2, one, 410, two, 380)
     events.do_forfeit(event, 2, tables[2].first.player.name)

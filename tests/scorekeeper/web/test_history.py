@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bench.sequences import HASBRO
-from scorekeeper.game import domain
+from scorekeeper.games import domain
 from scorekeeper.models import Game, Player, Seat
 from scorekeeper.records.json_record import export_record
 from tests.factories import ApiGame
@@ -42,9 +42,9 @@ def hasbro(players: list[str] | None = None, plays: int = 7, *, finish: bool = F
     """
     game = new_game(players)
     for triples, _ in HASBRO[:plays]:
-        domain.act(game.pk, "play", tiles=triples)
+        domain.act(game.pk, domain.TurnCommand("play", tiles=triples))
     if finish:
-        domain.act(game.pk, "finish")
+        domain.act(game.pk, domain.TurnCommand("finish"))
     return Game.objects.get(pk=game.pk)
 
 
@@ -292,8 +292,8 @@ def test_the_json_export_is_the_game_record(client):
 
 def test_the_gcg_export_of_a_letter_up_game(client):
     game = new_game(ruleset="letterup-classic", challenge_mode="manual")
-    domain.act(game.pk, "play", tiles=HOUSE)
-    domain.act(game.pk, "play", tiles=XAM)
+    domain.act(game.pk, domain.TurnCommand("play", tiles=HOUSE))
+    domain.act(game.pk, domain.TurnCommand("play", tiles=XAM))
     response = client.get(f"/games/{game.pk}/export.gcg")
     assert response.status_code == 200
     assert response["Content-Type"] == "text/plain; charset=utf-8"
@@ -322,8 +322,10 @@ def league():
     hasbro(["Ann", "Cat"], plays=5, finish=True)  # Ann -5, Cat -22
     hasbro(["Cat", "Ben"], plays=7)  # in progress: Cat 50
     letterup = new_game(["Cat", "Ann"], ruleset="letterup-classic")
-    domain.act(letterup.pk, "play", tiles=HOUSE)
-    domain.act(letterup.pk, "finish", racks={0: "AEGINRT", 1: "BCJKQVZ"})  # Cat 24 - 9, Ann -43
+    domain.act(letterup.pk, domain.TurnCommand("play", tiles=HOUSE))
+    domain.act(
+        letterup.pk, domain.TurnCommand("finish", racks={0: "AEGINRT", 1: "BCJKQVZ"})
+    )  # Cat 24 - 9, Ann -43
 
 
 def ranked(response) -> list[tuple[Any, ...]]:
@@ -368,7 +370,7 @@ def test_rankings_of_another_ruleset_count_only_its_games(client, league):
 
 def test_rankings_default_to_a_ruleset_with_finished_games(client):
     letterup = new_game(ruleset="letterup-rush")
-    domain.act(letterup.pk, "finish", racks={0: "AEGINRT", 1: "AEGINRT"})
+    domain.act(letterup.pk, domain.TurnCommand("finish", racks={0: "AEGINRT", 1: "AEGINRT"}))
     response = client.get("/rankings/")
     assert response.context["ruleset"].id == "letterup-rush"
     assert "Rankings: Letter UP Rush" in response.content.decode()

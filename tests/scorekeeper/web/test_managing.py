@@ -8,7 +8,7 @@ import re
 import pytest
 
 from bench.sequences import HASBRO
-from scorekeeper.game.consistency import check_game
+from scorekeeper.games.consistency import audit_game
 from scorekeeper.models import Game, Turn
 from tests.factories import CLUB_WORDS, ApiGame, scorer, start, turn
 
@@ -57,7 +57,7 @@ def test_correcting_turn_2_from_the_page_shows_every_score_that_changed(client):
     )
     game.refresh_from_db()
     assert [s.score for s in game.seats.order_by("order")] == [31, 15]
-    assert check_game(game) == []
+    assert audit_game(game) == []
     log = text(client.get(f"/games/{game.pk}/"))
     assert "corrected</span>" in log and "by scorer page" in log
 
@@ -74,7 +74,7 @@ def test_a_refused_correction_says_which_turn_and_changes_nothing(client):
     )
     assert 'name="move" value="pass" checked' in html  # the choice is kept
     assert Turn.objects.filter(game=game).count() == 5
-    assert check_game(Game.objects.get(pk=game.pk)) == []
+    assert audit_game(Game.objects.get(pk=game.pk)) == []
 
 
 def test_correcting_needs_the_scorer_link(client):
@@ -104,7 +104,7 @@ def test_an_abandoned_game_leaves_in_progress_and_the_rankings_and_stays_in_the_
     assert game.status == "abandoned" and game.finished_at is None
     assert [s.final_score for s in game.seats.all()] == [None, None]
     assert [s.result for s in game.seats.all()] == ["", ""]
-    assert check_game(game) == []
+    assert audit_game(game) == []
     home = client.get("/").content.decode()
     playing = home[home.index('id="playing"') :]
     assert str(game.pk) not in playing
@@ -125,7 +125,7 @@ def test_undo_of_an_abandon_reopens_the_game(client):
     state = game.turn({"action": "undo"}).json()["game"]
     assert state["status"] == "in_progress" and state["to_move"] == "Ben"
     assert game.play(HASBRO[1][0]).status_code == 201
-    assert check_game(Game.objects.get(pk=game.id)) == []
+    assert audit_game(Game.objects.get(pk=game.id)) == []
 
 
 def test_a_finished_game_cannot_be_abandoned(client):
@@ -150,13 +150,13 @@ def test_who_starts_can_change_until_the_first_turn(client):
     assert "Ben starts." in text(response)
     game.refresh_from_db()
     assert game.first_seat == 1 and game.to_move == 1
-    assert check_game(game) == []
+    assert audit_game(game) == []
     assert turn(client, game, action="pass").status_code == 302
     refused = client.post(scorer(game) + "first", {"first": "Ann"}, follow=True)
     assert "Not changed. Ben started: who starts can be changed only before" in text(refused)
     game.refresh_from_db()
     assert game.first_seat == 1 and "Who starts:" not in text(client.get(scorer(game)))
-    assert check_game(game) == []
+    assert audit_game(game) == []
 
 
 def test_who_starts_must_be_a_player(client):
@@ -234,4 +234,4 @@ def test_an_abandoned_game_shows_everywhere_and_exports_whole(client):
     log = text(client.get(f"/games/{game.id}/"))
     assert "Abandoned" in log and "abandoned" in log
     again = import_record(export_record(Game.objects.get(pk=game.id)), new_id=True)
-    assert again.status == "abandoned" and check_game(again) == []
+    assert again.status == "abandoned" and audit_game(again) == []

@@ -245,7 +245,7 @@ def test_a_different_turn_with_a_taken_number_is_refused(client):
 
 
 def test_a_play_sent_again_with_the_letters_played_through_is_the_same_turn(client):
-    from scorekeeper.game.resubmit import same_turn
+    from scorekeeper.games.resubmit import same_turn
 
     game = start(client, ruleset="letterup-classic")
     turn(client, game, action="play", play="8D HOUSE")

@@ -9,7 +9,7 @@ from html import unescape
 
 import pytest
 
-from scorekeeper.game import clocks, domain
+from scorekeeper.games import clocks, domain
 from scorekeeper.models import Game, Turn
 from tests.clock_time import when_read
 from tests.factories import make_club, scorer, start, turn
@@ -179,7 +179,12 @@ def test_the_scorer_page_shows_each_players_time_the_running_one_a_button(client
 
 def test_a_turn_timer_run_out_offers_the_pass_it_becomes(client, server_time):
     game = start(client, ruleset="letterup-classic", clock="turn", turn_clock="75")
-    domain.act(game.pk, "clock", clock="pause", **clocks_read(server_time, game, [-2_000, 75_000]))
+    domain.act(
+        game.pk,
+        domain.TurnCommand(
+            "clock", clock="pause", **clocks_read(server_time, game, [-2_000, 75_000])
+        ),
+    )
     html = client.get(scorer(game)).content.decode()
     assert re.search(r'<div id="time-up" class="time-up" role="alert">Time is up: Ann', html)
     turn(client, game, action="pass", on_time="1")
@@ -188,9 +193,14 @@ def test_a_turn_timer_run_out_offers_the_pass_it_becomes(client, server_time):
 
 def test_the_end_screen_shows_what_overtime_cost_and_a_loss_on_time(client, server_time):
     game = clocked(client, ruleset="upwords-10", clock_over_max="loses", clock_max_overtime="1")
-    domain.act(game.pk, "pass", **clocks_read(server_time, game, [-64_000, MINUTES_25]))
+    domain.act(
+        game.pk, domain.TurnCommand("pass", **clocks_read(server_time, game, [-64_000, MINUTES_25]))
+    )
     while game.status == Game.Status.IN_PROGRESS:  # passes end an Upwords game by themselves
-        domain.act(game.pk, "pass", **clocks_read(server_time, game, [-64_000, -30_000]))
+        domain.act(
+            game.pk,
+            domain.TurnCommand("pass", **clocks_read(server_time, game, [-64_000, -30_000])),
+        )
         game.refresh_from_db()
     html = client.get(scorer(game)).content.decode()
     assert "Ann lost on time (1:04 over) · Ben: −10 for 0:30 over." in html
@@ -203,7 +213,12 @@ def test_the_spectator_screen_the_directors_tables_and_the_projector_show_both_c
     club = make_club()
     game = domain.check_create_game(ruleset="crossword-classic", players=["Ann", "Ben"],
                                  lexicon="CLUB", club=club, clock={"kind": "player"})  # fmt: skip
-    domain.act(game.pk, "pass", **clocks_read(server_time, game, [MINUTES_25 - 64_000, MINUTES_25]))
+    domain.act(
+        game.pk,
+        domain.TurnCommand(
+            "pass", **clocks_read(server_time, game, [MINUTES_25 - 64_000, MINUTES_25])
+        ),
+    )
     for url in (f"/games/{game.pk}/watch", f"/clubs/{club.slug}/live",
                 f"/clubs/{club.slug}/live/projector"):  # fmt: skip
         html = client.get(url).content.decode()
@@ -217,9 +232,14 @@ def test_the_end_screen_and_the_games_page_show_the_time_penalty_apart_from_the_
     client, server_time
 ):
     game = clocked(client, ruleset="upwords-10", clock_over_max="loses", clock_max_overtime="1")
-    domain.act(game.pk, "pass", **clocks_read(server_time, game, [-64_000, MINUTES_25]))
+    domain.act(
+        game.pk, domain.TurnCommand("pass", **clocks_read(server_time, game, [-64_000, MINUTES_25]))
+    )
     while game.status == Game.Status.IN_PROGRESS:
-        domain.act(game.pk, "pass", **clocks_read(server_time, game, [-64_000, -30_000]))
+        domain.act(
+            game.pk,
+            domain.TurnCommand("pass", **clocks_read(server_time, game, [-64_000, -30_000])),
+        )
         game.refresh_from_db()
     # No turn scored: the racks' 35 each off, then Ann's capped 10 and Ben's 10 for their time.
     assert [s.final_score for s in game.seats.order_by("order")] == [-45, -45]

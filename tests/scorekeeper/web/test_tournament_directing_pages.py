@@ -8,9 +8,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from scorekeeper.game import domain
 from scorekeeper.game import tournaments as events
 from scorekeeper.game.tournaments import Entry
+from scorekeeper.games import domain
 from scorekeeper.models import Pairing, Tournament
 from tests.factories import PASSWORD, account, make_club
 from tests.scorekeeper.club_events import FOUR, SEVEN, event, play_out
@@ -94,7 +94,7 @@ def test_the_directors_screen_shows_a_clocked_events_tables_waiting_then_running
     assert page.count(">waiting for the table<") == 2
     assert f"{first.first.player.name}'s clock, waiting for the table to start it:" in page
     assert page.count('<span class="clock-time">20:00</span>') == 4  # the event's 20 minutes
-    domain.act(first.game_id, "clock", clock="start")
+    domain.act(first.game_id, domain.TurnCommand("clock", clock="start"))
     page = client.get(f"/clubs/{made.club.slug}/live/tables").content.decode()
     assert page.count('class="player-clock running"') == 1  # table 1's first player's
     assert f"{first.first.player.name}'s clock, running:" in page
