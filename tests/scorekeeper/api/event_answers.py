@@ -18,6 +18,8 @@ change meant to alter an answer, reviewed in the diff):
 
 from __future__ import annotations
 
+import difflib
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -302,6 +304,15 @@ def scenario(rec: EventRecorder) -> None:  # noqa: PLR0915 - one long, readable 
     as_dora("delete", "DELETE", f"/api/tournaments/{divided}")
     as_dora("delete: gone", "DELETE", f"/api/tournaments/{divided}")
     send("list at the end", "GET", new)
+
+
+def difference(want: dict[str, object], got: dict[str, object]) -> str:
+    """Where two answers differ, line by line (a body split at its commas)."""
+    lines = [
+        json.dumps({**entry, "body": str(entry["body"]).split(", ")}, indent=1).splitlines()
+        for entry in (want, got)
+    ]
+    return "\n".join(difflib.unified_diff(*lines, "recorded", "now", lineterm="", n=1))
 
 
 def record(client: Client) -> list[dict[str, Any]]:

@@ -11,8 +11,7 @@ import pytest
 from tests.factories import CLUB_WORDS
 
 from .api_answers import dump
-from .event_answers import record, recording
-from .test_api_answers import difference
+from .event_answers import difference, record, recording
 
 pytestmark = pytest.mark.django_db
 
