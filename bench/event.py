@@ -52,7 +52,7 @@ PLAYERS, ROUNDS, PLAYED, DIVISIONS, TABLES = 300, 24, 7, 3, 150
 def pairing_ms(players: int = PLAYERS) -> float:
     """The slowest of pairing a round of ``players`` in one division, Swiss and King of the
     Hill, after 20 and 29 rounds of seeded results: the core's ``pair_round`` alone."""
-    from scorekeeper import tournaments as core
+    from referee import events as core
 
     draw = random.Random(players)
     field = [core.Player(i, f"P{i}", 1000 + draw.randrange(1000)) for i in range(1, players + 1)]

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.events import circle_round
 from scorekeeper.game import tournaments as events
 from scorekeeper.models import Club, Pairing, Tournament, TournamentRound
-from scorekeeper.tournaments import circle_round
 
 
 def score(player: int, round: int) -> int:

@@ -472,7 +472,7 @@ class AccountToken(models.Model):
 
 class Tournament(models.Model):
     """A club's event: its games' rules, its rounds and the director's tournament rules (the
-    plain core, ``scorekeeper.tournaments``, reads them as its ``Rules``). Its players are in
+    plain core, ``referee.events``, reads them as its ``Rules``). Its players are in
     one or more divisions (``Entrant.division``), each paired and ranked on its own."""
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")

@@ -5,13 +5,13 @@ ratings (``rate_event``) and tsh's ``.t`` file (``read_t``, ``write_t``).
 Inputs and outputs are plain data (``Player``, ``Rules``, ``Game``, ``Bye``, ``Forfeit``,
 ``Absence``), so the models, views and API can call it with what they store.
 
-May import: the standard library and ``networkx``. Never imports Django, ``referee`` or the
-rest of ``scorekeeper``. Callers import from here, never from the modules inside.
+May import: the standard library and ``networkx``. Never imports Django, ``scorekeeper`` or
+the rest of ``referee``. Callers import from here, never from the modules inside.
 """
 
 from __future__ import annotations
 
-from scorekeeper.tournaments.model import (
+from referee.events.data import (
     UNRATED,
     Absence,
     Bye,
@@ -25,7 +25,7 @@ from scorekeeper.tournaments.model import (
     TournamentError,
     forfeits_for_withdrawal,
 )
-from scorekeeper.tournaments.pairing import (
+from referee.events.pairing import (
     METHODS,
     Options,
     Pairing,
@@ -33,16 +33,16 @@ from scorekeeper.tournaments.pairing import (
     pair_round,
     seat,
 )
-from scorekeeper.tournaments.ratings import (
+from referee.events.ratings import (
     RatingChange,
     expected_score,
     k_factor,
     performance_rating,
     rate_event,
 )
-from scorekeeper.tournaments.schedules import circle_round, fontes_groups
-from scorekeeper.tournaments.standings import ScorecardLine, Standing, compute_standings
-from scorekeeper.tournaments.tfile import Division, TFileError, read_t, write_t
+from referee.events.schedules import circle_round, fontes_groups
+from referee.events.standings import ScorecardLine, Standing, compute_standings
+from referee.events.tfile import Division, TFileError, read_t, write_t
 
 __all__ = [
     "METHODS",

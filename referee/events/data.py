@@ -152,7 +152,7 @@ def check_results(results: Iterable[Result]) -> list[Result]:
     >>> check_results([Game(1, 1, 2, 400, 350), Bye(1, 2)])
     Traceback (most recent call last):
     ...
-    scorekeeper.tournaments.model.ResultError: Player 2 has two results in round 1.
+    referee.events.data.ResultError: Player 2 has two results in round 1.
     """
     seen: set[tuple[int, int]] = set()
     checked = list(results)

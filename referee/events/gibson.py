@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from scorekeeper.tournaments.standings import Standing
+from referee.events.standings import Standing
 
 
 def _out_of_reach(above: Standing, below: Standing, left: int, margin: int) -> bool:

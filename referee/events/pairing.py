@@ -31,8 +31,8 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from scorekeeper.tournaments import gibson
-from scorekeeper.tournaments.model import (
+from referee.events import gibson
+from referee.events.data import (
     Bye,
     Game,
     PairingError,
@@ -42,8 +42,8 @@ from scorekeeper.tournaments.model import (
     check_results,
     meetings,
 )
-from scorekeeper.tournaments.schedules import circle_round, fontes_round
-from scorekeeper.tournaments.standings import Standing, compute_standings
+from referee.events.schedules import circle_round, fontes_round
+from referee.events.standings import Standing, compute_standings
 
 
 @dataclass(frozen=True)

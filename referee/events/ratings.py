@@ -33,7 +33,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from scorekeeper.tournaments.model import Game, Player, Result
+from referee.events.data import Game, Player, Result
 
 SLOPE = 0.0031879
 PERFORMANCE_FLOOR = 500

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
-from scorekeeper.tournaments.model import PairingError
+from referee.events.data import PairingError
 
 T = TypeVar("T")
 

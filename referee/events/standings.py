@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from scorekeeper.tournaments.model import (
+from referee.events.data import (
     Absence,
     Bye,
     Forfeit,

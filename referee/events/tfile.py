@@ -39,7 +39,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from scorekeeper.tournaments.model import (
+from referee.events.data import (
     Absence,
     Bye,
     Forfeit,

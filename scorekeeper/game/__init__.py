@@ -22,6 +22,6 @@ directors; ``directing`` the one check of who directs a club.
 Each change is announced to the screens (``scorekeeper.live.news.announce``) once it commits.
 
 May import: ``referee``, ``scorekeeper.models``, ``scorekeeper.invisible``,
-``scorekeeper.live``, ``scorekeeper.tournaments`` (the plain core) and each other.
+``scorekeeper.live``, ``referee.events`` (the plain core) and each other.
 Never imports ``api``, ``web``, ``records`` or ``stats``.
 """

@@ -1,7 +1,7 @@
 """A club's tournament as the record keeps it: the one path that makes an event, pairs its
 rounds (each pairing a game made by ``domain.check_create_game``), takes a result typed in and
 withdraws a player; and the reads that turn its rows into the plain core's data
-(``scorekeeper.tournaments``) and its answers back: standings, scorecards, ratings, the ``.t``
+(``referee.events``) and its answers back: standings, scorecards, ratings, the ``.t``
 file.
 
 An event has one or more divisions (``Entrant.division``; ``""`` when it has one): each is
@@ -31,7 +31,7 @@ from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from referee import IllegalAction, InputError, get_ruleset
-from scorekeeper import tournaments as core
+from referee import events as core
 from scorekeeper.game import domain, event_version, membership
 from scorekeeper.game.club_settings import ClubRules, check_clock, check_rules
 from scorekeeper.game.refusals import Conflict

@@ -6,9 +6,9 @@ from __future__ import annotations
 from django import forms
 
 from referee import RULESETS
+from referee.events import METHODS
 from scorekeeper.game import tournaments as events
 from scorekeeper.game.event_files import T_FILE_MOST
-from scorekeeper.tournaments import METHODS
 from scorekeeper.web.clock_fields import CLOCK_FIELDS, clock_fields
 from scorekeeper.web.club_forms import rejected_challenge_field
 from scorekeeper.web.forms import lexicon_choices

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from scorekeeper.tournaments import Bye, Game, Player, Result, RoundPairings
+from referee.events import Bye, Game, Player, Result, RoundPairings
 
 FIRST_NAMES = [
     "Ann",

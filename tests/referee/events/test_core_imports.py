@@ -7,9 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import scorekeeper.tournaments
+import referee.events
 
-PACKAGE = Path(scorekeeper.tournaments.__file__).parent
+PACKAGE = Path(referee.events.__file__).parent
 
 
 def test_the_core_imports_only_itself_the_standard_library_and_networkx() -> None:
@@ -25,9 +25,7 @@ def test_the_core_imports_only_itself_the_standard_library_and_networkx() -> Non
             )
             for name in names:
                 top = name.split(".")[0]
-                inside = name == "scorekeeper.tournaments" or name.startswith(
-                    "scorekeeper.tournaments."
-                )
+                inside = name == "referee.events" or name.startswith("referee.events.")
                 if not inside and (top not in sys.stdlib_module_names and top != "networkx"):
                     found.append(f"{path.name}: {name}")
     assert found == []
@@ -38,7 +36,7 @@ def test_importing_the_core_loads_no_django() -> None:
         [
             sys.executable,
             "-c",
-            "import sys, scorekeeper.tournaments; print(sorted(m for m in sys.modules if m.startswith('django')))",
+            "import sys, referee.events; print(sorted(m for m in sys.modules if m.startswith('django')))",
         ],
         capture_output=True,
         text=True,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from scorekeeper.tournaments import Absence, Bye, Game, Result, Rules, pair_round
-from tests.scorekeeper.tournaments.events import couples, field
+from referee.events import Absence, Bye, Game, Result, Rules, pair_round
+from tests.referee.events.fields import couples, field
 
 
 def three_rounds_of_four() -> list[Result]:

@@ -9,8 +9,8 @@ from collections import Counter
 
 import pytest
 
-from scorekeeper.tournaments import Game, Player, Rules, compute_standings, pair_round
-from scorekeeper.tournaments import pairing as pairing_module
+from referee.events import Game, Player, Rules, compute_standings, pair_round
+from referee.events import pairing as pairing_module
 
 
 def played(size: int, rounds: int) -> tuple[list[Player], list[Game]]:

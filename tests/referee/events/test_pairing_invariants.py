@@ -10,8 +10,8 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.tournaments import Bye, Options, Result, Rules, compute_standings, pair_round
-from tests.scorekeeper.tournaments.events import (
+from referee.events import Bye, Options, Result, Rules, compute_standings, pair_round
+from tests.referee.events.fields import (
     couples,
     field,
     met_before,

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from scorekeeper.tournaments import (
+from referee.events import (
     Bye,
     Game,
     Options,
@@ -19,7 +19,7 @@ from scorekeeper.tournaments import (
     pair_round,
     seat,
 )
-from tests.scorekeeper.tournaments.events import couples, field, played
+from tests.referee.events.fields import couples, field, played
 
 NO_GIBSON = Rules(rounds=5, gibson=False)
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.tournaments import (
+from referee.events import (
     Bye,
     Forfeit,
     Game,

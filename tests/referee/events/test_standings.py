@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.tournaments import (
+from referee.events import (
     Absence,
     Bye,
     Forfeit,

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.tournaments import (
+from referee.events import (
     Absence,
     Bye,
     Forfeit,
@@ -23,7 +23,7 @@ from scorekeeper.tournaments import (
     read_t,
     write_t,
 )
-from tests.scorekeeper.tournaments.events import field, played
+from tests.referee.events.fields import field, played
 
 PLAYERS = [
     Player(1, "Ann Archer", 1500),
