@@ -1,8 +1,8 @@
-"""A tournament's core as plain Python: pairings (``pair_round``, by the methods in
+"""The rules of an event as plain Python: pairings (``pair_round``, by the methods in
 ``METHODS``), standings and scorecards (``compute_standings``), Gibsonization (``gibson``),
 ratings (``rate_event``) and tsh's ``.t`` file (``read_t``, ``write_t``).
 
-Inputs and outputs are plain data (``Player``, ``Rules``, ``Game``, ``Bye``, ``Forfeit``,
+Inputs and outputs are plain data (``Competitor``, ``Rules``, ``Bout``, ``Bye``, ``Forfeit``,
 ``Absence``), so the models, views and API can call it with what they store.
 
 May import: the standard library and ``networkx``. Never imports Django, ``scorekeeper`` or
@@ -14,21 +14,21 @@ from __future__ import annotations
 from referee.events.data import (
     UNRATED,
     Absence,
+    Bout,
     Bye,
+    Competitor,
+    EventError,
     Forfeit,
-    Game,
     PairingError,
-    Player,
     Result,
     ResultError,
     Rules,
-    TournamentError,
     forfeits_for_withdrawal,
 )
 from referee.events.pairing import (
     METHODS,
+    Matchup,
     Options,
-    Pairing,
     RoundPairings,
     pair_round,
     seat,
@@ -51,11 +51,11 @@ __all__ = [
     "Bye",
     "Division",
     "Forfeit",
-    "Game",
+    "Bout",
     "Options",
-    "Pairing",
+    "Matchup",
     "PairingError",
-    "Player",
+    "Competitor",
     "RatingChange",
     "Result",
     "ResultError",
@@ -64,7 +64,7 @@ __all__ = [
     "ScorecardLine",
     "Standing",
     "TFileError",
-    "TournamentError",
+    "EventError",
     "circle_round",
     "compute_standings",
     "expected_score",

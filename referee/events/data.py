@@ -1,9 +1,9 @@
-"""The plain data a tournament is made of: its players, the director's rules, each round's
+"""The plain data an event is made of: its players, the director's rules, each round's
 results, and the errors a director is told.
 
 A result is one of four kinds, each a small frozen value:
 
-* ``Game``: two players at a board; the scores are ``None`` while it is being played.
+* ``Bout``: two players at a board; the scores are ``None`` while it is being played.
 * ``Bye``: a win by ``spread`` with no opponent.
 * ``Forfeit``: a paired game one player did not turn up for: a win by ``spread`` for the
   ``present`` player and a loss by ``spread`` for the ``absent`` one. No game was played, so
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 UNRATED = 0
 
 
-class TournamentError(Exception):
+class EventError(Exception):
     """Base of every error here; ``code`` is stable, ``message`` is a sentence for people."""
 
     def __init__(self, code: str, message: str) -> None:
@@ -32,16 +32,16 @@ class TournamentError(Exception):
         return {"code": self.code, "message": self.message}
 
 
-class PairingError(TournamentError):
+class PairingError(EventError):
     """A round can't be paired as asked (a repeat beyond the limit, a bad manual pairing)."""
 
 
-class ResultError(TournamentError):
+class ResultError(EventError):
     """A set of results contradicts itself (a player in two games of one round)."""
 
 
 @dataclass(frozen=True)
-class Player:
+class Competitor:
     """A player of the event. ``rating`` is the pre-event rating (``UNRATED`` for none),
     ``career_games`` the rated games played before it; ``active`` is False once withdrawn,
     and ``joined_round`` is the first round a late entry is paired in.
@@ -83,7 +83,7 @@ class Rules:
 
     def __post_init__(self) -> None:
         if self.rounds < 1:
-            raise TournamentError("bad_rules", f"An event has at least 1 round, not {self.rounds}.")
+            raise EventError("bad_rules", f"An event has at least 1 round, not {self.rounds}.")
         for name in (
             "bye_spread",
             "forfeit_spread",
@@ -93,11 +93,11 @@ class Rules:
         ):
             if getattr(self, name) < 0:
                 label = name.replace("_", " ")
-                raise TournamentError("bad_rules", f"The {label} can't be negative.")
+                raise EventError("bad_rules", f"The {label} can't be negative.")
 
 
 @dataclass(frozen=True)
-class Game:
+class Bout:
     """A game of ``round`` with ``first`` seated first; scores are ``None`` until it ends."""
 
     round: int
@@ -133,12 +133,12 @@ class Absence:
     spread: int = 50
 
 
-Result = Game | Bye | Forfeit | Absence
+Result = Bout | Bye | Forfeit | Absence
 
 
 def players_of(result: Result) -> tuple[int, ...]:
     """The ids a result is about, the first seat first."""
-    if isinstance(result, Game):
+    if isinstance(result, Bout):
         return (result.first, result.second)
     if isinstance(result, Forfeit):
         return (result.present, result.absent)
@@ -149,7 +149,7 @@ def check_results(results: Iterable[Result]) -> list[Result]:
     """The results as a list, refused if a player appears twice in one round or plays
     themselves.
 
-    >>> check_results([Game(1, 1, 2, 400, 350), Bye(1, 2)])
+    >>> check_results([Bout(1, 1, 2, 400, 350), Bye(1, 2)])
     Traceback (most recent call last):
     ...
     referee.events.data.ResultError: Player 2 has two results in round 1.
@@ -178,12 +178,12 @@ def forfeits_for_withdrawal(
     """The results with ``player``'s games not yet played turned into forfeit wins for their
     opponents, by ``spread`` each: what withdrawing does to a round already paired.
 
-    >>> forfeits_for_withdrawal([Game(1, 1, 2, 400, 300), Game(2, 3, 1)], 1)[1]
+    >>> forfeits_for_withdrawal([Bout(1, 1, 2, 400, 300), Bout(2, 3, 1)], 1)[1]
     Forfeit(round=2, present=3, absent=1, spread=50)
     """
     changed: list[Result] = []
     for result in results:
-        if isinstance(result, Game) and not result.is_played and player in players_of(result):
+        if isinstance(result, Bout) and not result.is_played and player in players_of(result):
             opponent = result.second if result.first == player else result.first
             changed.append(Forfeit(result.round, opponent, player, spread))
         else:
@@ -194,5 +194,5 @@ def forfeits_for_withdrawal(
 def meetings(results: Iterable[Result]) -> Iterator[tuple[int, int]]:
     """Every couple that sat at a board, once per game (forfeits are not meetings)."""
     for result in results:
-        if isinstance(result, Game):
+        if isinstance(result, Bout):
             yield (min(result.first, result.second), max(result.first, result.second))

@@ -33,10 +33,10 @@ import networkx as nx
 
 from referee.events import gibson
 from referee.events.data import (
+    Bout,
     Bye,
-    Game,
+    Competitor,
     PairingError,
-    Player,
     Result,
     Rules,
     check_results,
@@ -47,7 +47,7 @@ from referee.events.standings import Standing, compute_standings
 
 
 @dataclass(frozen=True)
-class Pairing:
+class Matchup:
     table: int
     first: int
     second: int
@@ -59,13 +59,13 @@ class RoundPairings:
 
     round: int
     method: str
-    pairings: tuple[Pairing, ...]
+    pairings: tuple[Matchup, ...]
     bye: int | None = None
     gibsonized: tuple[int, ...] = ()
 
     def results(self, bye_spread: int) -> list[Result]:
         """The round as results: each game waiting for its scores, and the bye."""
-        made: list[Result] = [Game(self.round, p.first, p.second) for p in self.pairings]
+        made: list[Result] = [Bout(self.round, p.first, p.second) for p in self.pairings]
         if self.bye is not None:
             made.append(Bye(self.round, self.bye, bye_spread))
         return made
@@ -94,7 +94,7 @@ class Situation:
     options: Options
     order: tuple[int, ...]
     rows: dict[int, Standing]
-    players: tuple[Player, ...]
+    players: tuple[Competitor, ...]
     met: Counter[tuple[int, int]]
     met_last_round: frozenset[tuple[int, int]]
     byes: Counter[int]
@@ -333,7 +333,7 @@ def _gibson_couples(situation: Situation, ids: list[int]) -> tuple[Couples, int 
 
 def pair_round(
     method: str,
-    players: Sequence[Player],
+    players: Sequence[Competitor],
     results: Iterable[Result],
     rules: Rules,
     round: int,
@@ -347,7 +347,7 @@ def pair_round(
     default; ``round - 2`` pairs from the round before last). Results of later rounds still
     count as meetings, firsts and byes.
 
-    >>> field = [Player(1, "Ann", 1700), Player(2, "Ben", 1600), Player(3, "Cy", 1500)]
+    >>> field = [Competitor(1, "Ann", 1700), Competitor(2, "Ben", 1600), Competitor(3, "Cy", 1500)]
     >>> paired = pair_round("swiss", field, [], Rules(rounds=3), 1)
     >>> [(p.table, p.first, p.second) for p in paired.pairings], paired.bye
     ([(1, 1, 2)], 3)
@@ -371,7 +371,7 @@ def pair_round(
     seconds: Counter[int] = Counter()
     byes: Counter[int] = Counter()
     for result in history:
-        if isinstance(result, Game):
+        if isinstance(result, Bout):
             firsts[result.first] += 1
             seconds[result.second] += 1
         elif isinstance(result, Bye):
@@ -412,5 +412,5 @@ def pair_round(
     for table, (a, b) in enumerate(couples, start=1):
         draw = random.Random(f"{rules.seed}:{round}:{min(a, b)}:{max(a, b)}")
         first, second = seat(a, b, firsts, seconds, draw)
-        pairings.append(Pairing(table, first, second))
+        pairings.append(Matchup(table, first, second))
     return RoundPairings(round, method, tuple(pairings), bye, tuple(leaders))

@@ -33,7 +33,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from referee.events.data import Game, Player, Result
+from referee.events.data import Bout, Competitor, Result
 
 SLOPE = 0.0031879
 PERFORMANCE_FLOOR = 500
@@ -153,7 +153,7 @@ def performance_rating(wins: float, opponents: Sequence[float]) -> int:
 class _Line:
     """One player's state through the segments."""
 
-    player: Player
+    player: Competitor
     rating: float  # at the segment's start; 0 for a newcomer
     career: int
     games: list[tuple[int, int, float]]  # (round, opponent, score)
@@ -222,14 +222,14 @@ def _rate_segment(lines: dict[int, _Line], first: int, last: int) -> dict[int, f
 
 
 def rate_event(
-    players: Sequence[Player], results: Iterable[Result], rounds: int | None = None
+    players: Sequence[Competitor], results: Iterable[Result], rounds: int | None = None
 ) -> dict[int, RatingChange]:
     """Each player's rating change over the event's played games, by player id; ``rounds``
     is the event's number of rounds (the last round with a game when None), which decides
     its segments."""
     lines = {p.id: _Line(p, float(p.rating), p.career_games, []) for p in players}
     for result in results:
-        if isinstance(result, Game) and result.is_played:
+        if isinstance(result, Bout) and result.is_played:
             assert result.first_score is not None and result.second_score is not None
             margin = result.first_score - result.second_score
             first_wins = 1.0 if margin > 0 else 0.0 if margin < 0 else 0.5

@@ -16,10 +16,10 @@ from typing import Literal
 
 from referee.events.data import (
     Absence,
+    Bout,
     Bye,
+    Competitor,
     Forfeit,
-    Game,
-    Player,
     Result,
     ResultError,
     Rules,
@@ -51,7 +51,7 @@ class ScorecardLine:
 class Standing:
     place: int
     rank: str
-    player: Player
+    player: Competitor
     wins: float
     losses: float
     spread: int
@@ -69,7 +69,7 @@ def _line(
     result: Result, player: int
 ) -> tuple[Kind, int | None, Seat | None, int | None, int | None, int]:
     """(kind, opponent, seat, score, opponent's score, spread) of ``result`` for ``player``."""
-    if isinstance(result, Game):
+    if isinstance(result, Bout):
         assert result.first_score is not None and result.second_score is not None
         if player == result.first:
             own, other = result.first_score, result.second_score
@@ -95,7 +95,7 @@ def _outcome(spread: int) -> tuple[float, float]:
 
 
 def compute_standings(
-    players: Sequence[Player],
+    players: Sequence[Competitor],
     results: Iterable[Result],
     rules: Rules,
     *,
@@ -105,8 +105,9 @@ def compute_standings(
 
     Games still being played are left out.
 
-    >>> ann, ben, cy = Player(1, "Ann Archer", 1500), Player(2, "Ben Baker"), Player(3, "Cy")
-    >>> rows = compute_standings([ann, ben, cy], [Game(1, 1, 2, 400, 350), Bye(1, 3)], Rules(3))
+    >>> ann, ben = Competitor(1, "Ann Archer", 1500), Competitor(2, "Ben Baker")
+    >>> cy = Competitor(3, "Cy")
+    >>> rows = compute_standings([ann, ben, cy], [Bout(1, 1, 2, 400, 350), Bye(1, 3)], Rules(3))
     >>> [(row.rank, row.player.name, row.wins, row.spread) for row in rows]
     [('1=', 'Ann Archer', 1.0, 50), ('1=', 'Cy', 1.0, 50), ('3', 'Ben Baker', 0.0, -50)]
     """
@@ -116,7 +117,7 @@ def compute_standings(
         result
         for result in check_results(results)
         if (through is None or result.round <= through)
-        and not (isinstance(result, Game) and not result.is_played)
+        and not (isinstance(result, Bout) and not result.is_played)
     ]
     last_round = max((result.round for result in counted), default=0)
     by_player: dict[int, list[Result]] = {player.id: [] for player in players}

@@ -41,12 +41,12 @@ from dataclasses import dataclass
 
 from referee.events.data import (
     Absence,
+    Bout,
     Bye,
+    Competitor,
+    EventError,
     Forfeit,
-    Game,
-    Player,
     Result,
-    TournamentError,
     check_results,
 )
 
@@ -64,7 +64,7 @@ TOKEN = re.compile(r"\S+")
 UNESCAPED_SEMICOLON = re.compile(r"(?<!\\)((?:\\\\)*);")
 
 
-class TFileError(TournamentError):
+class TFileError(EventError):
     """A ``.t`` file that can't be read, or results that can't be written as one."""
 
 
@@ -72,7 +72,7 @@ class TFileError(TournamentError):
 class Division:
     """What a ``.t`` file holds: players by line (ids 1, 2 ...) and their results."""
 
-    players: tuple[Player, ...]
+    players: tuple[Competitor, ...]
     results: tuple[Result, ...]
 
 
@@ -96,7 +96,7 @@ def first_name_first(name: str) -> str:
     return f"{first.strip()} {last.strip()}" if first.strip() else last.strip()
 
 
-def _t_name(player: Player) -> str:
+def _t_name(player: Competitor) -> str:
     name = player.t_name or last_name_first(player.name)
     if ";" in name or "#" in name or name != name.strip() or not name or "\n" in name:
         raise TFileError(
@@ -111,7 +111,7 @@ def _t_name(player: Player) -> str:
     return f" {name}" if name.startswith(FORMULA_START) else name
 
 
-def _fields(player: Player, seats: list[int]) -> list[tuple[str, str]]:
+def _fields(player: Competitor, seats: list[int]) -> list[tuple[str, str]]:
     """The extra fields of ``player``'s line, by tag, as tsh orders them."""
     kept = dict(player.t_fields)
     fields = {tag: words for tag, words in kept.items() if tag not in OWN_FIELDS}
@@ -134,7 +134,7 @@ def _fields(player: Player, seats: list[int]) -> list[tuple[str, str]]:
 
 
 def write_t(
-    players: Sequence[Player], results: Iterable[Result], *, absence_spread: int = 50
+    players: Sequence[Competitor], results: Iterable[Result], *, absence_spread: int = 50
 ) -> str:
     """The division as a ``.t`` file, one line a player in the order given, as tsh's
     ``TFile::FormatLine`` writes it. A late entry's rounds before ``joined_round`` that have
@@ -143,7 +143,7 @@ def write_t(
     entries: dict[int, dict[int, tuple[int, int | None, int]]] = {p.id: {} for p in players}
     checked = check_results(results)
     for result in checked:
-        if isinstance(result, Game):
+        if isinstance(result, Bout):
             entries[result.first][result.round] = (line_of[result.second], result.first_score, 1)
             entries[result.second][result.round] = (line_of[result.first], result.second_score, 2)
         elif isinstance(result, Bye):
@@ -244,12 +244,12 @@ def _seat_of(seats: list[int], index: int) -> int:
     return seats[index] if index < len(seats) else 0
 
 
-def _player(index: int, row: Row) -> Player:
+def _player(index: int, row: Row) -> Competitor:
     name, rating, _, _, fields = row
     kept = tuple(fields.items())
     lifeg = fields.get("lifeg", "").split()[:1]
     career = int(lifeg[0]) if lifeg and RATING.fullmatch(lifeg[0]) else LIFEG_UNKNOWN
-    return Player(
+    return Competitor(
         index,
         first_name_first(name),
         rating,
@@ -327,5 +327,5 @@ def read_t(text: str, most_players: int | None = None) -> Division:
             first, second, first_score, second_score = index, opponent, score, other_score
             if second_first:
                 first, second, first_score, second_score = opponent, index, other_score, score
-            results.append(Game(round_number, first, second, first_score, second_score))
+            results.append(Bout(round_number, first, second, first_score, second_score))
     return Division(players, tuple(sorted(results, key=lambda result: result.round)))

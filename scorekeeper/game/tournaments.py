@@ -31,7 +31,26 @@ from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from referee import IllegalAction, InputError, get_ruleset
-from referee import events as core
+from referee.events import (
+    UNRATED,
+    Absence,
+    Bout,
+    Bye,
+    Competitor,
+    EventError,
+    Forfeit,
+    Options,
+    Result,
+    RoundPairings,
+    Rules,
+    Standing,
+    compute_standings,
+    pair_round,
+    rate_event,
+    read_t,
+    seat,
+    write_t,
+)
 from scorekeeper.game import domain, event_version, membership
 from scorekeeper.game.club_settings import ClubRules, check_clock, check_rules
 from scorekeeper.game.refusals import Conflict
@@ -65,17 +84,17 @@ class Entry:
     and their division (``""``: the event's only one)."""
 
     name: str
-    rating: int = core.UNRATED
+    rating: int = UNRATED
     career_games: int = 0
     division: str = ""
 
 
 @dataclass(frozen=True)
 class Row:
-    """One line of the standings as shown: the core's ``Standing``, whether the player is
+    """One line of the standings as shown: the event rules' ``Standing``, whether the player is
     gibsonized in the latest round, and their rating before the event and its change."""
 
-    standing: core.Standing
+    standing: Standing
     entrant: Entrant
     gibsonized: bool
     rating_before: int
@@ -86,14 +105,14 @@ class Row:
         return self.rating_after - self.rating_before
 
 
-def refused(error: core.TournamentError) -> IllegalAction:
+def refused(error: EventError) -> IllegalAction:
     """The core's refusal as the domain's (422, its code and sentence)."""
     return IllegalAction(error.code, error.message)
 
 
 # Making an event ---------------------------------------------------------------------------------
-def rules_of(tournament: Tournament) -> core.Rules:
-    return core.Rules(
+def rules_of(tournament: Tournament) -> Rules:
+    return Rules(
         rounds=tournament.rounds,
         bye_spread=tournament.bye_spread,
         forfeit_spread=tournament.forfeit_spread,
@@ -253,11 +272,11 @@ def do_import_tournament(club: Club, text: str, **fields: Any) -> Tournament:
     paired and not finished waits for its result; a bye and an absence keep their kind, at
     the event's own margins). ``fields`` are ``do_create_tournament``'s."""
     try:
-        division = core.read_t(text, most_players=MAX_ENTRANTS)
-    except core.TournamentError as error:
+        division = read_t(text, most_players=MAX_ENTRANTS)
+    except EventError as error:
         raise InputError(error.code, error.message) from None
     for result in division.results:
-        if isinstance(result, core.Game):
+        if isinstance(result, Bout):
             for score in (result.first_score, result.second_score):
                 if score is not None and not SCORE_LOWEST <= score <= SCORE_MOST:
                     raise InputError(
@@ -291,13 +310,13 @@ def do_import_tournament(club: Club, text: str, **fields: Any) -> Tournament:
 
 
 def _import_round(
-    paired: TournamentRound, results: Sequence[core.Result], entrant_of: Mapping[int, Entrant]
+    paired: TournamentRound, results: Sequence[Result], entrant_of: Mapping[int, Entrant]
 ) -> None:
     """A round of a ``.t`` file as pairings by hand: each game with its seats and scores, each
     bye and absence with its own spread."""
     table = 0
     for result in results:
-        if isinstance(result, core.Game):
+        if isinstance(result, Bout):
             table += 1
             Pairing.objects.create(
                 round=paired,
@@ -307,11 +326,11 @@ def _import_round(
                 first_score=result.first_score,
                 second_score=result.second_score,
             )
-        elif isinstance(result, core.Bye):
+        elif isinstance(result, Bye):
             Pairing.objects.create(
                 round=paired, first=entrant_of[result.player], spread=result.spread
             )
-        elif isinstance(result, core.Absence):
+        elif isinstance(result, Absence):
             absent = entrant_of[result.player]
             Pairing.objects.create(round=paired, first=absent, absent=absent, spread=result.spread)
 
@@ -320,7 +339,7 @@ def do_add_players(
     tournament: Tournament, players: Sequence[Entry], *, by: AbstractBaseUser | None = None
 ) -> list[Entrant]:
     """Late entries: paired from the next round on; the rounds before count as losses by
-    the forfeit margin (the core's ``Absence``). Refused once every round is paired, and in
+    the forfeit margin (the event rules' ``Absence``). Refused once every round is paired, and in
     an event of divisions for a division it doesn't have. Each joins the club's roster as
     ``do_create_tournament``'s players do."""
     with transaction.atomic():
@@ -407,8 +426,8 @@ def in_division(pairings: Sequence[Pairing], entrants: Sequence[Entrant]) -> lis
     return [pairing for pairing in pairings if pairing.first_id in ids]
 
 
-def core_player(entrant: Entrant) -> core.Player:
-    return core.Player(
+def core_player(entrant: Entrant) -> Competitor:
+    return Competitor(
         id=entrant.pk,
         name=entrant.player.name,
         rating=entrant.rating,
@@ -453,31 +472,29 @@ def result_shown(pairing: Pairing) -> str:
     return f"{scores[0]}–{scores[1]}" if scores is not None else ""
 
 
-def result_of(pairing: Pairing, tournament: Tournament) -> core.Result:
+def result_of(pairing: Pairing, tournament: Tournament) -> Result:
     number = pairing.round.number
     forfeit = tournament.forfeit_spread if pairing.spread is None else pairing.spread
     if pairing.second_id is None and pairing.absent_id == pairing.first_id:
-        return core.Absence(number, pairing.first_id, forfeit)
+        return Absence(number, pairing.first_id, forfeit)
     if pairing.second_id is None:
         bye = tournament.bye_spread if pairing.spread is None else pairing.spread
-        return core.Bye(number, pairing.first_id, bye)
+        return Bye(number, pairing.first_id, bye)
     if pairing.absent_id is not None:
         present = pairing.second_id if pairing.absent_id == pairing.first_id else pairing.first_id
         assert present is not None
-        return core.Forfeit(number, present, pairing.absent_id, forfeit)
+        return Forfeit(number, present, pairing.absent_id, forfeit)
     scores = final_scores(pairing)
     first, second = scores if scores is not None else (None, None)
-    return core.Game(number, pairing.first_id, pairing.second_id, first, second)
+    return Bout(number, pairing.first_id, pairing.second_id, first, second)
 
 
-def core_results(
-    tournament: Tournament, pairings: Sequence[Pairing] | None = None
-) -> list[core.Result]:
+def core_results(tournament: Tournament, pairings: Sequence[Pairing] | None = None) -> list[Result]:
     found = pairings_of(tournament) if pairings is None else pairings
     return [result_of(pairing, tournament) for pairing in found]
 
 
-def read_results(tournament: Tournament) -> list[core.Result]:
+def read_results(tournament: Tournament) -> list[Result]:
     """``core_results(tournament)`` read as plain rows, in two queries with no model built
     for each pairing: the standings of an event of hundreds of players and many rounds,
     drawn for its pages (``web.event_parts``) after every change."""
@@ -505,7 +522,7 @@ def read_results(tournament: Tournament) -> list[core.Result]:
             "game_id", "player_id", "final_score"
         )
     }
-    found: list[core.Result] = []
+    found: list[Result] = []
     for (
         number,
         first,
@@ -521,23 +538,21 @@ def read_results(tournament: Tournament) -> list[core.Result]:
     ) in rows:
         forfeit = tournament.forfeit_spread if spread is None else spread
         if second is None and absent == first:
-            found.append(core.Absence(number, first, forfeit))
+            found.append(Absence(number, first, forfeit))
         elif second is None:
-            found.append(
-                core.Bye(number, first, tournament.bye_spread if spread is None else spread)
-            )
+            found.append(Bye(number, first, tournament.bye_spread if spread is None else spread))
         elif absent is not None:
             present = second if absent == first else first
-            found.append(core.Forfeit(number, present, absent, forfeit))
+            found.append(Forfeit(number, present, absent, forfeit))
         elif one is not None and two is not None:
-            found.append(core.Game(number, first, second, one, two))
+            found.append(Bout(number, first, second, one, two))
         elif status == Game.Status.FINISHED:
             scores = finals.get((game_id, first_player)), finals.get((game_id, second_player))
             if scores[0] is None or scores[1] is None:
                 scores = (None, None)
-            found.append(core.Game(number, first, second, *scores))
+            found.append(Bout(number, first, second, *scores))
         else:
-            found.append(core.Game(number, first, second, None, None))
+            found.append(Bout(number, first, second, None, None))
     return found
 
 
@@ -646,7 +661,7 @@ def _pair_divisions(
     based_on: int | None,
     manual: Sequence[tuple[str, str]],
     manual_byes: Sequence[str],
-) -> list[core.RoundPairings]:
+) -> list[RoundPairings]:
     """Round ``number`` of each division, paired by the core from that division's results."""
     by_name = {name_key(e.player.name): e for e in entrants}
 
@@ -670,14 +685,14 @@ def _pair_divisions(
         division_byes = [e.pk for e in byes if e.division == division]
         if len(division_byes) > 1:
             raise IllegalAction("two_byes", "A division has at most one bye a round.")
-        options = core.Options(
+        options = Options(
             fontes_rounds=tournament.fontes_rounds,
             manual=tuple((a.pk, b.pk) for a, b in couples if a.division == division),
             manual_bye=division_byes[0] if division_byes else None,
         )
         try:
             made.append(
-                core.pair_round(
+                pair_round(
                     method,
                     [core_player(e) for e in field],
                     core_results(tournament, in_division(pairings, field)),
@@ -687,7 +702,7 @@ def _pair_divisions(
                     options=options,
                 )
             )
-        except core.TournamentError as error:
+        except EventError as error:
             raise refused(error) from None
     return made
 
@@ -803,7 +818,7 @@ def do_swap(tournament: Tournament, number: int, one: str, other: str) -> Tourna
                 f"{tournament.seed}:{number}:{min(moved.pk, other_side.pk)}:"
                 f"{max(moved.pk, other_side.pk)}"
             )
-            first_pk, _ = core.seat(moved.pk, other_side.pk, firsts, seconds, draw)
+            first_pk, _ = seat(moved.pk, other_side.pk, firsts, seconds, draw)
             first, second = (moved, other_side) if first_pk == moved.pk else (other_side, moved)
             was = pairing.game_id
             assert pairing.table is not None
@@ -923,7 +938,7 @@ def _seatings_before(tournament: Tournament, number: int) -> tuple[Counter[int],
     firsts: Counter[int] = Counter()
     seconds: Counter[int] = Counter()
     for result in core_results(tournament):
-        if isinstance(result, core.Game) and result.round < number:
+        if isinstance(result, Bout) and result.round < number:
             firsts[result.first] += 1
             seconds[result.second] += 1
     return firsts, seconds
@@ -1154,8 +1169,8 @@ def _close(game: Game | None, by: str) -> None:
 
 def do_forfeit(tournament: Tournament, round: int, absent: str, *, by: str = "") -> Pairing:
     """``absent`` did not turn up for their game of ``round``: a loss by the forfeit margin
-    for them and a win by it for their opponent (the core's ``Forfeit``), and the table's game,
-    if still open, is abandoned through the domain. Refused once the game has a result."""
+    for them and a win by it for their opponent (the event rules' ``Forfeit``), and the table's
+    game, if still open, is abandoned through the domain. Refused once the game has a result."""
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         missing = entrant_named(tournament, absent)
@@ -1215,7 +1230,7 @@ def announce(tournament: Tournament) -> None:
 
 # Reading an event ------------------------------------------------------------------------------
 def division_standings(
-    tournament: Tournament, results: Sequence[core.Result] | None = None
+    tournament: Tournament, results: Sequence[Result] | None = None
 ) -> list[tuple[str, list[Row]]]:
     """Each division's standings in order, with scorecards, Gibsons and ratings, the
     divisions in entry order (one, named ``""``, for an event of one division); from
@@ -1230,7 +1245,7 @@ def division_standings(
         players = [core_player(entrant) for entrant in entrants if entrant.division == division]
         ids = {player.id for player in players}
         played = [result for result in results if _player_of(result) in ids]
-        ratings = core.rate_event(players, played, tournament.rounds)
+        ratings = rate_event(players, played, tournament.rounds)
         rows = [
             Row(
                 standing=row,
@@ -1239,17 +1254,17 @@ def division_standings(
                 rating_before=ratings[row.player.id].before,
                 rating_after=ratings[row.player.id].after,
             )
-            for row in core.compute_standings(players, played, rules_of(tournament))
+            for row in compute_standings(players, played, rules_of(tournament))
         ]
         found.append((division, rows))
     return found
 
 
-def _player_of(result: core.Result) -> int:
+def _player_of(result: Result) -> int:
     """A player of ``result``: both of a pairing are always in one division."""
-    if isinstance(result, core.Game):
+    if isinstance(result, Bout):
         return result.first
-    if isinstance(result, core.Forfeit):
+    if isinstance(result, Forfeit):
         return result.present
     return result.player
 
@@ -1295,7 +1310,7 @@ def kept_rating(
         return None
     tournament = latest.tournament
     players = [core_player(entrant) for entrant in entrants_of(tournament)]
-    change = core.rate_event(players, core_results(tournament), tournament.rounds)[latest.pk]
+    change = rate_event(players, core_results(tournament), tournament.rounds)[latest.pk]
     return KeptRating(tournament, change.after, latest.career_games + change.games)
 
 
@@ -1306,12 +1321,12 @@ def export_t(tournament: Tournament, division: str | None = None) -> str:
     field = sorted((row.entrant for row in rows), key=lambda entrant: entrant.number)
     players = [core_player(entrant) for entrant in field]
     try:
-        return core.write_t(
+        return write_t(
             players,
             core_results(tournament, in_division(pairings_of(tournament), field)),
             absence_spread=tournament.forfeit_spread,
         )
-    except core.TournamentError as error:
+    except EventError as error:
         raise refused(error) from None
 
 

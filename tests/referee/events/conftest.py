@@ -1,4 +1,4 @@
-"""The tournament core is plain Python: it needs no word list and no database."""
+"""The events' rules are plain Python: they need no word list and no database."""
 
 from __future__ import annotations
 

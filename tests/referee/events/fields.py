@@ -1,4 +1,4 @@
-"""Helpers for the tournament tests: a field of players, a round played out with seeded scores,
+"""Helpers for the events' rules' tests: a field of players, a round played out with seeded scores,
 and whether a round could have been paired with no repeat."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from referee.events import Bye, Game, Player, Result, RoundPairings
+from referee.events import Bout, Bye, Competitor, Result, RoundPairings
 
 FIRST_NAMES = [
     "Ann",
@@ -26,10 +26,10 @@ FIRST_NAMES = [
 SURNAMES = ["Archer", "Baker", "Cole", "Dunn", "Ellis", "Frost", "Grant", "Hale", "Irwin", "Jones"]
 
 
-def field(size: int, *, rated: bool = True) -> list[Player]:
+def field(size: int, *, rated: bool = True) -> list[Competitor]:
     """``size`` players, ids 1..size, rated 2000, 1975 ... (distinct, best first)."""
     return [
-        Player(
+        Competitor(
             number,
             f"{FIRST_NAMES[number % len(FIRST_NAMES)]} {SURNAMES[number // len(FIRST_NAMES)]}",
             2000 - 25 * number if rated else 0,
@@ -43,7 +43,7 @@ def played(pairings: RoundPairings, draw: random.Random, bye_spread: int = 50) -
     made: list[Result] = []
     for pairing in pairings.pairings:
         made.append(
-            Game(
+            Bout(
                 pairings.round,
                 pairing.first,
                 pairing.second,
@@ -62,7 +62,7 @@ def couples(pairings: RoundPairings) -> list[tuple[int, int]]:
 
 def met_before(results: Iterable[Result]) -> set[tuple[int, int]]:
     return {
-        (min(r.first, r.second), max(r.first, r.second)) for r in results if isinstance(r, Game)
+        (min(r.first, r.second), max(r.first, r.second)) for r in results if isinstance(r, Bout)
     }
 
 

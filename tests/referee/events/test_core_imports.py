@@ -1,4 +1,4 @@
-"""The tournament core is plain Python: it imports no Django and nothing else of the app."""
+"""The events' rules are plain Python: they import no Django and nothing else of the app."""
 
 from __future__ import annotations
 

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from referee.events import Absence, Bye, Game, Result, Rules, pair_round
+from referee.events import Absence, Bout, Bye, Result, Rules, pair_round
 from tests.referee.events.fields import couples, field
 
 
 def three_rounds_of_four() -> list[Result]:
     """After 3 of 4 rounds: Ann (1) 3-0 +300, Ben (2) 2-1 +10, Cy (3) 1-2 -60, Dee (4) 0-3 -250."""
     return [
-        Game(1, 1, 2, 400, 300),
-        Game(1, 3, 4, 400, 350),
-        Game(2, 1, 3, 400, 300),
-        Game(2, 2, 4, 400, 300),
-        Game(3, 1, 4, 400, 300),
-        Game(3, 2, 3, 400, 390),
+        Bout(1, 1, 2, 400, 300),
+        Bout(1, 3, 4, 400, 350),
+        Bout(2, 1, 3, 400, 300),
+        Bout(2, 2, 4, 400, 300),
+        Bout(3, 1, 4, 400, 300),
+        Bout(3, 2, 3, 400, 390),
     ]
 
 

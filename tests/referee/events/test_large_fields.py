@@ -9,20 +9,20 @@ from collections import Counter
 
 import pytest
 
-from referee.events import Game, Player, Rules, compute_standings, pair_round
+from referee.events import Bout, Competitor, Rules, compute_standings, pair_round
 from referee.events import pairing as pairing_module
 
 
-def played(size: int, rounds: int) -> tuple[list[Player], list[Game]]:
+def played(size: int, rounds: int) -> tuple[list[Competitor], list[Bout]]:
     """``size`` players and ``rounds`` of results, each round a seeded shuffle."""
     draw = random.Random(size * 1000 + rounds)
-    players = [Player(i, f"P{i}", 1000 + draw.randrange(1000)) for i in range(1, size + 1)]
+    players = [Competitor(i, f"P{i}", 1000 + draw.randrange(1000)) for i in range(1, size + 1)]
     results = []
     for number in range(1, rounds + 1):
         ids = [p.id for p in players]
         draw.shuffle(ids)
         for a, b in zip(ids[::2], ids[1::2], strict=True):
-            results.append(Game(number, a, b, 300 + draw.randrange(200), 300 + draw.randrange(200)))
+            results.append(Bout(number, a, b, 300 + draw.randrange(200), 300 + draw.randrange(200)))
     return players, results
 
 

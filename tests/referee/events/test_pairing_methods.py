@@ -8,11 +8,11 @@ from collections import Counter
 import pytest
 
 from referee.events import (
+    Bout,
     Bye,
-    Game,
+    Competitor,
     Options,
     PairingError,
-    Player,
     Result,
     Rules,
     fontes_groups,
@@ -27,10 +27,10 @@ NO_GIBSON = Rules(rounds=5, gibson=False)
 def round_one_of_eight() -> list[Result]:
     """1, 2, 3, 4 beat 8, 7, 6, 5 by 100, 80, 60, 40."""
     return [
-        Game(1, 1, 8, 400, 300),
-        Game(1, 2, 7, 380, 300),
-        Game(1, 3, 6, 360, 300),
-        Game(1, 4, 5, 340, 300),
+        Bout(1, 1, 8, 400, 300),
+        Bout(1, 2, 7, 380, 300),
+        Bout(1, 3, 6, 360, 300),
+        Bout(1, 4, 5, 340, 300),
     ]
 
 
@@ -50,17 +50,17 @@ def test_swiss_avoids_a_repeat_by_leaving_the_win_group() -> None:
     # Four players: 1 beat 2 and 3 beat 4, then 1 beat 3 and 2 beat 4. Round 3 by wins would be
     # 1 v 2 (a repeat) and 3 v 4 (a repeat): the only repeat-free round is 1 v 4 and 2 v 3.
     results: list[Result] = [
-        Game(1, 1, 2, 400, 300),
-        Game(1, 3, 4, 400, 300),
-        Game(2, 1, 3, 400, 300),
-        Game(2, 2, 4, 400, 300),
+        Bout(1, 1, 2, 400, 300),
+        Bout(1, 3, 4, 400, 300),
+        Bout(2, 1, 3, 400, 300),
+        Bout(2, 2, 4, 400, 300),
     ]
     paired = pair_round("swiss", field(4), results, NO_GIBSON, 3)
     assert sorted(couples(paired)) == [(1, 4), (2, 3)]
 
 
 def test_swiss_refuses_a_round_that_needs_a_repeat_beyond_the_limit() -> None:
-    results: list[Result] = [Game(1, 1, 2, 400, 300)]
+    results: list[Result] = [Bout(1, 1, 2, 400, 300)]
     with pytest.raises(PairingError) as refused:
         pair_round("swiss", field(2), results, Rules(rounds=3, gibson=False, repeats_allowed=0), 2)
     assert refused.value.code == "no_pairing"
@@ -68,7 +68,7 @@ def test_swiss_refuses_a_round_that_needs_a_repeat_beyond_the_limit() -> None:
 
 
 def test_swiss_repeats_within_the_limit_when_nothing_else_is_left() -> None:
-    results: list[Result] = [Game(1, 1, 2, 400, 300)]
+    results: list[Result] = [Bout(1, 1, 2, 400, 300)]
     paired = pair_round(
         "swiss", field(2), results, Rules(rounds=3, gibson=False, repeats_allowed=1), 2
     )
@@ -82,7 +82,7 @@ def test_king_of_the_hill_pairs_one_two_three_four_in_the_standings() -> None:
 
 def test_king_of_the_hill_avoids_last_rounds_rematch() -> None:
     # 1 and 2 met last round and lead: 1 v 3, 2 v 4 is the least move (1 v 4, 2 v 3 is more).
-    results: list[Result] = [Game(1, 1, 2, 400, 390), Game(1, 3, 4, 400, 300)]
+    results: list[Result] = [Bout(1, 1, 2, 400, 390), Bout(1, 3, 4, 400, 300)]
     # Standings: 3 (+100, 1 win), 1 (+10, 1 win), 2 (-10), 4 (-100).
     paired = pair_round("koth", field(4), results, NO_GIBSON, 2)
     assert couples(paired) == [(1, 3), (2, 4)]
@@ -90,7 +90,7 @@ def test_king_of_the_hill_avoids_last_rounds_rematch() -> None:
 
 def test_the_bye_goes_to_the_lowest_ranked_among_those_with_fewest_byes() -> None:
     # 5 had the bye in round 1, so round 2's goes to the lowest of the others: 4 lost by most.
-    results: list[Result] = [Game(1, 1, 2, 400, 300), Game(1, 3, 4, 400, 200), Bye(1, 5)]
+    results: list[Result] = [Bout(1, 1, 2, 400, 300), Bout(1, 3, 4, 400, 200), Bye(1, 5)]
     paired = pair_round("swiss", field(5), results, NO_GIBSON, 2)
     assert paired.bye == 4
     assert pair_round("swiss", field(5), [], NO_GIBSON, 1).bye == 5
@@ -99,10 +99,10 @@ def test_the_bye_goes_to_the_lowest_ranked_among_those_with_fewest_byes() -> Non
 def test_pairing_from_the_round_before_last_uses_those_standings_but_every_meeting() -> None:
     # Round 1: 1 beat 4, 2 beat 3. Round 2 (still being played): 1 v 2, 3 v 4.
     results: list[Result] = [
-        Game(1, 1, 4, 400, 300),
-        Game(1, 2, 3, 400, 350),
-        Game(2, 1, 2),
-        Game(2, 3, 4),
+        Bout(1, 1, 4, 400, 300),
+        Bout(1, 2, 3, 400, 350),
+        Bout(2, 1, 2),
+        Bout(2, 3, 4),
     ]
     paired = pair_round("koth", field(4), results, NO_GIBSON, 3, based_on=1)
     # KOTH on round 1's standings (1, 2, 3, 4) would be 1 v 2, 3 v 4: both met in round 2.
@@ -111,7 +111,7 @@ def test_pairing_from_the_round_before_last_uses_those_standings_but_every_meeti
 
 def test_a_round_already_paired_is_refused() -> None:
     with pytest.raises(PairingError) as refused:
-        pair_round("swiss", field(4), [Game(1, 1, 2)], NO_GIBSON, 1)
+        pair_round("swiss", field(4), [Bout(1, 1, 2)], NO_GIBSON, 1)
     assert refused.value.code == "paired_twice"
 
 
@@ -121,8 +121,8 @@ def test_an_unknown_method_is_refused_with_its_name() -> None:
 
 
 def test_withdrawn_players_are_not_paired_and_late_entries_only_from_their_round() -> None:
-    players = [*field(4), Player(5, "Eve Late", 1500, joined_round=2)]
-    players[0] = Player(1, "Ann Gone", 1975, active=False)
+    players = [*field(4), Competitor(5, "Eve Late", 1500, joined_round=2)]
+    players[0] = Competitor(1, "Ann Gone", 1975, active=False)
     paired = pair_round("swiss", players, [], NO_GIBSON, 1)
     assert couples(paired) == [(2, 3)] and paired.bye == 4
     paired = pair_round("swiss", players, [], NO_GIBSON, 2)
@@ -180,7 +180,7 @@ def test_a_level_seat_is_drawn_the_same_way_for_the_same_seed() -> None:
 def test_seats_follow_the_firsts_so_far() -> None:
     # Round 1: 1 went first against 2, 3 first against 4. Round 2 pairs 1 v 4 and 2 v 3: the
     # players who went second in round 1 (4 and 2) go first.
-    results: list[Result] = [Game(1, 1, 2, 400, 300), Game(1, 3, 4, 400, 300)]
+    results: list[Result] = [Bout(1, 1, 2, 400, 300), Bout(1, 3, 4, 400, 300)]
     options = Options(manual=((1, 4), (2, 3)))
     paired = pair_round("manual", field(4), results, NO_GIBSON, 2, options=options)
     assert sorted((p.first, p.second) for p in paired.pairings) == [(2, 3), (4, 1)]

@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 from referee.events import (
     Absence,
+    Bout,
     Bye,
+    Competitor,
     Forfeit,
-    Game,
-    Player,
     Result,
     Rules,
     TFileError,
@@ -26,19 +26,19 @@ from referee.events import (
 from tests.referee.events.fields import field, played
 
 PLAYERS = [
-    Player(1, "Ann Archer", 1500),
-    Player(2, "Ben Baker", 1620),
-    Player(3, "Mary Ann Cole", 0),
+    Competitor(1, "Ann Archer", 1500),
+    Competitor(2, "Ben Baker", 1620),
+    Competitor(3, "Mary Ann Cole", 0),
 ]
 
 
 def test_a_division_is_written_one_line_a_player_as_tsh_formats_it() -> None:
     results: list[Result] = [
-        Game(1, 1, 2, 412, 377),
+        Bout(1, 1, 2, 412, 377),
         Bye(1, 3, 50),
-        Game(2, 3, 1, 390, 356),
+        Bout(2, 3, 1, 390, 356),
         Bye(2, 2, 50),
-        Game(3, 2, 3),
+        Bout(3, 2, 3),
         Absence(3, 1, 50),
     ]
     assert write_t(PLAYERS, results) == (
@@ -63,7 +63,7 @@ def test_a_file_without_seats_puts_the_earlier_line_first() -> None:
         (1, "Ann Archer", 1500),
         (2, "Ben Baker", 1620),
     ]
-    assert division.results == (Game(1, 1, 2, 400, 380),)
+    assert division.results == (Bout(1, 1, 2, 400, 380),)
 
 
 def test_seats_are_read_from_p12_wherever_it_stands_among_the_fields() -> None:
@@ -72,33 +72,33 @@ def test_seats_are_read_from_p12_wherever_it_stands_among_the_fields() -> None:
         "Archer, Ann 1500 2 2; 400 390; board 3 1; class A; p12 2 1\n"
         "Baker, Ben 1620 1 1; 380 420; board 3 1; class B; p12 1 2\n"
     )
-    assert division.results == (Game(1, 2, 1, 380, 400), Game(2, 1, 2, 390, 420))
+    assert division.results == (Bout(1, 2, 1, 380, 400), Bout(2, 1, 2, 390, 420))
 
 
 def test_a_game_without_a_result_before_one_with_a_result_is_written_as_tsh_does() -> None:
-    text = write_t(PLAYERS[:2], [Game(1, 1, 2), Game(2, 1, 2, 400, 300)])
+    text = write_t(PLAYERS[:2], [Bout(1, 1, 2), Bout(2, 1, 2, 400, 300)])
     assert text.splitlines()[0] == "Archer, Ann             1500 2 2; 00 400; lifeg 0; p12 1 1"
-    assert read_t(text).results == (Game(1, 1, 2), Game(2, 1, 2, 400, 300))
+    assert read_t(text).results == (Bout(1, 1, 2), Bout(2, 1, 2, 400, 300))
 
 
 def test_a_name_the_file_cant_hold_is_refused() -> None:
     for name in ("Ann #1 Archer", "Ann; Archer"):
         with pytest.raises(TFileError) as refused:
-            write_t([Player(1, name, 1500)], [])
+            write_t([Competitor(1, name, 1500)], [])
         assert refused.value.code == "unwritable_name"
     with pytest.raises(TFileError) as refused:
-        write_t([Player(1, "Ann Archer", 1500, t_name="Archer, Ann 2")], [])
+        write_t([Competitor(1, "Ann Archer", 1500, t_name="Archer, Ann 2")], [])
     assert refused.value.code == "unwritable_name"
 
 
 def test_no_line_starts_with_a_formula_character_and_the_name_comes_back() -> None:
     players = [
-        Player(1, "=SUM Archer", 1500),
-        Player(2, "-Dash", 1400),
-        Player(3, "Al Home", 1300, t_name="@Home, Al"),
-        Player(4, "Cy +Cole", 1200),
+        Competitor(1, "=SUM Archer", 1500),
+        Competitor(2, "-Dash", 1400),
+        Competitor(3, "Al Home", 1300, t_name="@Home, Al"),
+        Competitor(4, "Cy +Cole", 1200),
     ]
-    text = write_t(players, [Game(1, 1, 2, 400, 300), Game(1, 3, 4, 350, 360)])
+    text = write_t(players, [Bout(1, 1, 2, 400, 300), Bout(1, 3, 4, 350, 360)])
     assert all(not line.startswith(("=", "+", "-", "@")) for line in text.splitlines())
     assert text.splitlines()[1].startswith(" -Dash ")
     back = read_t(text).players
@@ -122,14 +122,14 @@ def test_each_bye_keeps_its_own_spread() -> None:
 
 
 def test_a_late_entrys_missed_rounds_are_written_as_forfeit_losses() -> None:
-    late = Player(3, "Mary Ann Cole", 0, joined_round=3)
-    results: list[Result] = [Game(1, 1, 2, 400, 300), Game(2, 2, 1, 380, 370), Game(3, 3, 1, 1, 0)]
+    late = Competitor(3, "Mary Ann Cole", 0, joined_round=3)
+    results: list[Result] = [Bout(1, 1, 2, 400, 300), Bout(2, 2, 1, 380, 370), Bout(3, 3, 1, 1, 0)]
     text = write_t([*PLAYERS[:2], late], results, absence_spread=40)
     assert (
         text.splitlines()[2] == "Cole, Mary Ann             0 0 0 1; -40 -40 1; lifeg 0; p12 0 0 1"
     )
     division = read_t(text)
-    assert division.results[-2:] == (Absence(2, 3, 40), Game(3, 3, 1, 1, 0))
+    assert division.results[-2:] == (Absence(2, 3, 40), Bout(3, 3, 1, 1, 0))
     rules = Rules(rounds=3, forfeit_spread=40)
     before = [
         (r.rank, r.player.id, r.wins, r.spread)

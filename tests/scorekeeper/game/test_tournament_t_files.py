@@ -101,7 +101,7 @@ def test_a_files_names_fields_career_games_and_withdrawals_are_kept():
 
 
 def test_a_real_23_round_event_imported_has_tshs_ratings_and_exports_as_it_came():
-    source = Path(__file__).parents[1] / "tournaments" / "tsh_event_26x23.t"  # cited there
+    source = Path(__file__).parents[2] / "referee" / "events" / "tsh_event_26x23.t"  # cited there
     text = source.read_text()
     club = make_club(roster=())
     made = events.do_import_tournament(club, text, name="Real", **(FIELDS | {"rounds": 23}))
