@@ -13,7 +13,7 @@ class ScorekeeperConfig(AppConfig):
 
         news.draw_with(pushed_part)
         # An event's live part is drawn once it changes, before its pages hear of it.
-        from scorekeeper.game import event_version
+        from scorekeeper.events.version import draw_with
         from scorekeeper.web.event_parts import draw_for
 
-        event_version.draw_with(draw_for)
+        draw_with(draw_for)

@@ -499,7 +499,7 @@ class Tournament(models.Model):
     # marked it as the event the club's director's screen shows (None: never).
     archived = models.BooleanField(default=False)
     tonight = models.DateField(null=True, blank=True)
-    # One more with every change to what the event's pages show (``game.event_version``):
+    # One more with every change to what the event's pages show (``events.version``):
     # their ETag and the key of the part drawn once for every phone.
     version = models.PositiveIntegerField(default=0)
 

@@ -113,6 +113,7 @@ ABOVE_THE_DOMAIN = {
 }
 LAYERS = {
     "scorekeeper.game": ABOVE_THE_DOMAIN,
+    "scorekeeper.events": ABOVE_THE_DOMAIN,
     "scorekeeper.live": {"scorekeeper.game", *ABOVE_THE_DOMAIN},
     "scorekeeper.records": {"scorekeeper.api", "scorekeeper.web", "scorekeeper.stats"},
     "scorekeeper.stats": {"scorekeeper.api", "scorekeeper.web", "scorekeeper.records"},

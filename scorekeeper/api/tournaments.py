@@ -3,7 +3,7 @@ one, pair its rounds, type in a result, read its standings and its ``.t`` file.
 
 A change is a director's (``accounts.account_of``: the session with CSRF, or the account's
 token); reading an event is anyone's. Each route calls one operation of
-``scorekeeper.game.tournaments`` (or ``membership`` for a club); a paired game is played
+``scorekeeper.events`` (or ``membership`` for a club); a paired game is played
 through ``/api/games/{id}/`` as any other.
 """
 
@@ -37,9 +37,37 @@ from scorekeeper.api.schemas import (
     UnpairedOut,
     WithdrawalOut,
 )
+from scorekeeper.events import reads
+from scorekeeper.events.entries import (
+    MAX_CAREER_GAMES,
+    MAX_DIVISION_NAME,
+    MAX_ENTRANTS,
+    MAX_RATING,
+    MAX_ROUNDS,
+    Entry,
+    do_add_players,
+    do_create_tournament,
+)
+from scorekeeper.events.files import T_FILE_MOST, do_import_tournament
+from scorekeeper.events.lifecycle import do_change_event, do_delete_tournament, do_mark_tonight
+from scorekeeper.events.reads import (
+    corrections_of,
+    corrections_of_pairing,
+    entrant_named,
+    final_scores,
+    pairings_by_pk,
+    pairings_of,
+    today,
+)
+from scorekeeper.events.results import (
+    do_correct_result,
+    do_enter_result,
+    do_forfeit,
+    do_void_result,
+    do_withdraw,
+)
+from scorekeeper.events.rounds import do_pair_round, do_swap, do_unpair_round
 from scorekeeper.game import club_settings
-from scorekeeper.game import tournaments as events
-from scorekeeper.game.event_files import T_FILE_MOST
 from scorekeeper.game.membership import do_create_club
 from scorekeeper.models import (
     Club,
@@ -59,13 +87,13 @@ class ClubIn(Schema):
 
 class EntryIn(Schema):
     name: Text = Field(..., examples=["Ann Archer"], description="as people write it")
-    rating: Int = Field(0, ge=0, le=events.MAX_RATING, description="0: unrated")
+    rating: Int = Field(0, ge=0, le=MAX_RATING, description="0: unrated")
     career_games: Int = Field(
-        0, ge=0, le=events.MAX_CAREER_GAMES, description="rated games before this event"
+        0, ge=0, le=MAX_CAREER_GAMES, description="rated games before this event"
     )
     division: Text = Field(
         "",
-        max_length=events.MAX_DIVISION_NAME,
+        max_length=MAX_DIVISION_NAME,
         examples=["A"],
         description="the player's division; leave out for an event of one division",
     )
@@ -93,7 +121,7 @@ class EventIn(Schema):
     challenge_mode: Literal["auto", "manual"] | None = Field(
         None, description="by default the club's usual word checking, else auto"
     )
-    rounds: Int = Field(..., ge=1, le=events.MAX_ROUNDS)
+    rounds: Int = Field(..., ge=1, le=MAX_ROUNDS)
     bye_spread: Int = Field(50, ge=0, le=1000)
     forfeit_spread: Int = Field(50, ge=0, le=1000)
     repeats_allowed: Int = Field(
@@ -101,7 +129,7 @@ class EventIn(Schema):
     )
     gibson: GibsonIn = GibsonIn(on=True, spread=500, prize_places=1)
     fontes_rounds: Int = Field(
-        3, ge=1, le=events.MAX_ROUNDS, description="Initial Fontes: how many rounds (odd)"
+        3, ge=1, le=MAX_ROUNDS, description="Initial Fontes: how many rounds (odd)"
     )
     rejected_challenge: str | None = Field(
         None,
@@ -152,7 +180,7 @@ class EventIn(Schema):
 
 
 class TournamentIn(EventIn):
-    players: list[EntryIn] = Field(..., min_length=1, max_length=events.MAX_ENTRANTS)
+    players: list[EntryIn] = Field(..., min_length=1, max_length=MAX_ENTRANTS)
 
 
 class ImportIn(EventIn):
@@ -249,11 +277,9 @@ def create_tournament(
 ) -> Status[TournamentOut]:
     club = club_named(slug)
     user = director_of(request, club)
-    made = events.do_create_tournament(
+    made = do_create_tournament(
         club,
-        players=[
-            events.Entry(p.name, p.rating, p.career_games, p.division) for p in payload.players
-        ],
+        players=[Entry(p.name, p.rating, p.career_games, p.division) for p in payload.players],
         **payload.fields(club),
         by=user,
     )
@@ -268,7 +294,7 @@ def create_tournament(
 def import_tournament(request: HttpRequest, slug: str, payload: ImportIn) -> Status[TournamentOut]:
     club = club_named(slug)
     user = director_of(request, club)
-    made = events.do_import_tournament(club, payload.t_file, **payload.fields(club), by=user)
+    made = do_import_tournament(club, payload.t_file, **payload.fields(club), by=user)
     return Status(201, _described(made))
 
 
@@ -290,7 +316,7 @@ def pair_round(request: HttpRequest, tournament_id: int, payload: RoundIn) -> St
     tournament = _tournament(tournament_id)
     director_of(request, tournament.club)
     limits.check_paired_games(request)
-    paired = events.do_pair_round(
+    paired = do_pair_round(
         tournament,
         payload.method,
         round=payload.round,
@@ -316,7 +342,7 @@ class SwapIn(Schema):
 def unpair_round(request: HttpRequest, tournament_id: int, number: int) -> UnpairedOut:
     tournament = _tournament(tournament_id)
     director_of(request, tournament.club)
-    removed = events.do_unpair_round(tournament, number)
+    removed = do_unpair_round(tournament, number)
     return {"round": number, "games_removed": removed}
 
 
@@ -328,11 +354,11 @@ def unpair_round(request: HttpRequest, tournament_id: int, number: int) -> Unpai
 def swap(request: HttpRequest, tournament_id: int, number: int, payload: SwapIn) -> RoundOut:
     tournament = _tournament(tournament_id)
     director_of(request, tournament.club)
-    return _round(events.do_swap(tournament, number, *payload.players))
+    return _round(do_swap(tournament, number, *payload.players))
 
 
 class LateEntriesIn(Schema):
-    players: list[EntryIn] = Field(..., min_length=1, max_length=events.MAX_ENTRANTS)
+    players: list[EntryIn] = Field(..., min_length=1, max_length=MAX_ENTRANTS)
 
 
 class WithdrawalIn(Schema):
@@ -373,9 +399,9 @@ def add_players(
 ) -> Status[list[EntrantOut]]:
     tournament = _tournament(tournament_id)
     user = director_of(request, tournament.club)
-    made = events.do_add_players(
+    made = do_add_players(
         tournament,
-        [events.Entry(p.name, p.rating, p.career_games, p.division) for p in payload.players],
+        [Entry(p.name, p.rating, p.career_games, p.division) for p in payload.players],
         by=user,
     )
     return Status(201, [_entrant(entrant) for entrant in made])
@@ -391,8 +417,8 @@ def withdraw(
 ) -> Status[WithdrawalOut]:
     tournament = _tournament(tournament_id)
     user = director_of(request, tournament.club)
-    entrant = events.entrant_named(tournament, payload.name)
-    forfeited = events.do_withdraw(entrant, by=user.get_username())
+    entrant = entrant_named(tournament, payload.name)
+    forfeited = do_withdraw(entrant, by=user.get_username())
     answer: WithdrawalOut = {
         "name": entrant.player.name,
         "from_round": tournament.round_set.count() + 1,
@@ -414,7 +440,7 @@ class ForfeitIn(Schema):
 def forfeit(request: HttpRequest, tournament_id: int, payload: ForfeitIn) -> Status[ForfeitOut]:
     tournament = _tournament(tournament_id)
     user = director_of(request, tournament.club)
-    pairing = events.do_forfeit(tournament, payload.round, payload.absent, by=user.get_username())
+    pairing = do_forfeit(tournament, payload.round, payload.absent, by=user.get_username())
     return Status(201, _forfeit(pairing, tournament))
 
 
@@ -426,7 +452,7 @@ def forfeit(request: HttpRequest, tournament_id: int, payload: ForfeitIn) -> Sta
 def enter_result(request: HttpRequest, tournament_id: int, payload: ResultIn) -> Status[ResultOut]:
     tournament = _tournament(tournament_id)
     user = director_of(request, tournament.club)
-    pairing = events.do_enter_result(
+    pairing = do_enter_result(
         tournament,
         payload.round,
         payload.player1,
@@ -438,9 +464,9 @@ def enter_result(request: HttpRequest, tournament_id: int, payload: ResultIn) ->
     answer: ResultOut = {
         "round": payload.round,
         "table": pairing.table,
-        "player1": events.entrant_named(tournament, payload.player1).player.name,
+        "player1": entrant_named(tournament, payload.player1).player.name,
         "score1": payload.score1,
-        "player2": events.entrant_named(tournament, payload.player2).player.name,
+        "player2": entrant_named(tournament, payload.player2).player.name,
         "score2": payload.score2,
     }
     return Status(201, answer)
@@ -455,7 +481,7 @@ def standings(
     request: HttpRequest, tournament_id: int, division: Text | None = None
 ) -> list[StandingOut]:
     """``division`` names the division asked for; an event of several needs it."""
-    rows = events.standings(_tournament(tournament_id), division)
+    rows = reads.standings(_tournament(tournament_id), division)
     return [
         {
             "rank": row.standing.rank,
@@ -541,7 +567,7 @@ def _result_line(
     pairing: Pairing, corrections: list[ResultCorrection] | None = None
 ) -> ResultLineOut:
     kind = "game"
-    scores = events.final_scores(pairing)
+    scores = final_scores(pairing)
     if pairing.second is None:
         kind = "absence" if pairing.absent_id == pairing.first_id else "bye"
     elif pairing.absent_id is not None:
@@ -573,14 +599,14 @@ def _result_line(
 def list_results(request: HttpRequest, tournament_id: int) -> list[ResultLineOut]:
     tournament = _tournament(tournament_id)
     made: dict[int, list[ResultCorrection]] = {}
-    for correction in events.corrections_of(tournament):
+    for correction in corrections_of(tournament):
         made.setdefault(correction.pairing_id, []).append(correction)
-    return [_result_line(p, made.get(p.pk)) for p in events.pairings_of(tournament)]
+    return [_result_line(p, made.get(p.pk)) for p in pairings_of(tournament)]
 
 
 def _line_of(pairing: Pairing) -> ResultLineOut:
-    pairing = events.pairings_by_pk(pairing.pk)
-    return _result_line(pairing, list(events.corrections_of_pairing(pairing)))
+    pairing = pairings_by_pk(pairing.pk)
+    return _result_line(pairing, list(corrections_of_pairing(pairing)))
 
 
 @api.put(
@@ -592,7 +618,7 @@ def _line_of(pairing: Pairing) -> ResultLineOut:
 def correct_result(request: HttpRequest, tournament_id: int, payload: ResultIn) -> ResultLineOut:
     tournament = _tournament(tournament_id)
     user = director_of(request, tournament.club)
-    pairing = events.do_correct_result(
+    pairing = do_correct_result(
         tournament,
         payload.round,
         payload.player1,
@@ -612,9 +638,7 @@ def correct_result(request: HttpRequest, tournament_id: int, payload: ResultIn) 
 def void_result(request: HttpRequest, tournament_id: int, payload: VoidIn) -> ResultLineOut:
     tournament = _tournament(tournament_id)
     user = director_of(request, tournament.club)
-    pairing = events.do_void_result(
-        tournament, payload.round, payload.player, by=user.get_username()
-    )
+    pairing = do_void_result(tournament, payload.round, payload.player, by=user.get_username())
     return _line_of(pairing)
 
 
@@ -624,7 +648,7 @@ def _state(tournament: Tournament) -> EventStateOut:
         "name": tournament.name,
         "date": tournament.date.isoformat(),
         "archived": tournament.archived,
-        "tonight": tournament.tonight == events.today(),
+        "tonight": tournament.tonight == today(),
     }
 
 
@@ -636,9 +660,9 @@ def _state(tournament: Tournament) -> EventStateOut:
 def change_event(request: HttpRequest, tournament_id: int, payload: EventChangeIn) -> EventStateOut:
     tournament = _tournament(tournament_id)
     director_of(request, tournament.club)
-    tournament = events.do_change_event(tournament, date=payload.date, archived=payload.archived)
+    tournament = do_change_event(tournament, date=payload.date, archived=payload.archived)
     if payload.tonight is not None:
-        tournament = events.do_mark_tonight(tournament, payload.tonight)
+        tournament = do_mark_tonight(tournament, payload.tonight)
     return _state(tournament)
 
 
@@ -650,5 +674,5 @@ def change_event(request: HttpRequest, tournament_id: int, payload: EventChangeI
 def delete_event(request: HttpRequest, tournament_id: int) -> Status[None]:
     tournament = _tournament(tournament_id)
     director_of(request, tournament.club)
-    events.do_delete_tournament(tournament)
+    do_delete_tournament(tournament)
     return Status(204, None)

@@ -20,7 +20,9 @@ from django.db.models import F
 
 from scorekeeper.live.hub import hub
 from scorekeeper.live.news import club_channel, event_channel
-from scorekeeper.models import Tournament
+from scorekeeper.models import (
+    Tournament,
+)
 
 log = logging.getLogger(__name__)
 
@@ -69,3 +71,11 @@ def do_bump_for_game(game_id: UUID | str) -> None:
 
 
 __all__ = ["do_bump", "do_bump_for_game", "draw_with"]
+
+
+def announce(tournament: Tournament) -> None:
+    """The event changed: its version moves on (``do_bump``: every event page's
+    ``ETag`` and drawn part follow it) and, once the transaction commits, its pages and the
+    club's screens hear of it (a game's own changes are announced by the domain). Every
+    change to an event calls this, in its transaction."""
+    do_bump([tournament.pk], tournament.club_id)

@@ -13,15 +13,13 @@ stored game against its log. ``word_policy`` says how words are judged; ``analys
 what could have been played, within a budget; ``resubmit`` recognises a turn sent twice;
 ``counting`` says how players count turns (a leaf the table of turn kinds uses);
 ``refusals`` is the table from what the domain refuses to an answer (status, code,
-sentence); ``links`` the scorer's addresses; ``membership`` who plays for a club; ``tournaments`` a
-club's event (its rounds' games made here, its standings read from their final scores),
-``event_version`` the one number every change to an event's pages moves on, and
-``event_files`` its standings as CSV; ``club_settings`` a club's usual rules, names and
-directors; ``directing`` the one check of who directs a club.
+sentence); ``links`` the scorer's addresses; ``membership`` who plays for a club;
+``club_settings`` a club's usual rules, names and directors; ``directing`` the one check of
+who directs a club. A club's event is ``scorekeeper.events``.
 
 Each change is announced to the screens (``scorekeeper.live.news.announce``) once it commits.
 
 May import: ``referee``, ``scorekeeper.models``, ``scorekeeper.invisible``,
-``scorekeeper.live``, ``referee.events`` (the plain core) and each other.
+``scorekeeper.live``, ``referee.events`` (the rules of an event) and each other.
 Never imports ``api``, ``web``, ``records`` or ``stats``.
 """

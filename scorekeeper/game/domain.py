@@ -40,11 +40,11 @@ from referee import (
     Violation,
     get_ruleset,
 )
+from scorekeeper.events.version import do_bump_for_game
 from scorekeeper.game import checkpoints, clocks, rows
 from scorekeeper.game.checkpoints import Kept
 from scorekeeper.game.consistency import log_problems
 from scorekeeper.game.entries import Change, Context, Entry
-from scorekeeper.game.event_version import do_bump_for_game
 from scorekeeper.game.in_play import InPlay, StoredInPlay
 from scorekeeper.game.results import totals
 from scorekeeper.game.state import GAME_STATE, load_state, new_state, set_state, store_state

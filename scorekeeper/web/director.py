@@ -25,9 +25,9 @@ from django.utils import timezone
 from django.views.decorators.http import condition, require_GET
 
 from referee import InputError
+from scorekeeper.events.reads import event_stamp
 from scorekeeper.game.clocks import is_waiting
 from scorekeeper.game.replay import turn_phrase
-from scorekeeper.game.tournaments import event_stamp
 from scorekeeper.game.turn_kinds import describe
 from scorekeeper.live.news import club_version
 from scorekeeper.models import Club, Game, Seat, Turn

@@ -7,8 +7,8 @@ from django import forms
 
 from referee import RULESETS
 from referee.events import METHODS
-from scorekeeper.game import tournaments as events
-from scorekeeper.game.event_files import T_FILE_MOST
+from scorekeeper.events.entries import MAX_ENTRANTS, MAX_ROUNDS, Entry
+from scorekeeper.events.files import T_FILE_MOST
 from scorekeeper.web.clock_fields import CLOCK_FIELDS, clock_fields
 from scorekeeper.web.club_forms import rejected_challenge_field
 from scorekeeper.web.forms import lexicon_choices
@@ -26,7 +26,7 @@ assert set(METHOD_NAMES) == set(METHODS)
 NUMBER_DIGITS = 18
 # A list of players or of tables is refused before a line of it is read when it is longer than
 # the player cap allows (a blank line or a division's name beside each player, long names).
-MOST_LINES = 2 * events.MAX_ENTRANTS + 10
+MOST_LINES = 2 * MAX_ENTRANTS + 10
 MOST_CHARACTERS = 200 * MOST_LINES
 
 
@@ -34,12 +34,12 @@ def check_list_size(text: str, what: str) -> None:
     """Refuse ``text`` (one player or table a line) if it is longer than any event's."""
     if len(text) > MOST_CHARACTERS or text.count("\n") >= MOST_LINES:
         raise forms.ValidationError(
-            f"That list of {what} is too long: an event has at most {events.MAX_ENTRANTS} "
+            f"That list of {what} is too long: an event has at most {MAX_ENTRANTS} "
             "players, one a line."
         )
 
 
-def read_entries(text: str) -> list[events.Entry]:
+def read_entries(text: str) -> list[Entry]:
     """One player a line: a name, then optionally a rating and career games
     ("Ann Archer 1712 230"); blank lines are skipped. A line ending in a colon ("A:") puts
     the players after it in that division.
@@ -69,14 +69,14 @@ def read_entries(text: str) -> list[events.Entry]:
                 raise forms.ValidationError(f"{line.strip()!r} has no name.")
             continue
         rating, career = (numbers + [0, 0])[:2]
-        entries.append(events.Entry(" ".join(words), rating, career, division))
+        entries.append(Entry(" ".join(words), rating, career, division))
     return entries
 
 
 class PlayersField(forms.CharField):
     widget = forms.Textarea(attrs={"rows": 8, "autocapitalize": "words", "spellcheck": "false"})
 
-    def clean(self, value: str) -> list[events.Entry]:
+    def clean(self, value: str) -> list[Entry]:
         return read_entries(super().clean(value) or "")
 
 
@@ -92,7 +92,7 @@ class NewTournamentForm(forms.Form):
         label="Words",
         choices=[("auto", "Checked as played"), ("manual", "Stand until challenged")],
     )
-    rounds = forms.IntegerField(min_value=1, max_value=events.MAX_ROUNDS, initial=3)
+    rounds = forms.IntegerField(min_value=1, max_value=MAX_ROUNDS, initial=3)
     players = PlayersField(
         required=False,
         help_text="One a line: a name, then a rating and career games if known "
@@ -110,7 +110,7 @@ class NewTournamentForm(forms.Form):
     gibson = forms.BooleanField(required=False, initial=True, label="Gibsonize a clinched leader")
     fontes_rounds = forms.IntegerField(
         min_value=1,
-        max_value=events.MAX_ROUNDS,
+        max_value=MAX_ROUNDS,
         initial=3,
         required=False,
         label="Initial Fontes rounds",

@@ -4,7 +4,7 @@ player's scorecard, its ``.t`` file, the
 director's page (make an event, pair a round, type in a result, withdraw a player) and a
 printable round page with each table's scorer link as a QR code.
 
-Every change goes through ``scorekeeper.game.tournaments``; the views check who asks, read the
+Every change goes through ``scorekeeper.events``; the views check who asks, read the
 form, call one operation and redirect.
 """
 
@@ -33,8 +33,41 @@ from django.utils.text import slugify
 from django.views.decorators.http import condition, require_GET, require_http_methods, require_POST
 
 from scorekeeper import limits
-from scorekeeper.game import club_settings, event_files
-from scorekeeper.game import tournaments as events
+from scorekeeper.events import files
+from scorekeeper.events.entries import do_add_players, do_create_tournament
+from scorekeeper.events.files import do_import_tournament
+from scorekeeper.events.lifecycle import (
+    check_no_results,
+    do_change_event,
+    do_delete_tournament,
+    do_mark_tonight,
+)
+from scorekeeper.events.reads import (
+    correction_sentence,
+    corrections_of,
+    divisions_of,
+    entrants_of,
+    final_scores,
+    games_in_play,
+    rounds_of,
+    today,
+    where_now,
+)
+from scorekeeper.events.results import (
+    do_correct_result,
+    do_enter_result,
+    do_forfeit,
+    do_void_result,
+    do_withdraw,
+)
+from scorekeeper.events.rounds import (
+    can_pair_again,
+    do_pair_round,
+    do_swap,
+    do_unpair_round,
+    swap_rematches,
+)
+from scorekeeper.game import club_settings
 from scorekeeper.game.links import link_url
 from scorekeeper.game.membership import directs
 from scorekeeper.game.refusals import REFUSALS, Conflict, message_of, status_of
@@ -61,7 +94,7 @@ def export_t(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = get_tournament(tournament_id)
     division = request.GET.get("division")
     try:
-        text = events.export_t(tournament, division[:80] if division is not None else None)
+        text = files.export_t(tournament, division[:80] if division is not None else None)
     except REFUSALS as error:
         return error_page(request, status_of(error), "No .t file yet", message_of(error))
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
@@ -74,9 +107,7 @@ def export_t(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The standings as a CSV file, for a spreadsheet or the club's newsletter."""
     tournament = get_tournament(tournament_id)
-    response = HttpResponse(
-        event_files.standings_csv(tournament), content_type="text/csv; charset=utf-8"
-    )
+    response = HttpResponse(files.standings_csv(tournament), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="standings-{tournament.pk}.csv"'
     return response
 
@@ -125,9 +156,9 @@ def new_tournament(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             text = form.t_text()
             if text is None:
-                made = events.do_create_tournament(club, players=data["players"], **fields)
+                made = do_create_tournament(club, players=data["players"], **fields)
             else:
-                made = events.do_import_tournament(club, text, **fields)
+                made = do_import_tournament(club, text, **fields)
         except REFUSALS as error:
             form.add_error(None, message_of(error))
         except forms.ValidationError as error:
@@ -190,9 +221,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "asked": asked,
         "found": event_parts.find_table(part.seats, asked)[:MAX_FOUND] if asked else [],
         "poll": settings.LIVE_POLL_SECONDS,
-        "corrections": [
-            (c.at, events.correction_sentence(c)) for c in events.corrections_of(tournament)
-        ],
+        "corrections": [(c.at, correction_sentence(c)) for c in corrections_of(tournament)],
     }
     return _revalidated(render(request, "tournaments/event.html", context))
 
@@ -247,8 +276,8 @@ def direct(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 def _direct_page(request: HttpRequest, tournament: Tournament, status: int = 200) -> HttpResponse:
-    rounds = dict(events.rounds_of(tournament))
-    entrants = events.entrants_of(tournament)
+    rounds = dict(rounds_of(tournament))
+    entrants = entrants_of(tournament)
     latest = max(rounds, default=0)
     context = {
         "tournament": tournament,
@@ -258,11 +287,11 @@ def _direct_page(request: HttpRequest, tournament: Tournament, status: int = 200
         "result_form": ResultForm(initial={"round": max(rounds) if rounds else 1}),
         "correct_form": ResultForm(prefix="correct", initial={"round": latest or 1}),
         "entrants": entrants,
-        "divisions": [name for name in events.divisions_of(entrants) if name],
+        "divisions": [name for name in divisions_of(entrants) if name],
         "paired": len(rounds),
         "waiting": _waiting(rounds.get(latest, [])),
-        "open_round": latest if latest and events.can_pair_again(tournament, latest) else None,
-        "tonight": tournament.tonight == events.today(),
+        "open_round": latest if latest and can_pair_again(tournament, latest) else None,
+        "tonight": tournament.tonight == today(),
         "deletable": _deletable(tournament),
     }
     return private(render(request, "tournaments/direct.html", context, status=status))
@@ -270,7 +299,7 @@ def _direct_page(request: HttpRequest, tournament: Tournament, status: int = 200
 
 def _deletable(tournament: Tournament) -> bool:
     try:
-        events.check_no_results(tournament)
+        check_no_results(tournament)
     except REFUSALS:
         return False
     return True
@@ -329,13 +358,13 @@ def pair(request: HttpRequest, tournament_id: int) -> HttpResponse:
         messages.error(request, "Choose how to pair the round (reload the page and try again).")
         return redirect("tournament_direct", tournament_id=tournament.pk)
     data = form.cleaned_data
-    latest, waiting = events.games_in_play(tournament)
+    latest, waiting = games_in_play(tournament)
     if waiting and data["round"] == latest + 1 and not data["confirm"]:
         return _confirm(request, tournament, _pair_in_play(tournament, data, latest, waiting))
     try:
         couples, byes = form.manual() if data["method"] == "manual" else ([], [])
         limits.check_paired_games(request)
-        paired = events.do_pair_round(
+        paired = do_pair_round(
             tournament,
             data["method"],
             round=data["round"],
@@ -406,7 +435,7 @@ def enter_result(request: HttpRequest, tournament_id: int) -> HttpResponse:
         if not form.is_valid():
             raise forms.ValidationError("Give the round, both players and both scores.")
         data = form.cleaned_data
-        events.do_enter_result(
+        do_enter_result(
             tournament, data["round"], data["player1"], data["score1"], data["player2"],
             data["score2"], by=_who(request),
         )  # fmt: skip
@@ -428,12 +457,12 @@ def correct_result(request: HttpRequest, tournament_id: int) -> HttpResponse:
             player = request.POST.get("correct-player1", "")[:80]
             if number is None or not player:
                 raise forms.ValidationError("Give the round and a player of the table.")
-            events.do_void_result(tournament, number, player, by=_who(request))
+            do_void_result(tournament, number, player, by=_who(request))
             return f"Round {number}: {player}'s game has no result now; it waits for one."
         if not form.is_valid():
             raise forms.ValidationError("Give the round, both players and both scores.")
         data = form.cleaned_data
-        events.do_correct_result(
+        do_correct_result(
             tournament, data["round"], data["player1"], data["score1"], data["player2"],
             data["score2"], by=_who(request),
         )  # fmt: skip
@@ -451,7 +480,7 @@ def change_event(request: HttpRequest, tournament_id: int) -> HttpResponse:
     def change(tournament: Tournament) -> str:
         if "tonight" in request.POST:
             on = request.POST["tonight"] == "1"
-            events.do_mark_tonight(tournament, on)
+            do_mark_tonight(tournament, on)
             if on:
                 return f"{tournament.name} is tonight's event on the club's director's screen."
             return f"{tournament.name} is no longer on the club's director's screen."
@@ -460,7 +489,7 @@ def change_event(request: HttpRequest, tournament_id: int) -> HttpResponse:
         except ValueError:
             raise forms.ValidationError("Give the event's date as YYYY-MM-DD.") from None
         archived = request.POST.get("archived") == "on"
-        events.do_change_event(tournament, date=day, archived=archived)
+        do_change_event(tournament, date=day, archived=archived)
         return f"{tournament.name} is dated {day:%-d %B %Y}" + (", archived." if archived else ".")
 
     return _directed(request, tournament_id, change)
@@ -474,7 +503,7 @@ def delete_event(request: HttpRequest, tournament_id: int) -> HttpResponse:
     if not directs(request.user, tournament.club):
         return refuse(request, tournament.club, "run its tournaments")
     try:
-        events.check_no_results(tournament)
+        check_no_results(tournament)
     except REFUSALS as error:
         messages.error(request, message_of(error))
         return redirect("tournament_direct", tournament_id=tournament.pk)
@@ -491,7 +520,7 @@ def delete_event(request: HttpRequest, tournament_id: int) -> HttpResponse:
         )
         return _confirm(request, tournament, step)
     try:
-        name = events.do_delete_tournament(tournament)
+        name = do_delete_tournament(tournament)
     except REFUSALS as error:
         messages.error(request, message_of(error))
         return redirect("tournament_direct", tournament_id=tournament.pk)
@@ -507,7 +536,7 @@ def forfeit(request: HttpRequest, tournament_id: int) -> HttpResponse:
         absent = request.POST.get("absent", "")[:80]
         if number is None or not absent:
             raise forms.ValidationError("Choose the round and the player who is absent.")
-        events.do_forfeit(tournament, number, absent, by=_who(request))
+        do_forfeit(tournament, number, absent, by=_who(request))
         margin = tournament.forfeit_spread
         return f"Round {number}: {absent} is absent, a loss by {margin}; the opponent wins."
 
@@ -540,7 +569,7 @@ def withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
         entrant = tournament.entrants.filter(pk=number or 0).first()
         if entrant is None:
             raise forms.ValidationError("Choose a player of this event.")
-        events.do_withdraw(entrant, by=_who(request))
+        do_withdraw(entrant, by=_who(request))
         return f"{entrant.player.name} is withdrawn: not paired from the next round on."
 
     return _directed(request, tournament_id, change)
@@ -551,7 +580,7 @@ def withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def add_players(request: HttpRequest, tournament_id: int) -> HttpResponse:
     def change(tournament: Tournament) -> str:
         entries = read_entries(request.POST.get("players", ""))
-        made = events.do_add_players(tournament, entries, by=_account(request))
+        made = do_add_players(tournament, entries, by=_account(request))
         return f"Entered {', '.join(e.player.name for e in made)} from the next round on."
 
     return _directed(request, tournament_id, change)
@@ -578,7 +607,7 @@ def unpair(request: HttpRequest, tournament_id: int, number: int) -> HttpRespons
             return _confirm(request, tournament, step)
 
     def change(tournament: Tournament) -> str:
-        removed = events.do_unpair_round(tournament, number)
+        removed = do_unpair_round(tournament, number)
         return f"Round {number} is taken back ({removed} games): pair it again."
 
     return _directed(request, tournament_id, change)
@@ -597,7 +626,7 @@ def swap(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
                     f"{one} and {other} take each other's places; their two tables get new "
                     "games and new QR codes, the other tables keep theirs."
                 ],
-                warnings=tuple(events.swap_rematches(tournament, number, one, other)),
+                warnings=tuple(swap_rematches(tournament, number, one, other)),
                 action=reverse("tournament_swap", args=[tournament.pk, number]),
                 fields=[("one", one), ("other", other)],
                 button="Swap them",
@@ -607,7 +636,7 @@ def swap(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
     def change(tournament: Tournament) -> str:
         if not one or not other:
             raise forms.ValidationError("Choose the two players to swap.")
-        events.do_swap(tournament, number, one, other)
+        do_swap(tournament, number, one, other)
         return f"Round {number}: {one} and {other} swapped places; their tables are made again."
 
     return _directed(request, tournament_id, change)
@@ -617,7 +646,7 @@ def _waiting(pairings: list[Pairing]) -> list[str]:
     """The players of a round's tables with no result yet: who may be marked absent."""
     names = []
     for pairing in pairings:
-        open_table = pairing.absent_id is None and events.final_scores(pairing) is None
+        open_table = pairing.absent_id is None and final_scores(pairing) is None
         if pairing.second is not None and open_table:
             names += [pairing.first.player.name, pairing.second.player.name]
     return names
@@ -632,7 +661,7 @@ def round_sheet(request: HttpRequest, tournament_id: int, number: int) -> HttpRe
     tournament = get_tournament(tournament_id)
     if not directs(request.user, tournament.club):
         return refuse(request, tournament.club, "print its rounds")
-    pairings = events.rounds_of(tournament).get(number)
+    pairings = rounds_of(tournament).get(number)
     if pairings is None:
         raise Http404("That round is not paired.")
     tables = []
@@ -656,5 +685,5 @@ def replaced_game_page(request: HttpRequest, game_id: object) -> HttpResponse | 
     replaced = ReplacedGame.objects.select_related("tournament").filter(pk=key).first()
     if replaced is None:
         return None
-    context = {"tournament": replaced.tournament, "said": events.where_now(replaced)}
+    context = {"tournament": replaced.tournament, "said": where_now(replaced)}
     return private(render(request, "tournaments/replaced.html", context, status=410))

@@ -7,8 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.game import tournaments as events
-from scorekeeper.game.tournaments import Entry
+from scorekeeper.events.entries import Entry, do_add_players, do_create_tournament
+from scorekeeper.events.files import do_import_tournament, export_t
+from scorekeeper.events.reads import names_of, results_of, rounds_of, standings
+from scorekeeper.events.results import do_enter_result, do_forfeit, do_withdraw
+from scorekeeper.events.rounds import do_pair_round
 from scorekeeper.models import Tournament
 from tests.factories import make_club
 
@@ -19,30 +22,30 @@ FIELDS = {"ruleset": "upwords-10", "lexicon": "CLUB", "rounds": 4}
 
 def finish_round(tournament: Tournament, number: int, forfeit: str | None = None) -> None:
     """Type in a result for every table of round ``number`` (``forfeit`` doesn't turn up)."""
-    for offset, pairing in enumerate(events.rounds_of(tournament)[number]):
+    for offset, pairing in enumerate(rounds_of(tournament)[number]):
         if pairing.second is None or pairing.absent_id is not None:
             continue
         one, two = pairing.first.player.name, pairing.second.player.name
         if forfeit in (one, two):
-            events.do_forfeit(tournament, number, forfeit)
+            do_forfeit(tournament, number, forfeit)
             continue
-        events.do_enter_result(tournament, number, one, 350 + 17 * offset, two, 390 - 9 * number)
+        do_enter_result(tournament, number, one, 350 + 17 * offset, two, 390 - 9 * number)
 
 
 def shown(tournament: Tournament) -> list[tuple[object, ...]]:
     return [
         (r.standing.rank, r.standing.player.name, r.standing.wins, r.standing.losses,
          r.standing.spread, r.rating_before, r.rating_after)
-        for r in events.standings(tournament)
+        for r in standings(tournament)
     ]  # fmt: skip
 
 
 def games(tournament: Tournament) -> list[tuple[object, ...]]:
     """Every game as (round, first, second, scores), by name: the pairings and the seats."""
     found = []
-    for result in events.core_results(tournament):
+    for result in results_of(tournament):
         if hasattr(result, "first"):
-            names = events.names_of(tournament)
+            names = names_of(tournament)
             found.append((result.round, names[result.first], names[result.second],
                           result.first_score, result.second_score))  # fmt: skip
     return sorted(found, key=repr)
@@ -52,27 +55,27 @@ def test_an_event_with_a_bye_a_late_entry_a_withdrawal_and_a_forfeit_comes_back_
     club = make_club(roster=())
     players = [Entry("Ann Archer", 1700, 300), Entry("Ben Baker", 1600, 20),
                Entry("Cy Cole", 1500, 60), Entry("Di Dunn"), Entry("Ed Evans", 1850, 900)]  # fmt: skip
-    made = events.do_create_tournament(club, name="Friday", players=players, **FIELDS)
-    events.do_pair_round(made, "swiss")  # five players: a bye
+    made = do_create_tournament(club, name="Friday", players=players, **FIELDS)
+    do_pair_round(made, "swiss")  # five players: a bye
     finish_round(made, 1)
-    events.do_add_players(made, [Entry("Fay Frost", 1450, 10)])  # joins in round 2
-    events.do_pair_round(made, "swiss")
+    do_add_players(made, [Entry("Fay Frost", 1450, 10)])  # joins in round 2
+    do_pair_round(made, "swiss")
     finish_round(made, 2, forfeit="Ben Baker")
-    events.do_withdraw(made.entrants.get(player__name="Cy Cole"))
-    events.do_pair_round(made, "swiss")
+    do_withdraw(made.entrants.get(player__name="Cy Cole"))
+    do_pair_round(made, "swiss")
     finish_round(made, 3)
 
-    text = events.export_t(made)
+    text = export_t(made)
     assert "off 0" in text.splitlines()[2]  # Cy withdrew
     late = text.splitlines()[5]
     assert late.split(";")[1].split()[0] == "-50"  # Fay's round 1, as tsh writes a forfeit loss
-    copy = events.do_import_tournament(club, text, name="Friday again", **FIELDS)
+    copy = do_import_tournament(club, text, name="Friday again", **FIELDS)
 
     assert shown(copy) == shown(made)
     assert games(copy) == games(made)
-    assert events.export_t(copy) == text
+    assert export_t(copy) == text
     assert not copy.entrants.get(player__name="Cy Cole").active
-    paired = events.do_pair_round(copy, "swiss")
+    paired = do_pair_round(copy, "swiss")
     assert "Cy Cole" not in {p.first.player.name for p in paired.pairings.all()} | {
         p.second.player.name for p in paired.pairings.all() if p.second
     }
@@ -85,7 +88,7 @@ def test_a_files_names_fields_career_games_and_withdrawals_are_kept():
         "Cole, Cy                1400 0 0; 50 -50; lifeg 35; off -50; p12 0 0\n"
     )
     club = make_club(roster=())
-    made = events.do_import_tournament(club, text, name="Saturday", **FIELDS)
+    made = do_import_tournament(club, text, name="Saturday", **FIELDS)
     chris, alejandra, cy = made.entrants.order_by("number")
     assert (chris.player.name, chris.t_name, chris.career_games) == (
         "Chris Ten Den",
@@ -96,18 +99,18 @@ def test_a_files_names_fields_career_games_and_withdrawals_are_kept():
     assert alejandra.t_fields == {"board": "1 0", "class": "B", "newr": "1601 1601", "p12": "1 0"}
     assert not cy.active
     assert games(made) == [(1, "Alejandra Rodriguez", "Chris Ten Den", 380, 400)]
-    assert [r.standing.spread for r in events.standings(made)] == [70, 0, -19]  # own spreads
-    assert events.export_t(made) == text
+    assert [r.standing.spread for r in standings(made)] == [70, 0, -19]  # own spreads
+    assert export_t(made) == text
 
 
 def test_a_real_23_round_event_imported_has_tshs_ratings_and_exports_as_it_came():
     source = Path(__file__).parents[2] / "referee" / "events" / "tsh_event_26x23.t"  # cited there
     text = source.read_text()
     club = make_club(roster=())
-    made = events.do_import_tournament(club, text, name="Real", **(FIELDS | {"rounds": 23}))
+    made = do_import_tournament(club, text, name="Real", **(FIELDS | {"rounds": 23}))
     final = {e.player.name: int(e.t_fields["newr"].split()[-1]) for e in made.entrants.all()}
-    assert {r.standing.player.name: r.rating_after for r in events.standings(made)} == final
-    assert events.export_t(made) == "".join(
+    assert {r.standing.player.name: r.rating_after for r in standings(made)} == final
+    assert export_t(made) == "".join(
         f"{line}\n" for line in text.splitlines() if not line.startswith("#")
     )
 
@@ -115,11 +118,11 @@ def test_a_real_23_round_event_imported_has_tshs_ratings_and_exports_as_it_came(
 def test_a_name_a_spreadsheet_would_read_as_a_formula_starts_no_line_and_comes_back():
     club = make_club(roster=())
     players = [Entry("=SUM Archer", 1500), Entry("-Dash"), Entry("Al +Home", 1400), Entry("@Cy")]
-    made = events.do_create_tournament(club, name="Friday", players=players, **FIELDS)
-    text = events.export_t(made)
+    made = do_create_tournament(club, name="Friday", players=players, **FIELDS)
+    text = export_t(made)
     assert not any(line.startswith(("=", "+", "-", "@")) for line in text.splitlines())
-    copy = events.do_import_tournament(club, text, name="Friday again", **FIELDS)
+    copy = do_import_tournament(club, text, name="Friday again", **FIELDS)
     assert [e.player.name for e in copy.entrants.order_by("number")] == [
         "=SUM Archer", "-Dash", "Al +Home", "@Cy"
     ]  # fmt: skip
-    assert events.export_t(copy) == text
+    assert export_t(copy) == text

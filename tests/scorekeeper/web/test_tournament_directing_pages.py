@@ -8,9 +8,11 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from scorekeeper.events.entries import Entry, do_add_players, do_create_tournament
+from scorekeeper.events.lifecycle import do_change_event, do_mark_tonight
+from scorekeeper.events.results import do_correct_result, do_enter_result, do_forfeit, do_withdraw
+from scorekeeper.events.rounds import do_pair_round, do_swap
 from scorekeeper.game import domain
-from scorekeeper.game import tournaments as events
-from scorekeeper.game.tournaments import Entry
 from scorekeeper.models import Pairing, Tournament
 from tests.factories import PASSWORD, account, make_club
 from tests.scorekeeper.club_events import FOUR, SEVEN, event, play_out
@@ -40,10 +42,10 @@ def test_the_form_takes_divisions_and_the_events_page_shows_each(client):
 def test_the_directors_page_takes_back_and_swaps_a_round_not_started(client):
     club = make_club(directors=[account("dora")], roster=())
     client.login(username="dora", password=PASSWORD)
-    made = events.do_create_tournament(
+    made = do_create_tournament(
         club, name="Friday", ruleset="upwords-10", lexicon="CLUB", rounds=3, players=FOUR
     )
-    events.do_pair_round(made, "swiss")
+    do_pair_round(made, "swiss")
     page = client.get(f"/tournaments/{made.pk}/direct").content.decode()
     assert "Change round 1 before it starts" in page
     swapped = {"one": "Cy Cole", "other": "Di Dunn", "confirm": "1"}
@@ -56,7 +58,7 @@ def test_the_directors_page_takes_back_and_swaps_a_round_not_started(client):
 
 def test_the_directors_screen_shows_the_events_round_and_standings_and_changes_its_etag(client):
     made = event(players=SEVEN[:5])
-    paired = events.do_pair_round(made, "swiss")
+    paired = do_pair_round(made, "swiss")
     slug = made.club.slug
     page = client.get(f"/clubs/{slug}/live").content.decode()
     assert "Friday: round 1 of 3" in page
@@ -77,7 +79,7 @@ def test_the_directors_screen_shows_the_events_round_and_standings_and_changes_i
     # The event's standings alone: not alternating with the club's running standings.
     assert "event-projector-standings" in projector
     assert '<table class="projector-standings">' not in projector
-    events.do_add_players(made, [Entry("Hal Hunt", division="B")])  # no game changes
+    do_add_players(made, [Entry("Hal Hunt", division="B")])  # no game changes
     assert (
         client.get(f"/clubs/{slug}/live/tables", HTTP_IF_NONE_MATCH=ended["ETag"]).status_code
         == 200
@@ -86,7 +88,7 @@ def test_the_directors_screen_shows_the_events_round_and_standings_and_changes_i
 
 def test_the_directors_screen_shows_a_clocked_events_tables_waiting_then_running(client):
     made = event(players=FOUR, clock={"kind": "player", "minutes": 20})
-    paired = events.do_pair_round(made, "swiss")
+    paired = do_pair_round(made, "swiss")
     first = paired.pairings.get(table=1)
     page = client.get(f"/clubs/{made.club.slug}/live/tables").content.decode()
     assert page.count('class="live-clocks" data-clock="player"') == 2  # a table each
@@ -105,23 +107,23 @@ def test_an_event_of_another_day_is_not_on_the_directors_screen(client):
     made = event(players=FOUR)
     made.date = made.date.replace(year=made.date.year - 1)
     made.save(update_fields=["date"])
-    events.do_pair_round(made, "swiss")
+    do_pair_round(made, "swiss")
     page = client.get(f"/clubs/{made.club.slug}/live").content.decode()
     assert "Friday: round" not in page and page.count("live-card") == 2  # its games, as any
 
 
 def test_the_screen_shows_the_event_marked_tonight_and_no_other_made_today(client):
     made = event(players=FOUR)
-    events.do_pair_round(made, "swiss")  # the night's first event paired: tonight's
-    test = events.do_create_tournament(made.club, name="Test run", ruleset="upwords-10",
+    do_pair_round(made, "swiss")  # the night's first event paired: tonight's
+    test = do_create_tournament(made.club, name="Test run", ruleset="upwords-10",
                                        lexicon="CLUB", rounds=2, players=FOUR)  # fmt: skip
-    events.do_pair_round(test, "swiss")
+    do_pair_round(test, "swiss")
     page = client.get(f"/clubs/{made.club.slug}/live").content.decode()
     assert "Friday: round 1 of 3" in page and "Test run" not in page
-    events.do_mark_tonight(test)
+    do_mark_tonight(test)
     page = client.get(f"/clubs/{made.club.slug}/live").content.decode()
     assert "Test run: round 1 of 2" in page and "Friday: round" not in page
-    events.do_change_event(test, archived=True)  # archived: off the screen
+    do_change_event(test, archived=True)  # archived: off the screen
     page = client.get(f"/clubs/{made.club.slug}/live").content.decode()
     assert "Test run: round" not in page and "Friday: round" not in page
 
@@ -129,11 +131,11 @@ def test_the_screen_shows_the_event_marked_tonight_and_no_other_made_today(clien
 def test_the_directors_screen_costs_as_many_queries_for_8_players_as_for_16(client):
     def queries_for(size: int) -> int:
         players = [Entry(f"Player {size} {chr(65 + i)}") for i in range(size)]
-        made = events.do_create_tournament(
+        made = do_create_tournament(
             make_club(roster=(), name=f"Club {size}"), name="Friday", ruleset="upwords-10",
             lexicon="CLUB", rounds=3, players=players,
         )  # fmt: skip
-        paired = events.do_pair_round(made, "swiss")
+        paired = do_pair_round(made, "swiss")
         play_out(paired.pairings.get(table=1).game)
         with CaptureQueriesContext(connection) as seen:
             assert client.get(f"/clubs/{made.club.slug}/live/tables").status_code == 200
@@ -144,7 +146,7 @@ def test_the_directors_screen_costs_as_many_queries_for_8_players_as_for_16(clie
 
 def test_the_standings_csv_of_an_event_of_divisions_names_each_line_s_division(client):
     made = event(players=SEVEN[:2] + SEVEN[4:6])
-    events.do_pair_round(made, "swiss")
+    do_pair_round(made, "swiss")
     lines = client.get(f"/tournaments/{made.pk}/standings.csv").content.decode().splitlines()
     assert lines[0].startswith("division,rank,name,")
     assert [line.split(",")[0] for line in lines[1:]] == ["A", "A", "B", "B"]
@@ -159,10 +161,10 @@ def test_the_directors_page_costs_as_many_queries_for_8_players_as_for_16(client
     def queries_for(size: int) -> int:
         players = [Entry(f"Player {size} {chr(65 + i)}") for i in range(size)]
         club = make_club(roster=(), name=f"Club {size}", directors=[dora])
-        made = events.do_create_tournament(
+        made = do_create_tournament(
             club, name="Friday", ruleset="upwords-10", lexicon="CLUB", rounds=3, players=players
         )
-        events.do_pair_round(made, "swiss")
+        do_pair_round(made, "swiss")
         with CaptureQueriesContext(connection) as seen:
             assert client.get(f"/tournaments/{made.pk}/direct").status_code == 200
         return len(seen.captured_queries)
@@ -196,7 +198,7 @@ def test_a_pair_form_sent_twice_is_refused_as_the_api_refuses_a_twin(client):
 
 def test_pairing_while_a_round_is_played_asks_first_and_offers_the_round_before(client):
     made = directed(client)
-    paired = events.do_pair_round(made, "swiss")
+    paired = do_pair_round(made, "swiss")
     play_out(paired.pairings.get(table=1).game)  # table 2 is still playing
     asked = client.post(f"/tournaments/{made.pk}/pair", {"method": "swiss", "round": "2"})
     assert asked.status_code == 200 and made.round_set.count() == 1
@@ -212,7 +214,7 @@ def test_pairing_while_a_round_is_played_asks_first_and_offers_the_round_before(
 
 def test_take_back_withdraw_and_swap_each_ask_first_and_change_nothing_until_confirmed(client):
     made = directed(client)
-    events.do_pair_round(made, "manual", manual=[("Ann Archer", "Ben Baker"), ("Cy Cole", "Di Dunn")])  # fmt: skip
+    do_pair_round(made, "manual", manual=[("Ann Archer", "Ben Baker"), ("Cy Cole", "Di Dunn")])  # fmt: skip
     path = f"/tournaments/{made.pk}"
     asked = client.post(f"{path}/rounds/1/unpair")
     assert asked.status_code == 200 and "Take back round 1?" in asked.content.decode()
@@ -229,10 +231,10 @@ def test_take_back_withdraw_and_swap_each_ask_first_and_change_nothing_until_con
 
 def test_a_swap_that_makes_a_rematch_says_so(client):
     made = directed(client)
-    events.do_pair_round(made, "manual", manual=[("Ann Archer", "Ben Baker"), ("Cy Cole", "Di Dunn")])  # fmt: skip
-    events.do_enter_result(made, 1, "Ann Archer", 400, "Ben Baker", 300)
-    events.do_enter_result(made, 1, "Cy Cole", 400, "Di Dunn", 300)
-    events.do_pair_round(made, "manual", manual=[("Ann Archer", "Cy Cole"), ("Ben Baker", "Di Dunn")])  # fmt: skip
+    do_pair_round(made, "manual", manual=[("Ann Archer", "Ben Baker"), ("Cy Cole", "Di Dunn")])  # fmt: skip
+    do_enter_result(made, 1, "Ann Archer", 400, "Ben Baker", 300)
+    do_enter_result(made, 1, "Cy Cole", 400, "Di Dunn", 300)
+    do_pair_round(made, "manual", manual=[("Ann Archer", "Cy Cole"), ("Ben Baker", "Di Dunn")])  # fmt: skip
     asked = client.post(f"/tournaments/{made.pk}/rounds/2/swap", {"one": "Cy Cole", "other": "Ben Baker"})  # fmt: skip
     page = asked.content.decode()
     assert "Ann Archer and Ben Baker met in round 1: the swap makes a rematch." in page
@@ -241,7 +243,7 @@ def test_a_swap_that_makes_a_rematch_says_so(client):
 
 def test_an_old_qr_code_of_a_round_taken_back_says_where_the_tables_game_is_now(client):
     made = directed(client)
-    first = events.do_pair_round(made, "manual", manual=[("Ann Archer", "Ben Baker"), ("Cy Cole", "Di Dunn")])  # fmt: skip
+    first = do_pair_round(made, "manual", manual=[("Ann Archer", "Ben Baker"), ("Cy Cole", "Di Dunn")])  # fmt: skip
     old = first.pairings.get(table=1).game
     client.post(f"/tournaments/{made.pk}/rounds/1/unpair", {"confirm": "1"})
     client.logout()
@@ -250,7 +252,7 @@ def test_an_old_qr_code_of_a_round_taken_back_says_where_the_tables_game_is_now(
     text = page.content.decode()
     assert "round was taken back before the game began" in text
     assert "Round 1 is not paired again yet: ask the director." in text
-    events.do_pair_round(made, "manual", manual=[("Ann Archer", "Cy Cole"), ("Ben Baker", "Di Dunn")])  # fmt: skip
+    do_pair_round(made, "manual", manual=[("Ann Archer", "Cy Cole"), ("Ben Baker", "Di Dunn")])  # fmt: skip
     text = client.get(f"/games/{old.pk}/score/{old.token}/").content.decode()
     assert "Table 1 is now" in text and "Ben Baker now has table 2 against Di Dunn." in text
     assert f'href="/tournaments/{made.pk}/"' in text
@@ -260,8 +262,8 @@ def test_an_old_qr_code_of_a_round_taken_back_says_where_the_tables_game_is_now(
 # Corrections and the event, from the director's page ------------------------------------------
 def test_the_directors_page_corrects_and_voids_a_result_and_keeps_the_old_one(client):
     made = directed(client)
-    events.do_pair_round(made, "manual", manual=[("Ann Archer", "Ben Baker"), ("Cy Cole", "Di Dunn")])  # fmt: skip
-    events.do_enter_result(made, 1, "Ann Archer", 400, "Ben Baker", 300)
+    do_pair_round(made, "manual", manual=[("Ann Archer", "Ben Baker"), ("Cy Cole", "Di Dunn")])  # fmt: skip
+    do_enter_result(made, 1, "Ann Archer", 400, "Ben Baker", 300)
     form = {"correct-round": "1", "correct-player1": "Ann Archer", "correct-score1": "390",
             "correct-player2": "Ben Baker", "correct-score2": "300"}  # fmt: skip
     response = client.post(f"/tournaments/{made.pk}/correct", form, follow=True)
@@ -293,8 +295,8 @@ def test_the_directors_page_dates_archives_and_deletes_an_event(client):
 
 def test_an_event_with_a_result_is_not_deleted(client):
     made = directed(client)
-    events.do_pair_round(made, "manual", manual=[("Ann Archer", "Ben Baker"), ("Cy Cole", "Di Dunn")])  # fmt: skip
-    events.do_forfeit(made, 1, "Cy Cole")
+    do_pair_round(made, "manual", manual=[("Ann Archer", "Ben Baker"), ("Cy Cole", "Di Dunn")])  # fmt: skip
+    do_forfeit(made, 1, "Cy Cole")
     assert "Delete the event" not in client.get(f"/tournaments/{made.pk}/direct").content.decode()
     response = client.post(f"/tournaments/{made.pk}/delete", {"confirm": "1"}, follow=True)
     assert "archive it instead" in said(response)[0]
@@ -303,10 +305,10 @@ def test_an_event_with_a_result_is_not_deleted(client):
 
 def test_an_old_qr_code_of_a_swapped_table_says_where_its_players_are(client):
     made = directed(client)
-    paired = events.do_pair_round(made, "manual", manual=[("Ann Archer", "Ben Baker"), ("Cy Cole", "Di Dunn")])  # fmt: skip
+    paired = do_pair_round(made, "manual", manual=[("Ann Archer", "Ben Baker"), ("Cy Cole", "Di Dunn")])  # fmt: skip
     old = paired.pairings.get(table=2).game
     kept = paired.pairings.get(table=1).game_id
-    events.do_swap(made, 1, "Ben Baker", "Cy Cole")
+    do_swap(made, 1, "Ben Baker", "Cy Cole")
     assert paired.pairings.get(table=1).game_id != kept  # both tables got new games
     text = client.get(f"/games/{old.pk}/score/{old.token}/").content.decode()
     assert "the round was changed by a swap before the game began" in text
@@ -316,8 +318,8 @@ def test_an_old_qr_code_of_a_swapped_table_says_where_its_players_are(client):
 
 def test_the_directors_screen_and_projector_mark_a_withdrawn_player(client):
     made = event(players=FOUR)
-    events.do_pair_round(made, "swiss")
-    events.do_withdraw(made.entrants.get(player__name="Di Dunn"))
+    do_pair_round(made, "swiss")
+    do_withdraw(made.entrants.get(player__name="Di Dunn"))
     page = client.get(f"/clubs/{made.club.slug}/live/tables").content.decode()
     assert 'Di Dunn <span class="tag">withdrawn</span>' in page
     projector = client.get(f"/clubs/{made.club.slug}/live/projector").content.decode()
@@ -326,13 +328,13 @@ def test_the_directors_screen_and_projector_mark_a_withdrawn_player(client):
 
 def test_a_correction_or_tonights_mark_changes_the_directors_screens_etag(client):
     made = event(players=FOUR)
-    events.do_pair_round(made, "manual", manual=[("Ann Archer", "Ben Baker"), ("Cy Cole", "Di Dunn")])  # fmt: skip
-    events.do_enter_result(made, 1, "Ann Archer", 400, "Ben Baker", 300)
+    do_pair_round(made, "manual", manual=[("Ann Archer", "Ben Baker"), ("Cy Cole", "Di Dunn")])  # fmt: skip
+    do_enter_result(made, 1, "Ann Archer", 400, "Ben Baker", 300)
     path = f"/clubs/{made.club.slug}/live/tables"
     etag = client.get(path)["ETag"]
-    events.do_correct_result(made, 1, "Ann Archer", 300, "Ben Baker", 400)
+    do_correct_result(made, 1, "Ann Archer", 300, "Ben Baker", 400)
     corrected = client.get(path, HTTP_IF_NONE_MATCH=etag)
     assert corrected.status_code == 200 and ">0–1<" in corrected.content.decode()
-    events.do_mark_tonight(made, False)
+    do_mark_tonight(made, False)
     gone = client.get(path, HTTP_IF_NONE_MATCH=corrected["ETag"])
     assert gone.status_code == 200 and "Friday: round" not in gone.content.decode()

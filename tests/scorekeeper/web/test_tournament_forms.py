@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django import forms
 
-from scorekeeper.game import tournaments as events
+from scorekeeper.events.entries import MAX_ENTRANTS, do_create_tournament
 from scorekeeper.models import Entrant
 from scorekeeper.web import tournament_forms
 from scorekeeper.web.tournament_forms import PairForm, read_entries
@@ -15,10 +15,10 @@ pytestmark = pytest.mark.django_db
 
 
 def test_a_list_of_players_longer_than_the_cap_is_refused_unread(monkeypatch):
-    longest = "\n".join(f"Player {i}" for i in range(events.MAX_ENTRANTS))
-    assert len(read_entries(longest)) == events.MAX_ENTRANTS  # the cap itself is read
+    longest = "\n".join(f"Player {i}" for i in range(MAX_ENTRANTS))
+    assert len(read_entries(longest)) == MAX_ENTRANTS  # the cap itself is read
     read_lines: list[str] = []
-    monkeypatch.setattr(tournament_forms.events, "Entry", lambda *a: read_lines.append(a))
+    monkeypatch.setattr(tournament_forms, "Entry", lambda *a: read_lines.append(a))
     with pytest.raises(forms.ValidationError, match="at most 300 players"):
         read_entries("Ann\n" * 600_000)
     with pytest.raises(forms.ValidationError, match="too long"):
@@ -29,7 +29,7 @@ def test_a_list_of_players_longer_than_the_cap_is_refused_unread(monkeypatch):
 def test_late_entries_of_600000_lines_are_refused_and_nobody_is_entered(client):
     club = make_club(directors=[account("dora")], roster=())
     client.login(username="dora", password=PASSWORD)
-    made = events.do_create_tournament(
+    made = do_create_tournament(
         club, name="Friday", ruleset="upwords-10", lexicon="CLUB", rounds=3,
         players=read_entries("Ann\nBen"),
     )  # fmt: skip

@@ -7,7 +7,10 @@ from __future__ import annotations
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from scorekeeper.game import tournaments as events
+from scorekeeper.events.entries import do_create_tournament
+from scorekeeper.events.reads import standings
+from scorekeeper.events.results import do_enter_result, do_forfeit, do_withdraw
+from scorekeeper.events.rounds import do_pair_round
 from scorekeeper.models import Game, Pairing, Tournament
 from scorekeeper.web.tournament_forms import read_entries
 from tests.factories import PASSWORD, account, make_club, messages_of
@@ -24,7 +27,7 @@ def director(client):
 
 
 def made(club, lines="Ann Archer 1700\nBen Baker 1600\nCy Cole 1500\nDi Dunn"):
-    return events.do_create_tournament(
+    return do_create_tournament(
         club, name="Friday", ruleset="upwords-10", lexicon="CLUB", rounds=3,
         players=read_entries(lines),
     )  # fmt: skip
@@ -96,7 +99,7 @@ def test_pairing_typing_in_and_withdrawing_from_the_directors_page(client, direc
 
 def test_the_round_prints_every_table_with_its_scorer_link_as_a_qr_code(client, director):
     tournament = made(director)
-    events.do_pair_round(tournament, "swiss")
+    do_pair_round(tournament, "swiss")
     page = client.get(f"/tournaments/{tournament.pk}/rounds/1").content.decode()
     for pairing in Pairing.objects.all():
         link = f"http://testserver/games/{pairing.game.pk}/score/{pairing.game.token}/"
@@ -107,7 +110,7 @@ def test_the_round_prints_every_table_with_its_scorer_link_as_a_qr_code(client, 
 
 def test_a_player_finds_their_table_on_the_events_page(client, director):
     tournament = made(director)
-    events.do_pair_round(tournament, "manual", manual=[("Ann Archer", "Ben Baker"), ("Cy Cole", "Di Dunn")])  # fmt: skip
+    do_pair_round(tournament, "manual", manual=[("Ann Archer", "Ben Baker"), ("Cy Cole", "Di Dunn")])  # fmt: skip
     client.logout()
     table = Pairing.objects.get(table=2)  # who sits first is drawn
     seat = "first" if table.first.player.name == "Di Dunn" else "second"
@@ -119,9 +122,9 @@ def test_a_player_finds_their_table_on_the_events_page(client, director):
 
 def test_the_standings_part_shows_shared_places_and_is_followed_live(client, director):
     tournament = made(director)
-    events.do_pair_round(tournament, "manual", manual=[("Ann Archer", "Ben Baker"), ("Cy Cole", "Di Dunn")])  # fmt: skip
-    events.do_enter_result(tournament, 1, "Ann Archer", 400, "Ben Baker", 350)
-    events.do_enter_result(tournament, 1, "Cy Cole", 400, "Di Dunn", 350)
+    do_pair_round(tournament, "manual", manual=[("Ann Archer", "Ben Baker"), ("Cy Cole", "Di Dunn")])  # fmt: skip
+    do_enter_result(tournament, 1, "Ann Archer", 400, "Ben Baker", 350)
+    do_enter_result(tournament, 1, "Cy Cole", 400, "Di Dunn", 350)
     part = client.get(f"/tournaments/{tournament.pk}/standings").content.decode()
     assert part.count('<td class="num rank">1=</td>') == 2
     assert part.count('<td class="num rank">3=</td>') == 2
@@ -147,7 +150,7 @@ def test_a_director_starts_an_event_from_a_t_file(client, director):
     assert response.status_code == 302
     tournament = Tournament.objects.get()
     rows = [(r.standing.rank, r.standing.player.name, r.standing.spread, r.rating_before)
-            for r in events.standings(tournament)]  # fmt: skip
+            for r in standings(tournament)]  # fmt: skip
     assert rows == [("1", "Cy Cole", 50, 0), ("2", "Ann Archer", 35, 1700), ("3", "Ben Baker", -35, 1600)]  # fmt: skip
 
 
@@ -179,7 +182,7 @@ def test_a_number_out_of_range_is_refused_with_a_sentence(client, director):
 
 def test_find_my_table_takes_a_surname_or_a_part_of_a_name_in_any_case(client, director):
     tournament = made(director)
-    events.do_pair_round(tournament, "manual", manual=[("Ann Archer", "Ben Baker"), ("Cy Cole", "Di Dunn")])  # fmt: skip
+    do_pair_round(tournament, "manual", manual=[("Ann Archer", "Ben Baker"), ("Cy Cole", "Di Dunn")])  # fmt: skip
     client.logout()
     table = Pairing.objects.get(table=2)
     seat = "first" if table.first.player.name == "Di Dunn" else "second"
@@ -200,7 +203,7 @@ def test_find_my_table_takes_a_surname_or_a_part_of_a_name_in_any_case(client, d
 
 def test_a_partial_name_that_fits_several_players_lists_each_by_name(client, director):
     tournament = made(director, "Ann Archer\nAnn Baker\nCy Cole\nDi Dunn")
-    events.do_pair_round(tournament, "manual", manual=[("Ann Archer", "Cy Cole"), ("Ann Baker", "Di Dunn")])  # fmt: skip
+    do_pair_round(tournament, "manual", manual=[("Ann Archer", "Cy Cole"), ("Ann Baker", "Di Dunn")])  # fmt: skip
     page = client.get(f"/tournaments/{tournament.pk}/?name=ann").content.decode()
     assert page.count('class="found"') == 2
     assert "Ann Archer, round 1:" in page and "Ann Baker, round 1:" in page
@@ -208,9 +211,9 @@ def test_a_partial_name_that_fits_several_players_lists_each_by_name(client, dir
 
 def test_the_events_page_shows_each_tables_result_in_the_round(client, director):
     tournament = made(director)
-    events.do_pair_round(tournament, "manual", manual=[("Ann Archer", "Ben Baker"), ("Cy Cole", "Di Dunn")])  # fmt: skip
-    events.do_enter_result(tournament, 1, "Ann Archer", 412, "Ben Baker", 377)
-    events.do_forfeit(tournament, 1, "Cy Cole")
+    do_pair_round(tournament, "manual", manual=[("Ann Archer", "Ben Baker"), ("Cy Cole", "Di Dunn")])  # fmt: skip
+    do_enter_result(tournament, 1, "Ann Archer", 412, "Ben Baker", 377)
+    do_forfeit(tournament, 1, "Cy Cole")
     one = Pairing.objects.get(table=1)
     shown = "412–377" if one.first.player.name == "Ann Archer" else "377–412"
     page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
@@ -220,7 +223,7 @@ def test_the_events_page_shows_each_tables_result_in_the_round(client, director)
 
 def test_the_standings_csv_marks_a_withdrawn_player(client, director):
     tournament = made(director)
-    events.do_withdraw(tournament.entrants.get(player__name="Di Dunn"))
+    do_withdraw(tournament.entrants.get(player__name="Di Dunn"))
     lines = client.get(f"/tournaments/{tournament.pk}/standings.csv").content.decode().splitlines()
     assert lines[0].endswith(",rating_change,withdrawn")
     withdrawn = {line.split(",")[1]: line.rsplit(",", 1)[1] for line in lines[1:]}
