@@ -461,7 +461,7 @@ class GameNotFoundPage:
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, GameNotFound):
-            from scorekeeper.web.tournaments import replaced_game_page  # the pages import this
+            from scorekeeper.web.events import replaced_game_page  # the pages import this
 
             replaced = replaced_game_page(request, exception.args[0] if exception.args else "")
             if replaced is not None:

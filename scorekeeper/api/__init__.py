@@ -9,4 +9,4 @@ May import: ``referee``, ``scorekeeper.models``, ``scorekeeper.game``, ``scoreke
 """
 
 # The tournaments' routes join the API as their module loads: whoever imports the API has them.
-from scorekeeper.api import clubs, endpoints, photos, tournaments  # noqa: E402, F401
+from scorekeeper.api import clubs, endpoints, events, photos  # noqa: E402, F401

@@ -5,22 +5,36 @@ A change is a director's (``accounts.account_of``: the session with CSRF, or the
 token); reading an event is anyone's. Each route calls one operation of
 ``scorekeeper.events`` (or ``membership`` for a club); a paired game is played
 through ``/api/games/{id}/`` as any other.
+
+Each route keeps the OpenAPI operation id it had when this module was ``api/tournaments.py``
+(``operation_id``): clients made from the schema keep their method names.
 """
 
 from __future__ import annotations
 
-from datetime import date as Date
-from typing import Any, Literal
 from urllib.parse import urlencode
 
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
-from ninja import Field, Schema, Status
+from ninja import Status
 
 from scorekeeper import limits
 from scorekeeper.api.accounts import NotSignedIn, account_of
 from scorekeeper.api.clubs import club_named, director_of
-from scorekeeper.api.endpoints import READ, WRITE, ApiError, Int, Text, answers, api
+from scorekeeper.api.endpoints import READ, WRITE, ApiError, Text, answers, api
+from scorekeeper.api.event_inputs import (
+    ClubIn,
+    EventChangeIn,
+    ForfeitIn,
+    ImportIn,
+    LateEntriesIn,
+    ResultIn,
+    RoundIn,
+    SwapIn,
+    TournamentIn,
+    VoidIn,
+    WithdrawalIn,
+)
 from scorekeeper.api.schemas import (
     ClubOut,
     CorrectionOut,
@@ -38,17 +52,13 @@ from scorekeeper.api.schemas import (
     WithdrawalOut,
 )
 from scorekeeper.events import reads
+from scorekeeper.events.access import access_event
 from scorekeeper.events.entries import (
-    MAX_CAREER_GAMES,
-    MAX_DIVISION_NAME,
-    MAX_ENTRANTS,
-    MAX_RATING,
-    MAX_ROUNDS,
     Entry,
     do_add_players,
     do_create_tournament,
 )
-from scorekeeper.events.files import T_FILE_MOST, do_import_tournament
+from scorekeeper.events.files import do_import_tournament
 from scorekeeper.events.lifecycle import do_change_event, do_delete_tournament, do_mark_tonight
 from scorekeeper.events.reads import (
     corrections_of,
@@ -67,10 +77,8 @@ from scorekeeper.events.results import (
     do_withdraw,
 )
 from scorekeeper.events.rounds import do_pair_round, do_swap, do_unpair_round
-from scorekeeper.game import club_settings
 from scorekeeper.game.membership import do_create_club
 from scorekeeper.models import (
-    Club,
     Entrant,
     Pairing,
     ResultCorrection,
@@ -79,148 +87,6 @@ from scorekeeper.models import (
 )
 
 DIRECTING = (401, 403, *WRITE)
-
-
-class ClubIn(Schema):
-    name: Text = Field(..., max_length=80, examples=["Riverside"])
-
-
-class EntryIn(Schema):
-    name: Text = Field(..., examples=["Ann Archer"], description="as people write it")
-    rating: Int = Field(0, ge=0, le=MAX_RATING, description="0: unrated")
-    career_games: Int = Field(
-        0, ge=0, le=MAX_CAREER_GAMES, description="rated games before this event"
-    )
-    division: Text = Field(
-        "",
-        max_length=MAX_DIVISION_NAME,
-        examples=["A"],
-        description="the player's division; leave out for an event of one division",
-    )
-
-
-class GibsonIn(Schema):
-    on: bool = True
-    spread: Int = Field(500, ge=0, le=1000, description="the margin a game assumed")
-    prize_places: Int = Field(1, ge=0, le=1000)
-
-
-class EventIn(Schema):
-    """An event's rules: everything a new event takes but its players."""
-
-    name: Text = Field(..., max_length=120, examples=["Friday night"])
-    date: Date | None = Field(None, description="YYYY-MM-DD; by default today")
-    ruleset: str | None = Field(
-        None, examples=["upwords-10"], description="by default the club's usual game"
-    )
-    lexicon: str | None = Field(
-        None,
-        examples=["TWL06"],
-        description="or 'honour'; by default the club's usual dictionary, else the server's",
-    )
-    challenge_mode: Literal["auto", "manual"] | None = Field(
-        None, description="by default the club's usual word checking, else auto"
-    )
-    rounds: Int = Field(..., ge=1, le=MAX_ROUNDS)
-    bye_spread: Int = Field(50, ge=0, le=1000)
-    forfeit_spread: Int = Field(50, ge=0, le=1000)
-    repeats_allowed: Int = Field(
-        1, ge=0, le=1000, description="Swiss: how many times a couple may meet again"
-    )
-    gibson: GibsonIn = GibsonIn(on=True, spread=500, prize_places=1)
-    fontes_rounds: Int = Field(
-        3, ge=1, le=MAX_ROUNDS, description="Initial Fontes: how many rounds (odd)"
-    )
-    rejected_challenge: str | None = Field(
-        None,
-        description="a failed challenge's rule in its games (none, lose_turn, minus_5, "
-        "bonus_5, bonus_10; empty: the ruleset's own); by default the club's usual one",
-    )
-    clock: Any = Field(
-        None,
-        description="its games' clock, as POST /api/games/ takes it "
-        '({"kind": "player", "minutes": 25} or {"kind": "turn", "seconds": 75}; null: none); '
-        "left out, the club's usual clock",
-        examples=[{"kind": "player", "minutes": 25}],
-    )
-
-    def rules(self, club: Club) -> dict[str, Any]:
-        """The event's game rules: as given, else the club's usual ones."""
-        usual = club_settings.rules_of(club)
-        ruleset = self.ruleset or usual.ruleset
-        if not ruleset:
-            raise ApiError(422, "no_ruleset", f"Give the ruleset: {club.name} keeps no usual game.")
-        return {
-            "ruleset": ruleset,
-            "lexicon": self.lexicon or usual.lexicon or None,
-            "challenge_mode": self.challenge_mode or usual.challenge_mode or "auto",
-            "rejected_challenge": (
-                usual.rejected_challenge
-                if self.rejected_challenge is None
-                else self.rejected_challenge
-            ),
-            "clock": self.clock if "clock" in self.model_fields_set else usual.clock,
-        }
-
-    def fields(self, club: Club) -> dict[str, Any]:
-        """``do_create_tournament``'s keywords but its players."""
-        return {
-            "name": self.name,
-            "date": self.date,
-            "rounds": self.rounds,
-            "bye_spread": self.bye_spread,
-            "forfeit_spread": self.forfeit_spread,
-            "repeats_allowed": self.repeats_allowed,
-            "gibson": self.gibson.on,
-            "gibson_spread": self.gibson.spread,
-            "prize_places": self.gibson.prize_places,
-            "fontes_rounds": self.fontes_rounds,
-            **self.rules(club),
-        }
-
-
-class TournamentIn(EventIn):
-    players: list[EntryIn] = Field(..., min_length=1, max_length=MAX_ENTRANTS)
-
-
-class ImportIn(EventIn):
-    t_file: str = Field(
-        ...,
-        max_length=T_FILE_MOST,
-        description="the text of tsh's .t file: one line a player, 'Last, First rating "
-        "opponents; scores' (its results so far become rounds paired by hand)",
-        examples=["Archer, Ann 1700 2; 412\nBaker, Ben 1600 1; 377\n"],
-    )
-
-
-class RoundIn(Schema):
-    method: Literal["swiss", "round_robin", "koth", "fontes", "manual"]
-    round: Int | None = Field(None, description="the round meant; refused unless it is the next")
-    based_on: Int | None = Field(
-        None, description="the last round the standings count (the round before by default)"
-    )
-    pairings: list[tuple[Text, Text]] = Field(
-        default_factory=list, description="manual: the couples, by name", max_length=200
-    )
-    bye: Text | None = Field(None, description="manual: who has the bye")
-    byes: list[Text] = Field(
-        default_factory=list, max_length=200, description="manual: a bye for each division"
-    )
-
-
-class ResultIn(Schema):
-    round: Int = Field(..., ge=1)
-    player1: Text
-    score1: Int
-    player2: Text
-    score2: Int
-
-
-def _tournament(tournament_id: int) -> Tournament:
-    found = Tournament.objects.select_related("club").filter(pk=tournament_id).first()
-    if found is None:
-        raise Http404
-    return found
 
 
 def _described(tournament: Tournament) -> TournamentOut:
@@ -257,7 +123,12 @@ def _round(paired: TournamentRound) -> RoundOut:
     return {"round": paired.number, "method": paired.method, "pairings": tables, "byes": byes}
 
 
-@api.post("/clubs/", **answers(201, ClubOut, *DIRECTING), summary="Make a club, as its director")
+@api.post(
+    "/clubs/",
+    **answers(201, ClubOut, *DIRECTING),
+    summary="Make a club, as its director",
+    operation_id="scorekeeper_api_tournaments_create_club",
+)
 def create_club(request: HttpRequest, payload: ClubIn) -> Status[ClubOut]:
     try:
         user = account_of(request)
@@ -271,6 +142,7 @@ def create_club(request: HttpRequest, payload: ClubIn) -> Status[ClubOut]:
     "/clubs/{slug}/tournaments/",
     **answers(201, TournamentOut, *DIRECTING, 404),
     summary="Make a tournament of the club, with its players",
+    operation_id="scorekeeper_api_tournaments_create_tournament",
 )
 def create_tournament(
     request: HttpRequest, slug: str, payload: TournamentIn
@@ -290,6 +162,7 @@ def create_tournament(
     "/clubs/{slug}/tournaments/import",
     **answers(201, TournamentOut, *DIRECTING, 404),
     summary="Start an event from tsh's .t file: its players, ratings and results so far",
+    operation_id="scorekeeper_api_tournaments_import_tournament",
 )
 def import_tournament(request: HttpRequest, slug: str, payload: ImportIn) -> Status[TournamentOut]:
     club = club_named(slug)
@@ -302,6 +175,7 @@ def import_tournament(request: HttpRequest, slug: str, payload: ImportIn) -> Sta
     "/clubs/{slug}/tournaments/",
     **answers(200, list[TournamentOut], *READ, 404),
     summary="A club's tournaments, the latest first",
+    operation_id="scorekeeper_api_tournaments_list_tournaments",
 )
 def list_tournaments(request: HttpRequest, slug: str) -> list[TournamentOut]:
     return [_described(t) for t in club_named(slug).tournaments.all()]
@@ -311,9 +185,10 @@ def list_tournaments(request: HttpRequest, slug: str) -> list[TournamentOut]:
     "/tournaments/{tournament_id}/rounds/",
     **answers(201, RoundOut, *DIRECTING, 404),
     summary="Pair the next round; each table's game is made, its first player to move",
+    operation_id="scorekeeper_api_tournaments_pair_round",
 )
 def pair_round(request: HttpRequest, tournament_id: int, payload: RoundIn) -> Status[RoundOut]:
-    tournament = _tournament(tournament_id)
+    tournament = access_event(tournament_id)
     director_of(request, tournament.club)
     limits.check_paired_games(request)
     paired = do_pair_round(
@@ -328,19 +203,14 @@ def pair_round(request: HttpRequest, tournament_id: int, payload: RoundIn) -> St
     return Status(201, _round(paired))
 
 
-class SwapIn(Schema):
-    players: tuple[Text, Text] = Field(
-        ..., examples=[["Ann Archer", "Cy Cole"]], description="each takes the other's place"
-    )
-
-
 @api.delete(
     "/tournaments/{tournament_id}/rounds/{number}",
     **answers(200, UnpairedOut, *DIRECTING, 404),
     summary="Take back a round before its first turn: its games go, and it can be paired again",
+    operation_id="scorekeeper_api_tournaments_unpair_round",
 )
 def unpair_round(request: HttpRequest, tournament_id: int, number: int) -> UnpairedOut:
-    tournament = _tournament(tournament_id)
+    tournament = access_event(tournament_id)
     director_of(request, tournament.club)
     removed = do_unpair_round(tournament, number)
     return {"round": number, "games_removed": removed}
@@ -350,19 +220,12 @@ def unpair_round(request: HttpRequest, tournament_id: int, number: int) -> Unpai
     "/tournaments/{tournament_id}/rounds/{number}/swap",
     **answers(200, RoundOut, *DIRECTING, 404),
     summary="Swap two players of a round before its first turn; the round as paired now",
+    operation_id="scorekeeper_api_tournaments_swap",
 )
 def swap(request: HttpRequest, tournament_id: int, number: int, payload: SwapIn) -> RoundOut:
-    tournament = _tournament(tournament_id)
+    tournament = access_event(tournament_id)
     director_of(request, tournament.club)
     return _round(do_swap(tournament, number, *payload.players))
-
-
-class LateEntriesIn(Schema):
-    players: list[EntryIn] = Field(..., min_length=1, max_length=MAX_ENTRANTS)
-
-
-class WithdrawalIn(Schema):
-    name: Text = Field(..., examples=["Ben Baker"], description="the player who leaves the event")
 
 
 def _entrant(entrant: Entrant) -> EntrantOut:
@@ -393,11 +256,12 @@ def _forfeit(pairing: Pairing, tournament: Tournament) -> ForfeitOut:
     "/tournaments/{tournament_id}/players/",
     **answers(201, list[EntrantOut], *DIRECTING, 404),
     summary="Late entries: paired from the next round on, each round before a forfeit loss",
+    operation_id="scorekeeper_api_tournaments_add_players",
 )
 def add_players(
     request: HttpRequest, tournament_id: int, payload: LateEntriesIn
 ) -> Status[list[EntrantOut]]:
-    tournament = _tournament(tournament_id)
+    tournament = access_event(tournament_id)
     user = director_of(request, tournament.club)
     made = do_add_players(
         tournament,
@@ -411,11 +275,12 @@ def add_players(
     "/tournaments/{tournament_id}/withdrawals/",
     **answers(201, WithdrawalOut, *DIRECTING, 404),
     summary="Withdraw a player: not paired again; their open games become forfeit wins",
+    operation_id="scorekeeper_api_tournaments_withdraw",
 )
 def withdraw(
     request: HttpRequest, tournament_id: int, payload: WithdrawalIn
 ) -> Status[WithdrawalOut]:
-    tournament = _tournament(tournament_id)
+    tournament = access_event(tournament_id)
     user = director_of(request, tournament.club)
     entrant = entrant_named(tournament, payload.name)
     forfeited = do_withdraw(entrant, by=user.get_username())
@@ -427,18 +292,14 @@ def withdraw(
     return Status(201, answer)
 
 
-class ForfeitIn(Schema):
-    round: Int = Field(..., ge=1)
-    absent: Text = Field(..., examples=["Ben Baker"], description="the player who didn't come")
-
-
 @api.post(
     "/tournaments/{tournament_id}/forfeits/",
     **answers(201, ForfeitOut, *DIRECTING, 404),
     summary="A paired player is absent: a loss by the forfeit margin, a win for the opponent",
+    operation_id="scorekeeper_api_tournaments_forfeit",
 )
 def forfeit(request: HttpRequest, tournament_id: int, payload: ForfeitIn) -> Status[ForfeitOut]:
-    tournament = _tournament(tournament_id)
+    tournament = access_event(tournament_id)
     user = director_of(request, tournament.club)
     pairing = do_forfeit(tournament, payload.round, payload.absent, by=user.get_username())
     return Status(201, _forfeit(pairing, tournament))
@@ -448,9 +309,10 @@ def forfeit(request: HttpRequest, tournament_id: int, payload: ForfeitIn) -> Sta
     "/tournaments/{tournament_id}/results/",
     **answers(201, ResultOut, *DIRECTING, 404),
     summary="Type in the result of a game played without the app",
+    operation_id="scorekeeper_api_tournaments_enter_result",
 )
 def enter_result(request: HttpRequest, tournament_id: int, payload: ResultIn) -> Status[ResultOut]:
-    tournament = _tournament(tournament_id)
+    tournament = access_event(tournament_id)
     user = director_of(request, tournament.club)
     pairing = do_enter_result(
         tournament,
@@ -476,12 +338,13 @@ def enter_result(request: HttpRequest, tournament_id: int, payload: ResultIn) ->
     "/tournaments/{tournament_id}/standings",
     **answers(200, list[StandingOut], *READ, 404),
     summary="The standings in order, places shared shown as 1=; of one division",
+    operation_id="scorekeeper_api_tournaments_standings",
 )
 def standings(
     request: HttpRequest, tournament_id: int, division: Text | None = None
 ) -> list[StandingOut]:
     """``division`` names the division asked for; an event of several needs it."""
-    rows = reads.standings(_tournament(tournament_id), division)
+    rows = reads.standings(access_event(tournament_id), division)
     return [
         {
             "rank": row.standing.rank,
@@ -501,12 +364,13 @@ def standings(
     "/tournaments/{tournament_id}/standings.csv",
     **answers(308, None, *READ, 404),
     summary="Where the standings' CSV file is: /tournaments/{id}/standings.csv",
+    operation_id="scorekeeper_api_tournaments_standings_csv",
 )
 def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     # As the .t file: one address, the page's (rank, name, wins, losses, spread, games,
     # gibsonized, rating_before, rating_after, rating_change; a header line first).
-    tournament = _tournament(tournament_id)
-    path = reverse("tournament_standings_csv", args=[tournament.pk])
+    tournament = access_event(tournament_id)
+    path = reverse("event_standings_csv", args=[tournament.pk])
     return HttpResponseRedirect(path, status=308)
 
 
@@ -514,30 +378,17 @@ def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     "/tournaments/{tournament_id}/export.t",
     **answers(308, None, *READ, 404),
     summary="Where the event's tsh .t file is: /tournaments/{id}/export.t (?division=)",
+    operation_id="scorekeeper_api_tournaments_export_t",
 )
 def export_t(
     request: HttpRequest, tournament_id: int, division: Text | None = None
 ) -> HttpResponse:
     # The file has one address, the page's; the API points there.
-    tournament = _tournament(tournament_id)
-    address = reverse("tournament_export_t", args=[tournament.pk])
+    tournament = access_event(tournament_id)
+    address = reverse("event_export_t", args=[tournament.pk])
     if division is not None:
         address += "?" + urlencode({"division": division})
     return HttpResponseRedirect(address, status=308)
-
-
-# Corrections with a trace, and the event itself ----------------------------------------------
-class VoidIn(Schema):
-    round: Int = Field(..., ge=1)
-    player: Text = Field(..., examples=["Ben Baker"], description="either player of the table")
-
-
-class EventChangeIn(Schema):
-    date: Date | None = Field(None, description="YYYY-MM-DD")
-    archived: bool | None = Field(None, description="archived: off the club's list and screen")
-    tonight: bool | None = Field(
-        None, description="the event the club's director's screen shows tonight"
-    )
 
 
 def _kept(first: int | None, second: int | None, absent: Entrant | None) -> KeptResultOut:
@@ -595,9 +446,10 @@ def _result_line(
     "/tournaments/{tournament_id}/results/",
     **answers(200, list[ResultLineOut], *READ, 404),
     summary="Every round's tables and byes with their results and the corrections made",
+    operation_id="scorekeeper_api_tournaments_list_results",
 )
 def list_results(request: HttpRequest, tournament_id: int) -> list[ResultLineOut]:
-    tournament = _tournament(tournament_id)
+    tournament = access_event(tournament_id)
     made: dict[int, list[ResultCorrection]] = {}
     for correction in corrections_of(tournament):
         made.setdefault(correction.pairing_id, []).append(correction)
@@ -614,9 +466,10 @@ def _line_of(pairing: Pairing) -> ResultLineOut:
     **answers(200, ResultLineOut, *DIRECTING, 404),
     summary="Set or correct the result of a game played without the app (or of a forfeit); "
     "the old result is kept with who corrected it and when",
+    operation_id="scorekeeper_api_tournaments_correct_result",
 )
 def correct_result(request: HttpRequest, tournament_id: int, payload: ResultIn) -> ResultLineOut:
-    tournament = _tournament(tournament_id)
+    tournament = access_event(tournament_id)
     user = director_of(request, tournament.club)
     pairing = do_correct_result(
         tournament,
@@ -634,9 +487,10 @@ def correct_result(request: HttpRequest, tournament_id: int, payload: ResultIn) 
     "/tournaments/{tournament_id}/results/void",
     **answers(200, ResultLineOut, *DIRECTING, 404),
     summary="Void a forfeit or a typed-in result: the table waits for a result again",
+    operation_id="scorekeeper_api_tournaments_void_result",
 )
 def void_result(request: HttpRequest, tournament_id: int, payload: VoidIn) -> ResultLineOut:
-    tournament = _tournament(tournament_id)
+    tournament = access_event(tournament_id)
     user = director_of(request, tournament.club)
     pairing = do_void_result(tournament, payload.round, payload.player, by=user.get_username())
     return _line_of(pairing)
@@ -656,9 +510,10 @@ def _state(tournament: Tournament) -> EventStateOut:
     "/tournaments/{tournament_id}",
     **answers(200, EventStateOut, *DIRECTING, 404),
     summary="Set an event's date, archive it (or bring it back), make it tonight's",
+    operation_id="scorekeeper_api_tournaments_change_event",
 )
 def change_event(request: HttpRequest, tournament_id: int, payload: EventChangeIn) -> EventStateOut:
-    tournament = _tournament(tournament_id)
+    tournament = access_event(tournament_id)
     director_of(request, tournament.club)
     tournament = do_change_event(tournament, date=payload.date, archived=payload.archived)
     if payload.tonight is not None:
@@ -670,9 +525,10 @@ def change_event(request: HttpRequest, tournament_id: int, payload: EventChangeI
     "/tournaments/{tournament_id}",
     **answers(204, None, *DIRECTING, 404),
     summary="Delete an event that has no result yet (else archive it)",
+    operation_id="scorekeeper_api_tournaments_delete_event",
 )
 def delete_event(request: HttpRequest, tournament_id: int) -> Status[None]:
-    tournament = _tournament(tournament_id)
+    tournament = access_event(tournament_id)
     director_of(request, tournament.club)
     do_delete_tournament(tournament)
     return Status(204, None)

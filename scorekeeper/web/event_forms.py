@@ -80,7 +80,7 @@ class PlayersField(forms.CharField):
         return read_entries(super().clean(value) or "")
 
 
-class NewTournamentForm(forms.Form):
+class NewEventForm(forms.Form):
     name = forms.CharField(max_length=120, label="Name of the event")
     date = forms.DateField(
         label="Date", required=False, widget=forms.DateInput(attrs={"type": "date"}),

@@ -116,7 +116,7 @@ def _draw_live(tournament: Tournament) -> LivePart:
         "divisions": divisions,
         "current_round": number,
     }
-    html = render_to_string("tournaments/_live.html", context)
+    html = render_to_string("events/_live.html", context)
     gzipped = gzip.compress(html.encode(), compresslevel=6, mtime=0)
     return LivePart(
         tournament.version, html, gzipped, seats_of({number: current} if number else {})
@@ -192,7 +192,7 @@ def _draw_scorecard(tournament: Tournament, number: int) -> str | None:
             card = row.standing.scorecard
             lines = [(line, names.get(line.opponent or 0, "")) for line in card]
             context = {"tournament": tournament, "row": row, "lines": lines, "division": division}
-            return render_to_string("tournaments/_scorecard.html", context)
+            return render_to_string("events/_scorecard.html", context)
     return None
 
 

@@ -2,7 +2,7 @@
 the games' (the same recorder, placeholders and fixed clocks).
 
 ``scenario`` makes a club and its events through ``/api/clubs/`` and ``/api/tournaments/``:
-every route of ``scorekeeper.api.tournaments``, each refusal it can answer (401, 403, 404, 409,
+every route of ``scorekeeper.api.events``, each refusal it can answer (401, 403, 404, 409,
 422), a round paired each way, a table's game played through ``/api/games/``, late entries, a
 withdrawal, a forfeit, results typed in, corrected and voided, the standings, the files'
 redirects, the event's date, archive and tonight, its deletion.

@@ -7,8 +7,8 @@ from django import forms
 
 from scorekeeper.events.entries import MAX_ENTRANTS, do_create_tournament
 from scorekeeper.models import Entrant
-from scorekeeper.web import tournament_forms
-from scorekeeper.web.tournament_forms import PairForm, read_entries
+from scorekeeper.web import event_forms
+from scorekeeper.web.event_forms import PairForm, read_entries
 from tests.factories import PASSWORD, account, make_club, messages_of
 
 pytestmark = pytest.mark.django_db
@@ -18,11 +18,11 @@ def test_a_list_of_players_longer_than_the_cap_is_refused_unread(monkeypatch):
     longest = "\n".join(f"Player {i}" for i in range(MAX_ENTRANTS))
     assert len(read_entries(longest)) == MAX_ENTRANTS  # the cap itself is read
     read_lines: list[str] = []
-    monkeypatch.setattr(tournament_forms, "Entry", lambda *a: read_lines.append(a))
+    monkeypatch.setattr(event_forms, "Entry", lambda *a: read_lines.append(a))
     with pytest.raises(forms.ValidationError, match="at most 300 players"):
         read_entries("Ann\n" * 600_000)
     with pytest.raises(forms.ValidationError, match="too long"):
-        read_entries("A" * (tournament_forms.MOST_CHARACTERS + 1))
+        read_entries("A" * (event_forms.MOST_CHARACTERS + 1))
     assert read_lines == []
 
 

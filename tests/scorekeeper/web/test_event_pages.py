@@ -12,7 +12,7 @@ from scorekeeper.events.reads import standings
 from scorekeeper.events.results import do_enter_result, do_forfeit, do_withdraw
 from scorekeeper.events.rounds import do_pair_round
 from scorekeeper.models import Game, Pairing, Tournament
-from scorekeeper.web.tournament_forms import read_entries
+from scorekeeper.web.event_forms import read_entries
 from tests.factories import PASSWORD, account, make_club, messages_of
 
 pytestmark = pytest.mark.django_db
