@@ -13,7 +13,7 @@ from tests.factories import CLUB_WORDS
 from .api_answers import dump
 from .event_answers import difference, record, recording
 
-pytestmark = pytest.mark.django_db
+pytestmark = pytest.mark.django_db(reset_sequences=True)  # the seats' draw reads the rows' ids
 
 
 @pytest.fixture(autouse=True)
