@@ -52,14 +52,14 @@ lint: install
 
 # With PG_TEST_URL set (CI sets it), the suite also runs on PostgreSQL, at the same time as on
 # SQLite (the machines have two cores; one after the other the passes took past 20 minutes), its
-# output shown after SQLite's. Not again on PostgreSQL: what uses no database (the engine's and the
-# tournaments' cores, plain Python; the import rules; the lock; the documented commands, run in a fresh
+# output shown after SQLite's. Not again on PostgreSQL: what uses no database (the engine and its
+# events' rules, plain Python; the import rules; the lock; the documented commands, run in a fresh
 # clone's environment on SQLite), the browser's journeys, whose pages reach the database through
 # the views the rest of the suite runs on PostgreSQL, the server's cost under the worst searches
 # (a load on the processor, not the database), and what follows Redis's one pub/sub channel,
 # which two test processes would hear each other on.
 ONCE := --ignore=referee --ignore=tests/referee --ignore=tests/test_readme_commands.py \
-	--ignore=tests/scorekeeper/tournaments --ignore=tests/test_imports.py --ignore=tests/test_lock.py \
+	--ignore=tests/test_imports.py --ignore=tests/test_lock.py \
 	--ignore=tests/test_bench.py --ignore=tests/browser --ignore=tests/hostile/test_server_cost.py \
 	-m "not redis" -p no:cacheprovider
 PG_LOG := var/test-postgresql.log

@@ -52,11 +52,11 @@ PLAYERS, ROUNDS, PLAYED, DIVISIONS, TABLES = 300, 24, 7, 3, 150
 
 def pairing_ms(players: int = PLAYERS) -> float:
     """The slowest of pairing a round of ``players`` in one division, Swiss and King of the
-    Hill, after 20 and 29 rounds of seeded results: the core's ``pair_round`` alone."""
-    from scorekeeper import tournaments as core
+    Hill, after 20 and 29 rounds of seeded results: the event rules' ``pair_round`` alone."""
+    from referee.events import Bout, Competitor, Rules, pair_round
 
     draw = random.Random(players)
-    field = [core.Player(i, f"P{i}", 1000 + draw.randrange(1000)) for i in range(1, players + 1)]
+    field = [Competitor(i, f"P{i}", 1000 + draw.randrange(1000)) for i in range(1, players + 1)]
     slowest = 0.0
     for rounds in (20, 29):
         results: list[Any] = []
@@ -64,12 +64,12 @@ def pairing_ms(players: int = PLAYERS) -> float:
             ids = [p.id for p in field]
             draw.shuffle(ids)
             results += [
-                core.Game(number, a, b, 300 + draw.randrange(200), 300 + draw.randrange(200))
+                Bout(number, a, b, 300 + draw.randrange(200), 300 + draw.randrange(200))
                 for a, b in zip(ids[::2], ids[1::2], strict=True)
             ]
         for method in ("swiss", "koth"):
             began = time.perf_counter()
-            core.pair_round(method, field, results, core.Rules(rounds=30), rounds + 1)
+            pair_round(method, field, results, Rules(rounds=30), rounds + 1)
             slowest = max(slowest, (time.perf_counter() - began) * 1000)
     return round(slowest)
 

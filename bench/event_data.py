@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorekeeper.game import tournaments as events
+from referee.events import circle_round
+from scorekeeper.events.entries import Entry, do_create_tournament
+from scorekeeper.events.reads import entrants_of
 from scorekeeper.models import Club, Pairing, Tournament, TournamentRound
-from scorekeeper.tournaments import circle_round
 
 
 def score(player: int, round: int) -> int:
@@ -35,14 +36,14 @@ def played_event(
     rounds, the first ``played`` of them paired and their results typed in."""
     labels = [chr(ord("A") + i) for i in range(divisions)] if divisions > 1 else [""]
     entries = [
-        events.Entry(f"Player {i:03d}", 1200 + (i * 53) % 900, 20, labels[i % len(labels)])
+        Entry(f"Player {i:03d}", 1200 + (i * 53) % 900, 20, labels[i % len(labels)])
         for i in range(1, players + 1)
     ]
-    tournament = events.do_create_tournament(
+    tournament = do_create_tournament(
         club, name=name, ruleset="upwords-10", lexicon=lexicon, rounds=rounds, players=entries,
         **fields,
     )  # fmt: skip
-    entrants = events.entrants_of(tournament)
+    entrants = entrants_of(tournament)
     made = []
     for number in range(1, played + 1):
         paired = TournamentRound.objects.create(

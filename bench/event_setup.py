@@ -19,7 +19,7 @@ def main(argv: list[str]) -> None:
 
     django.setup()
     from bench.event_data import played_event
-    from scorekeeper.game import tournaments as events
+    from scorekeeper.events.rounds import do_pair_round
     from scorekeeper.models import Club
 
     players, rounds, played, divisions = (int(a) for a in argv[:4])
@@ -29,7 +29,7 @@ def main(argv: list[str]) -> None:
         lexicon="CSW19", gibson=False,
     )  # fmt: skip
     began = time.perf_counter()
-    paired = events.do_pair_round(event, "swiss")
+    paired = do_pair_round(event, "swiss")
     pairing_ms = (time.perf_counter() - began) * 1000
     games = [p.game for p in paired.pairings.select_related("game").order_by("table") if p.game]
     tables = [{"id": str(game.pk), "token": game.token, "entry": 0} for game in games]

@@ -14,10 +14,10 @@ class ScorekeeperConfig(AppConfig):
         news.draw_with(pushed_part)
         # An event's live part is drawn once it changes, where it changed, before its pages hear
         # of it
-        from scorekeeper.game import event_version
+        from scorekeeper.events.version import draw_with
         from scorekeeper.web.event_parts import draw_for, hold
 
-        event_version.draw_with(draw_for)
+        draw_with(draw_for)
         # ... and taken into each other process's memory before that process's pages do.
         from scorekeeper.live.hub import hub
 

@@ -8,9 +8,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import referee
+import referee.events
 
 ROOT = Path(__file__).resolve().parents[1]
 SUBMODULES = {module.name for module in pkgutil.iter_modules(referee.__path__)}
+EVENT_MODULES = {module.name for module in pkgutil.iter_modules(referee.events.__path__)}
 
 
 def modules(*folders: str) -> Iterator[tuple[str, ast.Module]]:
@@ -20,19 +22,28 @@ def modules(*folders: str) -> Iterator[tuple[str, ast.Module]]:
                 yield str(path.relative_to(ROOT)), ast.parse(path.read_text(), str(path))
 
 
+# The engine's two faces: the rules of a game (``referee``) and of an event (``referee.events``).
+FACES = {"referee", "referee.events"}
+
+
 def referee_submodule_imports(tree: ast.Module) -> Iterator[tuple[int, str]]:
-    """``from referee.game import X``, ``import referee.game``, ``from referee import game``."""
+    """``from referee.game import X``, ``import referee.game``, ``from referee import game``,
+    ``from referee.events.pairing import X`` (``from referee.events import X`` is a face's)."""
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            if node.module.startswith("referee."):
+            if node.module.startswith("referee.") and node.module not in FACES:
                 yield node.lineno, f"from {node.module} import ..."
-            elif node.module == "referee":
+            elif node.module in FACES:
                 for alias in node.names:
-                    if alias.name in SUBMODULES:
-                        yield node.lineno, f"from referee import {alias.name}"
+                    if f"{node.module}.{alias.name}" in FACES or (
+                        node.module == "referee" and alias.name in SUBMODULES
+                    ):
+                        yield node.lineno, f"from {node.module} import {alias.name}"
+                    elif node.module == "referee.events" and alias.name in EVENT_MODULES:
+                        yield node.lineno, f"from referee.events import {alias.name}"
         elif isinstance(node, ast.Import):
             for alias in node.names:
-                if alias.name.startswith("referee."):
+                if alias.name.startswith("referee.") and alias.name not in FACES:
                     yield node.lineno, f"import {alias.name}"
 
 
@@ -61,12 +72,13 @@ def test_the_app_imports_the_engine_only_through_its_public_face() -> None:
         for path, tree in modules("scorekeeper", "config", "bench")
         for line, text in referee_submodule_imports(tree)
     ]
-    assert found == [], "import these names from referee itself (referee/__init__.py)"
+    assert found == [], "import these names from referee or referee.events (their __init__.py)"
 
 
 def test_every_name_the_face_shows_is_there() -> None:
-    assert sorted(referee.__all__) == sorted(set(referee.__all__))
-    assert [name for name in referee.__all__ if not hasattr(referee, name)] == []
+    for face in (referee, referee.events):
+        assert sorted(face.__all__) == sorted(set(face.__all__))
+        assert [name for name in face.__all__ if not hasattr(face, name)] == []
 
 
 def test_no_module_imports_another_modules_private_names() -> None:
@@ -83,8 +95,10 @@ def test_the_import_checks_see_what_they_look_for() -> None:
         "from referee.game import GameState\nimport referee.gcg\nfrom referee import dawg\n"
         "from referee import GameState\nfrom scorekeeper.web.table import _whole\n"
         "from .views import _whole\nfrom __future__ import annotations\n"
+        "from referee.events import Bout\nfrom referee.events.pairing import Situation\n"
+        "from referee import events\nfrom referee.events import pairing\nimport referee.events\n"
     )
-    assert [line for line, _ in referee_submodule_imports(tree)] == [1, 2, 3]
+    assert [line for line, _ in referee_submodule_imports(tree)] == [1, 2, 3, 9, 10, 11]
     assert [line for line, _ in private_imports(tree)] == [5, 6]
 
 
@@ -97,10 +111,15 @@ ABOVE_THE_DOMAIN = {
     "scorekeeper.http",
 }
 LAYERS = {
-    "scorekeeper.game": ABOVE_THE_DOMAIN,
     "scorekeeper.games": ABOVE_THE_DOMAIN,
-    "scorekeeper.clubs": {"scorekeeper.game", *ABOVE_THE_DOMAIN},
-    "scorekeeper.live": {"scorekeeper.game", "scorekeeper.games", *ABOVE_THE_DOMAIN},
+    "scorekeeper.clubs": {"scorekeeper.events", *ABOVE_THE_DOMAIN},
+    "scorekeeper.events": ABOVE_THE_DOMAIN,
+    "scorekeeper.live": {
+        "scorekeeper.games",
+        "scorekeeper.clubs",
+        "scorekeeper.events",
+        *ABOVE_THE_DOMAIN,
+    },
     "scorekeeper.records": {"scorekeeper.api", "scorekeeper.web", "scorekeeper.stats"},
     "scorekeeper.stats": {"scorekeeper.api", "scorekeeper.web", "scorekeeper.records"},
     "scorekeeper.api": {"scorekeeper.web"},
@@ -108,9 +127,9 @@ LAYERS = {
     "scorekeeper.web": {"scorekeeper.api"},
     # The photo reader is plain Python over the engine: nothing of the app above it.
     "scorekeeper.photo": {
-        "scorekeeper.game",
         "scorekeeper.games",
         "scorekeeper.clubs",
+        "scorekeeper.events",
         "scorekeeper.live",
         "scorekeeper.models",
         *ABOVE_THE_DOMAIN,
@@ -217,7 +236,7 @@ NEVER_REACHES = {
     "scorekeeper.http": {"scorekeeper.api", "scorekeeper.web"},
     "scorekeeper.games": {"scorekeeper.api", "scorekeeper.web", "scorekeeper.http"},
     "scorekeeper.clubs": {"scorekeeper.api", "scorekeeper.web", "scorekeeper.http"},
-    "scorekeeper.game": {"scorekeeper.api", "scorekeeper.web"},
+    "scorekeeper.events": {"scorekeeper.api", "scorekeeper.web", "scorekeeper.http"},
     "referee": {"scorekeeper"},
 }
 

@@ -4,10 +4,10 @@
 ``serialize`` builds those answers from a game.
 
 May import: ``referee``, ``scorekeeper.models``, ``scorekeeper.games``, ``scorekeeper.clubs``,
-``scorekeeper.game`` (the events), ``scorekeeper.records`` and ``scorekeeper.http``. Never
+``scorekeeper.events``, ``scorekeeper.records`` and ``scorekeeper.http``. Never
 imports ``scorekeeper.web``, not even through another module: a piece both need belongs in a
-subject (``games``, ``clubs``) or in ``http``.
+subject (``games``, ``clubs``, ``events``) or in ``http``.
 """
 
 # The tournaments' routes join the API as their module loads: whoever imports the API has them.
-from scorekeeper.api import clubs, endpoints, photos, tournaments  # noqa: E402, F401
+from scorekeeper.api import clubs, endpoints, events, photos  # noqa: E402, F401

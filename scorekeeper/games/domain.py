@@ -29,7 +29,7 @@ from referee import (
     IllegalAction,
     InputError,
 )
-from scorekeeper.game.event_version import do_bump_for_game
+from scorekeeper.events.version import do_bump_for_game
 from scorekeeper.games import checkpoints, clocks, rows
 from scorekeeper.games.access import fetch_game
 from scorekeeper.games.checkpoints import CheckpointsDue

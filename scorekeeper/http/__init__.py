@@ -6,5 +6,5 @@ a code and a sentence) and ``links`` (a game's scorer addresses, and the name of
 keeps its secret).
 
 May import: ``referee``, ``scorekeeper.models``, ``scorekeeper.games``, ``scorekeeper.clubs``,
-``scorekeeper.game`` and ``config``. Never imports ``scorekeeper.api`` or ``scorekeeper.web``.
+``scorekeeper.events`` and ``config``. Never imports ``scorekeeper.api`` or ``scorekeeper.web``.
 """

@@ -52,7 +52,7 @@ def club_channel(club_id: int) -> str:
 
 
 def event_channel(tournament_id: int) -> str:
-    """An event's own changes (``game.event_version``): what its pages follow."""
+    """An event's own changes (``events.version``): what its pages follow."""
     return f"event:{tournament_id}"
 
 

@@ -12,7 +12,7 @@ from scorekeeper.models.people import Player
 
 class Tournament(models.Model):
     """A club's event: its games' rules, its rounds and the director's tournament rules (the
-    plain core, ``scorekeeper.tournaments``, reads them as its ``Rules``). Its players are in
+    plain core, ``referee.events``, reads them as its ``Rules``). Its players are in
     one or more divisions (``Entrant.division``), each paired and ranked on its own."""
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
@@ -39,7 +39,7 @@ class Tournament(models.Model):
     # marked it as the event the club's director's screen shows (None: never).
     archived = models.BooleanField(default=False)
     tonight = models.DateField(null=True, blank=True)
-    # One more with every change to what the event's pages show (``game.event_version``):
+    # One more with every change to what the event's pages show (``events.version``):
     # their ETag and the key of the part drawn once for every phone.
     version = models.PositiveIntegerField(default=0)
 

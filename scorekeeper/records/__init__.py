@@ -4,5 +4,5 @@ in (``gcg_import``, entered through the domain's ``draft_game`` like any other g
 whether a record is of a game already here (``duplicates``).
 
 May import: ``referee``, ``scorekeeper.models``, ``scorekeeper.invisible`` and
-``scorekeeper.game``. Never imports ``api`` or ``web``, which serve these formats.
+``scorekeeper.games``. Never imports ``api`` or ``web``, which serve these formats.
 """

@@ -11,7 +11,6 @@ the scorer page for a reload offline), ``forms``, ``presenters`` (what a page sh
 of a game), ``shortcuts`` and ``ops`` (health check).
 
 Every change goes through ``scorekeeper.games.domain``. May import: ``referee``,
-``scorekeeper.models``, ``scorekeeper.games``, ``scorekeeper.clubs``, ``scorekeeper.game`` (the
-events), ``scorekeeper.records``, ``scorekeeper.stats``, ``scorekeeper.live`` and
-``scorekeeper.http``. Never imports ``scorekeeper.api``, not even through another module.
+``scorekeeper.models``, ``scorekeeper.games``, ``scorekeeper.clubs``, ``scorekeeper.events``,
+``scorekeeper.records``, ``scorekeeper.stats``, ``scorekeeper.live`` and ``scorekeeper.http``. Never imports ``scorekeeper.api``, not even through another module.
 """

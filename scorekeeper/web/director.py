@@ -25,7 +25,7 @@ from django.utils import timezone
 from django.views.decorators.http import condition, require_GET
 
 from referee import InputError
-from scorekeeper.game.tournaments import event_stamp
+from scorekeeper.events.reads import event_stamp
 from scorekeeper.games.clocks import is_waiting
 from scorekeeper.games.replay import turn_phrase
 from scorekeeper.games.turn_kinds import describe

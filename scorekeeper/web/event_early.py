@@ -118,8 +118,8 @@ async def send_part(
     headers: list[tuple[bytes, bytes]],
     site: list[tuple[bytes, bytes]],
 ) -> None:
-    """The part, as ``web.tournaments.standings_part`` and the middleware answer it."""
-    from scorekeeper.web.tournaments import part_etag
+    """The part, as ``web.events.standings_part`` and the middleware answer it."""
+    from scorekeeper.web.events import part_etag
 
     etag = f'"{part_etag(tournament_id, part.version)}"'.encode()
     named = _header(headers, b"if-none-match")

@@ -20,7 +20,14 @@ from typing import Any, TypeVar
 from django.core.cache import cache
 from django.template.loader import render_to_string
 
-from scorekeeper.game import tournaments as events
+from scorekeeper.events.reads import (
+    Row,
+    division_standings,
+    latest_round,
+    names_of,
+    read_results,
+    result_shown,
+)
 from scorekeeper.models import Pairing, Tournament, name_key
 
 KEEP_SECONDS = 6 * 3600  # a version's parts are kept as long as an evening's play
@@ -94,23 +101,23 @@ class DivisionView:
 
     name: str
     current: list[tuple[Pairing, str]]  # the latest round's tables, each with its result
-    rows: list[events.Row]
+    rows: list[Row]
 
 
 def _draw_live(tournament: Tournament) -> LivePart:
-    number, current = events.latest_round(tournament)
+    number, current = latest_round(tournament)
     divisions = []
     # The results as plain rows: hundreds of players' rounds, no model built for each.
-    for name, rows in events.division_standings(tournament, events.read_results(tournament)):
+    for name, rows in division_standings(tournament, read_results(tournament)):
         ids = {row.entrant.pk for row in rows}
-        tables = [(p, events.result_shown(p)) for p in current if p.first_id in ids]
+        tables = [(p, result_shown(p)) for p in current if p.first_id in ids]
         divisions.append(DivisionView(name, tables, rows))
     context = {
         "tournament": tournament,
         "divisions": divisions,
         "current_round": number,
     }
-    html = render_to_string("tournaments/_live.html", context)
+    html = render_to_string("events/_live.html", context)
     gzipped = gzip.compress(html.encode(), compresslevel=6, mtime=0)
     return LivePart(
         tournament.version, html, gzipped, seats_of({number: current} if number else {})
@@ -228,7 +235,7 @@ def forget(tournament_id: int) -> None:
 
 def draw_for(tournament_id: int) -> None:
     """The event's live part drawn and kept at its version now, if it is not already (the
-    moment it changed, before its pages hear of it: ``event_version.draw_with``)."""
+    moment it changed, before its pages hear of it: ``draw_with``)."""
     tournament = Tournament.objects.select_related("club").filter(pk=tournament_id).first()
     if tournament is not None:
         live_part(tournament)
@@ -242,15 +249,15 @@ def scorecard(tournament: Tournament, number: int) -> str | None:
 
 
 def _draw_scorecard(tournament: Tournament, number: int) -> str | None:
-    for division, rows in events.division_standings(tournament, events.read_results(tournament)):
+    for division, rows in division_standings(tournament, read_results(tournament)):
         for row in rows:
             if row.entrant.number != number:
                 continue
-            names = events.names_of(tournament)
+            names = names_of(tournament)
             card = row.standing.scorecard
             lines = [(line, names.get(line.opponent or 0, "")) for line in card]
             context = {"tournament": tournament, "row": row, "lines": lines, "division": division}
-            return render_to_string("tournaments/_scorecard.html", context)
+            return render_to_string("events/_scorecard.html", context)
     return None
 
 

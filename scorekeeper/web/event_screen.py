@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from scorekeeper.game import tournaments as events
+from scorekeeper.events.reads import Row, division_standings, rounds_of, running_event
 from scorekeeper.games.clocks import is_waiting
 from scorekeeper.games.replay import turn_phrase
 from scorekeeper.models import Club, Game, Pairing, Tournament
@@ -46,7 +46,7 @@ class EventScreen:
     tournament: Tournament
     round: int
     tables: list[EventTable]
-    divisions: list[tuple[str, list[events.Row]]]
+    divisions: list[tuple[str, list[Row]]]
 
     @property
     def game_ids(self) -> set[object]:
@@ -104,12 +104,12 @@ def _table(pairing: Pairing, division: str) -> EventTable:
 
 def event_screen(club: Club) -> EventScreen | None:
     """The club's running event as the director's screen shows it; None when none runs."""
-    tournament = events.running_event(club)
+    tournament = running_event(club)
     if tournament is None:
         return None
-    rounds = events.rounds_of(tournament)
+    rounds = rounds_of(tournament)
     number = max(rounds)
-    divided = events.division_standings(tournament)
+    divided = division_standings(tournament)
     division_of = {row.entrant.pk: name for name, rows in divided for row in rows}
     tables = [_table(p, division_of.get(p.first_id, "")) for p in rounds[number]]
     return EventScreen(tournament, number, tables, divided)

@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 
 from scorekeeper.games.domain import GameNotFound
 from scorekeeper.http.refusals import message_of
-from scorekeeper.web.tournaments import replaced_game_page
+from scorekeeper.web.events import replaced_game_page
 
 
 class GameNotFoundPage:

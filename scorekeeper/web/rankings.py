@@ -8,7 +8,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from referee import RULESETS, get_ruleset
-from scorekeeper.game.tournaments import kept_rating
+from scorekeeper.events.reads import kept_rating
 from scorekeeper.models import Player, Seat
 from scorekeeper.stats.rankings import (
     SORT_LABELS,

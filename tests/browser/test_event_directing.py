@@ -10,7 +10,9 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper.game import tournaments as events
+from scorekeeper.events.entries import do_create_tournament
+from scorekeeper.events.results import do_enter_result
+from scorekeeper.events.rounds import do_pair_round
 from scorekeeper.models import Game
 from tests.browser.pages import SMALL, Camera
 from tests.clock_time import when_read
@@ -41,7 +43,7 @@ def no_sideways_scroll(page: Page, selector: str) -> None:
 
 def test_a_directors_evening_without_traps(page: Page):
     club = make_club("Riverside", directors=[account("dora")], roster=())
-    made = events.do_create_tournament(
+    made = do_create_tournament(
         club, name="Friday", ruleset="upwords-10", lexicon="CLUB", rounds=3, players=FOUR,
         clock={"kind": "player", "minutes": 20},
     )  # fmt: skip
@@ -90,7 +92,7 @@ def test_a_directors_evening_without_traps(page: Page):
     camera.shoot("confirm-take-back")
     with page.expect_navigation():
         page.get_by_role("button", name="Take back round 1").click()
-    events.do_pair_round(made, "manual", manual=[("Ann Archer", "Cy Cole"), ("Ben Baker", "Di Dunn")])  # fmt: skip
+    do_pair_round(made, "manual", manual=[("Ann Archer", "Cy Cole"), ("Ben Baker", "Di Dunn")])  # fmt: skip
     page.goto(f"/games/{old.pk}/score/{old.token}/")
     expect(page.get_by_role("heading", name="This table's game has moved")).to_be_visible()
     expect(page.locator("main")).to_contain_text("Table 1 is now")
@@ -106,7 +108,7 @@ def test_a_directors_evening_without_traps(page: Page):
     assert "waiting" not in Game.objects.get(pk=game.pk).clock
 
     # A result typed in, then pairing round 2 while table 1 plays: asked first.
-    events.do_enter_result(made, 1, "Ben Baker", 400, "Di Dunn", 350)
+    do_enter_result(made, 1, "Ben Baker", 400, "Di Dunn", 350)
     page.goto(f"/tournaments/{made.pk}/direct")
     with page.expect_navigation():
         page.get_by_role("button", name="Pair round 2").click()

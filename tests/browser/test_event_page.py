@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 
 from bench.event_data import played_event
 from bench.sequences import HASBRO
-from scorekeeper.game import tournaments as events
+from scorekeeper.events.rounds import do_pair_round
 from scorekeeper.games import domain
 from scorekeeper.models import Tournament
 from tests.browser.pages import PHONE, SHOTS, SMALL
@@ -23,7 +23,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def test_an_event_page_fetches_its_part_when_a_game_ends_and_not_on_a_turn(page: Page, settings):
     settings.LIVE_POLL_SECONDS = 0  # a change comes by push alone
     event = played_event(make_club(roster=()), players=8, rounds=3, played=0)
-    events.do_pair_round(event, "swiss")
+    do_pair_round(event, "swiss")
     games = [p.game for p in event.round_set.get().pairings.exclude(game=None).order_by("table")]
     fetched: list[str] = []
     page.on("request", lambda request: fetched.append(request.url))

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from scorekeeper.game import tournaments as events
+from scorekeeper.events.entries import Entry, do_create_tournament
 from scorekeeper.models import Entrant, Pairing, Tournament
 from tests.factories import account, make_club, messages_of
 
@@ -26,9 +26,9 @@ def event(hostile):
     """A club's event of four players, its director signed in on the hostile client."""
     dora = account("dora")
     club = make_club(directors=[dora], roster=NAMES)
-    tournament = events.do_create_tournament(
+    tournament = do_create_tournament(
         club, name="Friday", ruleset="upwords-10", rounds=3, lexicon="CLUB",
-        players=[events.Entry(name, 1500) for name in NAMES],
+        players=[Entry(name, 1500) for name in NAMES],
     )  # fmt: skip
     hostile.force_login(dora)
     return tournament

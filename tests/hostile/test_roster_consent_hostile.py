@@ -16,7 +16,7 @@ from django.test import Client
 
 from scorekeeper.api.accounts import new_account_token
 from scorekeeper.clubs.membership import speaks_for
-from scorekeeper.game import tournaments as events
+from scorekeeper.events.entries import Entry, do_create_tournament
 from scorekeeper.models import Club, DirectorInvitation, Entrant, Player, Tournament, clubs_of
 from tests.factories import account, make_club
 
@@ -74,8 +74,8 @@ def by_t_file_form(client: Client, rival: dict[str, Any]) -> None:
 
 
 def _event_without_ann(rival: dict[str, Any]) -> Tournament:
-    return events.do_create_tournament(
-        rival["shadow"], players=[events.Entry("Ben Baker"), events.Entry("Cy Cole")], **RULES
+    return do_create_tournament(
+        rival["shadow"], players=[Entry("Ben Baker"), Entry("Cy Cole")], **RULES
     )
 
 

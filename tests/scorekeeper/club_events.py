@@ -4,8 +4,7 @@ divisions, an event of a new club, and a game played out to its end."""
 from __future__ import annotations
 
 from bench.sequences import HASBRO
-from scorekeeper.game import tournaments as events
-from scorekeeper.game.tournaments import Entry
+from scorekeeper.events.entries import Entry, do_create_tournament
 from scorekeeper.games import domain
 from scorekeeper.models import Club, Game, Tournament
 from tests.factories import make_club
@@ -20,7 +19,7 @@ FOUR = SEVEN[:4]  # division A alone
 def event(players=SEVEN, **rules) -> Tournament:
     club = make_club(f"Riverside {Club.objects.count() + 1}", roster=())
     fields = {"name": "Friday", "ruleset": "upwords-10", "lexicon": "CLUB", "rounds": 3}
-    return events.do_create_tournament(club, players=players, **(fields | rules))
+    return do_create_tournament(club, players=players, **(fields | rules))
 
 
 def play_out(game: Game) -> None:

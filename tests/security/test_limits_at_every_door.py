@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 
 from scorekeeper.api.accounts import new_account_token
-from scorekeeper.game import tournaments as events
+from scorekeeper.events.entries import Entry, do_create_tournament
 from scorekeeper.http.links import cookie_name
 from scorekeeper.models import Club, Game, Tournament, TournamentRound
 from tests.factories import ApiGame, account, make_club
@@ -43,7 +43,7 @@ def api(client: Client, token: str, path: str, body: dict[str, Any]) -> Any:
 
 
 def event(club: Club) -> Tournament:
-    return events.do_create_tournament(club, players=[events.Entry(n) for n in NAMES], **RULES)
+    return do_create_tournament(club, players=[Entry(n) for n in NAMES], **RULES)
 
 
 def rate_limited(response: Any) -> str:

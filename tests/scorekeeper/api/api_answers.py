@@ -146,7 +146,7 @@ class Recorder:
                 method, path, data or "", content_type="application/json", **extra
             )
         content = response.content.decode()
-        if response.get("Content-Type", "").startswith("application/json"):
+        if content and response.get("Content-Type", "").startswith("application/json"):
             answer = json.loads(content)
             found = answer.get("token") if isinstance(answer, dict) else None
             if isinstance(found, str):

@@ -10,7 +10,10 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from scorekeeper.api.accounts import new_account_token
-from scorekeeper.game import tournaments as events
+from scorekeeper.events.entries import do_create_tournament
+from scorekeeper.events.reads import running_event, standings
+from scorekeeper.events.results import do_forfeit
+from scorekeeper.events.rounds import do_pair_round
 from scorekeeper.models import Game, ResultCorrection, Tournament
 from tests.factories import account
 from tests.scorekeeper.club_events import FOUR, play_out
@@ -36,7 +39,7 @@ def made(client, bearer) -> Tournament:
             "players": players}  # fmt: skip
     number = send(client, bearer, "post", "/api/clubs/riverside/tournaments/", body).json()["id"]
     tournament = Tournament.objects.get(pk=number)
-    events.do_pair_round(tournament, "manual", manual=[("Ann Archer", "Ben Baker"), ("Cy Cole", "Di Dunn")])  # fmt: skip
+    do_pair_round(tournament, "manual", manual=[("Ann Archer", "Ben Baker"), ("Cy Cole", "Di Dunn")])  # fmt: skip
     return tournament
 
 
@@ -53,7 +56,7 @@ def line_of(client, made, player):
 def test_a_typed_result_is_corrected_with_who_when_and_the_old_scores(client, bearer, made):
     path = f"/api/tournaments/{made.pk}/results/"
     assert send(client, bearer, "put", path, result(1, "Ann Archer", 412, "Ben Baker", 377)).status_code == 200  # fmt: skip
-    before = {row.entrant.player.name: row for row in events.standings(made)}
+    before = {row.entrant.player.name: row for row in standings(made)}
     assert before["Ann Archer"].standing.spread == 35
     corrected = send(client, bearer, "put", path, result(1, "Ben Baker", 420, "Ann Archer", 402))
     assert corrected.status_code == 200, corrected.content
@@ -66,7 +69,7 @@ def test_a_typed_result_is_corrected_with_who_when_and_the_old_scores(client, be
     assert (trace["before"]["score1"], trace["before"]["score2"]) == ((412, 377) if ann_first else (377, 412))  # fmt: skip
     assert line_of(client, made, "Ann Archer")["corrections"] == [trace]
     # Standings, ratings, the CSV and the .t follow at once.
-    after = {row.entrant.player.name: row for row in events.standings(made)}
+    after = {row.entrant.player.name: row for row in standings(made)}
     assert after["Ann Archer"].standing.spread == -18 and after["Ben Baker"].standing.wins == 1
     assert after["Ann Archer"].rating_after != before["Ann Archer"].rating_after
     csv = client.get(f"/tournaments/{made.pk}/standings.csv").content.decode()
@@ -78,14 +81,14 @@ def test_a_typed_result_is_corrected_with_who_when_and_the_old_scores(client, be
 
 
 def test_a_forfeit_is_voided_and_then_corrected_to_scores(client, bearer, made):
-    events.do_forfeit(made, 1, "Cy Cole")
+    do_forfeit(made, 1, "Cy Cole")
     voided = send(client, bearer, "post", f"/api/tournaments/{made.pk}/results/void",
                   {"round": 1, "player": "Di Dunn"})  # fmt: skip
     assert voided.status_code == 200, voided.content
     assert voided.json()["kind"] == "waiting"
     assert voided.json()["corrections"][0]["before"]["absent"] == "Cy Cole"
     assert voided.json()["corrections"][0]["after"] == {"score1": None, "score2": None, "absent": None}  # fmt: skip
-    events.do_forfeit(made, 1, "Di Dunn")
+    do_forfeit(made, 1, "Di Dunn")
     fixed = send(client, bearer, "put", f"/api/tournaments/{made.pk}/results/",
                  result(1, "Cy Cole", 300, "Di Dunn", 350))  # fmt: skip
     assert fixed.status_code == 200 and fixed.json()["kind"] == "typed"
@@ -113,7 +116,7 @@ def test_a_correction_leaves_later_rounds_as_paired(client, bearer, made):
     path = f"/api/tournaments/{made.pk}/results/"
     send(client, bearer, "put", path, result(1, "Ann Archer", 400, "Ben Baker", 300))
     send(client, bearer, "put", path, result(1, "Cy Cole", 400, "Di Dunn", 300))
-    second = events.do_pair_round(made, "swiss")
+    second = do_pair_round(made, "swiss")
     tables = sorted((p.first_id, p.second_id) for p in second.pairings.all())
     send(client, bearer, "put", path, result(1, "Ann Archer", 300, "Ben Baker", 400))
     assert sorted((p.first_id, p.second_id) for p in second.pairings.all()) == tables
@@ -131,21 +134,21 @@ def test_an_event_has_a_date_is_archived_and_deleted_only_without_results(client
     send(client, bearer, "put", f"{path}/results/", result(1, "Ann Archer", 400, "Ben Baker", 300))
     refused = send(client, bearer, "delete", path)
     assert refused.status_code == 409 and "archive it instead" in refused.json()["error"]["message"]
-    fresh = events.do_create_tournament(made.club, name="Test", ruleset="upwords-10",
+    fresh = do_create_tournament(made.club, name="Test", ruleset="upwords-10",
                                         lexicon="CLUB", rounds=1, players=FOUR)  # fmt: skip
-    games = [p.game_id for p in events.do_pair_round(fresh, "swiss").pairings.all() if p.game_id]
+    games = [p.game_id for p in do_pair_round(fresh, "swiss").pairings.all() if p.game_id]
     assert send(client, bearer, "delete", f"/api/tournaments/{fresh.pk}").status_code == 204
     assert not Tournament.objects.filter(pk=fresh.pk).exists()
     assert not Game.objects.filter(pk__in=games).exists()
 
 
 def test_a_director_marks_tonights_event_through_the_api(client, bearer, made):
-    other = events.do_create_tournament(made.club, name="Saturday", ruleset="upwords-10",
+    other = do_create_tournament(made.club, name="Saturday", ruleset="upwords-10",
                                         lexicon="CLUB", rounds=1, players=FOUR)  # fmt: skip
-    events.do_pair_round(other, "swiss")
+    do_pair_round(other, "swiss")
     marked = send(client, bearer, "patch", f"/api/tournaments/{other.pk}", {"tonight": True})
     assert marked.json()["tonight"] is True
-    assert events.running_event(made.club) == other
+    assert running_event(made.club) == other
     made.refresh_from_db()
     assert made.tonight is None
 

@@ -457,11 +457,11 @@ def test_every_page_of_a_clocked_game_shows_its_clock_entries_and_penalties(clie
 
 # A paired game's clock waits for its table -------------------------------------------------------
 def paired_clocked_game(server_time) -> Game:
-    from scorekeeper.game import tournaments as events
+    from scorekeeper.events.rounds import do_pair_round
     from tests.scorekeeper.club_events import FOUR, event
 
     made = event(players=FOUR, ruleset="crossword-classic", clock=PLAYER_CLOCK)
-    paired = events.do_pair_round(made, "swiss")
+    paired = do_pair_round(made, "swiss")
     return Game.objects.get(pk=paired.pairings.get(table=1).game_id)
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bench.event_data import played_event
-from scorekeeper.game import tournaments as events
+from scorekeeper.events.rounds import do_pair_round
 from scorekeeper.games import domain
 from scorekeeper.live import stream as streams
 from scorekeeper.live.hub import RESYNC, Hub, hub
@@ -53,7 +53,7 @@ def test_a_game_of_the_event_is_news_on_its_channel_when_it_ends_not_on_a_turn(
     django_capture_on_commit_callbacks,
 ):
     event = played_event(make_club(roster=()), players=4, rounds=3, played=0)
-    events.do_pair_round(event, "swiss")
+    do_pair_round(event, "swiss")
     game = event.round_set.get().pairings.exclude(game=None).first().game
     listener = hub.listen(event_channel(event.pk))
     try:
@@ -71,7 +71,7 @@ def test_a_game_of_the_event_is_news_on_its_channel_when_it_ends_not_on_a_turn(
 def test_the_stream_over_http_sends_nothing_for_a_turn_and_a_refresh_for_a_result(client, settings):
     settings.PUSH_HEARTBEAT_SECONDS = 0.05
     event = played_event(make_club(roster=()), players=4, rounds=3, played=0)
-    events.do_pair_round(event, "swiss")
+    do_pair_round(event, "swiss")
     version = Tournament.objects.get(pk=event.pk).version
     own = Hub()
     sent = streams.events_sync(streams.EventStream(event.pk, str(version)), own)
@@ -88,7 +88,7 @@ def test_without_a_broker_a_process_reads_an_events_version_for_changes():
     known: dict[str, Any] = {}
     since = time.time()
     assert changes([], [], known, since, [event.pk]) == []  # the first read: what it is now
-    events.do_pair_round(event, "swiss")
+    do_pair_round(event, "swiss")
     found = changes([], [], known, since, [event.pk])
     version = Tournament.objects.get(pk=event.pk).version
     assert [(c, m["version"]) for c, m in found] == [(event_channel(event.pk), version)]

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bench.event_data import played_event
-from scorekeeper.game import tournaments as events
+from scorekeeper.events.rounds import do_pair_round
 from scorekeeper.models import Tournament
 from scorekeeper.web import event_early, event_parts
 from tests.factories import make_club
@@ -131,7 +131,7 @@ def test_what_it_cannot_answer_goes_to_django(client, event, settings):
 def test_the_answer_is_never_older_than_the_version_named(client, event, unread):
     path = f"/tournaments/{event.pk}/standings"
     first = client.get(path)
-    events.do_pair_round(event, "swiss")
+    do_pair_round(event, "swiss")
     event.refresh_from_db()
     # This process holds the version before: the one named is read from the record (not
     # here), and then it is Django's path that answers.
@@ -179,7 +179,7 @@ def test_a_version_not_held_is_read_once_from_the_record(client, monkeypatch):
     assert many[0][3] == client.get(path).content
     assert not early(path, f"v={event.version + 1}")[0]  # not there yet: Django's path
     assert len(reads) == 2
-    events.do_pair_round(event, "swiss")  # drawn where it commits, before the news goes out
+    do_pair_round(event, "swiss")  # drawn where it commits, before the news goes out
     answered, status, headers, body = early(path, f"v={event.version + 1}")
     assert answered and headers["etag"] == f'"{event.pk}.{event.version + 1}"'
     assert len(reads) == 2

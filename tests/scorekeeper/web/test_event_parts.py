@@ -13,7 +13,10 @@ from django.test.utils import CaptureQueriesContext
 
 from bench.event_data import played_event
 from bench.sequences import HASBRO
-from scorekeeper.game import tournaments as events
+from scorekeeper.events.entries import Entry, do_add_players
+from scorekeeper.events.reads import division_standings, read_results, results_of
+from scorekeeper.events.results import do_enter_result, do_forfeit
+from scorekeeper.events.rounds import do_pair_round
 from scorekeeper.games import domain
 from scorekeeper.models import Tournament
 from tests.factories import make_club
@@ -66,7 +69,7 @@ def test_every_event_page_answers_a_repeat_with_304_until_the_event_changes(clie
     etag = first["ETag"]
     assert first.status_code == 200 and etag and first["Cache-Control"] == "no-cache"
     assert client.get(path, HTTP_IF_NONE_MATCH=etag).status_code == 304
-    events.do_pair_round(event, "swiss")
+    do_pair_round(event, "swiss")
     changed = client.get(path, HTTP_IF_NONE_MATCH=etag)
     assert changed.status_code == 200 and changed["ETag"] != etag
 
@@ -74,7 +77,7 @@ def test_every_event_page_answers_a_repeat_with_304_until_the_event_changes(clie
 def test_a_game_of_the_event_ending_moves_its_version_and_a_turn_does_not(client):
     club = make_club(roster=())
     event = played_event(club, players=4, rounds=3, played=0)
-    events.do_pair_round(event, "swiss")
+    do_pair_round(event, "swiss")
     version = Tournament.objects.get(pk=event.pk).version
     game = event.round_set.get().pairings.exclude(game=None).first().game
     domain.act(game.pk, domain.TurnCommand("pass"))
@@ -119,19 +122,17 @@ def test_the_results_read_as_rows_are_the_results_read_as_pairings():
     absences and a game still in play: the pages' reading and the record's agree."""
     club = make_club(roster=())
     event = played_event(club, players=7, rounds=4, played=1)
-    events.do_pair_round(event, "swiss")
+    do_pair_round(event, "swiss")
     tables = list(event.round_set.get(number=2).pairings.exclude(game=None).order_by("table"))
     domain.act(tables[0].game.pk, domain.TurnCommand("play", tiles=HASBRO[0][0]))
     domain.act(tables[0].game.pk, domain.TurnCommand("finish"))
     one, two = tables[1].first.player.name, tables[1].second.player.name
-    events.do_enter_result(event, 2, one, 410, two, 380)
-    events.do_forfeit(event, 2, tables[2].first.player.name)
-    events.do_add_players(event, [events.Entry("Late Comer")])
+    do_enter_result(event, 2, one, 410, two, 380)
+    do_forfeit(event, 2, tables[2].first.player.name)
+    do_add_players(event, [Entry("Late Comer")])
     event.refresh_from_db()
-    assert events.read_results(event) == events.core_results(event)
-    assert events.division_standings(event, events.read_results(event)) == (
-        events.division_standings(event)
-    )
+    assert read_results(event) == results_of(event)
+    assert division_standings(event, read_results(event)) == (division_standings(event))
 
 
 def test_no_part_for_an_event_that_is_not_there(client):

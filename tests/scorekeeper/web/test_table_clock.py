@@ -257,12 +257,12 @@ def test_the_end_screen_and_the_games_page_show_the_time_penalty_apart_from_the_
 
 
 def test_a_paired_games_scorer_page_offers_start_and_starts_the_clock(client):
-    from scorekeeper.game import tournaments as events
+    from scorekeeper.events.rounds import do_pair_round
     from tests.factories import hold
     from tests.scorekeeper.club_events import FOUR, event
 
     made = event(players=FOUR, clock={"kind": "player", "minutes": 20})
-    game = events.do_pair_round(made, "swiss").pairings.get(table=1).game
+    game = do_pair_round(made, "swiss").pairings.get(table=1).game
     hold(client, game)
     page = client.get(scorer(game)).content.decode()
     assert re.search(r'<button class="btn start-clock"[^>]*name="clock" value="start">Start', page)
