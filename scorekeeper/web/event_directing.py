@@ -60,8 +60,8 @@ from scorekeeper.events.rounds import (
     do_unpair_round,
     swap_rematches,
 )
-from scorekeeper.http import limits
 from scorekeeper.games.errors import Conflict
+from scorekeeper.http import limits
 from scorekeeper.http.refusals import REFUSALS, message_of, status_of
 from scorekeeper.models import Pairing, Tournament, TournamentRound
 from scorekeeper.web import event_parts
