@@ -12,5 +12,6 @@ of a game), ``shortcuts`` and ``ops`` (health check).
 
 Every change goes through ``scorekeeper.games.domain``. May import: ``referee``,
 ``scorekeeper.models``, ``scorekeeper.games``, ``scorekeeper.clubs``, ``scorekeeper.events``,
-``scorekeeper.records``, ``scorekeeper.stats``, ``scorekeeper.live`` and ``scorekeeper.http``. Never imports ``scorekeeper.api``, not even through another module.
+``scorekeeper.records``, ``scorekeeper.stats``, ``scorekeeper.live`` and ``scorekeeper.http``.
+Never imports ``scorekeeper.api``, not even through another module.
 """
