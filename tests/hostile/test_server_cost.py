@@ -204,11 +204,13 @@ def test_one_client_looping_on_an_event_page_leaves_healthz_and_the_turns_quick(
         for thread in looping:
             thread.join(30)
         assert set(answered) <= {200, 429} and 429 in answered, Counter(answered)
-        # Against the same run's /healthz, not a clock's second (medians: a shared machine
-        # may take the processor from one request for a while).
+        # The page's cost against the same run's /healthz, one request at a time (medians: a
+        # shared machine may take the processor from one request for a while).
         assert statistics.median(pages) < 30 * statistics.median(health), (pages, health)
-        assert statistics.median(during) < 20 * statistics.median(health), (during, health)
-        assert statistics.median(turns) < 40 * statistics.median(health), (turns, health)
+        # Under the loop, the bound (a server the loop stops takes 6-20 s): a ratio to
+        # an idle /healthz would also count the other work of a loaded two-core machine.
+        assert statistics.median(during) < 1.0, (during, health)
+        assert statistics.median(turns) < 1.0, (turns, health)
         assert "Traceback" not in gunicorn.tail(400)
     finally:
         gunicorn.stop()
