@@ -8,6 +8,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from scorekeeper.api.endpoints import api
+from scorekeeper.http.limits import limited
 from scorekeeper.web import (
     club_settings,
     clubs,
@@ -70,10 +71,10 @@ urlpatterns = [
     # /rankings/, /players/
     path("rankings/", rankings.rankings, name="rankings"),
     path("players/<int:player_id>/", rankings.player_page, name="player"),
-    # /accounts/: sign-in (rate limited by scorekeeper.http.middleware: settings.LOGIN_PATH)
+    # /accounts/: sign-in (settings.LOGIN_PATH), its attempts rate limited
     path(
         "accounts/login/",
-        auth_views.LoginView.as_view(redirect_authenticated_user=True),
+        limited("logins")(auth_views.LoginView.as_view(redirect_authenticated_user=True)),
         name="login",
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

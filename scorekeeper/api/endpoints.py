@@ -56,7 +56,7 @@ from scorekeeper.games.analysis import (
     incomplete_note,
 )
 from scorekeeper.games.turn_kinds import KINDS
-from scorekeeper.http.limits import analysis_limit, spend, spend_beyond
+from scorekeeper.http.limits import analysis_limit, limited, spend, spend_beyond
 from scorekeeper.http.links import link_url
 from scorekeeper.http.middleware import (
     bearer_token,
@@ -389,6 +389,7 @@ def list_lexicons(request: HttpRequest) -> list[LexiconOut]:
 
 
 @api.post("/games/", **answers(201, NewGameOut, *WRITE), summary="Start a game")
+@limited("games")
 def create_game(request: HttpRequest, payload: GameIn) -> Status[NewGameOut]:
     game = domain.check_create_game(
         ruleset=payload.ruleset,
@@ -428,6 +429,7 @@ class AnalysisIn(Schema):
     **answers(200, AnalysisOut, *WRITE),
     summary="Every legal play from a position and a rack, best first",
 )
+@limited("analysis")
 def analysis(request: HttpRequest, payload: AnalysisIn) -> dict[str, Any]:
     found = analyse(payload.ruleset, payload.lexicon, payload.board, payload.rack, payload.limit)
     # The rate limit counted this request once; a search that looked at many plays counts more.
@@ -457,6 +459,7 @@ class ImportIn(Schema):
     **answers(201, ImportOut, *WRITE),
     summary="Import a game from a GCG record: every scored line recomputed by the referee",
 )
+@limited("imports")
 def import_game(request: HttpRequest, payload: ImportIn) -> Status[dict[str, object]]:
     # An API caller is known by no account, so it speaks for no player: every name is new.
     imported = import_gcg(
@@ -511,6 +514,7 @@ def list_turns(
     **answers(201, TurnAnswer, *WRITE, 401, 403, 404),
     summary="Enter a turn",
 )
+@limited("turns")
 def post_turn(request: HttpRequest, game_id: str, payload: TurnIn) -> HttpResponse:
     racks = None
     if payload.racks is not None:

@@ -129,6 +129,7 @@ def _round(paired: TournamentRound) -> RoundOut:
     summary="Make a club, as its director",
     operation_id="scorekeeper_api_tournaments_create_club",
 )
+@limits.limited("accounts")
 def create_club(request: HttpRequest, payload: ClubIn) -> Status[ClubOut]:
     try:
         user = account_of(request)
@@ -144,6 +145,7 @@ def create_club(request: HttpRequest, payload: ClubIn) -> Status[ClubOut]:
     summary="Make a tournament of the club, with its players",
     operation_id="scorekeeper_api_tournaments_create_tournament",
 )
+@limits.limited("events")
 def create_tournament(
     request: HttpRequest, slug: str, payload: TournamentIn
 ) -> Status[TournamentOut]:
@@ -164,6 +166,7 @@ def create_tournament(
     summary="Start an event from tsh's .t file: its players, ratings and results so far",
     operation_id="scorekeeper_api_tournaments_import_tournament",
 )
+@limits.limited("events")
 def import_tournament(request: HttpRequest, slug: str, payload: ImportIn) -> Status[TournamentOut]:
     club = club_named(slug)
     user = director_of(request, club)
@@ -187,6 +190,7 @@ def list_tournaments(request: HttpRequest, slug: str) -> list[TournamentOut]:
     summary="Pair the next round; each table's game is made, its first player to move",
     operation_id="scorekeeper_api_tournaments_pair_round",
 )
+@limits.limited("pairings")
 def pair_round(request: HttpRequest, tournament_id: int, payload: RoundIn) -> Status[RoundOut]:
     tournament = access_event(tournament_id)
     director_of(request, tournament.club)
@@ -258,6 +262,7 @@ def _forfeit(pairing: Pairing, tournament: Tournament) -> ForfeitOut:
     summary="Late entries: paired from the next round on, each round before a forfeit loss",
     operation_id="scorekeeper_api_tournaments_add_players",
 )
+@limits.limited("entries")
 def add_players(
     request: HttpRequest, tournament_id: int, payload: LateEntriesIn
 ) -> Status[list[EntrantOut]]:

@@ -15,6 +15,7 @@ from scorekeeper.api.endpoints import WRITE, ApiError, answers, api, authorize, 
 from scorekeeper.api.schemas import BoardReadingOut, PhotoPlaysOut
 from scorekeeper.games import domain
 from scorekeeper.games.photos import MAX_BYTES, UNAVAILABLE, available, photo_plays, read_photo
+from scorekeeper.http.limits import limited
 
 PHOTO = (401, 403, 404, 501, *WRITE)
 
@@ -50,6 +51,7 @@ def reading_out(reading: Any) -> BoardReadingOut:
     "422 when no board is found in the photo; 501 when this server has no camera support. "
     "Counts against the word judge's rate limit.",
 )
+@limited("analysis")
 def read_board(
     request: HttpRequest,
     image: File[UploadedFile],
@@ -70,6 +72,7 @@ def read_board(
     "turn (nothing is entered here). 422 when no board is found, or no legal play matches "
     "(the message names the squares that read as changed).",
 )
+@limited("analysis")
 def game_photo(request: HttpRequest, game_id: str, image: File[UploadedFile]) -> HttpResponse:
     game = domain.fetch_game(game_id)
     authorize(request, game)

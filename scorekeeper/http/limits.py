@@ -11,6 +11,10 @@ PostgreSQL both run atomically). If that engine is down the request goes through
 is better than a lost turn. Each process deletes the database's counts of ended windows at most
 once a minute (``sweep``), so the table holds the current windows' rows and a minute's more.
 
+Each view declares the limit its requests count against where it is defined (``limited``,
+read once the request's URL is resolved: ``limit_for``); a view that counts only some
+requests says which (``when``).
+
 A request counts one, unless its cost varies: an import counts by the size of its body
 (``units_for``), and a search for plays counts one when it arrives and then what it cost
 beyond that (``analysis.cost_units``), through ``spend``; so does a correction, by the later
@@ -25,13 +29,17 @@ import re
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
 from django.http import HttpRequest
+from django.urls import Resolver404, ResolverMatch, resolve
+from ninja.operation import PathView
 
 from config.clients import client_of, tables_behind
 from referee import GCG_MAX_SIZE as MAX_SIZE
@@ -41,29 +49,6 @@ from scorekeeper.models import RateCount
 
 log = logging.getLogger("scorekeeper.requests")
 
-# A turn from the scorer's page: /games/<id>/score/turn, or at the link's older address.
-_TURN_PATHS = re.compile(r"^/(api/games/[^/]+/turns/|games/[^/]+/score/(?:[^/]+/)?turn)$")
-# A correction from the scorer's page and its preview, which replay the log from the turn
-# corrected: they count as turns (the API's corrections are turns already).
-_CORRECTION_PATHS = re.compile(r"^/games/[^/]+/score/(?:[^/]+/)?correct(?:-preview)?$")
-# The pages that show a game as it stood before an earlier turn: the correction page, and a
-# game's page at an earlier turn (``?turn=``).
-_CORRECT_PAGE = re.compile(r"^/games/[^/]+/score/(?:[^/]+/)?correct$")
-_GAME_PAGE = re.compile(r"^/games/[^/]+/$")
-_GAME_PATHS = ("/api/games/", "/games/new")
-# A photo read for a game's play counts as a search for plays.
-_PHOTO_PATHS = re.compile(r"^/(api/games/[^/]+/photo|games/[^/]+/score/(?:[^/]+/)?photo)$")
-_IMPORT_PATHS = ("/api/games/import", "/games/import")
-_ROSTER_PATH = re.compile(r"^/clubs/[^/]+/roster$")
-# The director's costly actions, each with a bucket of its own: pairing a round, late entries,
-# and making an event (from its form or the API, with its players or from a .t file).
-_PAIRING_PATHS = re.compile(r"^/(api/tournaments/\d+/rounds/|tournaments/\d+/pair)$")
-_ENTRY_PATHS = re.compile(r"^/(api/tournaments/\d+/players/|tournaments/\d+/add)$")
-_EVENT_PATHS = re.compile(
-    r"^/(api/clubs/[^/]+/tournaments/(?:import)?|clubs/[^/]+/tournaments/new)$"
-)
-# An event's public page, its live part and a player's scorecard.
-_EVENT_PAGES = re.compile(r"^/tournaments/[0-9]+/(?:standings|players/[0-9]+)?$")
 SWEEP_SECONDS = 60  # each process deletes the counts of ended windows once in so many seconds
 
 
@@ -82,9 +67,8 @@ def client_address(request: HttpRequest) -> str:
     return client_of([forwarded], peer, settings.TRUSTED_PROXIES)
 
 
-# A game named in the path (its turns, corrections and pages), and the secret an older scorer
-# link carries in it.
-_GAME_PATH = re.compile(r"^/(?:api/)?games/([0-9a-fA-F-]{32,36})/(?:score/([^/]+)/)?")
+# A game's id as the API's path names it (its views check it later).
+_GAME_ID = re.compile(r"[0-9a-fA-F-]{32,36}")
 # The limits a table's scorer spends on its own game: counted for the game, not the address.
 _GAME_LIMITS = frozenset({"turns", "replays"})
 
@@ -108,18 +92,25 @@ def client_key(request: HttpRequest, limit: Limit) -> str:
 
 
 def _presented(request: HttpRequest) -> tuple[str, str] | None:
-    """The game the path names and the secret the request presents for it, if any."""
-    found = _GAME_PATH.match(request.path)
-    if found is None:
+    """The game the request's route names and the secret the request presents for it, if
+    any: the API's token, the secret in an older scorer link, the scorer page's cookie."""
+    match = resolved(request)
+    named_game = None if match is None else match.kwargs.get("game_id")
+    if match is None or named_game is None:
         return None
-    try:
-        game_id = uuid.UUID(found.group(1))
-    except ValueError:
+    if isinstance(named_game, uuid.UUID):
+        game_id = named_game
+    elif _GAME_ID.fullmatch(str(named_game)):
+        try:
+            game_id = uuid.UUID(str(named_game))
+        except ValueError:
+            return None
+    else:
         return None
     parts = request.headers.get("Authorization", "").split()
     for secret in (
         parts[1] if len(parts) == 2 and parts[0].lower() == "bearer" else "",
-        found.group(2) or "",
+        str(match.kwargs.get("token") or ""),
         request.COOKIES.get(cookie_name(game_id), ""),
     ):
         if secret:
@@ -138,44 +129,109 @@ def allowance(request: HttpRequest, limit: Limit, key: str) -> int:
 def analysis_limit() -> Limit:
     """Searches for plays: the API's and a finished game's review, counted by their cost
     (``analysis.cost_units``), with the word judge's allowance."""
-    return Limit("analysis", "analyses", settings.RATE_LIMIT_JUDGE, 60)
+    return named("analysis")
+
+
+# The limits a view may declare: (what a refusal calls its requests, the setting of how many,
+# the window in seconds).
+KINDS = {
+    "turns": ("turns", "RATE_LIMIT_TURNS", 60),
+    "replays": ("earlier boards", "RATE_LIMIT_REPLAYS", 60),
+    "judge": ("word-judge lookups", "RATE_LIMIT_JUDGE", 60),
+    "analysis": ("analyses", "RATE_LIMIT_JUDGE", 60),
+    "event_pages": ("event pages", "RATE_LIMIT_EVENT_PAGES", 60),
+    "imports": ("game imports", "RATE_LIMIT_IMPORTS", 60),
+    "games": ("new games", "RATE_LIMIT_GAMES", 3600),
+    "logins": ("sign-in attempts", "RATE_LIMIT_LOGINS", 3600),
+    "pairings": ("rounds paired", "RATE_LIMIT_PAIRINGS", 60),
+    "entries": ("late entries", "RATE_LIMIT_ENTRIES", 60),
+    "events": ("new events", "RATE_LIMIT_EVENTS", 3600),
+    "accounts": ("new clubs and accounts", "RATE_LIMIT_ACCOUNTS", 3600),
+}
+
+
+def named(name: str) -> Limit:
+    """The limit called ``name`` (one of ``KINDS``), with the settings' allowance."""
+    what, setting, window = KINDS[name]
+    return Limit(name, what, getattr(settings, setting), window)
+
+
+@dataclass(frozen=True)
+class Declared:
+    """A view's limit: its ``method``'s requests count against ``name``, those ``when``
+    accepts if it is given."""
+
+    name: str
+    method: str
+    when: Callable[[HttpRequest], bool] | None
+
+
+ATTRIBUTE = "rate_limits"  # the view function's attribute holding its ``Declared`` limits
+
+View = TypeVar("View", bound=Callable[..., Any])
+
+
+def limited(
+    name: str, *, method: str = "POST", when: Callable[[HttpRequest], bool] | None = None
+) -> Callable[[View], View]:
+    """Declare on a view (a Django view or an API operation's function) the limit its
+    ``method``'s requests count against as they arrive (``when`` it accepts them, if given);
+    a view may declare one a method. The view is returned as it is, marked."""
+    if name not in KINDS:
+        raise ValueError(f"no limit called {name!r}")
+
+    def mark(view: View) -> View:
+        declared = (*getattr(view, ATTRIBUTE, ()), Declared(name, method, when))
+        setattr(view, ATTRIBUTE, declared)
+        return view
+
+    return mark
+
+
+# Views that are not the app's own, by their URLs' names: Django's admin sign-in, and the
+# referee's word judge (the engine's page, which knows nothing of the app); a lookup counts,
+# not the page's form.
+_NOT_OURS = {
+    "admin:login": (Declared("logins", "POST", None),),
+    "judge": (Declared("judge", "GET", lambda request: "words" in request.GET),),
+}
+
+
+def declared(match: ResolverMatch, method: str) -> tuple[Declared, ...]:
+    """The limits the view ``match`` resolved to declares: for the API, those of the function
+    of the operation for ``method`` (Django Ninja resolves a path to one view for all its
+    methods, a closure over the path's ``PathView``)."""
+    if match.view_name in _NOT_OURS:
+        return _NOT_OURS[match.view_name]
+    view = match.func
+    for cell in getattr(view, "__closure__", None) or ():
+        held = cell.cell_contents
+        if isinstance(held, PathView):
+            operations = [each for each in held.operations if method in each.methods]
+            return getattr(operations[0].view_func, ATTRIBUTE, ()) if operations else ()
+    return getattr(view, ATTRIBUTE, ())
+
+
+def resolved(request: HttpRequest) -> ResolverMatch | None:
+    """The view the request goes to: Django's match once it has resolved the request, else
+    resolved here (the limits count before Django's own resolving); None for no route."""
+    if request.resolver_match is not None:
+        return request.resolver_match
+    try:
+        return resolve(request.path_info)
+    except Resolver404:
+        return None
 
 
 def limit_for(request: HttpRequest) -> Limit | None:
-    """The limit a request counts against as it arrives, if any."""
-    path = request.path
-    if request.method != "POST":
-        if request.method == "GET" and path == "/judge/" and "words" in request.GET:
-            return Limit("judge", "word-judge lookups", settings.RATE_LIMIT_JUDGE, 60)
-        if request.method == "GET" and (
-            _CORRECT_PAGE.match(path) or (_GAME_PAGE.match(path) and "turn" in request.GET)
-        ):
-            return Limit("replays", "earlier boards", settings.RATE_LIMIT_REPLAYS, 60)
-        if request.method == "GET" and _EVENT_PAGES.match(path):
-            return Limit("event_pages", "event pages", settings.RATE_LIMIT_EVENT_PAGES, 60)
+    """The limit a request counts against as it arrives, if any: the one its view declares
+    for its method (``limited``)."""
+    match = resolved(request)
+    if match is None:
         return None
-    if _TURN_PATHS.match(path) or _CORRECTION_PATHS.match(path):
-        return Limit("turns", "turns", settings.RATE_LIMIT_TURNS, 60)
-    if path == "/api/analysis/" or path == "/api/boards/read" or _PHOTO_PATHS.match(path):
-        return analysis_limit()
-    if path in _IMPORT_PATHS:
-        return Limit("imports", "game imports", settings.RATE_LIMIT_IMPORTS, 60)
-    if path in _GAME_PATHS:
-        return Limit("games", "new games", settings.RATE_LIMIT_GAMES, 3600)
-    if path == settings.LOGIN_PATH or path.startswith("/admin/login"):
-        return Limit("logins", "sign-in attempts", settings.RATE_LIMIT_LOGINS, 3600)
-    if _PAIRING_PATHS.match(path):
-        return Limit("pairings", "rounds paired", settings.RATE_LIMIT_PAIRINGS, 60)
-    if _ENTRY_PATHS.match(path):
-        return Limit("entries", "late entries", settings.RATE_LIMIT_ENTRIES, 60)
-    if _EVENT_PATHS.match(path):
-        return Limit("events", "new events", settings.RATE_LIMIT_EVENTS, 3600)
-    # Anyone signed in may make a club (from its form or the API), and its directors accounts
-    # for its players: neither may become a way to make accounts without end.
-    if path in ("/clubs/new", "/api/clubs/") or (
-        _ROSTER_PATH.match(path) and request.POST.get("change") == "account"
-    ):
-        return Limit("accounts", "new clubs and accounts", settings.RATE_LIMIT_ACCOUNTS, 3600)
+    for each in declared(match, str(request.method)):
+        if each.method == request.method and (each.when is None or each.when(request)):
+            return named(each.name)
     return None
 
 
@@ -363,7 +419,10 @@ __all__ = [
     "client_key",
     "count_refused_secret",
     "count_paired_games",
+    "declared",
     "limit_for",
+    "limited",
+    "named",
     "refusal",
     "spend",
     "spend_beyond",

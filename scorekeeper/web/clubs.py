@@ -31,6 +31,7 @@ from scorekeeper.clubs.access import NotDirector, access_club_as_director
 from scorekeeper.clubs.membership import directs
 from scorekeeper.games import domain
 from scorekeeper.games.turn_kinds import kind_of
+from scorekeeper.http.limits import limited
 from scorekeeper.http.refusals import REFUSALS, message_of
 from scorekeeper.models import NAME_MAX, Club, Player, Seat, clubs_of, name_problem
 from scorekeeper.stats.standings import club_standings
@@ -71,6 +72,7 @@ def club_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@limited("accounts")
 def new_club(request: HttpRequest) -> HttpResponse:
     form = ClubForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
@@ -175,6 +177,7 @@ ACCOUNT_CHANGES = ("invite", "unlink", "account", "me")
 
 
 @require_POST
+@limited("accounts", when=lambda request: request.POST.get("change") == "account")
 def roster(request: HttpRequest, slug: str) -> HttpResponse:
     """A director adds a player (by name: the known player of that name, else a new one) or
     takes one off; for a player who plays for this club, invites an account to be them (by

@@ -85,6 +85,7 @@ def _account(request: HttpRequest) -> AbstractBaseUser:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@limits.limited("events")
 def new_event(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_club(slug)
     try:
@@ -215,6 +216,7 @@ def _directed(
 
 @login_required
 @require_POST
+@limits.limited("pairings")
 def pair(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Pair the round the form names. A form sent twice is refused as the API refuses a twin
     (409, the round is paired already). While the latest round's games are being played the
@@ -449,6 +451,7 @@ def withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@limits.limited("entries")
 def add_players(request: HttpRequest, tournament_id: int) -> HttpResponse:
     def change(tournament: Tournament) -> str:
         entries = read_entries(request.POST.get("players", ""))

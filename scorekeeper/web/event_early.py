@@ -42,7 +42,7 @@ VERSION = re.compile(rb"(?:^|&)v=([0-9]{1,12})(?:&|$)")
 # How long a version read from the record is taken for the event's latest without reading it
 # again (an event deleted meanwhile is served no longer than this by the other processes).
 TRUSTED_SECONDS = 60.0
-WINDOW_SECONDS = 60  # the event pages' window (``limits.limit_for``)
+WINDOW_SECONDS = 60  # the event pages' window (``limits.KINDS``)
 COUNTED_MOST = 100_000  # clients counted in a window; past that, Django's path counts them
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]

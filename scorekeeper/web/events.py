@@ -35,6 +35,7 @@ from scorekeeper.events.reads import (
     rounds_of,
     where_now,
 )
+from scorekeeper.http.limits import limited
 from scorekeeper.http.links import link_url
 from scorekeeper.http.refusals import REFUSALS, message_of, status_of
 from scorekeeper.live.news import event_version
@@ -105,6 +106,7 @@ def _revalidated(response: R) -> R:
 
 @require_GET
 @condition(etag_func=_public_etag)
+@limited("event_pages", method="GET")
 def event_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = access_event(tournament_id)
     part = event_parts.live_part(tournament)
@@ -125,6 +127,7 @@ def event_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 @require_GET
+@limited("event_pages", method="GET")
 def standings_part(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
     """The live part: what hundreds of phones fetch after each change, so one read of the
     event's version and, once this process has served that version, nothing more."""
@@ -153,6 +156,7 @@ def standings_part(request: HttpRequest, tournament_id: int) -> HttpResponseBase
 
 @require_GET
 @condition(etag_func=_public_etag)
+@limited("event_pages", method="GET")
 def scorecard(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
     """One player's scorecard (by their entry's number), drawn when asked for."""
     tournament = access_event(tournament_id)

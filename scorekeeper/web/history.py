@@ -46,7 +46,7 @@ from scorekeeper.games.turn_kinds import (
     describe,
     kind_of,
 )
-from scorekeeper.http.limits import analysis_limit, refusal, spend
+from scorekeeper.http.limits import analysis_limit, limited, refusal, spend
 from scorekeeper.models import Game, Seat, Turn
 from scorekeeper.stats.chart import COLOURS, chart
 from scorekeeper.web.clock_faces import time_penalties, time_points
@@ -269,6 +269,7 @@ def _log_rows(
 
 
 @require_GET
+@limited("replays", method="GET", when=lambda request: "turn" in request.GET)
 def game_page(request: HtmxHttpRequest, game_id: object) -> HttpResponse:
     game = fetch_game(game_id)
     seats = list(game.seats.select_related("player").order_by("order"))

@@ -26,7 +26,7 @@ from scorekeeper.games.counting import options_of
 from scorekeeper.games.entries import Change
 from scorekeeper.games.replay import effective_turns, number_turns, state_before
 from scorekeeper.games.turn_kinds import KINDS, MOVES, describe
-from scorekeeper.http.limits import spend_beyond
+from scorekeeper.http.limits import limited, spend_beyond
 from scorekeeper.http.links import link_url, scorer_url
 from scorekeeper.http.refusals import REFUSALS, message_of, status_of
 from scorekeeper.models import Game, Turn
@@ -38,6 +38,8 @@ from scorekeeper.web.shortcuts import posted_whole, private
 # Correcting an earlier turn --------------------------------------------------------------------
 @require_http_methods(["GET", "POST"])
 @scorer_view
+@limited("turns")
+@limited("replays", method="GET")
 def correct(request: HttpRequest, game: Game) -> HttpResponse:
     """Pick a turn in the log, enter what was really played; the later turns are scored again."""
     in_play = effective_turns(game)
@@ -108,6 +110,7 @@ def correct(request: HttpRequest, game: Game) -> HttpResponse:
 
 @require_POST
 @scorer_view
+@limited("turns")
 def correct_preview(request: HttpRequest, game: Game) -> HttpResponse:
     """The words and score of the tiles placed so far on the board as it was before the turn
     being corrected, or why the play is not legal there."""

@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.http import require_POST
 
 from scorekeeper.games.photos import MAX_BYTES, UNAVAILABLE, available, photo_plays
+from scorekeeper.http.limits import limited
 from scorekeeper.http.refusals import REFUSALS, message_of, status_of
 from scorekeeper.models import Game
 from scorekeeper.web.scorer_link import scorer_view
@@ -22,6 +23,7 @@ def _refused(status: int, message: str) -> JsonResponse:
 
 @require_POST
 @scorer_view
+@limited("analysis")
 def photo(request: HttpRequest, game: Game) -> HttpResponse:
     """The legal plays the posted photo (``image``) may show, likeliest first."""
     if not available():

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET
 from referee import InputError, get_ruleset
 from scorekeeper.clubs.membership import speaks_for
 from scorekeeper.games.domain import GameHere, fetch_game
+from scorekeeper.http.limits import limited
 from scorekeeper.models import Game
 from scorekeeper.records.gcg_export import game_to_gcg
 from scorekeeper.records.gcg_import import import_gcg
@@ -24,6 +25,7 @@ from scorekeeper.web.forms import ImportForm
 from scorekeeper.web.shortcuts import error_page
 
 
+@limited("imports")
 def import_record(request: HttpRequest) -> HttpResponse:
     """Upload a game record (GCG): stored like any other game, then shown with its log. Its
     players are the known players of those names only where the signed-in user speaks for

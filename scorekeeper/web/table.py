@@ -28,6 +28,7 @@ from scorekeeper.games.replay import turn_phrase
 from scorekeeper.games.resubmit import same_turn
 from scorekeeper.games.sentences import ON_TIME
 from scorekeeper.games.turn_kinds import KINDS, describe, kind_of
+from scorekeeper.http.limits import limited
 from scorekeeper.http.links import scorer_url
 from scorekeeper.http.refusals import REFUSALS, message_of
 from scorekeeper.http.retries import retry_slot
@@ -63,6 +64,7 @@ def home(request: HttpRequest) -> HttpResponse:
     return private(render(request, "home.html", context))
 
 
+@limited("games")
 def new_game(request: HttpRequest) -> HttpResponse:
     """The new-game form, its options set to the chosen ruleset's own rules (``?ruleset=``
     chooses one without JavaScript; the page's script changes them as the choice changes)."""
@@ -209,6 +211,7 @@ def preview(request: HttpRequest, game: Game) -> HttpResponse:
 
 @require_POST
 @scorer_view
+@limited("turns")
 def turn(request: HttpRequest, game: Game) -> HttpResponse:
     """Enter one turn from the board page's forms, then redirect to the board page: with the
     turn's sentence, or with the refusal and the play as typed. The page's script sends it
