@@ -18,7 +18,7 @@ from referee.events import (
 from scorekeeper.clubs import membership
 from scorekeeper.clubs.club_settings import ClubRules, check_clock, check_rules
 from scorekeeper.events.reads import divisions_of, entrants_of, kept_rating
-from scorekeeper.events.version import announce
+from scorekeeper.events.version import do_bump_for_event
 from scorekeeper.games import domain
 from scorekeeper.games.word_policy import AUTO, MANUAL, resolve_lexicon
 from scorekeeper.models import (
@@ -220,7 +220,7 @@ def do_add_players(
                 "all_paired", f"Every round of {tournament.name} is paired: nobody can join now."
             )
         made = _enter(tournament, entries, joined_round=joined, by=by)
-        announce(tournament)
+        do_bump_for_event(tournament)
     return made
 
 

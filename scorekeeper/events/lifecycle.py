@@ -9,7 +9,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from referee import IllegalAction
-from scorekeeper.events.version import announce
+from scorekeeper.events.version import do_bump_for_event
 from scorekeeper.games import domain
 from scorekeeper.games.errors import Conflict
 from scorekeeper.models import (
@@ -34,7 +34,7 @@ def do_mark_tonight(tournament: Tournament, on: bool = True) -> Tournament:
             )
         tournament.tonight = today if on else None
         tournament.save(update_fields=["tonight"])
-        announce(tournament)
+        do_bump_for_event(tournament)
     return tournament
 
 
@@ -67,7 +67,7 @@ def do_change_event(
                 changed.append("tonight")
         if changed:
             tournament.save(update_fields=changed)
-            announce(tournament)
+            do_bump_for_event(tournament)
     return tournament
 
 
@@ -94,6 +94,6 @@ def do_delete_tournament(tournament: Tournament) -> str:
         for game_id in games.values_list("game_id", flat=True):
             domain.do_remove_game(game_id)
         name = tournament.name
-        announce(tournament)
+        do_bump_for_event(tournament)
         tournament.delete()
     return name

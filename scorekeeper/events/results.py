@@ -11,7 +11,7 @@ from django.db.models import Q
 from referee import IllegalAction, InputError
 from scorekeeper.events.entries import SCORE_LOWEST, SCORE_MOST
 from scorekeeper.events.reads import entrant_named, final_scores, pairings_of
-from scorekeeper.events.version import announce
+from scorekeeper.events.version import do_bump_for_event
 from scorekeeper.games import domain
 from scorekeeper.games.errors import Conflict
 from scorekeeper.models import (
@@ -68,7 +68,7 @@ def do_enter_result(
             pairing.first_score, pairing.second_score = score2, score1
         pairing.save(update_fields=["first_score", "second_score"])
         _close(pairing.game, by)
-        announce(tournament)
+        do_bump_for_event(tournament)
     return pairing
 
 
@@ -159,7 +159,7 @@ def do_correct_result(
         if before != (None, None, None):
             _trace(pairing, by, before)
         _close(pairing.game, by)
-        announce(tournament)
+        do_bump_for_event(tournament)
     return pairing
 
 
@@ -177,7 +177,7 @@ def do_void_result(tournament: Tournament, round: int, player: str, *, by: str =
         pairing.absent = None
         pairing.save(update_fields=["first_score", "second_score", "absent"])
         _trace(pairing, by, before)
-        announce(tournament)
+        do_bump_for_event(tournament)
     return pairing
 
 
@@ -213,7 +213,7 @@ def do_forfeit(tournament: Tournament, round: int, absent: str, *, by: str = "")
         pairing.absent = missing
         pairing.save(update_fields=["absent"])
         _close(pairing.game, by)
-        announce(tournament)
+        do_bump_for_event(tournament)
     return pairing
 
 
@@ -237,5 +237,5 @@ def do_withdraw(entrant: Entrant, *, by: str = "") -> list[Pairing]:
                 pairing.save(update_fields=["absent"])
                 _close(pairing.game, by)
                 forfeited.append(pairing)
-        announce(tournament)
+        do_bump_for_event(tournament)
     return forfeited

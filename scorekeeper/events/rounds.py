@@ -33,7 +33,7 @@ from scorekeeper.events.reads import (
     results_of,
     rules_of,
 )
-from scorekeeper.events.version import announce
+from scorekeeper.events.version import do_bump_for_event
 from scorekeeper.games import domain
 from scorekeeper.games.errors import Conflict
 from scorekeeper.models import (
@@ -101,7 +101,7 @@ def do_pair_round(
             if division.bye is not None:
                 Pairing.objects.create(round=paired_round, first=entrant_of[division.bye])
         mark_first_tonight(tournament)
-        announce(tournament)
+        do_bump_for_event(tournament)
     return paired_round
 
 
@@ -236,7 +236,7 @@ def do_unpair_round(tournament: Tournament, number: int) -> int:
         for game_id in games:
             domain.do_remove_game(game_id)
         paired.delete()
-        announce(tournament)
+        do_bump_for_event(tournament)
     return len(games)
 
 
@@ -299,7 +299,7 @@ def do_swap(tournament: Tournament, number: int, one: str, other: str) -> Tourna
                 domain.do_remove_game(was)
         paired.method = "manual"
         paired.save(update_fields=["method"])
-        announce(tournament)
+        do_bump_for_event(tournament)
         return paired
 
 

@@ -70,12 +70,12 @@ def do_bump_for_game(game_id: UUID | str) -> None:
     do_bump(found.values_list("pk", flat=True).distinct())
 
 
-__all__ = ["do_bump", "do_bump_for_game", "draw_with"]
-
-
-def announce(tournament: Tournament) -> None:
+def do_bump_for_event(tournament: Tournament) -> None:
     """The event changed: its version moves on (``do_bump``: every event page's
     ``ETag`` and drawn part follow it) and, once the transaction commits, its pages and the
     club's screens hear of it (a game's own changes are announced by the domain). Every
     change to an event calls this, in its transaction."""
     do_bump([tournament.pk], tournament.club_id)
+
+
+__all__ = ["do_bump", "do_bump_for_event", "do_bump_for_game", "draw_with"]
