@@ -28,6 +28,12 @@ def directs(user: AbstractBaseUser | AnonymousUser, club: Club) -> bool:
     return bool(user.is_authenticated and club.directors.filter(pk=user.pk).exists())
 
 
+def viewer_directs(viewer: AbstractBaseUser | AnonymousUser, club: Club) -> bool:
+    """Whether the one viewing a club's page directs it: what the page shows them (a
+    director's links, the roster's accounts). A change asks ``access_club_as_director``."""
+    return directs(viewer, club)
+
+
 def access_club_as_director(
     user: AbstractBaseUser | AnonymousUser | None, club: Club | str
 ) -> Club:

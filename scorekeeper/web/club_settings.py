@@ -2,9 +2,9 @@
 its new games and events), its roster players' names, and its directors (make a member one,
 step down while another remains).
 
-Each change is a POST that checks the director (``membership.directs``, as every director's
-page and route does), calls one operation of ``scorekeeper.clubs.club_settings`` and comes back
-to the page with what was done or the sentence saying why not.
+Each change is a POST that checks the director (``access_club_as_director``, as every
+director's page and route does), calls one operation of ``scorekeeper.clubs.club_settings``
+and comes back to the page with what was done or the sentence saying why not.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from scorekeeper.clubs import club_settings
 from scorekeeper.clubs.access import NotDirector, access_club_as_director
-from scorekeeper.clubs.membership import directs, home_clubs
+from scorekeeper.clubs.membership import home_clubs
 from scorekeeper.http.refusals import REFUSALS, message_of
 from scorekeeper.models import Club
 from scorekeeper.web.club_forms import ClubRulesForm, RenamePlayerForm
@@ -63,7 +63,9 @@ def _directed(request: HttpRequest, slug: str, change: Callable[[Club], str]) ->
         messages.error(request, f"Not changed. {message_of(error)}")
     except forms.ValidationError as error:
         messages.error(request, f"Not changed. {' '.join(error.messages)}")
-    if not directs(request.user, club):  # stepped down: the settings are another's now
+    try:
+        access_club_as_director(request.user, club)
+    except NotDirector:  # stepped down: the settings are another's now
         return redirect("club", slug=club.slug)
     return redirect("club_settings", slug=club.slug)
 

@@ -27,8 +27,7 @@ from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scorekeeper.clubs import membership
-from scorekeeper.clubs.access import NotDirector, access_club_as_director
-from scorekeeper.clubs.membership import directs
+from scorekeeper.clubs.access import NotDirector, access_club_as_director, viewer_directs
 from scorekeeper.games import domain
 from scorekeeper.games.turn_kinds import kind_of
 from scorekeeper.http.limits import limited
@@ -101,7 +100,7 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
         "club": club,
         "roster": roster_lines(club, request.user),
         "directors": club.directors.order_by("username"),
-        "director": directs(request.user, club),
+        "director": viewer_directs(request.user, club),
         "member": clubs_of(request.user).filter(pk=club.pk).exists(),
         "tables": club_standings(club),
         "games": games,
@@ -132,7 +131,7 @@ def roster_lines(club: Club, viewer: AbstractBaseUser | AnonymousUser) -> list[R
 
     A player's account is named only to the directors of the club they play for."""
     players = list(club.roster.select_related("user").order_by("name"))
-    director = isinstance(viewer, AbstractBaseUser) and directs(viewer, club)
+    director = isinstance(viewer, AbstractBaseUser) and viewer_directs(viewer, club)
     me_free = (
         isinstance(viewer, AbstractBaseUser) and director and not membership.own_player(viewer)
     )
