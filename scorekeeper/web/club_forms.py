@@ -10,7 +10,7 @@ from django import forms
 from referee import RULESETS, RuleOptions
 from scorekeeper.clubs.club_settings import ClubRules
 from scorekeeper.models import NAME_MAX
-from scorekeeper.web.clock_fields import clock_fields, clock_initial, clock_of
+from scorekeeper.web.clock_fields import RULES_WORDS, clock_fields, clock_initial, clock_of
 from scorekeeper.web.forms import choice_label, lexicon_choices
 
 
@@ -50,7 +50,7 @@ class ClubRulesForm(forms.Form):
         assert isinstance(lexicon, forms.ChoiceField)
         lexicon.choices = [("", "No usual dictionary"), *lexicon_choices()]
         self.fields["rejected_challenge"] = rejected_challenge_field()
-        self.fields.update(clock_fields())
+        self.fields.update(clock_fields(RULES_WORDS))
 
     @classmethod
     def of(cls, rules: ClubRules) -> ClubRulesForm:

@@ -9,7 +9,7 @@ from referee import RULESETS
 from referee.events import METHODS
 from scorekeeper.events.entries import MAX_ENTRANTS, MAX_ROUNDS, Entry
 from scorekeeper.events.files import T_FILE_MOST
-from scorekeeper.web.clock_fields import CLOCK_FIELDS, clock_fields
+from scorekeeper.web.clock_fields import RULES_WORDS, clock_fields
 from scorekeeper.web.club_forms import rejected_challenge_field
 from scorekeeper.web.forms import lexicon_choices
 
@@ -125,10 +125,10 @@ class NewEventForm(forms.Form):
         lexicon.choices = choices
         lexicon.initial = choices[0][0]
         self.fields["rejected_challenge"] = rejected_challenge_field()
-        self.fields.update(clock_fields())
+        self.fields.update(clock_fields(RULES_WORDS))
         order = list(self.fields)
         rules_end = order.index("challenge_mode") + 1
-        added = ["rejected_challenge", *CLOCK_FIELDS]
+        added = ["rejected_challenge", *RULES_WORDS.names()]
         rest = [name for name in order if name not in added]
         self.order_fields(rest[:rules_end] + added + rest[rules_end:])
 

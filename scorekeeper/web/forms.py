@@ -13,16 +13,12 @@ from django.conf import settings
 from django.db.models import QuerySet
 
 from referee import (
-    CLOCK_CAPPED,
-    CLOCK_LOSES,
     CLOCK_SETTINGS,
     GCG_MAX_SIZE,
     HONOUR_ID,
     MAX_PLAYERS,
-    PLAYER_CLOCK,
     RULESETS,
     TURN_TIMER,
-    ClockRule,
     LexiconFileError,
     RuleOptions,
     Ruleset,
@@ -34,6 +30,7 @@ from scorekeeper.games.domain import TABLE_MOST
 from scorekeeper.games.word_policy import AUTO, MANUAL
 from scorekeeper.models import NAME_MAX, Club, Game, name_key, name_problem
 from scorekeeper.stats.rankings import SORT_LABELS, WORDS
+from scorekeeper.web.clock_fields import DEFAULT_RULE, NEW_GAME_WORDS, clock_fields, clock_of
 
 SEATS = range(1, MAX_PLAYERS + 1)
 
@@ -70,29 +67,7 @@ def option_field(name: str) -> forms.TypedChoiceField:
     )
 
 
-NO_CLOCK = "none"
-# The fields of each kind of clock: the others are not read (a page without its script sends
-# them all).
-CLOCK_FIELDS = {
-    PLAYER_CLOCK: ("clock_minutes", "clock_penalty", "clock_max_overtime", "clock_over_max"),
-    TURN_TIMER: ("turn_clock",),
-}
-
-
-def clock_field(label: str, setting: str, said: str) -> forms.IntegerField:
-    """One of a clock's numbers, in the range the clock's rule allows (``referee.clock``)."""
-    default, low, high = CLOCK_SETTINGS[setting]
-    unit = "seconds" if setting == "seconds" else "points" if "penalty" in setting else "minutes"
-    sentence = f"{said} a whole number of {unit} from {low} to {high}."
-    return forms.IntegerField(
-        label=label,
-        initial=default,
-        min_value=low,
-        max_value=high,
-        required=False,
-        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
-        error_messages={"invalid": sentence, "min_value": sentence, "max_value": sentence},
-    )
+NO_CLOCK = NEW_GAME_WORDS.none
 
 
 def turn_clock_help(ruleset: Ruleset) -> str:
@@ -159,36 +134,6 @@ class NewGameForm(forms.Form):
         help_text="Whoever drew the tile nearest to A starts. You can change it on the scorer "
         "page until the first turn.",
     )
-    clock = forms.ChoiceField(
-        label="Clock",
-        choices=[
-            (NO_CLOCK, "None"),
-            (PLAYER_CLOCK, "A clock for each player (overtime costs points)"),
-            (TURN_TIMER, "A timer for each turn"),
-        ],
-        initial=NO_CLOCK,
-        required=False,
-        widget=forms.RadioSelect,
-    )
-    clock_minutes = clock_field("Minutes each", "minutes", "Each player's time is")
-    clock_penalty = clock_field(
-        "Points lost per minute over", "overtime_penalty", "Each minute over costs"
-    )
-    clock_max_overtime = clock_field(
-        "Most overtime (minutes)", "max_overtime_minutes", "The most overtime is"
-    )
-    clock_over_max = forms.ChoiceField(
-        label="Past the most overtime",
-        choices=[
-            (CLOCK_CAPPED, "the penalty stops growing"),
-            (CLOCK_LOSES, "the player loses on time"),
-        ],
-        initial=CLOCK_CAPPED,
-        required=False,
-        widget=forms.RadioSelect,
-    )
-    # The turn timer's seconds (the field's old name: a form sent with it alone times turns).
-    turn_clock = clock_field("Seconds a turn", "seconds", "A turn lasts")
 
     def __init__(
         self,
@@ -232,6 +177,7 @@ class NewGameForm(forms.Form):
             self.fields[f"player_{n}"] = forms.CharField(
                 label=f"Player {n}", max_length=NAME_MAX, required=n == 1
             )
+        self.fields.update(clock_fields(NEW_GAME_WORDS))
         self.fields["turn_clock"].help_text = turn_clock_help(self.shown)
         if self.shown.turn_seconds:
             self.fields["turn_clock"].initial = self.shown.turn_seconds
@@ -335,52 +281,30 @@ class NewGameForm(forms.Form):
     def read_clock(self, data: dict[str, Any]) -> None:
         """The clock chosen, as ``data["clock_rule"]`` (the API's shape, or None). A form sent
         without a choice (an older page) times turns if it gives their seconds. The fields of
-        the kinds not chosen are not read: their errors are dropped."""
+        the kinds not chosen are not read: their errors are dropped. A number left empty is
+        its default: the rule's, the ruleset's own turn for a turn timer."""
         sent_seconds = str(self.data.get("turn_clock", "")).strip()
         kind = data.get("clock") or (TURN_TIMER if sent_seconds else NO_CLOCK)
-        for other, names in CLOCK_FIELDS.items():
+        by_kind = NEW_GAME_WORDS.by_kind()
+        for other, names in by_kind.items():
             if other != kind:
                 for name in names:
                     self.errors.pop(name, None)
                     data.pop(name, None)
-        if any(name in self.errors for name in CLOCK_FIELDS.get(kind, ())):
+        if any(name in self.errors for name in by_kind.get(kind, ())):
             return
-        data["clock_rule"] = None
-        if kind == TURN_TIMER:
-            data["clock_rule"] = {"kind": TURN_TIMER, "seconds": self.given(data, "turn_clock")}
-        elif kind == PLAYER_CLOCK:
-            data["clock_rule"] = {
-                "kind": PLAYER_CLOCK,
-                "minutes": self.given(data, "clock_minutes"),
-                "overtime_penalty": self.given(data, "clock_penalty"),
-                "max_overtime_minutes": self.given(data, "clock_max_overtime"),
-                "over_max": data.get("clock_over_max") or CLOCK_CAPPED,
-            }
-
-    @staticmethod
-    def clock_initial(clock: dict[str, Any] | None) -> dict[str, Any]:
-        """The clock's fields as a stored clock rule (a club's usual one) fills them."""
-        if not clock:
-            return {}
-        rule = ClockRule.from_json(clock)
-        if rule.kind == TURN_TIMER:
-            return {"clock": TURN_TIMER, "turn_clock": rule.seconds}
-        return {
-            "clock": PLAYER_CLOCK,
-            "clock_minutes": rule.minutes,
-            "clock_penalty": rule.overtime_penalty,
-            "clock_max_overtime": rule.max_overtime_minutes,
-            "clock_over_max": rule.over_max,
-        }
-
-    def given(self, data: dict[str, Any], name: str) -> int:
-        """A clock's number as sent, or (left empty) its default."""
-        value = data.get(name)
-        return int(self.fields[name].initial if value is None else value)
+        data["clock_rule"] = clock_of(
+            {**data, "clock": kind},
+            DEFAULT_RULE.to_json(),
+            seconds="turn_clock",
+            turn_seconds=self.fields["turn_clock"].initial,
+        )
 
     def clock_fields(self) -> dict[str, list[forms.BoundField]]:
         """The settings of each kind of clock, for the page to show under its choice."""
-        return {kind: [self[name] for name in names] for kind, names in CLOCK_FIELDS.items()}
+        return {
+            kind: [self[name] for name in names] for kind, names in NEW_GAME_WORDS.by_kind().items()
+        }
 
     def options(self) -> dict[str, Any]:
         """Every option that concerns the chosen ruleset, passed on explicitly: as chosen, or,

@@ -34,6 +34,7 @@ from scorekeeper.http.refusals import REFUSALS, message_of
 from scorekeeper.http.retries import retry_slot
 from scorekeeper.models import Game, Player, Seat, clubs_of
 from scorekeeper.web.clock_faces import posted_clock
+from scorekeeper.web.clock_fields import clock_initial
 from scorekeeper.web.forms import NewGameForm, ruleset_named
 from scorekeeper.web.invitations import waiting
 from scorekeeper.web.live_parts import game_version, live_part, read_game
@@ -86,7 +87,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
             kept = ruleset_named(rules.ruleset)
             initial = {
                 **rules.initial(),
-                **NewGameForm.clock_initial(rules.clock),
+                **clock_initial(rules.clock, seconds="turn_clock"),
                 "club": from_club.slug,
             }
             initial.pop("ruleset", None)  # the form shows the ruleset it is given
