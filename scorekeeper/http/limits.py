@@ -32,7 +32,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from django.conf import settings
 from django.core.cache import cache
@@ -132,28 +132,35 @@ def analysis_limit() -> Limit:
     return named("analysis")
 
 
-# The limits a view may declare: (what a refusal calls its requests, the setting of how many,
-# the window in seconds).
-KINDS = {
-    "turns": ("turns", "RATE_LIMIT_TURNS", 60),
-    "replays": ("earlier boards", "RATE_LIMIT_REPLAYS", 60),
-    "judge": ("word-judge lookups", "RATE_LIMIT_JUDGE", 60),
-    "analysis": ("analyses", "RATE_LIMIT_JUDGE", 60),
-    "event_pages": ("event pages", "RATE_LIMIT_EVENT_PAGES", 60),
-    "imports": ("game imports", "RATE_LIMIT_IMPORTS", 60),
-    "games": ("new games", "RATE_LIMIT_GAMES", 3600),
-    "logins": ("sign-in attempts", "RATE_LIMIT_LOGINS", 3600),
-    "pairings": ("rounds paired", "RATE_LIMIT_PAIRINGS", 60),
-    "entries": ("late entries", "RATE_LIMIT_ENTRIES", 60),
-    "events": ("new events", "RATE_LIMIT_EVENTS", 3600),
-    "accounts": ("new clubs and accounts", "RATE_LIMIT_ACCOUNTS", 3600),
+class Kind(NamedTuple):
+    what: str  # what a refusal calls the requests
+    setting: str  # the setting of how many
+
+
+# The limits a view may declare: counted in windows of a minute, and of an hour.
+PER_MINUTE = {
+    "turns": Kind("turns", "RATE_LIMIT_TURNS"),
+    "replays": Kind("earlier boards", "RATE_LIMIT_REPLAYS"),
+    "judge": Kind("word-judge lookups", "RATE_LIMIT_JUDGE"),
+    "analysis": Kind("analyses", "RATE_LIMIT_JUDGE"),
+    "event_pages": Kind("event pages", "RATE_LIMIT_EVENT_PAGES"),
+    "imports": Kind("game imports", "RATE_LIMIT_IMPORTS"),
+    "pairings": Kind("rounds paired", "RATE_LIMIT_PAIRINGS"),
+    "entries": Kind("late entries", "RATE_LIMIT_ENTRIES"),
 }
+PER_HOUR = {
+    "games": Kind("new games", "RATE_LIMIT_GAMES"),
+    "logins": Kind("sign-in attempts", "RATE_LIMIT_LOGINS"),
+    "events": Kind("new events", "RATE_LIMIT_EVENTS"),
+    "accounts": Kind("new clubs and accounts", "RATE_LIMIT_ACCOUNTS"),
+}
+KINDS = {**PER_MINUTE, **PER_HOUR}
 
 
 def named(name: str) -> Limit:
     """The limit called ``name`` (one of ``KINDS``), with the settings' allowance."""
-    what, setting, window = KINDS[name]
-    return Limit(name, what, getattr(settings, setting), window)
+    what, setting = KINDS[name]
+    return Limit(name, what, getattr(settings, setting), 60 if name in PER_MINUTE else 3600)
 
 
 @dataclass(frozen=True)

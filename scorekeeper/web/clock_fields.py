@@ -32,23 +32,45 @@ NUMBERS = {
 }
 TIME_BANK = (*NUMBERS, "clock_over_max")
 # A time bank's overtime fields, which a rule stored before may fill when left empty.
-OVERTIME = {"clock_penalty": "overtime_penalty", "clock_max_overtime": "max_overtime_minutes"}
+OVERTIME = {name: setting for name, setting in NUMBERS.items() if name != "clock_minutes"}
 DEFAULT_RULE = ClockRule()
 OVER_MAX_CHOICES = [(CAPPED, "the penalty stops growing"), (LOSES, "the player loses on time")]
 
 
+# Each field's label: on the rules pages (a club's usual rules, a new event), and on the
+# new-game page (the older wording).
+LABELS = {
+    "clock": ("Game clock", "Clock"),
+    "clock_minutes": ("Time bank: minutes each", "Minutes each"),
+    "clock_penalty": ("Time bank: points off a minute over", "Points lost per minute over"),
+    "clock_max_overtime": ("Time bank: most overtime (minutes)", "Most overtime (minutes)"),
+    "clock_over_max": ("Time bank: past the most overtime", "Past the most overtime"),
+    "seconds": ("Turn timer: seconds a turn", "Seconds a turn"),
+}
+
+
 @dataclass(frozen=True)
 class ClockWords:
-    """How a page names and words the clock's fields."""
+    """How a page names and words the clock's fields: by default as the rules pages do."""
 
-    seconds: str  # the name of the turn timer's field
-    none: str  # the value of the choice of no clock
-    kinds: tuple[str, str, str]  # the choices' labels: no clock, a time bank, a turn timer
-    labels: dict[str, str]  # each field's label, by its name (the turn timer's as "seconds")
-    radio: bool  # choices as radio buttons (else a select)
+    # The column of ``LABELS`` the fields' labels are in.
+    column: int = 0
+    seconds: str = "clock_seconds"  # the name of the turn timer's field
+    none: str = ""  # the value of the choice of no clock
+    # The choices' labels: no clock, a time bank, a turn timer.
+    kinds: tuple[str, str, str] = (
+        "No clock", "A time bank each (chess clock)", "A timer for each turn"
+    )  # fmt: skip
+    radio: bool = False  # choices as radio buttons (else a select)
     # Each number's refusal begins so (a whole sentence with its range); else Django's own.
     said: dict[str, str] = field(default_factory=dict)
-    help: dict[str, str] = field(default_factory=dict)
+    help: dict[str, str] = field(
+        default_factory=lambda: {"clock_penalty": "For each started minute over."}
+    )
+
+    def label(self, name: str) -> str:
+        """The label of the field ``name`` (the turn timer's: "seconds")."""
+        return LABELS[name][self.column]
 
     def names(self) -> tuple[str, ...]:
         """The clock's fields, in the order a form shows them."""
@@ -59,35 +81,14 @@ class ClockWords:
         return {PLAYER: TIME_BANK, TURN: (self.seconds,)}
 
 
-# The club's usual rules and a new event.
-RULES_WORDS = ClockWords(
-    seconds="clock_seconds",
-    none="",
-    kinds=("No clock", "A time bank each (chess clock)", "A timer for each turn"),
-    labels={
-        "clock": "Game clock",
-        "clock_minutes": "Time bank: minutes each",
-        "clock_penalty": "Time bank: points off a minute over",
-        "clock_max_overtime": "Time bank: most overtime (minutes)",
-        "clock_over_max": "Time bank: past the most overtime",
-        "seconds": "Turn timer: seconds a turn",
-    },
-    radio=False,
-    help={"clock_penalty": "For each started minute over."},
-)
-# A new game (its turn timer's field keeps its old name: a form sent with it alone times turns).
+RULES_WORDS = ClockWords()
+# A new game: its turn timer's field keeps its old name (a form sent with it alone times turns),
+# and each number's refusal says its range.
 NEW_GAME_WORDS = ClockWords(
+    column=1,
     seconds="turn_clock",
     none="none",
     kinds=("None", "A clock for each player (overtime costs points)", "A timer for each turn"),
-    labels={
-        "clock": "Clock",
-        "clock_minutes": "Minutes each",
-        "clock_penalty": "Points lost per minute over",
-        "clock_max_overtime": "Most overtime (minutes)",
-        "clock_over_max": "Past the most overtime",
-        "seconds": "Seconds a turn",
-    },
     radio=True,
     said={
         "clock_minutes": "Each player's time is",
@@ -95,6 +96,7 @@ NEW_GAME_WORDS = ClockWords(
         "clock_max_overtime": "The most overtime is",
         "seconds": "A turn lasts",
     },
+    help={},
 )
 
 
@@ -113,7 +115,7 @@ def _number(words: ClockWords, name: str, setting: str) -> forms.IntegerField:
             "invalid": sentence, "min_value": sentence, "max_value": sentence
         }  # fmt: skip
     return forms.IntegerField(
-        label=words.labels[key], initial=default, min_value=low, max_value=high,
+        label=words.label(key), initial=default, min_value=low, max_value=high,
         required=False, help_text=words.help.get(key, ""), **options,
     )  # fmt: skip
 
@@ -123,12 +125,12 @@ def clock_fields(words: ClockWords) -> dict[str, forms.Field]:
     widget = forms.RadioSelect if words.radio else forms.Select
     fields: dict[str, forms.Field] = {
         "clock": forms.ChoiceField(
-            label=words.labels["clock"], required=False, initial=words.none, widget=widget,
+            label=words.label("clock"), required=False, initial=words.none, widget=widget,
             choices=list(zip((words.none, PLAYER, TURN), words.kinds, strict=True)),
         ),
         **{name: _number(words, name, setting) for name, setting in NUMBERS.items()},
         "clock_over_max": forms.ChoiceField(
-            label=words.labels["clock_over_max"], required=False, initial=CAPPED,
+            label=words.label("clock_over_max"), required=False, initial=CAPPED,
             choices=OVER_MAX_CHOICES, widget=widget,
         ),
         words.seconds: _number(words, "seconds", "seconds"),
