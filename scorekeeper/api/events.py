@@ -18,6 +18,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from ninja import Status
 
+from scorekeeper.api import schemas
 from scorekeeper.api.accounts import NotSignedIn, account_of
 from scorekeeper.api.clubs import club_named, director_of
 from scorekeeper.api.endpoints import READ, WRITE, ApiError, Text, answers, api
@@ -33,22 +34,6 @@ from scorekeeper.api.event_inputs import (
     TournamentIn,
     VoidIn,
     WithdrawalIn,
-)
-from scorekeeper.api.schemas import (
-    ClubOut,
-    CorrectionOut,
-    EntrantOut,
-    EventStateOut,
-    ForfeitOut,
-    KeptResultOut,
-    PairingOut,
-    ResultLineOut,
-    ResultOut,
-    RoundOut,
-    StandingOut,
-    TournamentOut,
-    UnpairedOut,
-    WithdrawalOut,
 )
 from scorekeeper.clubs.membership import do_create_club
 from scorekeeper.events import reads
@@ -89,7 +74,7 @@ from scorekeeper.models import (
 DIRECTING = (401, 403, *WRITE)
 
 
-def _described(tournament: Tournament) -> TournamentOut:
+def _described(tournament: Tournament) -> schemas.TournamentOut:
     return {
         "id": tournament.pk,
         "name": tournament.name,
@@ -105,11 +90,11 @@ def _described(tournament: Tournament) -> TournamentOut:
     }
 
 
-def _round(paired: TournamentRound) -> RoundOut:
+def _round(paired: TournamentRound) -> schemas.RoundOut:
     pairings = list(
         paired.pairings.select_related("first__player", "second__player", "game").order_by("table")
     )
-    tables: list[PairingOut] = [
+    tables: list[schemas.PairingOut] = [
         {
             "table": p.table,
             "first": p.first.player.name,
@@ -125,12 +110,12 @@ def _round(paired: TournamentRound) -> RoundOut:
 
 @api.post(
     "/clubs/",
-    **answers(201, ClubOut, *DIRECTING),
+    **answers(201, schemas.ClubOut, *DIRECTING),
     summary="Make a club, as its director",
     operation_id="scorekeeper_api_tournaments_create_club",
 )
 @limits.limited("accounts")
-def create_club(request: HttpRequest, payload: ClubIn) -> Status[ClubOut]:
+def create_club(request: HttpRequest, payload: ClubIn) -> Status[schemas.ClubOut]:
     try:
         user = account_of(request)
     except NotSignedIn as refused:
@@ -141,14 +126,14 @@ def create_club(request: HttpRequest, payload: ClubIn) -> Status[ClubOut]:
 
 @api.post(
     "/clubs/{slug}/tournaments/",
-    **answers(201, TournamentOut, *DIRECTING, 404),
+    **answers(201, schemas.TournamentOut, *DIRECTING, 404),
     summary="Make a tournament of the club, with its players",
     operation_id="scorekeeper_api_tournaments_create_tournament",
 )
 @limits.limited("events")
 def create_tournament(
     request: HttpRequest, slug: str, payload: TournamentIn
-) -> Status[TournamentOut]:
+) -> Status[schemas.TournamentOut]:
     club = club_named(slug)
     user = director_of(request, club)
     made = do_create_tournament(
@@ -162,12 +147,14 @@ def create_tournament(
 
 @api.post(
     "/clubs/{slug}/tournaments/import",
-    **answers(201, TournamentOut, *DIRECTING, 404),
+    **answers(201, schemas.TournamentOut, *DIRECTING, 404),
     summary="Start an event from tsh's .t file: its players, ratings and results so far",
     operation_id="scorekeeper_api_tournaments_import_tournament",
 )
 @limits.limited("events")
-def import_tournament(request: HttpRequest, slug: str, payload: ImportIn) -> Status[TournamentOut]:
+def import_tournament(
+    request: HttpRequest, slug: str, payload: ImportIn
+) -> Status[schemas.TournamentOut]:
     club = club_named(slug)
     user = director_of(request, club)
     made = do_import_tournament(club, payload.t_file, **payload.fields(club), by=user)
@@ -176,22 +163,24 @@ def import_tournament(request: HttpRequest, slug: str, payload: ImportIn) -> Sta
 
 @api.get(
     "/clubs/{slug}/tournaments/",
-    **answers(200, list[TournamentOut], *READ, 404),
+    **answers(200, list[schemas.TournamentOut], *READ, 404),
     summary="A club's tournaments, the latest first",
     operation_id="scorekeeper_api_tournaments_list_tournaments",
 )
-def list_tournaments(request: HttpRequest, slug: str) -> list[TournamentOut]:
+def list_tournaments(request: HttpRequest, slug: str) -> list[schemas.TournamentOut]:
     return [_described(t) for t in club_named(slug).tournaments.all()]
 
 
 @api.post(
     "/tournaments/{tournament_id}/rounds/",
-    **answers(201, RoundOut, *DIRECTING, 404),
+    **answers(201, schemas.RoundOut, *DIRECTING, 404),
     summary="Pair the next round; each table's game is made, its first player to move",
     operation_id="scorekeeper_api_tournaments_pair_round",
 )
 @limits.limited("pairings")
-def pair_round(request: HttpRequest, tournament_id: int, payload: RoundIn) -> Status[RoundOut]:
+def pair_round(
+    request: HttpRequest, tournament_id: int, payload: RoundIn
+) -> Status[schemas.RoundOut]:
     tournament = access_event(tournament_id)
     director_of(request, tournament.club)
     limits.check_paired_games(request)
@@ -209,11 +198,11 @@ def pair_round(request: HttpRequest, tournament_id: int, payload: RoundIn) -> St
 
 @api.delete(
     "/tournaments/{tournament_id}/rounds/{number}",
-    **answers(200, UnpairedOut, *DIRECTING, 404),
+    **answers(200, schemas.UnpairedOut, *DIRECTING, 404),
     summary="Take back a round before its first turn: its games go, and it can be paired again",
     operation_id="scorekeeper_api_tournaments_unpair_round",
 )
-def unpair_round(request: HttpRequest, tournament_id: int, number: int) -> UnpairedOut:
+def unpair_round(request: HttpRequest, tournament_id: int, number: int) -> schemas.UnpairedOut:
     tournament = access_event(tournament_id)
     director_of(request, tournament.club)
     removed = do_unpair_round(tournament, number)
@@ -222,17 +211,19 @@ def unpair_round(request: HttpRequest, tournament_id: int, number: int) -> Unpai
 
 @api.post(
     "/tournaments/{tournament_id}/rounds/{number}/swap",
-    **answers(200, RoundOut, *DIRECTING, 404),
+    **answers(200, schemas.RoundOut, *DIRECTING, 404),
     summary="Swap two players of a round before its first turn; the round as paired now",
     operation_id="scorekeeper_api_tournaments_swap",
 )
-def swap(request: HttpRequest, tournament_id: int, number: int, payload: SwapIn) -> RoundOut:
+def swap(
+    request: HttpRequest, tournament_id: int, number: int, payload: SwapIn
+) -> schemas.RoundOut:
     tournament = access_event(tournament_id)
     director_of(request, tournament.club)
     return _round(do_swap(tournament, number, *payload.players))
 
 
-def _entrant(entrant: Entrant) -> EntrantOut:
+def _entrant(entrant: Entrant) -> schemas.EntrantOut:
     return {
         "name": entrant.player.name,
         "rating": entrant.rating,
@@ -243,7 +234,7 @@ def _entrant(entrant: Entrant) -> EntrantOut:
     }
 
 
-def _forfeit(pairing: Pairing, tournament: Tournament) -> ForfeitOut:
+def _forfeit(pairing: Pairing, tournament: Tournament) -> schemas.ForfeitOut:
     absent = pairing.first if pairing.absent_id == pairing.first_id else pairing.second
     present = pairing.second if absent == pairing.first else pairing.first
     assert absent is not None and present is not None
@@ -258,14 +249,14 @@ def _forfeit(pairing: Pairing, tournament: Tournament) -> ForfeitOut:
 
 @api.post(
     "/tournaments/{tournament_id}/players/",
-    **answers(201, list[EntrantOut], *DIRECTING, 404),
+    **answers(201, list[schemas.EntrantOut], *DIRECTING, 404),
     summary="Late entries: paired from the next round on, each round before a forfeit loss",
     operation_id="scorekeeper_api_tournaments_add_players",
 )
 @limits.limited("entries")
 def add_players(
     request: HttpRequest, tournament_id: int, payload: LateEntriesIn
-) -> Status[list[EntrantOut]]:
+) -> Status[list[schemas.EntrantOut]]:
     tournament = access_event(tournament_id)
     user = director_of(request, tournament.club)
     made = do_add_players(
@@ -278,18 +269,18 @@ def add_players(
 
 @api.post(
     "/tournaments/{tournament_id}/withdrawals/",
-    **answers(201, WithdrawalOut, *DIRECTING, 404),
+    **answers(201, schemas.WithdrawalOut, *DIRECTING, 404),
     summary="Withdraw a player: not paired again; their open games become forfeit wins",
     operation_id="scorekeeper_api_tournaments_withdraw",
 )
 def withdraw(
     request: HttpRequest, tournament_id: int, payload: WithdrawalIn
-) -> Status[WithdrawalOut]:
+) -> Status[schemas.WithdrawalOut]:
     tournament = access_event(tournament_id)
     user = director_of(request, tournament.club)
     entrant = entrant_named(tournament, payload.name)
     forfeited = do_withdraw(entrant, by=user.get_username())
-    answer: WithdrawalOut = {
+    answer: schemas.WithdrawalOut = {
         "name": entrant.player.name,
         "from_round": tournament.round_set.count() + 1,
         "forfeits": [_forfeit(pairing, tournament) for pairing in forfeited],
@@ -299,11 +290,13 @@ def withdraw(
 
 @api.post(
     "/tournaments/{tournament_id}/forfeits/",
-    **answers(201, ForfeitOut, *DIRECTING, 404),
+    **answers(201, schemas.ForfeitOut, *DIRECTING, 404),
     summary="A paired player is absent: a loss by the forfeit margin, a win for the opponent",
     operation_id="scorekeeper_api_tournaments_forfeit",
 )
-def forfeit(request: HttpRequest, tournament_id: int, payload: ForfeitIn) -> Status[ForfeitOut]:
+def forfeit(
+    request: HttpRequest, tournament_id: int, payload: ForfeitIn
+) -> Status[schemas.ForfeitOut]:
     tournament = access_event(tournament_id)
     user = director_of(request, tournament.club)
     pairing = do_forfeit(tournament, payload.round, payload.absent, by=user.get_username())
@@ -312,11 +305,13 @@ def forfeit(request: HttpRequest, tournament_id: int, payload: ForfeitIn) -> Sta
 
 @api.post(
     "/tournaments/{tournament_id}/results/",
-    **answers(201, ResultOut, *DIRECTING, 404),
+    **answers(201, schemas.ResultOut, *DIRECTING, 404),
     summary="Type in the result of a game played without the app",
     operation_id="scorekeeper_api_tournaments_enter_result",
 )
-def enter_result(request: HttpRequest, tournament_id: int, payload: ResultIn) -> Status[ResultOut]:
+def enter_result(
+    request: HttpRequest, tournament_id: int, payload: ResultIn
+) -> Status[schemas.ResultOut]:
     tournament = access_event(tournament_id)
     user = director_of(request, tournament.club)
     pairing = do_enter_result(
@@ -328,7 +323,7 @@ def enter_result(request: HttpRequest, tournament_id: int, payload: ResultIn) ->
         payload.score2,
         by=user.get_username(),
     )
-    answer: ResultOut = {
+    answer: schemas.ResultOut = {
         "round": payload.round,
         "table": pairing.table,
         "player1": entrant_named(tournament, payload.player1).player.name,
@@ -341,13 +336,13 @@ def enter_result(request: HttpRequest, tournament_id: int, payload: ResultIn) ->
 
 @api.get(
     "/tournaments/{tournament_id}/standings",
-    **answers(200, list[StandingOut], *READ, 404),
+    **answers(200, list[schemas.StandingOut], *READ, 404),
     summary="The standings in order, places shared shown as 1=; of one division",
     operation_id="scorekeeper_api_tournaments_standings",
 )
 def standings(
     request: HttpRequest, tournament_id: int, division: Text | None = None
-) -> list[StandingOut]:
+) -> list[schemas.StandingOut]:
     """``division`` names the division asked for; an event of several needs it."""
     rows = reads.standings(access_event(tournament_id), division)
     return [
@@ -396,7 +391,7 @@ def export_t(
     return HttpResponseRedirect(address, status=308)
 
 
-def _kept(first: int | None, second: int | None, absent: Entrant | None) -> KeptResultOut:
+def _kept(first: int | None, second: int | None, absent: Entrant | None) -> schemas.KeptResultOut:
     return {
         "score1": first,
         "score2": second,
@@ -404,7 +399,7 @@ def _kept(first: int | None, second: int | None, absent: Entrant | None) -> Kept
     }
 
 
-def _correction(correction: ResultCorrection) -> CorrectionOut:
+def _correction(correction: ResultCorrection) -> schemas.CorrectionOut:
     return {
         "by": correction.by,
         "at": correction.at.isoformat(),
@@ -421,7 +416,7 @@ def _correction(correction: ResultCorrection) -> CorrectionOut:
 
 def _result_line(
     pairing: Pairing, corrections: list[ResultCorrection] | None = None
-) -> ResultLineOut:
+) -> schemas.ResultLineOut:
     kind = "game"
     scores = final_scores(pairing)
     if pairing.second is None:
@@ -449,11 +444,11 @@ def _result_line(
 
 @api.get(
     "/tournaments/{tournament_id}/results/",
-    **answers(200, list[ResultLineOut], *READ, 404),
+    **answers(200, list[schemas.ResultLineOut], *READ, 404),
     summary="Every round's tables and byes with their results and the corrections made",
     operation_id="scorekeeper_api_tournaments_list_results",
 )
-def list_results(request: HttpRequest, tournament_id: int) -> list[ResultLineOut]:
+def list_results(request: HttpRequest, tournament_id: int) -> list[schemas.ResultLineOut]:
     tournament = access_event(tournament_id)
     made: dict[int, list[ResultCorrection]] = {}
     for correction in corrections_of(tournament):
@@ -461,19 +456,21 @@ def list_results(request: HttpRequest, tournament_id: int) -> list[ResultLineOut
     return [_result_line(p, made.get(p.pk)) for p in pairings_of(tournament)]
 
 
-def _line_of(pairing: Pairing) -> ResultLineOut:
+def _line_of(pairing: Pairing) -> schemas.ResultLineOut:
     pairing = pairings_by_pk(pairing.pk)
     return _result_line(pairing, list(corrections_of_pairing(pairing)))
 
 
 @api.put(
     "/tournaments/{tournament_id}/results/",
-    **answers(200, ResultLineOut, *DIRECTING, 404),
+    **answers(200, schemas.ResultLineOut, *DIRECTING, 404),
     summary="Set or correct the result of a game played without the app (or of a forfeit); "
     "the old result is kept with who corrected it and when",
     operation_id="scorekeeper_api_tournaments_correct_result",
 )
-def correct_result(request: HttpRequest, tournament_id: int, payload: ResultIn) -> ResultLineOut:
+def correct_result(
+    request: HttpRequest, tournament_id: int, payload: ResultIn
+) -> schemas.ResultLineOut:
     tournament = access_event(tournament_id)
     user = director_of(request, tournament.club)
     pairing = do_correct_result(
@@ -490,18 +487,18 @@ def correct_result(request: HttpRequest, tournament_id: int, payload: ResultIn) 
 
 @api.post(
     "/tournaments/{tournament_id}/results/void",
-    **answers(200, ResultLineOut, *DIRECTING, 404),
+    **answers(200, schemas.ResultLineOut, *DIRECTING, 404),
     summary="Void a forfeit or a typed-in result: the table waits for a result again",
     operation_id="scorekeeper_api_tournaments_void_result",
 )
-def void_result(request: HttpRequest, tournament_id: int, payload: VoidIn) -> ResultLineOut:
+def void_result(request: HttpRequest, tournament_id: int, payload: VoidIn) -> schemas.ResultLineOut:
     tournament = access_event(tournament_id)
     user = director_of(request, tournament.club)
     pairing = do_void_result(tournament, payload.round, payload.player, by=user.get_username())
     return _line_of(pairing)
 
 
-def _state(tournament: Tournament) -> EventStateOut:
+def _state(tournament: Tournament) -> schemas.EventStateOut:
     return {
         "id": tournament.pk,
         "name": tournament.name,
@@ -513,11 +510,13 @@ def _state(tournament: Tournament) -> EventStateOut:
 
 @api.patch(
     "/tournaments/{tournament_id}",
-    **answers(200, EventStateOut, *DIRECTING, 404),
+    **answers(200, schemas.EventStateOut, *DIRECTING, 404),
     summary="Set an event's date, archive it (or bring it back), make it tonight's",
     operation_id="scorekeeper_api_tournaments_change_event",
 )
-def change_event(request: HttpRequest, tournament_id: int, payload: EventChangeIn) -> EventStateOut:
+def change_event(
+    request: HttpRequest, tournament_id: int, payload: EventChangeIn
+) -> schemas.EventStateOut:
     tournament = access_event(tournament_id)
     director_of(request, tournament.club)
     tournament = do_change_event(tournament, date=payload.date, archived=payload.archived)
