@@ -219,15 +219,23 @@ def declared(match: ResolverMatch, method: str) -> tuple[Declared, ...]:
     return getattr(view, ATTRIBUTE, ())
 
 
+_RESOLVED = "_limits_resolved"  # the request's attribute keeping its match, once resolved here
+
+
 def resolved(request: HttpRequest) -> ResolverMatch | None:
     """The view the request goes to: Django's match once it has resolved the request, else
-    resolved here (the limits count before Django's own resolving); None for no route."""
+    resolved here, once a request (the limits count before Django's own resolving); None for
+    no route."""
     if request.resolver_match is not None:
         return request.resolver_match
-    try:
-        return resolve(request.path_info)
-    except Resolver404:
-        return None
+    if not hasattr(request, _RESOLVED):
+        try:
+            match: ResolverMatch | None = resolve(request.path_info)
+        except Resolver404:
+            match = None
+        setattr(request, _RESOLVED, match)
+    found: ResolverMatch | None = getattr(request, _RESOLVED)
+    return found
 
 
 def limit_for(request: HttpRequest) -> Limit | None:
