@@ -30,6 +30,7 @@ from django.utils.text import slugify
 
 from referee import InputError
 from scorekeeper.clubs.access import directs as directs
+from scorekeeper.clubs.access import viewer_directs
 from scorekeeper.games.domain import player_named
 from scorekeeper.games.errors import Conflict
 from scorekeeper.models import NAME_MAX, Club, Game, Invitation, Player, Seat, name_problem
@@ -139,7 +140,7 @@ def do_put_on_roster(
 
 def voidable(game: Game, user: AbstractBaseUser | AnonymousUser) -> bool:
     """Whether the game page offers ``user`` the director's void (or its undo)."""
-    return game.club is not None and directs(user, game.club)
+    return game.club is not None and viewer_directs(user, game.club)
 
 
 def random_password() -> str:
