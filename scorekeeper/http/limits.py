@@ -133,6 +133,8 @@ def analysis_limit() -> Limit:
 
 
 class Kind(NamedTuple):
+    """A limit a view may declare (``limited``)."""
+
     what: str  # what a refusal calls the requests
     setting: str  # the setting of how many
 
