@@ -269,7 +269,8 @@ def _log_rows(
 
 
 @require_GET
-@limited("replays", method="GET", when=lambda request: "turn" in request.GET)
+# An earlier board is asked for by the turn as players count it or by the replay's step.
+@limited("replays", method="GET", when=lambda request: bool({"turn", "step"} & set(request.GET)))
 def game_page(request: HtmxHttpRequest, game_id: object) -> HttpResponse:
     game = fetch_game(game_id)
     seats = list(game.seats.select_related("player").order_by("order"))

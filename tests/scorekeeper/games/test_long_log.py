@@ -153,6 +153,7 @@ def test_earlier_boards_and_the_correction_page_have_a_limit_of_their_own(client
     assert client.get(f"/games/{game.pk}/score/correct?turn=1").status_code == 200
     refused = client.get(f"/games/{game.pk}/?turn=2")
     assert refused.status_code == 429 and "Too many earlier boards" in refused.content.decode()
+    assert client.get(f"/games/{game.pk}/?step=1").status_code == 429  # the replay's stepper
     assert client.get(f"/games/{game.pk}/score/correct").status_code == 429
     # The game as it stands, and the scorer's page, are not counted.
     assert client.get(f"/games/{game.pk}/").status_code == 200
@@ -160,6 +161,14 @@ def test_earlier_boards_and_the_correction_page_have_a_limit_of_their_own(client
     # Nor is the turn limit spent by them.
     turn = {"action": "pass", "expected_turn": SHORT + 1}
     assert client.post(f"/games/{game.pk}/score/turn", turn).status_code == 302
+
+
+def test_the_replays_stepper_counts_as_an_earlier_board(client, settings):
+    settings.RATE_LIMIT_REPLAYS = 1
+    game = long_game(SHORT)
+    assert client.get(f"/games/{game.pk}/?step=1").status_code == 200
+    refused = client.get(f"/games/{game.pk}/?step=2")
+    assert refused.status_code == 429 and "Too many earlier boards" in refused.content.decode()
 
 
 def test_a_correction_counts_one_more_turn_for_every_50_later_turns_it_scored_again(settings):
