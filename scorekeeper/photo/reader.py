@@ -399,9 +399,9 @@ def _onto_the_grid(rgb: Image, corners: npt.NDArray[np.float32], n: int) -> npt.
             inner = float(np.median(strips[1 : n + 1])) + 1e-6
             if (strips[1 : n + 1] > 0).mean() < 0.75:
                 continue  # the grid's lines hardly show: nothing to tell its edge by
-            if before > 0.5 * inner and last < 0.35 * before:
+            if before > 0.3 * inner and last < 0.35 * before:
                 shift[along] = -1
-            elif after > 0.5 * inner and first < 0.35 * after:
+            elif after > 0.3 * inner and first < 0.35 * after:
                 shift[along] = 1
         if shift == [0, 0]:
             break
