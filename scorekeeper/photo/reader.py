@@ -5,13 +5,17 @@ grid where it has no frame; the least quadrilateral round each, so that a lens's
 a corner lost in a glare still give four corners), its view straightened to a square (a
 perspective warp), and the grid found inside it by the regular lines its squares make. The
 grid is then moved onto its own lines: each line is looked for in each row of squares near
-where the corners put it, and the view that best fits what was found is kept. Each square is
+where the corners put it, and the view that best fits what was found is kept; a grid whose
+last strip of squares no line crosses, while one does beyond its first, is moved a square
+back onto the board (its lines fit as well a square out on a plain frame). Each square is
 cut out with a little of its neighbours (a tile half off its square still shows most of
 itself there) and read by a small network (``model.onnx``, trained by
 ``scorekeeper.photo.train`` on made-up photos): empty, a letter, a blank, or a tile seen
 turned. Which way up the board lies is unknown, so the squares that may hold a tile are read
 in the four turns and the turn whose letters read most surely is kept; a square that reads as
-no letter any way round but partly as empty is a premium square's printing, read as empty.
+no letter any way round but partly as empty is a premium square's printing, read as empty,
+and so is a lone square (no tile beside it: every word has two letters) read as a blank or
+as a letter not surely.
 
 Bounded: the photo's size is read from its header and refused past ``MAX_PIXELS`` before it is
 decoded; it is read at most ``WORK_SIDE`` pixels a side.
@@ -134,9 +138,10 @@ def _order(points: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
     return np.asarray(np.roll(pts, -first, axis=0), np.float32)
 
 
-def _support(edges: Image, quad: npt.NDArray[np.float32]) -> float:
+def _support(edges: Image, quad: npt.NDArray[np.float32]) -> tuple[float, float]:
     """How much of a quadrilateral's outline lies on the photo's edges: the least share of
-    its four sides (a shadow or a table's blotch follows one or two sides, a board all four)."""
+    its four sides and the next (a shadow or a table's blotch follows one or two sides, a
+    board three or four: a hand or a rack at its edge may hide much of the fourth)."""
     shares = []
     for i in range(4):
         start, end = quad[i], quad[(i + 1) % 4]
@@ -144,7 +149,8 @@ def _support(edges: Image, quad: npt.NDArray[np.float32]) -> float:
         limit = [edges.shape[1] - 1, edges.shape[0] - 1]
         xy = np.clip(points.round().astype(int), 0, limit)
         shares.append(float((edges[xy[:, 1], xy[:, 0]] > 0).mean()))
-    return min(shares)
+    least, next_least = sorted(shares)[:2]
+    return least, next_least
 
 
 def _plausible(quad: npt.NDArray[np.float32]) -> bool:
@@ -169,10 +175,11 @@ def find_outlines(rgb: Image, keep: int = 6) -> list[npt.NDArray[np.float32]]:
     area = small.shape[0] * small.shape[1]
     found: list[tuple[float, npt.NDArray[np.float32]]] = []
     lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB)
-    for blur in (5, 9, -11):
+    for blur in (5, 9, -11, -21):
         # A table's grain blurs away before the board's straight edges do (a median, the
-        # negative size, keeps the edges sharper still); a board as dark as the table still
-        # differs from it in colour, so each of L, a and b gives edges.
+        # negative size, keeps the edges sharper still; the widest leaves a coarse grain
+        # beside a board as dark as it only the board's outline); a board as dark as the
+        # table still differs from it in colour, so each of L, a and b gives edges.
         channels = [
             cv2.GaussianBlur(lab[:, :, i], (blur, blur), 0)
             if blur > 0
@@ -205,9 +212,9 @@ def find_outlines(rgb: Image, keep: int = 6) -> list[npt.NDArray[np.float32]]:
                     and (quad[:, 0].max() < small.shape[1] - 4)
                     and (quad[:, 1].max() < small.shape[0] - 4)
                 )
-                support = _support(np.asarray(near, np.uint8), quad)
-                score = cv2.contourArea(quad) * support**2
-                if inside and support > 0.25:
+                least, next_least = _support(np.asarray(near, np.uint8), quad)
+                score = cv2.contourArea(quad) * ((least + next_least) / 2) ** 2
+                if inside and least > 0.15 and next_least > 0.25:
                     found.append((score, quad))
     found.sort(key=lambda item: -item[0])
     outlines: list[npt.NDArray[np.float32]] = []
@@ -348,6 +355,58 @@ def refine_grid(rgb: Image, corners: npt.NDArray[np.float32], n: int) -> npt.NDA
             break
         moved = cv2.perspectiveTransform(ideal[None], fit)[0]
         current = cv2.perspectiveTransform(moved[None], np.linalg.inv(forward))[0]
+    return _onto_the_grid(rgb, np.asarray(current, np.float32), n)
+
+
+def _crossings(gray: Floats, axis: int, n: int, pitch: float, margin: int) -> Floats:
+    """How strongly the grid's inner lines across ``axis`` show in each strip of squares
+    along it, from the strip one square before the grid to the one after (``n + 2``): the
+    median over the lines of each one's peak in that strip. A frame's strip has none."""
+    ridges = _ridges(gray, axis, 3)
+    if axis == 0:
+        ridges = ridges.T
+    strips = ridges[int((margin - 1) * pitch) : int((margin + n + 1) * pitch)]
+    bands = strips.reshape(n + 2, int(pitch), -1).sum(axis=1)
+    bands = np.asarray(cv2.blur(bands, (3, 1)), np.float32)
+    lines = range(1, n)
+    where, height = _line_peaks(bands, pitch, margin * pitch, lines, pitch * 0.3)
+    # A peak off the grid's line is no crossing (a check cloth's stripes lie anywhere).
+    nominal = (margin + np.array(lines, np.float32))[:, None] * pitch
+    height = np.where(np.abs(where - nominal) <= 0.15 * pitch, height, 0)
+    return np.asarray(np.median(height, axis=0), np.float32)
+
+
+def _onto_the_grid(rgb: Image, corners: npt.NDArray[np.float32], n: int) -> npt.NDArray[np.float32]:
+    """The grid moved a whole square along an axis where its last strip of squares is
+    crossed by no line and the strip beyond its first is: a frame as plain as a square (a
+    deluxe board's dark one) lets a grid of lines fit one square out onto it."""
+    pitch, margin = 20.0, 2
+    side = int(pitch * (n + 2 * margin))
+    ideal = np.array([(0, 0), (n, 0), (n, n), (0, n)], np.float32) * pitch + margin * pitch
+    current = corners
+    for _ in range(2):
+        forward = cv2.getPerspectiveTransform(current, ideal)
+        flat = cv2.warpPerspective(rgb, forward, (side, side), flags=cv2.INTER_AREA)
+        gray = np.asarray(
+            cv2.GaussianBlur(cv2.cvtColor(flat, cv2.COLOR_RGB2GRAY).astype(np.float32), (0, 0), 1),
+            np.float32,
+        )
+        shift = [0, 0]
+        # Lines across x (horizontal ones, axis 0) cross the strips of columns: x's shift.
+        for axis, along in ((0, 0), (1, 1)):
+            strips = _crossings(gray, axis, n, pitch, margin)
+            before, first, last, after = strips[0], strips[1], strips[n], strips[n + 1]
+            inner = float(np.median(strips[1 : n + 1])) + 1e-6
+            if (strips[1 : n + 1] > 0).mean() < 0.75:
+                continue  # the grid's lines hardly show: nothing to tell its edge by
+            if before > 0.3 * inner and last < 0.35 * before:
+                shift[along] = -1
+            elif after > 0.3 * inner and first < 0.35 * after:
+                shift[along] = 1
+        if shift == [0, 0]:
+            break
+        moved = ideal + np.array(shift, np.float32) * pitch
+        current = cv2.perspectiveTransform(moved[None], np.linalg.inv(forward))[0]
     return np.asarray(current, np.float32)
 
 
@@ -421,6 +480,28 @@ def _labels_are_empty(turns: list[Floats]) -> None:
         chances[printed, TURNED] = 0
 
 
+BLANK = CLASSES.index("?")
+
+
+LONE_SURE = 0.7  # how sure a letter with no tile beside it must be to be believed
+
+
+def _lone_tiles_are_empty(chances: Floats) -> None:
+    """A square read as a tile with no tile beside it, as a blank or its letter not surely
+    (``LONE_SURE``), is read as empty, in place: every word has two letters or more, so a lone
+    tile is in no position, and a plain face or a doubtful letter that reads as one is a
+    premium square's printing washed out in a glare (a lone letter read surely is left: it
+    names a square the photo can't square with a play)."""
+    tile = chances[:, :, 0] < 0.5
+    padded = np.pad(tile, 1)
+    beside = padded[:-2, 1:-1] | padded[2:, 1:-1] | padded[1:-1, :-2] | padded[1:-1, 2:]
+    best = chances.argmax(axis=2)
+    doubtful = (best == BLANK) | ((best != 0) & (chances.max(axis=2) < LONE_SURE))
+    lone = doubtful & ~beside
+    chances[lone, 0] = chances[lone].sum(axis=1)
+    chances[lone, 1:] = 0
+
+
 def read_image(rgb: Image, n: int) -> Reading:
     corners = find_grid(rgb, n)
     if corners is None:
@@ -446,6 +527,8 @@ def read_image(rgb: Image, n: int) -> Reading:
                 chances[which] = seen
             turns.append(chances)
         _labels_are_empty(turns)
+    for chances in turns:
+        _lone_tiles_are_empty(chances)
     best, chosen = -np.inf, 0
     for turn, chances in enumerate(turns):
         flat_chances = chances.reshape(n * n, OUTPUTS)

@@ -1,15 +1,24 @@
 """Train the square reader (``model.onnx``) on made-up photos (``render``).
 
-    python -m scorekeeper.photo.train [--boards 640] [--epochs 6] [--seed 3] [--jobs 2]
-                                      [--cache FILE]
+    python -m scorekeeper.photo.train [--boards 1000] [--epochs 8] [--seed 3] [--jobs 2]
+                                      [--threads 1] [--cache FILE] [--out FILE]
 
 (the weights in the repository: exactly those defaults). Needs PyTorch and onnx, which the app
-itself never does: ``pip install torch==2.13.0 onnx`` (the CPU build) in a venv of its own,
-beside the project's packages, run with the repository on PYTHONPATH. About 10 minutes to
-render the squares on two busy cores and 1 to 2 a pass over them; ``--cache`` keeps the
-squares in an .npz file for another run. Boards for training are rendered from seeds
-``seed * 1_000_000 + i``; the bench's held-out boards start at ``render.HELD_OUT``
-(9,000,000), and only those letter tiles in the fonts kept back.
+itself never does, in a venv of its own outside the repository, with the packages the renderer
+needs at the project's locked versions::
+
+    python3.11 -m venv /tmp/trainvenv
+    /tmp/trainvenv/bin/pip install torch==2.13.0 onnx marisa-trie==1.4.1 \
+        opencv-python-headless==5.0.0.93 pillow==13.0.0
+    PYTHONPATH=. nice -n 19 /tmp/trainvenv/bin/python -m scorekeeper.photo.train
+
+(torch 2.13.0 is the CPU build here). On the 2-core AMD EPYC shared with other work, it took
+22 minutes: 4 to render the 170,000 squares (two processes), then 2 to 3 a pass over them on
+one thread; ``--cache`` keeps the squares in an .npz file for another run. Boards for training
+are rendered from seeds ``seed * 1_000_000 + i`` (``--seed`` 0 to 7, refused where they would
+reach ``render.VALIDATION``, 8,000,000: the reader's tests and the renders its geometry was
+mended on); the bench's held-out boards start at ``render.HELD_OUT`` (9,000,000), and only
+those letter tiles in the fonts kept back.
 Each square is cut where the photo's true grid lies, moved by up to a tenth of a square (the
 board finder's error), so the network learns to read a square that is not quite centred; on
 top of the rendered light, each batch is recoloured (a cast, brightness, contrast), blurred
@@ -28,7 +37,7 @@ import numpy as np
 
 from referee import get_ruleset
 from scorekeeper.photo.reader import CLASSES, CUT, MODEL, OUTPUTS, TURNED, cuts, decode, straighten
-from scorekeeper.photo.render import random_tiles, render
+from scorekeeper.photo.render import VALIDATION, random_tiles, render
 
 RULESETS = ["crossword-classic"] * 3 + ["upwords-10", "upwords-8"]
 # Letters that look the same a quarter turn round, and half a turn round: those keep their
@@ -130,19 +139,21 @@ def network() -> Any:
         nn.MaxPool2d(2),
         *block(32, 64),
         nn.MaxPool2d(2),
-        *block(64, 96),
+        *block(64, 128),
         nn.Flatten(),
         nn.Dropout(0.2),
-        nn.Linear(96 * (CUT // 8) ** 2, 128),
+        nn.Linear(128 * (CUT // 8) ** 2, 192),
         nn.ReLU(),
         nn.Dropout(0.2),
-        nn.Linear(128, OUTPUTS),
+        nn.Linear(192, OUTPUTS),
     )
 
 
 def squares(boards: int, seed: int, jobs: int) -> tuple[Any, Any]:
     """The rendered squares of ``boards`` boards, as bytes, and their classes."""
     seeds = [seed * 1_000_000 + i for i in range(boards)]
+    if not 0 <= seeds[0] <= seeds[-1] < min(VALIDATION, (seed + 1) * 1_000_000):
+        raise SystemExit(f"seeds {seeds[0]}-{seeds[-1]} would reach the held-out ones")
     if jobs > 1:
         from multiprocessing import get_context
 
@@ -157,14 +168,15 @@ def main() -> None:
     import torch
 
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--boards", type=int, default=640)
-    parser.add_argument("--epochs", type=int, default=6)
+    parser.add_argument("--boards", type=int, default=1000)
+    parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--seed", type=int, default=3)
-    parser.add_argument("--jobs", type=int, default=2, help="processes rendering, threads training")
+    parser.add_argument("--jobs", type=int, default=2, help="processes rendering")
+    parser.add_argument("--threads", type=int, default=1, help="threads training")
     parser.add_argument("--cache", help="an .npz file to keep the rendered squares in")
     parser.add_argument("--out", default=str(MODEL), help="where the weights go")
     args = parser.parse_args()
-    torch.set_num_threads(args.jobs)
+    torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     started = time.monotonic()
     if args.cache and Path(args.cache).exists():

@@ -108,3 +108,90 @@ def test_a_decompression_bomb_is_refused_from_its_header_undecoded():
 def test_what_is_not_a_photo_is_refused(data):
     with pytest.raises(PhotoError, match="not a photo"):
         decode(data)
+
+
+# Misreads the reader's geometry was mended on, each a rendered photo that showed it (seeds
+# from render.VALIDATION: never trained on, nor the bench's).
+
+
+def _seeded(seed, ruleset):
+    """The board of the reader's validation renders for ``seed``: tiles on up to half of it."""
+    rules = RULESETS[ruleset]
+    rng = random.Random(seed)
+    tiles = random_tiles(rng, rules, rng.uniform(0.0, 0.5))
+    return rules, tiles, render(seed, rules, tiles)
+
+
+def _corners_off(photo, reading, size):
+    """How far the corners found are from the grid's drawn ones, in squares (the most)."""
+    import numpy as np
+
+    scale = decode(photo.jpeg).shape[1] / _width(photo.jpeg)
+    drawn = np.array(photo.corners) * scale
+    found = np.array(reading.corners)
+    pitch = np.mean([np.linalg.norm(drawn[i] - drawn[i - 1]) for i in range(4)]) / size
+    return max(np.linalg.norm(found - corner, axis=1).min() for corner in drawn) / pitch
+
+
+@pytest.mark.parametrize(
+    "seed,ruleset",
+    # Upwords' grey frame; a deluxe board's dark frame on a striped cloth, its edge strip
+    # crossed by fainter lines than its inner ones.
+    [(8_000_022, "upwords-10"), (8_000_168, "crossword-classic")],
+)
+def test_a_grid_that_fits_a_square_out_on_the_frame_is_moved_back_onto_the_board(seed, ruleset):
+    # Its lines fit as well a square out, the frame's edge showing as its last line: the
+    # strip of squares out on the frame is crossed by no line.
+    rules, tiles, photo = _seeded(seed, ruleset)
+    reading = read(photo.jpeg, rules.size)
+    assert _corners_off(photo, reading, rules.size) < 1 / 3
+    occupancy, letters = wrong(reading, tiles)
+    assert len(occupancy) <= rules.size**2 // 100  # a square off misreads dozens
+    assert len(letters) <= len(tiles) // 20, letters
+
+
+def test_an_empty_board_whose_grid_fits_a_square_out_is_found_where_it_lies():
+    photo = render(8_500_028, CROSSWORD, {}, "wooden")
+    reading = read(photo.jpeg, CROSSWORD.size)
+    assert _corners_off(photo, reading, CROSSWORD.size) < 1 / 3
+    assert reading.squares() == [[""] * 15 for _ in range(15)]
+
+
+def test_a_dark_board_on_a_dark_table_with_a_hand_at_its_edge_is_found():
+    # Grey Upwords on brown wood, the grain as coarse as its squares, a hand over its frame.
+    rules, tiles, photo = _seeded(8_000_019, "upwords-8")
+    reading = read(photo.jpeg, rules.size)
+    assert _corners_off(photo, reading, rules.size) < 1 / 3
+    occupancy, letters = wrong(reading, tiles)
+    assert occupancy == []
+    assert len(letters) <= len(tiles) // 20, letters
+
+
+def test_a_square_in_a_glare_is_no_tile():
+    # The glare washes a wooden board's square (K12) out to a plain pale face, a blank's, with
+    # no tile beside it.
+    rules, tiles, photo = _seeded(8_000_000, "crossword-classic")
+    assert (11, 10) not in tiles
+    reading = read(photo.jpeg, rules.size)
+    assert reading.squares()[11][10] == ""
+    occupancy, _ = wrong(reading, tiles)
+    assert occupancy == []
+
+
+def test_a_lone_blank_or_doubtful_letter_reads_empty_and_a_sure_one_or_one_in_a_word_does_not():
+    import numpy as np
+
+    chances = np.zeros((5, 5, reader.OUTPUTS), np.float32)
+    chances[:, :, 0] = 1
+    blank, f, a = (reader.CLASSES.index(x) for x in "?FA")
+    # A lone blank (A1), a lone doubtful F (E5), a lone sure F (A5), a blank beside an A (C3).
+    for square, letter, sure in [((0, 0), blank, 0.9), ((4, 4), f, 0.6), ((0, 4), f, 0.8),
+                                 ((2, 2), blank, 0.9), ((2, 3), a, 1.0)]:  # fmt: skip
+        chances[square] = 0
+        chances[square][letter] = sure
+        chances[square][0] = 1 - sure if letter == a else 0.1
+    reader._lone_tiles_are_empty(chances)
+    assert chances[0, 0].argmax() == 0 and chances[4, 4].argmax() == 0
+    assert chances[0, 0, 0] == pytest.approx(1.0) and chances[0, 0, 1:].sum() == 0
+    assert chances[0, 4].argmax() == f
+    assert chances[2, 2].argmax() == blank and chances[2, 3].argmax() == a
