@@ -134,7 +134,7 @@ class Phone:
         at, version = data.get("at"), data.get("version")
         if at is not None and self.run.measuring:
             self.run.heard.append((arrived - at) * 1000)
-        delay = 0.1 + random.random() * 0.3  # as live.js waits (EVENT_DEBOUNCE_MS, _SPREAD_MS)
+        delay = 0.05 + random.random() * 0.2  # as live.js waits (EVENT_DEBOUNCE_MS, _SPREAD_MS)
         asyncio.get_running_loop().call_later(
             delay, lambda: asyncio.ensure_future(self.fetch_part(at, version))
         )
