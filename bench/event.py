@@ -20,7 +20,8 @@ The figures (goals in bench/goals.py):
   event_turn_p99_ms       a turn at a table, from its moment to its answer
   event_page_p99_ms       the event page and its part as the phones asked for them
   event_page_bytes        the event page (its HTML), and its live part (event_part_bytes)
-  event_end_p99_ms        a game's end (its commit) to the new standings at each phone
+  event_end_p99_ms        a game's end (its commit) to the new standings at each phone (and in
+                          the details, to its news at each phone: end_heard_p50/p99_ms)
   event_pairing_ms        pairing a round of 300 players in one division (Swiss and King of
                           the Hill, rounds 21 and 30; the slowest), the core alone, no server
   event_page_ratio        the event page (drawn, no ETag) against /healthz, medians of 40
@@ -202,6 +203,8 @@ def run(
         "ends": result.get("ends"),
         "end_deliveries": len(result.get("reached_ms", [])),
         "end_p50_ms": rounded(percentile(result.get("reached_ms", []), 0.5)),
+        "end_heard_p50_ms": rounded(percentile(result.get("heard_ms", []), 0.5)),
+        "end_heard_p99_ms": rounded(percentile(result.get("heard_ms", []), 0.99)),
         "healthz_p99_ms": rounded(percentile(result.get("healthz_ms", []), 0.99)),
         "scorer_events": result.get("scorer_events"),
         "phone_refreshes": result.get("phone_refreshes"),

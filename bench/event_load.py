@@ -132,7 +132,9 @@ class Phone:
         if kind != b"refresh":
             return
         at, version = data.get("at"), data.get("version")
-        delay = 0.1 + random.random() * 0.3  # as live.js waits (EVENT_DEBOUNCE_MS, _SPREAD_MS)
+        if at is not None and self.run.measuring:
+            self.run.heard.append((arrived - at) * 1000)
+        delay = 0.05 + random.random() * 0.2  # as live.js waits (EVENT_DEBOUNCE_MS, _SPREAD_MS)
         asyncio.get_running_loop().call_later(
             delay, lambda: asyncio.ensure_future(self.fetch_part(at, version))
         )
@@ -172,6 +174,7 @@ class Run:
         self.page_bytes: dict[str, int] = {}
         self.statuses: dict[str, int] = {}
         self.reached: list[float] = []
+        self.heard: list[float] = []  # a game's end to its news at each phone
         self.healthz_ms: list[float] = []
         self.ends_sent = 0
         self.measuring = False
@@ -284,6 +287,7 @@ class Run:
             "page_bytes": self.page_bytes,
             "statuses": self.statuses,
             "reached_ms": self.reached,
+            "heard_ms": self.heard,
             "healthz_ms": self.healthz_ms,
             "ends": self.ends_sent,
             "scorer_events": sum(s.heard for s in scorers),

@@ -8,9 +8,10 @@ log), so a game's end or a correction made after it changes them at once.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date as Date
+from uuid import UUID
 
 from django.db.models import Count, Max
 from django.utils import timezone
@@ -231,21 +232,128 @@ def read_results(tournament: Tournament) -> list[Result]:
     return found
 
 
-def latest_round(tournament: Tournament) -> tuple[int, list[Pairing]]:
-    """The latest round's number (0 before the first) and its pairings in table order (the
-    bye last), with their players."""
-    number = tournament.round_set.aggregate(latest=Max("number"))["latest"] or 0
-    pairings = list(
+@dataclass(frozen=True)
+class Listed:
+    """An entrant as the event's live part lists them: their entry's number, division and
+    whether they still play, and the player the event's rules reckon with."""
+
+    number: int
+    division: str
+    active: bool
+    competitor: Competitor
+
+
+def read_entrants(tournament: Tournament) -> list[Listed]:
+    """The event's entrants in entry order, read as plain rows in one query (no model built
+    for each of hundreds): for the live part, drawn after every change."""
+    rows = tournament.entrants.order_by("number").values_list(
+        "pk", "number", "division", "active", "rating", "career_games", "joined_round",
+        "t_name", "t_fields", "player__name",
+    )  # fmt: skip
+    return [
+        Listed(
+            number,
+            division,
+            active,
+            Competitor(
+                id=pk,
+                name=name,
+                rating=rating,
+                career_games=career_games,
+                active=active,
+                joined_round=joined_round,
+                t_name=t_name,
+                t_fields=tuple((str(tag), str(words)) for tag, words in t_fields.items()),
+            ),
+        )
+        for (
+            pk,
+            number,
+            division,
+            active,
+            rating,
+            career_games,
+            joined_round,
+            t_name,
+            t_fields,
+            name,
+        ) in rows
+    ]
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table of the latest round as the event's live part shows it: its number (None for
+    the bye), its players' entries and names (``second`` "" for the bye), its result as
+    ``result_shown`` says it, and its game."""
+
+    table: int | None
+    first_id: int
+    first: str
+    second: str
+    result: str
+    game_id: UUID | None
+
+
+def latest_tables(tournament: Tournament) -> tuple[int, list[Table], list[int]]:
+    """The latest round's number (0 before the first), its tables in table order (the bye
+    last) and the entrants gibsonized in it, read as plain rows in three queries."""
+    latest = tournament.round_set.order_by("-number").values_list("number", "gibsonized").first()
+    if latest is None:
+        return 0, [], []
+    number, gibsonized = latest
+    rows = list(
         Pairing.objects.filter(round__tournament=tournament, round__number=number)
-        .select_related("round", "game", "first__player", "second__player")
-        # Not the games' boards and settings (JSON read for each of 150 tables): only whether
-        # each has finished, and its seats' scores.
-        .defer("game__options", "game__clock", "game__board", "game__last_play")
-        .prefetch_related("game__seats")
         .order_by("table")
+        .values_list(
+            "table",
+            "first_id",
+            "second_id",
+            "absent_id",
+            "first_score",
+            "second_score",
+            "game_id",
+            "game__status",
+            "first__player_id",
+            "second__player_id",
+            "first__player__name",
+            "second__player__name",
+        )  # fmt: skip
     )
-    pairings.sort(key=lambda p: (p.table is None, p.table or 0))
-    return number, pairings
+    ended = [row[6] for row in rows if row[7] == Game.Status.FINISHED and None in row[4:6]]
+    finals = {
+        (game_id, player_id): score
+        for game_id, player_id, score in Seat.objects.filter(game_id__in=ended).values_list(
+            "game_id", "player_id", "final_score"
+        )
+    }
+    tables = []
+    for (
+        table,
+        first,
+        second,
+        absent,
+        one,
+        two,
+        game_id,
+        status,
+        first_player,
+        second_player,
+        first_name,
+        second_name,
+    ) in rows:
+        result = ""  # as ``result_shown`` says it
+        if absent is not None and second is not None:
+            result = f"{first_name if absent == first else second_name} absent"
+        elif one is not None and two is not None:
+            result = f"{one}–{two}"
+        elif status == Game.Status.FINISHED and second is not None:
+            scores = finals.get((game_id, first_player)), finals.get((game_id, second_player))
+            if scores[0] is not None and scores[1] is not None:
+                result = f"{scores[0]}–{scores[1]}"
+        tables.append(Table(table, first, first_name, second_name or "", result, game_id))
+    tables.sort(key=lambda t: (t.table is None, t.table or 0))
+    return number, tables, list(gibsonized or [])
 
 
 # Pairing a round -------------------------------------------------------------------------------
@@ -391,6 +499,65 @@ def division_standings(
         ]
         found.append((division, rows))
     return found
+
+
+@dataclass(frozen=True)
+class ListedRow:
+    """One line of the standings as the live part shows it (``Row``'s, from ``Listed``)."""
+
+    standing: Standing
+    number: int
+    active: bool
+    gibsonized: bool
+    rating_before: int
+    rating_after: int
+
+
+@dataclass(frozen=True)
+class Division:
+    """What a division's standings are drawn from: its name ("" when the event has one), its
+    entrants in entry order, their results and who of them is gibsonized in the latest round.
+    Two equal ``Division``s of one event draw the same standings."""
+
+    name: str
+    entrants: tuple[Listed, ...]
+    played: tuple[Result, ...]
+    gibsonized: frozenset[int]
+
+
+def divisions_from(
+    entrants: Sequence[Listed], results: Sequence[Result], gibsonized: Collection[int]
+) -> list[Division]:
+    """The event's divisions in entry order, as ``division_standings`` takes them, from plain
+    rows (``read_entrants``, ``read_results`` and ``latest_tables``' Gibsons)."""
+    found = []
+    for name in dict.fromkeys(entrant.division for entrant in entrants) or [""]:
+        listed = tuple(entrant for entrant in entrants if entrant.division == name)
+        ids = {entrant.competitor.id for entrant in listed}
+        played = tuple(result for result in results if _player_of(result) in ids)
+        found.append(Division(name, listed, played, frozenset(ids.intersection(gibsonized))))
+    return found
+
+
+def listed_standings(tournament: Tournament, division: Division) -> list[ListedRow]:
+    """A division's standings as ``division_standings`` has them: the same order and figures."""
+    players = [entrant.competitor for entrant in division.entrants]
+    by_id = {entrant.competitor.id: entrant for entrant in division.entrants}
+    ratings = rate_event(players, division.played, tournament.rounds)
+    rows = []
+    for standing in compute_standings(players, division.played, rules_of(tournament)):
+        entrant, rating = by_id[standing.player.id], ratings[standing.player.id]
+        rows.append(
+            ListedRow(
+                standing,
+                entrant.number,
+                entrant.active,
+                standing.player.id in division.gibsonized,
+                rating.before,
+                rating.after,
+            )
+        )
+    return rows
 
 
 def _player_of(result: Result) -> int:

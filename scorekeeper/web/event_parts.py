@@ -12,23 +12,32 @@ import gzip
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 
 from django.core.cache import cache
 from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 
 from scorekeeper.events.reads import (
-    Row,
+    Division,
+    ListedRow,
+    Table,
     division_standings,
-    latest_round,
+    divisions_from,
+    latest_tables,
+    listed_standings,
     names_of,
+    read_entrants,
     read_results,
-    result_shown,
+    rules_of,
 )
-from scorekeeper.models import Pairing, Tournament, name_key
+from scorekeeper.models import Tournament, name_key
+from scorekeeper.templatetags.event_figures import games
 
 KEEP_SECONDS = 6 * 3600  # a version's parts are kept as long as an evening's play
 DRAWING_SECONDS = 10  # how long one drawer holds the others off
@@ -59,18 +68,14 @@ class LivePart:
     seats: list[Seating]
 
 
-def seats_of(rounds: Mapping[int, list[Pairing]]) -> list[Seating]:
-    """Each player of the latest round: their name, table, seat and opponent."""
-    if not rounds:
-        return []
-    number = max(rounds)
+def seats_of(number: int, tables: list[Table]) -> list[Seating]:
+    """Each player of the latest round (``number``): their name, table, seat and opponent."""
     seats = []
-    for pairing in rounds[number]:
-        first = pairing.first.player.name
-        second = pairing.second.player.name if pairing.second else ""
-        seats.append(Seating(number, pairing.table, "first" if second else "", second, first))
+    for table in tables:
+        first, second = table.first, table.second
+        seats.append(Seating(number, table.table, "first" if second else "", second, first))
         if second:
-            seats.append(Seating(number, pairing.table, "second", first, second))
+            seats.append(Seating(number, table.table, "second", first, second))
     return seats
 
 
@@ -96,22 +101,135 @@ def find_table(seats: list[Seating], name: str) -> list[Seating]:
 
 @dataclass(frozen=True)
 class DivisionView:
-    """One division as the live part shows it: its name ("" when the event has one), the
-    latest round's tables and the standings."""
+    """One division as the live part shows it: its name ("" when the event has one), and
+    the latest round's tables and the standings' rows as HTML (``_tables_html``,
+    ``_rows_html``)."""
 
     name: str
-    current: list[tuple[Pairing, str]]  # the latest round's tables, each with its result
-    rows: list[Row]
+    current: bool  # whether the latest round has tables in this division
+    tables_html: SafeString
+    rows_html: SafeString
+
+
+# The live part's lists, a line for each of hundreds of tables and players, written here rather
+# than by the template (``events/_live.html``), whose tags cost some ten times as much a line.
+_TABLE = (
+    '\n    <li class="card"><span class="table-no">Table {table}</span> {first} '
+    '<span class="muted">(first)</span> v {second}{result}{watch}</li>\n  '
+)
+_BYE = '\n    <li class="card">{first}: bye</li>\n  '
+_ROW = (
+    "\n      <tr{withdrawn}>\n"
+    '        <td class="num rank">{rank}</td>\n'
+    '        <th scope="row"><a href="{card}">{name}</a>{gibson}{withdrawn_tag}</th>\n'
+    '        <td class="num" data-label="wins">{wins}</td>\n'
+    '        <td class="num" data-label="losses">{losses}</td>\n'
+    '        <td class="num" data-label="spread">{spread}</td>\n'
+    '        <td class="num" data-label="rating">{rating}</td>\n'
+    "      </tr>\n    "
+)
+_NOBODY = '\n      <tr><td colspan="6">Nobody is entered yet.</td></tr>\n    '
+_MARK = "987654321"
+_GAME_MARK = "00000000-0000-4000-8000-000000000000"
+
+
+def _url_around(name: str, *args: object, mark: str) -> tuple[str, str]:
+    """The URL named ``name`` before and after the argument drawn as ``mark``, escaped: a
+    URL for each of hundreds of lines without resolving each."""
+    before, after = reverse(name, args=args).split(mark)
+    return escape(before), escape(after)
+
+
+def _tables_html(tables: list[Table]) -> str:
+    before, after = _url_around("watch", _GAME_MARK, mark=_GAME_MARK)
+    lines = []
+    for t in tables:
+        if not t.table:
+            lines.append(_BYE.format(first=escape(t.first)))
+            continue
+        result = f' <strong class="table-result">{escape(t.result)}</strong>' if t.result else ""
+        watch = f' <a href="{before}{t.game_id}{after}">watch</a>' if t.game_id else ""
+        lines.append(
+            _TABLE.format(
+                table=t.table,
+                first=escape(t.first),
+                second=escape(t.second),
+                result=result,
+                watch=watch,
+            )
+        )
+    return "".join(lines)
+
+
+def _rows_html(tournament_id: int, rows: list[ListedRow]) -> str:
+    if not rows:
+        return _NOBODY
+    before, after = _url_around("event_scorecard", tournament_id, _MARK, mark=_MARK)
+    lines = []
+    for row in rows:
+        standing = row.standing
+        rating = str(row.rating_before) if row.rating_before else "unrated"
+        if row.rating_after != row.rating_before or not row.rating_before and row.rating_after:
+            rating += f" → {row.rating_after}"
+        lines.append(
+            _ROW.format(
+                withdrawn="" if row.active else ' class="withdrawn"',
+                rank=escape(standing.rank),
+                card=f"{before}{row.number}{after}",
+                name=escape(standing.player.name),
+                gibson=' <span class="tag">Gibson</span>' if row.gibsonized else "",
+                withdrawn_tag="" if row.active else ' <span class="tag">withdrawn</span>',
+                wins=escape(games(standing.wins)),
+                losses=escape(games(standing.losses)),
+                spread=f"+{standing.spread}" if standing.spread > 0 else str(standing.spread),
+                rating=rating,
+            )
+        )
+    return "".join(lines)
+
+
+# Each division's standings as last drawn here, by event: a game's end changes one division,
+# and the others' are taken as they were (``Division``s equal, the same rows) rather than drawn.
+_divisions: OrderedDict[tuple[int, datetime], dict[str, tuple[tuple[Any, ...], str]]] = (
+    OrderedDict()
+)
+DIVISIONS_KEPT = 64  # events
+
+
+def _standings_html(tournament: Tournament, division: Division) -> str:
+    """The division's standings' rows as HTML: as drawn last time when nothing they are drawn
+    from has changed since."""
+    inputs = (division, rules_of(tournament), tournament.rounds)
+    event = (tournament.pk, tournament.created_at)
+    with _serving:
+        kept = _divisions.get(event, {}).get(division.name)
+    if kept is not None and kept[0] == inputs:
+        return kept[1]
+    html = _rows_html(tournament.pk, listed_standings(tournament, division))
+    with _serving:
+        _divisions.setdefault(event, {})[division.name] = (inputs, html)
+        _divisions.move_to_end(event)
+        while len(_divisions) > DIVISIONS_KEPT:
+            _divisions.popitem(last=False)
+    return html
 
 
 def _draw_live(tournament: Tournament) -> LivePart:
-    number, current = latest_round(tournament)
+    number, tables, gibsonized = latest_tables(tournament)
+    # The entrants and results as plain rows: hundreds of players' rounds, no model for each.
+    entrants, results = read_entrants(tournament), read_results(tournament)
     divisions = []
-    # The results as plain rows: hundreds of players' rounds, no model built for each.
-    for name, rows in division_standings(tournament, read_results(tournament)):
-        ids = {row.entrant.pk for row in rows}
-        tables = [(p, result_shown(p)) for p in current if p.first_id in ids]
-        divisions.append(DivisionView(name, tables, rows))
+    for division in divisions_from(entrants, results, gibsonized):
+        ids = {entrant.competitor.id for entrant in division.entrants}
+        current = [table for table in tables if table.first_id in ids]
+        divisions.append(
+            DivisionView(
+                division.name,
+                bool(current),
+                mark_safe(_tables_html(current)),  # noqa: S308 - each name escaped
+                mark_safe(_standings_html(tournament, division)),  # noqa: S308 - each escaped
+            )
+        )
     context = {
         "tournament": tournament,
         "divisions": divisions,
@@ -119,9 +237,7 @@ def _draw_live(tournament: Tournament) -> LivePart:
     }
     html = render_to_string("events/_live.html", context)
     gzipped = gzip.compress(html.encode(), compresslevel=6, mtime=0)
-    return LivePart(
-        tournament.version, html, gzipped, seats_of({number: current} if number else {})
-    )
+    return LivePart(tournament.version, html, gzipped, seats_of(number, tables))
 
 
 def _key(tournament_id: int, version: int, made: datetime) -> str:

@@ -25,8 +25,8 @@
   const SPREAD_MS = 500;
   // An event's phones ask for its part by version, answered from the server's memory before
   // anything else: a shorter spread, so that a game's end reaches every phone within a second.
-  const EVENT_DEBOUNCE_MS = 100;
-  const EVENT_SPREAD_MS = 300;
+  const EVENT_DEBOUNCE_MS = 50;
+  const EVENT_SPREAD_MS = 200;
 
   function refresher(target) {
     let timer = null;

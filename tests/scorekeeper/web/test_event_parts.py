@@ -14,11 +14,22 @@ from django.test.utils import CaptureQueriesContext
 from bench.event_data import played_event
 from bench.sequences import HASBRO
 from scorekeeper.events.entries import Entry, do_add_players
-from scorekeeper.events.reads import division_standings, read_results, results_of
-from scorekeeper.events.results import do_enter_result, do_forfeit
+from scorekeeper.events.reads import (
+    division_standings,
+    divisions_from,
+    latest_tables,
+    listed_standings,
+    read_entrants,
+    read_results,
+    result_shown,
+    results_of,
+    rounds_of,
+)
+from scorekeeper.events.results import do_enter_result, do_forfeit, do_withdraw
 from scorekeeper.events.rounds import do_pair_round
 from scorekeeper.games import domain
-from scorekeeper.models import Tournament
+from scorekeeper.models import Entrant, Tournament
+from scorekeeper.web import event_parts
 from tests.factories import make_club
 
 pytestmark = pytest.mark.django_db
@@ -133,6 +144,69 @@ def test_the_results_read_as_rows_are_the_results_read_as_pairings():
     event.refresh_from_db()
     assert read_results(event) == results_of(event)
     assert division_standings(event, read_results(event)) == (division_standings(event))
+
+
+def test_the_live_parts_plain_rows_say_what_the_models_say():
+    """A game ended at its table, a result typed in, a forfeit, a bye, a withdrawal and a
+    Gibson, in two divisions: the live part's standings and tables, read as plain rows, are
+    the record's as the other pages read it."""
+    club = make_club(roster=())
+    event = played_event(club, players=14, rounds=4, played=1, divisions=2)
+    paired = do_pair_round(event, "swiss")
+    paired.gibsonized = [paired.pairings.order_by("table").first().first_id]
+    paired.save()
+    tables = list(paired.pairings.exclude(game=None).order_by("table"))
+    domain.act(tables[0].game.pk, domain.TurnCommand("play", tiles=HASBRO[0][0]))
+    domain.act(tables[0].game.pk, domain.TurnCommand("finish"))
+    one, two = tables[1].first.player.name, tables[1].second.player.name
+    do_enter_result(event, 2, one, 410, two, 380)
+    do_forfeit(event, 2, tables[2].first.player.name)
+    do_withdraw(Entrant.objects.get(pk=tables[3].second_id))
+    event = Tournament.objects.get(pk=event.pk)
+    number, shown, gibsonized = latest_tables(event)
+    pairings = rounds_of(event)[number]
+    assert number == 2 and any(table.table is None for table in shown)  # a bye in each
+    assert [(t.table, t.first_id, t.result, t.game_id) for t in shown] == [
+        (p.table, p.first_id, result_shown(p), p.game_id) for p in pairings
+    ]
+    divisions = divisions_from(read_entrants(event), read_results(event), gibsonized)
+    expected = division_standings(event)
+    assert [division.name for division in divisions] == [name for name, _ in expected]
+    assert len(divisions) == 2
+    for division, (_, rows) in zip(divisions, expected, strict=True):
+        listed = listed_standings(event, division)
+        assert [
+            (r.standing, r.number, r.active, r.gibsonized, r.rating_before, r.rating_after)
+            for r in listed
+        ] == [
+            (r.standing, r.entrant.number, r.entrant.active, r.gibsonized, r.rating_before,
+             r.rating_after)
+            for r in rows
+        ]  # fmt: skip
+
+
+def test_a_division_whose_results_did_not_change_is_not_drawn_again(monkeypatch):
+    club = make_club(roster=())
+    event = played_event(club, players=12, rounds=4, played=1, divisions=2)
+    paired = do_pair_round(event, "swiss")
+    event_parts._draw_live(Tournament.objects.get(pk=event.pk))
+    drawn: list[str] = []
+
+    def counted(tournament, division):
+        drawn.append(division.name)
+        return listed_standings(tournament, division)
+
+    monkeypatch.setattr(event_parts, "listed_standings", counted)
+    table = paired.pairings.exclude(second=None).order_by("table").first()
+    division = table.first.division
+    do_enter_result(event, 2, table.first.player.name, 433, table.second.player.name, 350)
+    event = Tournament.objects.get(pk=event.pk)
+    part = event_parts._draw_live(event)
+    assert drawn == [division]  # the other division's rows as they were
+    assert "433–350" in part.html
+    event_parts._divisions.clear()
+    assert event_parts._draw_live(event).html == part.html  # as a whole drawing says it
+    assert drawn[0] == division and sorted(drawn[1:]) == ["A", "B"]
 
 
 def test_no_part_for_an_event_that_is_not_there(client):
