@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date as Date
+from typing import Any
 from uuid import UUID
 
 from django.db.models import Count, Max
@@ -170,6 +171,25 @@ def results_of(tournament: Tournament, pairings: Sequence[Pairing] | None = None
     return [result_of(pairing, tournament) for pairing in found]
 
 
+# A pairing read as a plain row (``read_results``, ``latest_tables``), after the round or table.
+_PAIRING_ROW = (
+    "first_id", "second_id", "absent_id", "first_score", "second_score", "game_id",
+    "game__status", "first__player_id", "second__player_id",
+)  # fmt: skip
+
+
+def _final_scores(rows: Sequence[tuple[Any, ...]]) -> dict[tuple[Any, int], int | None]:
+    """The final scores of the ended games of these rows (``_PAIRING_ROW`` after one column)
+    that have no result typed in, by game and player, in one query."""
+    ended = [row[6] for row in rows if row[7] == Game.Status.FINISHED and None in row[4:6]]
+    return {
+        (game_id, player_id): score
+        for game_id, player_id, score in Seat.objects.filter(game_id__in=ended).values_list(
+            "game_id", "player_id", "final_score"
+        )
+    }
+
+
 def read_results(tournament: Tournament) -> list[Result]:
     """``results_of(tournament)`` read as plain rows, in two queries with no model built
     for each pairing: the standings of an event of hundreds of players and many rounds,
@@ -177,27 +197,9 @@ def read_results(tournament: Tournament) -> list[Result]:
     rows = list(
         Pairing.objects.filter(round__tournament=tournament)
         .order_by("round__number", "table")
-        .values_list(
-            "round__number",
-            "first_id",
-            "second_id",
-            "absent_id",
-            "first_score",
-            "second_score",
-            "game_id",
-            "game__status",
-            "first__player_id",
-            "second__player_id",
-            "spread",
-        )  # fmt: skip
+        .values_list("round__number", *_PAIRING_ROW, "spread")
     )
-    ended = [row[6] for row in rows if row[7] == Game.Status.FINISHED and row[4] is None]
-    finals = {
-        (game_id, player_id): score
-        for game_id, player_id, score in Seat.objects.filter(game_id__in=ended).values_list(
-            "game_id", "player_id", "final_score"
-        )
-    }
+    finals = _final_scores(rows)
     found: list[Result] = []
     for (
         number,
@@ -305,28 +307,9 @@ def latest_tables(tournament: Tournament) -> tuple[int, list[Table], list[int]]:
     rows = list(
         Pairing.objects.filter(round__tournament=tournament, round__number=number)
         .order_by("table")
-        .values_list(
-            "table",
-            "first_id",
-            "second_id",
-            "absent_id",
-            "first_score",
-            "second_score",
-            "game_id",
-            "game__status",
-            "first__player_id",
-            "second__player_id",
-            "first__player__name",
-            "second__player__name",
-        )  # fmt: skip
+        .values_list("table", *_PAIRING_ROW, "first__player__name", "second__player__name")
     )
-    ended = [row[6] for row in rows if row[7] == Game.Status.FINISHED and None in row[4:6]]
-    finals = {
-        (game_id, player_id): score
-        for game_id, player_id, score in Seat.objects.filter(game_id__in=ended).values_list(
-            "game_id", "player_id", "final_score"
-        )
-    }
+    finals = _final_scores(rows)
     tables = []
     for (
         table,
