@@ -201,19 +201,8 @@ def read_results(tournament: Tournament) -> list[Result]:
     )
     finals = _final_scores(rows)
     found: list[Result] = []
-    for (
-        number,
-        first,
-        second,
-        absent,
-        one,
-        two,
-        game_id,
-        status,
-        first_player,
-        second_player,
-        spread,
-    ) in rows:
+    for number, *row, spread in rows:
+        first, second, absent, one, two, game_id, status, first_player, second_player = row
         forfeit = tournament.forfeit_spread if spread is None else spread
         if second is None and absent == first:
             found.append(Absence(number, first, forfeit))
@@ -311,20 +300,8 @@ def latest_tables(tournament: Tournament) -> tuple[int, list[Table], list[int]]:
     )
     finals = _final_scores(rows)
     tables = []
-    for (
-        table,
-        first,
-        second,
-        absent,
-        one,
-        two,
-        game_id,
-        status,
-        first_player,
-        second_player,
-        first_name,
-        second_name,
-    ) in rows:
+    for table, *row, first_name, second_name in rows:
+        first, second, absent, one, two, game_id, status, first_player, second_player = row
         result = ""  # as ``result_shown`` says it
         if absent is not None and second is not None:
             result = f"{first_name if absent == first else second_name} absent"
