@@ -150,6 +150,22 @@ def test_a_grid_that_fits_a_square_out_on_the_frame_is_moved_back_onto_the_board
     assert len(letters) <= len(tiles) // 20, letters
 
 
+def test_a_grid_whose_lines_fit_a_square_out_is_moved_onto_the_premium_squares():
+    # A sparse 15 x 15 board whose lines fit as well a column out, with lines beyond both
+    # edges: where its premium squares lie says where the grid is.
+    rules, tiles, photo = _seeded(8_000_153, "crossword-classic")
+    reading = read(photo.jpeg, rules.size)
+    assert _corners_off(photo, reading, rules.size) < 1 / 3
+    occupancy, letters = wrong(reading, tiles)
+    in_words = {
+        (r, c) for r, c in tiles if {(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)} & tiles.keys()
+    }
+    # A column off misread 22 squares; a lone tile read doubtfully reads empty by design.
+    assert len([square for square in occupancy if square not in tiles]) <= 2, occupancy
+    assert len(set(occupancy) & in_words) <= 2, occupancy
+    assert len(set(letters) & in_words) <= 2, letters
+
+
 def test_an_empty_board_whose_grid_fits_a_square_out_is_found_where_it_lies():
     photo = render(8_500_028, CROSSWORD, {}, "wooden")
     reading = read(photo.jpeg, CROSSWORD.size)
