@@ -38,6 +38,7 @@ from scorekeeper.api.event_inputs import (
 from scorekeeper.clubs.membership import do_create_club
 from scorekeeper.events import reads
 from scorekeeper.events.access import access_event
+from scorekeeper.events.corrections import corrections_of, corrections_of_pairing
 from scorekeeper.events.entries import (
     Entry,
     do_add_players,
@@ -46,8 +47,6 @@ from scorekeeper.events.entries import (
 from scorekeeper.events.files import do_import_tournament
 from scorekeeper.events.lifecycle import do_change_event, do_delete_tournament, do_mark_tonight
 from scorekeeper.events.reads import (
-    corrections_of,
-    corrections_of_pairing,
     entrant_named,
     final_scores,
     pairings_by_pk,

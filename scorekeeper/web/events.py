@@ -29,9 +29,8 @@ from scorekeeper.events.access import (
     access_event_as_director,
     directs_event,
 )
+from scorekeeper.events.corrections import correction_sentence, corrections_of
 from scorekeeper.events.reads import (
-    correction_sentence,
-    corrections_of,
     rounds_of,
     where_now,
 )
