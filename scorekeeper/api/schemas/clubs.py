@@ -8,11 +8,11 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, with_config
 from typing_extensions import TypedDict  # pydantic reads TypedDicts from here before 3.12
 
-from scorekeeper.api.schemas.base import example as _example
+from scorekeeper.api.schemas.base import example
 
 
 # A club's tournament -----------------------------------------------------------------------------
-@with_config(_example({"slug": "riverside", "name": "Riverside"}))
+@with_config(example({"slug": "riverside", "name": "Riverside"}))
 class ClubOut(TypedDict):
     """A club just made: its address on the site and the API (``/clubs/<slug>/``)."""
 
@@ -29,7 +29,7 @@ _CLUB_RULES = {
 }
 
 
-@with_config(_example(_CLUB_RULES))
+@with_config(example(_CLUB_RULES))
 class ClubRulesOut(TypedDict):
     """A club's usual rules, which pre-fill its new games and events ("": none kept)."""
 
@@ -44,7 +44,7 @@ class ClubRulesOut(TypedDict):
 
 
 @with_config(
-    _example(
+    example(
         {"slug": "riverside", "name": "Riverside", "directors": ["ann", "dora"],
          "rules": _CLUB_RULES}
     )
@@ -59,7 +59,7 @@ class ClubSettingsOut(TypedDict):
 
 
 @with_config(
-    _example(
+    example(
         {"id": 7, "club": "riverside", "club_name": "Riverside", "username": "ann-k3x9",
          "invited_by": "dora", "state": "invited"}
     )
@@ -76,7 +76,7 @@ class DirectorInvitationOut(TypedDict):
     state: Literal["invited", "declined"]
 
 
-@with_config(_example({"was": "Ann Archer", "name": "Ann Archer-Lee"}))
+@with_config(example({"was": "Ann Archer", "name": "Ann Archer-Lee"}))
 class RenamedOut(TypedDict):
     """A roster player renamed: their name before and now."""
 

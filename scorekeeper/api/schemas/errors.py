@@ -7,7 +7,7 @@ from typing import Annotated, Any, NotRequired
 from pydantic import Field, with_config
 from typing_extensions import TypedDict  # pydantic reads TypedDicts from here before 3.12
 
-from scorekeeper.api.schemas.base import example as _example
+from scorekeeper.api.schemas.base import example
 
 # Errors -----------------------------------------------------------------------------------------
 _VIOLATION = {
@@ -19,7 +19,7 @@ _VIOLATION = {
 }
 
 
-@with_config(_example(_VIOLATION))
+@with_config(example(_VIOLATION))
 class ViolationOut(TypedDict):
     """One rule a refused play broke."""
 
@@ -31,7 +31,7 @@ class ViolationOut(TypedDict):
 
 
 @with_config(
-    _example(
+    example(
         {"code": "forbidden", "message": "That token does not open this game."},
         {"code": "game_over", "message": "This game has finished."},
     )
@@ -90,7 +90,7 @@ ERROR_EXAMPLES: dict[int, dict[str, Any]] = {
 }
 
 
-@with_config(_example(ERROR_EXAMPLES[404], ERROR_EXAMPLES[422]))
+@with_config(example(ERROR_EXAMPLES[404], ERROR_EXAMPLES[422]))
 class ErrorOut(TypedDict):
     """Every refusal: 400 malformed input, 401/403 missing or wrong token, 404 unknown game,
     409 stale turn or finished game, 413 too large, 422 refused by the rules, 429 too many

@@ -9,7 +9,7 @@ from pydantic import Field, with_config
 from typing_extensions import TypedDict  # pydantic reads TypedDicts from here before 3.12
 
 from scorekeeper.api.schemas.base import TOKEN_EXAMPLE as _TOKEN
-from scorekeeper.api.schemas.base import example as _example
+from scorekeeper.api.schemas.base import example
 
 _EVENT = {
     "id": 7,
@@ -29,7 +29,7 @@ _EVENT = {
 }  # fmt: skip
 
 
-@with_config(_example(_EVENT))
+@with_config(example(_EVENT))
 class TournamentOut(TypedDict):
     """A club's tournament: its games' rules, its rounds, how many are paired, its players."""
 
@@ -54,7 +54,7 @@ class TournamentOut(TypedDict):
 _PAIRED_GAME = {"id": "0b0a3c3e-7f4c-4b8e-9d7e-2f1d6a1c9b11", "token": _TOKEN}
 
 
-@with_config(_example(_PAIRED_GAME))
+@with_config(example(_PAIRED_GAME))
 class PairedGameOut(TypedDict):
     """A table's game, played through ``/api/games/{id}/`` as any other."""
 
@@ -65,7 +65,7 @@ class PairedGameOut(TypedDict):
 _PAIRING = {"table": 1, "first": "Ann Archer", "second": "Ben Baker", "game": _PAIRED_GAME}
 
 
-@with_config(_example(_PAIRING))
+@with_config(example(_PAIRING))
 class PairingOut(TypedDict):
     """One table: who goes first, who second, and the game made for it."""
 
@@ -75,7 +75,7 @@ class PairingOut(TypedDict):
     game: PairedGameOut | None
 
 
-@with_config(_example({"round": 1, "method": "swiss", "pairings": [_PAIRING], "byes": ["Cy"]}))
+@with_config(example({"round": 1, "method": "swiss", "pairings": [_PAIRING], "byes": ["Cy"]}))
 class RoundOut(TypedDict):
     """A round just paired: its tables in order, and who has the bye."""
 
@@ -85,7 +85,7 @@ class RoundOut(TypedDict):
     byes: list[str]
 
 
-@with_config(_example({"round": 2, "games_removed": 4}))
+@with_config(example({"round": 2, "games_removed": 4}))
 class UnpairedOut(TypedDict):
     """A round taken back before its first turn: its number, and how many games went."""
 
@@ -96,7 +96,7 @@ class UnpairedOut(TypedDict):
 _FORFEIT = {"round": 2, "table": 3, "absent": "Ben Baker", "present": "Ann Archer", "spread": 50}
 
 
-@with_config(_example(_FORFEIT))
+@with_config(example(_FORFEIT))
 class ForfeitOut(TypedDict):
     """A forfeit: the absent player loses by ``spread``, the present one wins by it."""
 
@@ -111,7 +111,7 @@ _ENTRANT = {"name": "Eve Evans", "rating": 1550, "career_games": 40, "division":
             "joined_round": 3, "active": True}  # fmt: skip
 
 
-@with_config(_example(_ENTRANT))
+@with_config(example(_ENTRANT))
 class EntrantOut(TypedDict):
     """A player entered in the event, with the rating and career games they came with."""
 
@@ -127,7 +127,7 @@ class EntrantOut(TypedDict):
     active: Annotated[bool, Field(description="false once withdrawn")]
 
 
-@with_config(_example({"name": "Ben Baker", "from_round": 3, "forfeits": [_FORFEIT]}))
+@with_config(example({"name": "Ben Baker", "from_round": 3, "forfeits": [_FORFEIT]}))
 class WithdrawalOut(TypedDict):
     """A player withdrawn: not paired from ``from_round`` on; each game of theirs already
     paired and not over became a forfeit win for the opponent."""
@@ -141,7 +141,7 @@ _RESULT = {"round": 1, "table": 1, "player1": "Ann Archer", "score1": 412, "play
            "score2": 377}  # fmt: skip
 
 
-@with_config(_example(_RESULT))
+@with_config(example(_RESULT))
 class ResultOut(TypedDict):
     """A result typed in, as stored."""
 
@@ -158,7 +158,7 @@ _CORRECTION = {"by": "dora", "at": "2026-11-27T20:14:05+00:00",
                "after": {"score1": 402, "score2": 377, "absent": None}}  # fmt: skip
 
 
-@with_config(_example({"score1": 412, "score2": 377, "absent": None}))
+@with_config(example({"score1": 412, "score2": 377, "absent": None}))
 class KeptResultOut(TypedDict):
     """A result kept on a table: the first seat's and second seat's scores, or who was
     absent (a forfeit); all null: no result."""
@@ -168,7 +168,7 @@ class KeptResultOut(TypedDict):
     absent: str | None
 
 
-@with_config(_example(_CORRECTION))
+@with_config(example(_CORRECTION))
 class CorrectionOut(TypedDict):
     """A director's correction of a result: who, when, and the result before and after."""
 
@@ -183,7 +183,7 @@ _RESULT_LINE = {"round": 1, "table": 1, "kind": "typed", "player1": "Ann Archer"
                 "corrections": [_CORRECTION]}  # fmt: skip
 
 
-@with_config(_example(_RESULT_LINE))
+@with_config(example(_RESULT_LINE))
 class ResultLineOut(TypedDict):
     """A table or bye of a round and its result, with the corrections made to it."""
 
@@ -208,7 +208,7 @@ _EVENT_STATE = {"id": 7, "name": "Friday night", "date": "2026-11-27", "archived
                 "tonight": True}  # fmt: skip
 
 
-@with_config(_example(_EVENT_STATE))
+@with_config(example(_EVENT_STATE))
 class EventStateOut(TypedDict):
     """An event's date, whether it is archived, and whether it is tonight's on the club's
     director's screen."""
@@ -232,7 +232,7 @@ _STANDING = {
 }
 
 
-@with_config(_example(_STANDING))
+@with_config(example(_STANDING))
 class StandingOut(TypedDict):
     """One line of the standings, in order: a place shared is shown with "=" ("1=")."""
 

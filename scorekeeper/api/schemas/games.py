@@ -9,7 +9,7 @@ from pydantic import Field, with_config
 from typing_extensions import TypedDict  # pydantic reads TypedDicts from here before 3.12
 
 from scorekeeper.api.schemas.base import TOKEN_EXAMPLE as _TOKEN
-from scorekeeper.api.schemas.base import example as _example
+from scorekeeper.api.schemas.base import example
 
 # Examples, shared by the schemas that nest them -------------------------------------------------
 _TIME = "2026-01-31T12:00:00.123456+00:00"
@@ -80,7 +80,7 @@ _GAME = {
 
 
 # The lists ------------------------------------------------------------------------------------
-@with_config(_example({"id": "upwords-10", "name": "Upwords (10×10)", "size": 10, "tiles": 100,
+@with_config(example({"id": "upwords-10", "name": "Upwords (10×10)", "size": 10, "tiles": 100,
                        "scoring": "stacked", "bingo_bonus": 20}))  # fmt: skip
 class RulesetOut(TypedDict):
     """A ruleset the referee knows: pass its ``id`` as a new game's ``ruleset``."""
@@ -94,7 +94,7 @@ class RulesetOut(TypedDict):
 
 
 @with_config(
-    _example(
+    example(
         {"id": "CSW21", "word_count": 279077, "checksum": "sha256:2bf71e79…"},
         {"id": "honour", "word_count": None, "checksum": None},
     )
@@ -108,7 +108,7 @@ class LexiconOut(TypedDict):
 
 
 # A game ---------------------------------------------------------------------------------------
-@with_config(_example(_WORD))
+@with_config(example(_WORD))
 class WordOut(TypedDict):
     """A word a play formed, with what it scored."""
 
@@ -116,7 +116,7 @@ class WordOut(TypedDict):
     score: int
 
 
-@with_config(_example(_TILE, {"row": 5, "col": 6, "letter": "e"}))
+@with_config(example(_TILE, {"row": 5, "col": 6, "letter": "e"}))
 class TileOut(TypedDict):
     """A tile placed on the board: 0-based row and column, a blank as its lowercase letter."""
 
@@ -125,7 +125,7 @@ class TileOut(TypedDict):
     letter: str
 
 
-@with_config(_example(_TURN))
+@with_config(example(_TURN))
 class TurnOut(TypedDict):
     """One entry of a game's log."""
 
@@ -174,7 +174,7 @@ class TurnOut(TypedDict):
     ]
 
 
-@with_config(_example(_PLAYER))
+@with_config(example(_PLAYER))
 class PlayerOut(TypedDict):
     """A seat at the game, in playing order."""
 
@@ -188,7 +188,7 @@ class PlayerOut(TypedDict):
     adjustment: Annotated[int | None, Field(description="the end-of-game adjustment")]
 
 
-@with_config(_example(_GAME))
+@with_config(example(_GAME))
 class GameOut(TypedDict):
     """A game's state and its last turn; the log is read a page at a time (``turns/``)."""
 
@@ -238,7 +238,7 @@ class GameOut(TypedDict):
 
 
 @with_config(
-    _example(
+    example(
         {
             **_GAME,
             "token": _TOKEN,
@@ -253,7 +253,7 @@ class NewGameOut(GameOut):
     scorer_url: Annotated[str, Field(description="the scorer's page, to hand to another device")]
 
 
-@with_config(_example({"player": "Ben", "was": 8, "now": 10, "turn": 2}))
+@with_config(example({"player": "Ben", "was": 8, "now": 10, "turn": 2}))
 class ChangeOut(TypedDict):
     """A score a correction changed: a turn's, or (``turn`` null) a player's total."""
 
@@ -264,7 +264,7 @@ class ChangeOut(TypedDict):
 
 
 @with_config(
-    _example(
+    example(
         {"turn": _TURN, "game": _GAME},
         {
             "turn": {**_TURN, "number": 6, "action": "correct", "target": 2},
@@ -286,7 +286,7 @@ class TurnAnswer(TypedDict):
     ]
 
 
-@with_config(_example({"turns": [_TURN], "next": None}))
+@with_config(example({"turns": [_TURN], "next": None}))
 class LogPage(TypedDict):
     """A page of a game's log, ascending."""
 
@@ -297,7 +297,7 @@ class LogPage(TypedDict):
 
 
 # Analysis ---------------------------------------------------------------------------------------
-@with_config(_example({"word": "EXAM", "score": 14, "breakdown": "(1+8+1+3) + DW… = 14"}))
+@with_config(example({"word": "EXAM", "score": 14, "breakdown": "(1+8+1+3) + DW… = 14"}))
 class AnalysisWordOut(TypedDict):
     """A word a possible play forms, with how it scores."""
 
@@ -318,7 +318,7 @@ _PLAY = {
 }
 
 
-@with_config(_example(_PLAY))
+@with_config(example(_PLAY))
 class PlayOut(TypedDict):
     """A legal play: its notation, score, tiles (blanks in lowercase) and words."""
 
@@ -329,7 +329,7 @@ class PlayOut(TypedDict):
 
 
 @with_config(
-    _example(
+    example(
         {"count": 44, "complete": True, "plays": [_PLAY]},
         {
             "count": 10,
@@ -354,7 +354,7 @@ _SQUARES_EXAMPLE = [["", "", "Q", "U", "I", "Z", "", ""]] + [[""] * 8] * 7
 
 
 @with_config(
-    _example(
+    example(
         {
             "squares": _SQUARES_EXAMPLE,
             "confidence": [[0.99] * 8] * 8,
@@ -382,7 +382,7 @@ class BoardReadingOut(TypedDict):
 
 
 @with_config(
-    _example(
+    example(
         {
             "notation": "8G QUIZ",
             "score": 66,
@@ -415,7 +415,7 @@ class PhotoPlayOut(TypedDict):
 
 
 @with_config(
-    _example(
+    example(
         {
             "plays": [
                 {
@@ -459,14 +459,14 @@ class PhotoPlaysOut(TypedDict):
 
 
 # Import -----------------------------------------------------------------------------------------
-@with_config(_example({"name": "Ann", "final_score": 372}))
+@with_config(example({"name": "Ann", "final_score": 372}))
 class ImportedPlayerOut(TypedDict):
     name: str
     final_score: int | None
 
 
 @with_config(
-    _example({"line": 4, "text": ">ann: AEINRST 8D RETAINS +60 60", "recorded": 60, "computed": 66})
+    example({"line": 4, "text": ">ann: AEINRST 8D RETAINS +60 60", "recorded": 60, "computed": 66})
 )
 class MismatchOut(TypedDict):
     """A line where the record's score differs from the referee's (the referee's is kept)."""
@@ -478,7 +478,7 @@ class MismatchOut(TypedDict):
 
 
 @with_config(
-    _example(
+    example(
         {
             "id": "3f0c6b1e-8d4a-4b7e-9a53-2c1d0e9f8a71",
             "ruleset": "crossword-classic",

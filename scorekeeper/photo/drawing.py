@@ -1,0 +1,350 @@
+"""Boards drawn from above, for the made-up photos (``scorekeeper.photo.render``): a design's
+squares, premium marks and labels, a raised grid on a deluxe board, a wooden board's grain, and
+the tiles (a tile colour, some yellowed or worn, a letter in a bold or plain, sans or serif font
+with its small value in a corner, some half off their squares, seen leaning towards the far side).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from functools import cache
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from referee import Ruleset
+
+Image = npt.NDArray[np.uint8]
+Tiles = dict[tuple[int, int], str]  # (row, col) -> "A".."Z", "?" (a blank) or "QU"
+
+CELL = 44  # pixels a square, drawn from above
+
+# Board designs: frame, plain square, grid line, premium squares (DL, TL, DW, TW), their text.
+DESIGNS: dict[str, dict[str, Any]] = {
+    "red": {
+        "frame": (150, 30, 35),
+        "square": (205, 200, 175),
+        "line": (235, 235, 225),
+        "premium": {
+            "DL": (160, 200, 225),
+            "TL": (40, 110, 175),
+            "DW": (235, 170, 170),
+            "TW": (200, 40, 40),
+        },
+        "text": (40, 40, 40),
+    },
+    "green": {
+        "frame": (25, 90, 55),
+        "square": (50, 130, 85),
+        "line": (200, 215, 200),
+        "premium": {
+            "DL": (150, 200, 230),
+            "TL": (30, 90, 170),
+            "DW": (235, 160, 160),
+            "TW": (210, 50, 40),
+        },
+        "text": (245, 245, 245),
+    },
+    "deluxe": {
+        "frame": (60, 25, 30),
+        "square": (40, 45, 60),
+        "line": (120, 120, 130),
+        "premium": {
+            "DL": (90, 140, 190),
+            "TL": (30, 70, 150),
+            "DW": (190, 90, 110),
+            "TW": (160, 30, 40),
+        },
+        "text": (230, 230, 230),
+        "raised": True,
+    },
+    "wooden": {
+        "frame": (110, 70, 40),
+        "square": (170, 125, 80),
+        "line": (90, 60, 35),
+        "premium": {
+            "DL": (120, 150, 170),
+            "TL": (60, 90, 140),
+            "DW": (190, 110, 90),
+            "TW": (150, 50, 40),
+        },
+        "text": (40, 25, 15),
+        "grain": True,
+    },
+    "upwords": {
+        "frame": (70, 70, 75),
+        "square": (110, 110, 118),
+        "line": (45, 45, 50),
+        "premium": {},
+        "text": (0, 0, 0),
+        "raised": True,
+    },
+}
+LABELS = {
+    "DL": ["DOUBLE\nLETTER\nSCORE", "DOUBLE\nLETTER", "DL", "2L", "2×\nLETTER"],
+    "TL": ["TRIPLE\nLETTER\nSCORE", "TRIPLE\nLETTER", "TL", "3L", "3×\nLETTER"],
+    "DW": ["DOUBLE\nWORD\nSCORE", "DOUBLE\nWORD", "DW", "2W", "2×\nWORD"],
+    "TW": ["TRIPLE\nWORD\nSCORE", "TRIPLE\nWORD", "TW", "3W", "3×\nWORD"],
+}
+TILE_COLOURS = [
+    (238, 226, 196),
+    (244, 236, 214),
+    (230, 210, 170),
+    (250, 246, 235),
+    (222, 200, 160),
+    (215, 185, 135),  # wood
+    (235, 235, 232),  # white plastic
+]
+INK_COLOURS = [(20, 20, 20), (45, 30, 20), (10, 10, 40), (60, 55, 50)]
+TABLES = [(120, 85, 55), (60, 60, 65), (30, 60, 40), (200, 195, 185), (90, 50, 40), (160, 150, 140)]
+_FONT_DIRS = ("/usr/share/fonts/truetype/dejavu/", "/usr/share/fonts/truetype/liberation/")
+_FONT_NAMES = [
+    "DejaVuSans-Bold.ttf",
+    "DejaVuSans.ttf",
+    "DejaVuSerif-Bold.ttf",
+    "DejaVuSansCondensed-Bold.ttf",
+    "DejaVuSerifCondensed-Bold.ttf",
+    "DejaVuSansMono-Bold.ttf",
+    "LiberationSans-Bold.ttf",
+    "LiberationSans-Regular.ttf",
+    "LiberationSerif-Bold.ttf",
+    "LiberationSansNarrow-Bold.ttf",
+    "LiberationMono-Bold.ttf",
+    "DejaVuSerifCondensed.ttf",
+    "DejaVuSansMono.ttf",
+    "LiberationSansNarrow-Regular.ttf",
+    "LiberationMono-Regular.ttf",
+]
+# Fonts only the held-out seeds letter tiles in: how the reader does on a font it never saw.
+_UNSEEN_FONTS = ["LiberationSerif-Regular.ttf", "DejaVuSerif.ttf", "DejaVuSansCondensed.ttf"]
+VALUES = dict(
+    zip(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+        [1, 3, 3, 2, 1, 4, 2, 4, 1, 8, 5, 1, 3, 1, 1, 3, 10, 1, 1, 1, 1, 4, 4, 8, 4, 10],
+        strict=True,
+    )
+)
+
+
+def fonts(unseen: bool = False) -> list[str]:
+    """The font files on this machine that tiles are lettered with (``unseen``: and those
+    only held-out photos use)."""
+    names = _FONT_NAMES + (_UNSEEN_FONTS if unseen else [])
+    return [d + f for f in names for d in _FONT_DIRS if os.path.exists(d + f)]
+
+
+@cache
+def _font(path: str | None, size: int) -> Any:
+    from PIL import ImageFont
+
+    if path is None:
+        return ImageFont.load_default(size=size)
+    return ImageFont.truetype(path, size)
+
+
+def _tile_image(rng: random.Random, tile: str, size: int, upwords: bool, unseen: bool) -> Image:
+    """One tile's top from above, ``size`` pixels square, with its alpha channel."""
+    from PIL import Image as PILImage
+    from PIL import ImageDraw
+
+    colour = tuple(max(0, min(255, c + rng.randint(-14, 14))) for c in rng.choice(TILE_COLOURS))
+    if rng.random() < 0.3:
+        # An old set's tile, yellowed.
+        age = rng.uniform(0.05, 0.25)
+        colour = (colour[0], int(colour[1] * (1 - age / 2)), int(colour[2] * (1 - age)))
+    img = PILImage.new("RGBA", (size, size), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    radius = rng.randint(1, max(2, size // 6))
+    edge = tuple(int(c * rng.uniform(0.7, 0.92)) for c in colour)
+    draw.rounded_rectangle((0, 0, size - 1, size - 1), radius, fill=(*edge, 255))
+    bevel = max(1, int(size * rng.uniform(0.03, 0.09)))
+    draw.rounded_rectangle(
+        (bevel, bevel, size - 1 - bevel, size - 1 - bevel), radius, fill=(*colour, 255)
+    )
+    if tile != "?":
+        paths = fonts(unseen)
+        font_path = rng.choice(paths) if paths else None
+        text = "Qu" if tile == "QU" else tile
+        letter_size = int(size * rng.uniform(0.5, 0.74) * (0.8 if tile == "QU" else 1.0))
+        font = _font(font_path, letter_size)
+        ink = rng.choice(INK_COLOURS)
+        # Some sets print their letters heavier than any font here: the strokes thickened.
+        stroke = 1 if rng.random() < 0.15 else 0
+        with_value = not upwords and tile in VALUES
+        cx = size * (rng.uniform(0.4, 0.48) if with_value else rng.uniform(0.46, 0.54))
+        cy = size * rng.uniform(0.44, 0.54)
+        draw.text(
+            (cx, cy),
+            text,
+            font=font,
+            fill=(*ink, 255),
+            anchor="mm",
+            stroke_width=stroke,
+            stroke_fill=(*ink, 255),
+        )
+        if with_value:
+            small = _font(
+                rng.choice(paths) if paths else None, max(6, int(size * rng.uniform(0.18, 0.3)))
+            )
+            draw.text(
+                (size * rng.uniform(0.74, 0.88), size * rng.uniform(0.7, 0.86)),
+                str(VALUES[tile]),
+                font=small,
+                fill=(*ink, 255),
+                anchor="mm",
+            )
+    if rng.random() < 0.25:
+        # Worn: the ink rubbed off in places and the face smudged.
+        worn = np.asarray(img, np.float32)
+        spots = np.random.default_rng(rng.randint(0, 2**31)).random((size // 4 + 1, size // 4 + 1))
+        wear = cv2.resize(spots.astype(np.float32), (size, size), interpolation=cv2.INTER_CUBIC)
+        fade = np.clip((wear - rng.uniform(0.5, 0.8)) * 3, 0, 0.6)[:, :, None]
+        worn[:, :, :3] = worn[:, :, :3] * (1 - fade) + np.array(colour, np.float32) * fade
+        return np.clip(worn, 0, 255).astype(np.uint8)
+    return np.asarray(img, dtype=np.uint8)
+
+
+def _grain(rng: random.Random, shape: tuple[int, int], strength: float) -> npt.NDArray[np.float32]:
+    """Wood grain: streaks along one axis, ``strength`` their brightness swing."""
+    noise = np.random.default_rng(rng.randint(0, 2**31)).normal(0, 1, (shape[0] // 2 + 1, 6))
+    streaks = cv2.resize(
+        noise.astype(np.float32), (shape[1], shape[0]), interpolation=cv2.INTER_CUBIC
+    )
+    return np.asarray(1 + strength * np.tanh(streaks), np.float32)
+
+
+def draw_board(
+    rng: random.Random,
+    ruleset: Ruleset,
+    tiles: Tiles,
+    design: str,
+    lean: tuple[float, float] = (0.0, 0.0),
+    unseen: bool = False,
+) -> Image:
+    """The board from above, RGB: a frame around the grid of ``CELL``-pixel squares. Tiles
+    stand up from it: ``lean`` (pixels, x and y) is how far their tops are seen moved from
+    their bases, which shows a side of each, and their shadows fall the other way."""
+    from PIL import Image as PILImage
+    from PIL import ImageDraw
+
+    d = DESIGNS[design]
+    n = ruleset.size
+    margin = int(CELL * rng.uniform(0.4, 1.2))
+    side = n * CELL + 2 * margin
+    img = PILImage.new("RGB", (side, side), d["frame"])
+    draw = ImageDraw.Draw(img)
+    line = max(1, int(CELL * rng.uniform(0.04, 0.1)))
+    draw.rectangle((margin, margin, side - margin, side - margin), fill=d["line"])
+    fonts_here = fonts()
+    label_font = _font(
+        rng.choice(fonts_here) if fonts_here else None, max(6, int(CELL * rng.uniform(0.15, 0.22)))
+    )
+    short_font = _font(
+        label_font.path if fonts_here else None, max(8, int(CELL * rng.uniform(0.25, 0.38)))
+    )
+    style = rng.randrange(len(LABELS["DL"]))
+    centre = n // 2
+    for r in range(n):
+        for c in range(n):
+            mark = ruleset.premium(r, c) if ruleset.scoring == "premium" else ""
+            colour = d["premium"].get(mark, d["square"])
+            colour = tuple(max(0, min(255, v + rng.randint(-6, 6))) for v in colour)
+            x0, y0 = margin + c * CELL, margin + r * CELL
+            draw.rectangle(
+                (
+                    x0 + line // 2,
+                    y0 + line // 2,
+                    x0 + CELL - 1 - line // 2,
+                    y0 + CELL - 1 - line // 2,
+                ),
+                fill=colour,
+            )
+            if ruleset.scoring == "premium" and (r, c) == (centre, centre) and rng.random() < 0.8:
+                # The centre star.
+                radius = CELL * 0.32
+                points = [
+                    (
+                        x0
+                        + CELL / 2
+                        + radius * (1 if k % 2 == 0 else 0.45) * np.sin(k * np.pi / 5),
+                        y0
+                        + CELL / 2
+                        - radius * (1 if k % 2 == 0 else 0.45) * np.cos(k * np.pi / 5),
+                    )
+                    for k in range(10)
+                ]
+                draw.polygon(points, fill=d["text"])
+            elif mark and rng.random() < 0.85:
+                text = LABELS[mark][style]
+                short = "\n" not in text
+                draw.multiline_text(
+                    (x0 + CELL / 2, y0 + CELL / 2),
+                    text,
+                    font=short_font if short else label_font,
+                    fill=d["text"],
+                    anchor="mm",
+                    align="center",
+                    spacing=1,
+                )
+    board = np.asarray(img, dtype=np.uint8).copy()
+    if d.get("grain"):
+        board = np.clip(board * _grain(rng, board.shape[:2], 0.12)[:, :, None], 0, 255).astype(
+            np.uint8
+        )
+    if d.get("raised") or rng.random() < 0.15:
+        # A raised grid: each line lit on one side and shaded on the other.
+        ridge = np.zeros(board.shape[:2], np.float32)
+        for k in range(n + 1):
+            p = margin + k * CELL
+            ridge[:, max(0, p - line) : p] += 0.25
+            ridge[:, p + line // 2 + 1 : p + line + 2] -= 0.3
+            ridge[max(0, p - line) : p, :] += 0.25
+            ridge[p + line // 2 + 1 : p + line + 2, :] -= 0.3
+        inside = np.zeros_like(ridge)
+        inside[margin : side - margin, margin : side - margin] = 1
+        board = np.clip(board * (1 + ridge * inside)[:, :, None], 0, 255).astype(np.uint8)
+    upwords = ruleset.family != "crossword"
+    dx, dy = lean
+    for (r, c), tile in tiles.items():
+        size = int(CELL * rng.uniform(0.84, 0.97))
+        timg = _tile_image(rng, tile, size, upwords, unseen)
+        angle = rng.uniform(-8, 8)
+        # Tiles lie near their squares' centres; now and then one half off its square.
+        off = 0.3 if rng.random() < 0.1 else 0.08
+        cx = margin + (c + 0.5 + rng.uniform(-off, off)) * CELL
+        cy = margin + (r + 0.5 + rng.uniform(-off, off)) * CELL
+        # Drawn into a patch around the tile, not the whole board: a board holds a hundred.
+        reach = size + int(abs(dx) + abs(dy)) + 2
+        x0, y0 = max(0, int(cx - reach)), max(0, int(cy - reach))
+        x1, y1 = min(side, int(cx + reach)), min(side, int(cy + reach))
+        rot = cv2.getRotationMatrix2D((size / 2, size / 2), angle, 1.0)
+        rot[0, 2] += cx - size / 2 - x0
+        rot[1, 2] += cy - size / 2 - y0
+        base = cv2.warpAffine(timg, rot, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
+        alpha = base[:, :, 3].astype(np.float32) / 255
+        patch: npt.NDArray[Any] = board[y0:y1, x0:x1].astype(np.float32)
+        # Its shadow, cast away from the light, softened.
+        sx, sy = rng.uniform(1, 4), rng.uniform(1, 4)
+        shadow = cv2.warpAffine(
+            alpha, np.array([[1, 0, sx], [0, 1, sy]], np.float32), alpha.shape[::-1]
+        )
+        shadow = cv2.GaussianBlur(shadow, (0, 0), 1.5)
+        patch *= (1 - 0.4 * shadow)[:, :, None]
+        # Its sides: the tile's outline swept from its base to its top, darker.
+        steps = max(1, int(np.hypot(dx, dy)))
+        side_colour = base[:, :, :3].astype(np.float32).max(axis=(0, 1)) * rng.uniform(0.55, 0.8)
+        for k in range(steps):
+            t = k / steps
+            shift = np.array([[1, 0, dx * t], [0, 1, dy * t]], np.float32)
+            a = cv2.warpAffine(alpha, shift, alpha.shape[::-1])[:, :, None]
+            patch = patch * (1 - a) + side_colour * (0.85 + 0.15 * t) * a
+        top = cv2.warpAffine(
+            base, np.array([[1, 0, dx], [0, 1, dy]], np.float32), alpha.shape[::-1]
+        )
+        a = top[:, :, 3:4].astype(np.float32) / 255
+        patch = patch * (1 - a) + top[:, :, :3] * a
+        board[y0:y1, x0:x1] = np.clip(patch, 0, 255).astype(np.uint8)
+    return board
