@@ -83,6 +83,7 @@ class Draft:
         self.policy = policy_for(game)
         self.in_play = InPlay(self.effective, lambda: new_state(game, len(self.seats)))
         self.kept = CheckpointsDue()  # the checkpoints of its log, stored with it
+        self._values: list[list[Any]] | None = None  # the log's rows, once prepared
 
     def enter(
         self,
@@ -108,6 +109,7 @@ class Draft:
                     "not_recorded", f"A game's record holds {recorded}; not {action!r}."
                 )
             check_room(len(self.turns), kind)
+            self._values = None
             number = len(self.turns) + 1
             turn = Turn(
                 game=self.game, number=number, place=number, action=action, entered_by=self.by[:80]
@@ -158,14 +160,7 @@ class Draft:
             return made
         game, seats, turns = self.game, self.seats, self.turns
         game.retry_slot = retry_slot
-        problems = log_problems(game, seats, turns, self.state)
-        if problems:  # the handlers and the replay disagree: never store such a game
-            raise InputError("inconsistent_log", "; ".join(problems))
-        set_state(game, seats, self.state)
-        game.checkpoint_place = self.kept.place
-        game.last_entry_number = len(turns)
-        game.turns_played = self.turns_played
-        values = [rows.turn_values(turn) for turn in turns]
+        values = self.prepare()
         with transaction.atomic():
             game.save(force_insert=True)
             for seat in seats:
@@ -174,6 +169,22 @@ class Draft:
             _insert_log(game, turns, values)
             self.kept.write()
         return game
+
+    def prepare(self) -> list[list[Any]]:
+        """Check the log against the state reached and prepare its rows as the database takes
+        them, once: a caller that holds a transaction around ``save`` (an import's duplicate
+        check) calls it first, so the write lock is not held for it."""
+        if self._values is None:
+            game, seats, turns = self.game, self.seats, self.turns
+            problems = log_problems(game, seats, turns, self.state)
+            if problems:  # the handlers and the replay disagree: never store such a game
+                raise InputError("inconsistent_log", "; ".join(problems))
+            set_state(game, seats, self.state)
+            game.checkpoint_place = self.kept.place
+            game.last_entry_number = len(turns)
+            game.turns_played = self.turns_played
+            self._values = [rows.turn_values(turn) for turn in turns]
+        return self._values
 
 
 def _seat_player(name: str, linked: Callable[[Player], bool] | None) -> Player:

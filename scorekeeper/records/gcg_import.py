@@ -202,6 +202,7 @@ def import_gcg(
         if isinstance(error, InputError):
             raise
         raise InputError("gcg_unplayable", error.message) from None
+    draft.prepare()  # before the transaction, which on SQLite holds every table's writes
     with transaction.atomic():
         # Two imports of one game at once: the second waits here, then finds the first's game.
         hold_import_lock(rules.id, names)

@@ -537,6 +537,32 @@ def test_a_turn_on_another_game_is_answered_while_the_largest_record_is_imported
     assert Game.objects.get(pk=other.id).last_entry_number == len(statuses)
 
 
+@pytest.mark.django_db(transaction=True)
+def test_an_import_checks_and_prepares_its_log_before_its_transaction(monkeypatch):
+    """The write lock (on SQLite, every table's) is held for the duplicate check and the
+    inserts only: the log's check against the engine and its rows, the slow part of a large
+    record, are done before."""
+    from scorekeeper.games import drafts
+
+    inside: dict[str, list[bool]] = {"check": [], "rows": []}
+    check, values = drafts.log_problems, drafts.rows.turn_values
+
+    def checked(*args: Any) -> Any:
+        inside["check"].append(connection.in_atomic_block)
+        return check(*args)
+
+    def prepared(turn: Any) -> Any:
+        inside["rows"].append(connection.in_atomic_block)
+        return values(turn)
+
+    monkeypatch.setattr(drafts, "log_problems", checked)
+    monkeypatch.setattr(drafts.rows, "turn_values", prepared)
+    imported = import_gcg(largest_gcg_record(200))
+    assert imported.game.turns.count() == 200
+    assert inside["check"] == [False]
+    assert len(inside["rows"]) == 200 and not any(inside["rows"])
+
+
 def test_a_turn_that_waits_out_the_busy_timeout_is_answered_503_not_500(client, monkeypatch):
     def locked(*args: object, **kwargs: object) -> None:
         raise OperationalError("database is locked")
