@@ -106,13 +106,15 @@ def _orientation(reading: Reading, board: Board) -> Reading:
 
 
 def _changed(chances: Floats, board: Board) -> list[tuple[int, int]]:
-    """Squares that read as something other than what they held, likeliest first."""
+    """Squares that read as something other than what they held, likeliest first. A tile
+    whose letter reads doubtfully but still likeliest is unchanged: taken for a tile of the
+    play, it would spend one of the set's letters twice, and no rack with it would be legal."""
     out: list[tuple[float, int, int]] = []
     for r in range(board.size):
         for c in range(board.size):
             before = _before(board, r, c)
             now = _chance(chances, r, c, before)
-            if now < 0.5:
+            if now < 0.5 and not _agrees(chances, r, c, before):
                 out.append((now, r, c))
     return [(r, c) for _, r, c in sorted(out)]
 

@@ -251,7 +251,13 @@ def _grid_span(profile: Floats, n: int) -> tuple[float, float, float]:
     # Nor does a square's middle that is plainer than the grid's: a span a square out on the
     # frame, its middle a plain strip, would seem more regular than the board's tiled squares.
     floor = float(np.percentile(smooth[int(length * 0.2) : int(length * 0.8)], 50))
-    score = lines.mean(axis=2) - np.maximum(middles, floor).mean(axis=2)
+    # A span of half the board's squares at half their size (a board's empty half, whose
+    # lines stand out more than its tiled half's) meets every second line only: where every
+    # other line meets half as much edge as the rest, only those count.
+    even, odd = lines[..., 0::2].mean(axis=2), lines[..., 1::2].mean(axis=2)
+    halved = np.minimum(even, odd) < 0.5 * np.maximum(even, odd)
+    lines_met = np.where(halved, np.minimum(even, odd), lines.mean(axis=2))
+    score = lines_met - np.maximum(middles, floor).mean(axis=2)
     i, j = np.unravel_index(int(score.argmax()), score.shape)
     contrast = float(score[i, j]) / (float(smooth.mean()) + 1e-6)
     return float(starts[i, 0, 0]), float(ends[0, j, 0]), contrast

@@ -97,3 +97,32 @@ def test_the_budget_s_time_is_for_every_search_together():
         budget=Budget(plays=1000, seconds=5.0),
     )
     assert found.plays[0].notation == "8D HOUSE" and found.complete
+
+
+def test_tiles_already_down_whose_letters_read_doubtfully_are_not_taken_for_the_play():
+    """The J and the Z on the board read as likely as not, yet likeliest still: they are no
+    tiles of the play. Taken for it, every rack tried would hold a second J or Z, which the
+    set has not, and no play would be proposed."""
+    import numpy as np
+
+    from scorekeeper.photo.reader import CLASSES, OUTPUTS, Reading
+
+    rules = RULESETS["crossword-classic"]
+    words = WordSet("T", ["JO", "ZO", "JOE"])
+    board = after(after(Board(15), "8G JO", rules), "H7 Z.", rules)
+    chances = np.zeros((15, 15, OUTPUTS), np.float32)
+    chances[:, :, 0] = 1.0
+
+    def reads(row: int, col: int, **letters: float) -> None:
+        chances[row, col] = 0
+        for letter, chance in letters.items():
+            chances[row, col, CLASSES.index(letter)] = chance
+
+    reads(7, 6, J=0.45, T=0.35, I=0.2)
+    reads(6, 7, Z=0.45, T=0.35, L=0.2)
+    reads(7, 7, O=0.97, D=0.03)
+    reads(7, 8, E=0.95, F=0.05)  # the play: 8G JOE
+    reading = Reading(15, chances, [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)])
+    found = propose(reading, board, rules, RuleOptions.defaults(rules), words)
+    assert found.changed == ["I8"]
+    assert [p.notation for p in found.plays][:1] == ["8G ..E"]

@@ -166,6 +166,20 @@ def test_a_grid_whose_lines_fit_a_square_out_is_moved_onto_the_premium_squares()
     assert len(set(letters) & in_words) <= 2, letters
 
 
+def test_a_board_whose_empty_half_holds_a_grid_of_half_size_squares_is_read_whole():
+    # A game's words in one half of an Upwords board: the empty half's lines stand out more
+    # than the tiled half's, and 10 squares of half the size fit it, meeting every other line.
+    rules = RULESETS["upwords-10"]
+    rows = ["...FINK...", "...OD.....", "..MELA....", ".COSEC....", "NOH.SH....",
+            "UTU.T.....", "GERT......", ".D.O......", "...Y......", "...O......"]  # fmt: skip
+    tiles = {(r, c): t for r, row in enumerate(rows) for c, t in enumerate(row) if t != "."}
+    photo = render(8_300_022, rules, tiles)
+    reading = read(photo.jpeg, rules.size)
+    assert _corners_off(photo, reading, rules.size) < 1 / 3
+    occupancy, letters = wrong(reading, tiles)
+    assert occupancy == [] and len(letters) <= 1, (occupancy, letters)
+
+
 def test_an_empty_board_whose_grid_fits_a_square_out_is_found_where_it_lies():
     photo = render(8_500_028, CROSSWORD, {}, "wooden")
     reading = read(photo.jpeg, CROSSWORD.size)
