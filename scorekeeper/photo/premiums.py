@@ -1,6 +1,7 @@
 """Where a 15 × 15 board's grid lies, told by its premium squares: they stand out from the
 board's plain squares in a layout every ruleset of that size shares (RULES.md §4), which a
-frame or a cloth whose lines fit a grid a square or two out can't match (``photo.reader``)."""
+frame or a cloth whose lines fit a grid a square or two out can't match (``photo.reader``);
+and where no grid's lines show at all, they alone place the grid in the board's outline."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import numpy.typing as npt
 
 Floats = npt.NDArray[np.float32]
 Image = npt.NDArray[np.uint8]
+Spans = npt.NDArray[np.float64]  # where a grid's first or last lines may lie
 
 
 PREMIUM_SIZE = 15  # the one board size with premium squares, laid out alike in every ruleset
@@ -68,3 +70,50 @@ def onto_the_premiums(
         return corners
     moved = ideal + np.array([best[1], best[0]], np.float32) * pitch
     return np.asarray(cv2.perspectiveTransform(moved[None], np.linalg.inv(forward))[0], np.float32)
+
+
+def grid_by_premiums(
+    rgb: Image, outline: npt.NDArray[np.float32], n: int
+) -> tuple[npt.NDArray[np.float32], float]:
+    """The grid inside a board's outline found by its premium squares alone (a board whose
+    lines don't show, a wooden one with its grain running along them): of the grids that
+    fill most of the outline, the one whose squares' colours best match where the premium
+    squares lie; its corners in the photo, and that match (a correlation)."""
+    side = 300
+    square = np.array([(0, 0), (side, 0), (side, side), (0, side)], np.float32)
+    forward = cv2.getPerspectiveTransform(outline, square)
+    flat = cv2.warpPerspective(rgb, forward, (side + 1, side + 1), flags=cv2.INTER_AREA)
+    lab = cv2.cvtColor(flat, cv2.COLOR_RGB2LAB).astype(np.float32)
+    plain = np.median(lab[side // 4 : 3 * side // 4, side // 4 : 3 * side // 4].reshape(-1, 3), 0)
+    # How far each pixel is from the plain squares' colour, averaged over half a square.
+    apart = cv2.blur(np.linalg.norm(lab - plain, axis=2), (side // (2 * n),) * 2)
+    layout = _premium_layout().ravel()
+    layout = (layout - layout.mean()) / layout.std()
+    middles = (np.arange(n, dtype=np.float32) + 0.5) / n
+
+    def best_of(
+        x0s: Spans, x1s: Spans, y0s: Spans, y1s: Spans
+    ) -> tuple[float, tuple[float, float, float, float]]:
+        # Every span's square middles, x and y apart: (x0, x1, n) and (y0, y1, n).
+        xs = x0s[:, None, None] + (x1s - x0s[:, None])[:, :, None] * middles
+        ys = y0s[:, None, None] + (y1s - y0s[:, None])[:, :, None] * middles
+        xi = np.clip(xs.round().astype(int), 0, side)
+        yi = np.clip(ys.round().astype(int), 0, side)
+        # values[a, b, c, d, row, col]: the square (row, col) of the span (y0s[a], y1s[b]) by
+        # (x0s[c], x1s[d]).
+        values = apart[yi[:, :, None, None, :, None], xi[None, None, :, :, None, :]]
+        flat_values = values.reshape(*values.shape[:4], n * n)
+        centred = flat_values - flat_values.mean(axis=-1, keepdims=True)
+        spread = centred.std(axis=-1) * n * n + 1e-6
+        fits = (centred @ layout) / spread
+        a, b, c, d = np.unravel_index(int(fits.argmax()), fits.shape)
+        return float(fits[a, b, c, d]), (float(x0s[c]), float(x1s[d]), float(y0s[a]), float(y1s[b]))
+
+    starts, ends = np.linspace(0, side * 0.16, 9), np.linspace(side * 0.84, side, 9)
+    fit, (x0, x1, y0, y1) = best_of(starts, ends, starts, ends)
+    step = side * 0.02
+    fine = np.linspace(-step, step, 5)
+    fit, (x0, x1, y0, y1) = best_of(x0 + fine, x1 + fine, y0 + fine, y1 + fine)
+    grid = np.array([[(x0, y0), (x1, y0), (x1, y1), (x0, y1)]], np.float32)
+    corners = cv2.perspectiveTransform(grid, np.linalg.inv(forward))[0]
+    return np.asarray(corners, np.float32), fit

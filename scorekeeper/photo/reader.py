@@ -3,7 +3,8 @@
 The board is found as one of the photo's largest four-cornered outlines (its frame, or its
 grid where it has no frame; the least quadrilateral round each, so that a lens's bent edges or
 a corner lost in a glare still give four corners), its view straightened to a square (a
-perspective warp), and the grid found inside it by the regular lines its squares make. The
+perspective warp), and the grid found inside it by the regular lines its squares make (on a
+15 × 15 board whose lines don't show, by where its premium squares lie). The
 grid is then moved onto its own lines: each line is looked for in each row of squares near
 where the corners put it, and the view that best fits what was found is kept; a grid whose
 last strip of squares no line crosses, while one does beyond its first, is moved a square
@@ -35,7 +36,12 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from scorekeeper.photo.premiums import PREMIUM_SIZE, onto_the_premiums
+from scorekeeper.photo.premiums import (
+    PREMIUM_FIT,
+    PREMIUM_SIZE,
+    grid_by_premiums,
+    onto_the_premiums,
+)
 
 MODEL = Path(__file__).with_name("model.onnx")
 CLASSES = ["", *"ABCDEFGHIJKLMNOPQRSTUVWXYZ", "?"]  # "" empty, "?" a blank showing no letter
@@ -269,7 +275,8 @@ def find_grid(rgb: Image, n: int) -> npt.NDArray[np.float32] | None:
     side = 300
     square = np.array([(0, 0), (side, 0), (side, side), (0, side)], np.float32)
     best, best_contrast = None, 0.25  # less regular than that is no grid
-    for outline in find_outlines(rgb):
+    outlines = find_outlines(rgb)
+    for outline in outlines:
         forward = cv2.getPerspectiveTransform(outline, square)
         flat = cv2.warpPerspective(rgb, forward, (side + 1, side + 1), flags=cv2.INTER_AREA)
         gray = cv2.cvtColor(flat, cv2.COLOR_RGB2GRAY).astype(np.float32)
@@ -282,6 +289,12 @@ def find_grid(rgb: Image, n: int) -> npt.NDArray[np.float32] | None:
             grid = np.array([[(x0, y0), (x1, y0), (x1, y1), (x0, y1)]], np.float32)
             best = cv2.perspectiveTransform(grid, np.linalg.inv(forward))[0]
             best_contrast = contrast
+    if best is None and n == PREMIUM_SIZE:
+        # No lines show (a wooden board's grain along them): its premium squares may, and
+        # place the grid better than lines that aren't there would move it.
+        found = [grid_by_premiums(rgb, outline, n) for outline in outlines[:3]]
+        corners, fit = max(found, key=lambda item: item[1], default=(None, 0.0))
+        return corners if fit >= PREMIUM_FIT else None
     return None if best is None else refine_grid(rgb, np.asarray(best, np.float32), n)
 
 

@@ -180,6 +180,16 @@ def test_a_board_whose_empty_half_holds_a_grid_of_half_size_squares_is_read_whol
     assert occupancy == [] and len(letters) <= 1, (occupancy, letters)
 
 
+@pytest.mark.parametrize("seed", [8_600_008, 8_600_068])
+def test_an_empty_wooden_board_whose_lines_do_not_show_is_found_by_its_premium_squares(seed):
+    # The wood's grain runs along one way of the grid's lines and hides them: no regular grid
+    # is seen in any outline, but the premium squares lie as on every 15 x 15 board.
+    photo = render(seed, CROSSWORD, {}, "wooden")
+    reading = read(photo.jpeg, 15)
+    assert _corners_off(photo, reading, 15) < 1 / 3
+    assert not any(any(row) for row in reading.squares())
+
+
 def test_an_empty_board_whose_grid_fits_a_square_out_is_found_where_it_lies():
     photo = render(8_500_028, CROSSWORD, {}, "wooden")
     reading = read(photo.jpeg, CROSSWORD.size)
