@@ -515,12 +515,15 @@ def _lone_tiles_are_empty(chances: Floats) -> None:
     tile is in no position, and a plain face or a doubtful letter that reads as one is a
     premium square's printing washed out in a glare (a lone letter read surely is left: it
     names a square the photo can't square with a play)."""
-    tile = chances[:, :, 0] < 0.5
+    # Beside it is a square that reads as a tile (``Reading.squares``), not one only partly so
+    # (a glare's edge) nor a premium's printing seen partly as a turned tile.
+    read = chances[:, :, :TURNED].argmax(axis=2)
+    tile = read != 0
     padded = np.pad(tile, 1)
     beside = padded[:-2, 1:-1] | padded[2:, 1:-1] | padded[1:-1, :-2] | padded[1:-1, 2:]
-    best = chances.argmax(axis=2)
-    doubtful = (best == BLANK) | ((best != 0) & (chances.max(axis=2) < LONE_SURE))
-    lone = doubtful & ~beside
+    # Sure of a letter, not of a tile seen turned: a printing seen so reads as no letter.
+    doubtful = (read == BLANK) | (chances[:, :, 1:27].max(axis=2) < LONE_SURE)
+    lone = tile & doubtful & ~beside
     chances[lone, 0] = chances[lone].sum(axis=1)
     chances[lone, 1:] = 0
 
