@@ -327,6 +327,17 @@ def _line_peaks(
     return where, height
 
 
+def _gray_view(
+    rgb: Image, corners: npt.NDArray[np.float32], ideal: npt.NDArray[np.float32], side: int
+) -> tuple[npt.NDArray[np.float64], Floats]:
+    """The photo warped so that ``corners`` land on ``ideal``, in grey, a little blurred; and
+    that warp."""
+    forward = cv2.getPerspectiveTransform(corners, ideal)
+    flat = cv2.warpPerspective(rgb, forward, (side, side), flags=cv2.INTER_AREA)
+    gray = cv2.GaussianBlur(cv2.cvtColor(flat, cv2.COLOR_RGB2GRAY).astype(np.float32), (0, 0), 1)
+    return np.asarray(forward, np.float64), np.asarray(gray, np.float32)
+
+
 def refine_grid(rgb: Image, corners: npt.NDArray[np.float32], n: int) -> npt.NDArray[np.float32]:
     """The grid's corners moved onto its lines: the lines are found one by one, in each row
     (or column) of squares, near where the corners put them, and the view that best fits
@@ -336,12 +347,7 @@ def refine_grid(rgb: Image, corners: npt.NDArray[np.float32], n: int) -> npt.NDA
     ideal = np.array([(0, 0), (n, 0), (n, n), (0, n)], np.float32) * pitch + margin * pitch
     current = np.asarray(corners, np.float32)
     for _ in range(3):
-        forward = cv2.getPerspectiveTransform(current, ideal)
-        flat = cv2.warpPerspective(rgb, forward, (side, side), flags=cv2.INTER_AREA)
-        gray = np.asarray(
-            cv2.GaussianBlur(cv2.cvtColor(flat, cv2.COLOR_RGB2GRAY).astype(np.float32), (0, 0), 1),
-            np.float32,
-        )
+        forward, gray = _gray_view(rgb, current, ideal, side)
         points_ideal, points_found = [], []
         for axis in (1, 0):
             ridges = _ridges(gray, axis, 3)
@@ -408,12 +414,7 @@ def _onto_the_grid(rgb: Image, corners: npt.NDArray[np.float32], n: int) -> npt.
     ideal = np.array([(0, 0), (n, 0), (n, n), (0, n)], np.float32) * pitch + margin * pitch
     current = corners
     for _ in range(2):
-        forward = cv2.getPerspectiveTransform(current, ideal)
-        flat = cv2.warpPerspective(rgb, forward, (side, side), flags=cv2.INTER_AREA)
-        gray = np.asarray(
-            cv2.GaussianBlur(cv2.cvtColor(flat, cv2.COLOR_RGB2GRAY).astype(np.float32), (0, 0), 1),
-            np.float32,
-        )
+        forward, gray = _gray_view(rgb, current, ideal, side)
         shift = [0, 0]
         # Lines across x (horizontal ones, axis 0) cross the strips of columns: x's shift.
         for axis, along in ((0, 0), (1, 1)):
