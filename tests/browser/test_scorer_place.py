@@ -64,8 +64,10 @@ def shoot(page: Page, name: str) -> None:
 
 
 def settled(page: Page) -> None:
-    page.wait_for_load_state()
-    page.wait_for_function("document.readyState === 'complete'")
+    """Called once something only the new page shows is visible: waits for that page's load
+    (and the scroll to its place), not the old one's. Not wait_for_function: its polling runs
+    eval, which the page's CSP refuses."""
+    page.wait_for_load_state("load")
 
 
 @pytest.mark.parametrize("size", [SMALL_PHONE, PHONE], ids=["360x640", "390x844"])
@@ -103,7 +105,6 @@ def act(page: Page, action: str) -> None:
             "finish": r"^Finish game",
         }[action]
         page.get_by_role("button", name=re.compile(name)).tap()
-    settled(page)
 
 
 @pytest.mark.parametrize("action", ACTIONS)
@@ -116,6 +117,7 @@ def test_the_page_keeps_its_place_after_each_action(phone, action):
     # What the action said: the turn's sentence, or a challenge's verdict.
     said = phone.locator(".messages, .verdict").first
     expect(said).to_be_visible()
+    settled(phone)
     assert Turn.objects.filter(game=game).count() == entries + 1
     shoot(phone, f"after-{action}")
     assert_in_view(phone, phone.locator(".board-wrap"))
