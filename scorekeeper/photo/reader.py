@@ -1,23 +1,22 @@
 """Reading a board from a photo: where the board is, and what each square holds.
 
-The board is found as one of the photo's largest four-cornered outlines (its frame, or its
-grid where it has no frame; the least quadrilateral round each, so that a lens's bent edges or
-a corner lost in a glare still give four corners), its view straightened to a square (a
-perspective warp), and the grid found inside it by the regular lines its squares make (on a
-15 × 15 board whose lines don't show, by where its premium squares lie). The
-grid is then moved onto its own lines: each line is looked for in each row of squares near
-where the corners put it, and the view that best fits what was found is kept; a grid whose
-last strip of squares no line crosses, while one does beyond its first, is moved a square
-back onto the board (its lines fit as well a square out on a plain frame), and a 15 × 15
-grid is moved onto where its premium squares stand out from its plain ones. Each square is
-cut out with a little of its neighbours (a tile half off its square still shows most of
-itself there) and read by a small network (``model.onnx``, trained by
-``scorekeeper.photo.train`` on made-up photos): empty, a letter, a blank, or a tile seen
-turned. Which way up the board lies is unknown, so the squares that may hold a tile are read
-in the four turns and the turn whose letters read most surely is kept; a square that reads as
-no letter any way round but partly as empty is a premium square's printing, read as empty,
-and so is a lone square (no tile beside it: every word has two letters) read as a blank or
-as a letter not surely.
+The board is found as one of the photo's largest four-cornered outlines (its frame, or its grid
+where it has no frame or the frame is cut off; the least quadrilateral round each, so that a
+lens's bent edges or a corner lost in a glare still give four corners), its view straightened
+to a square (a perspective warp), and the grid found inside it by the regular lines its squares
+make (on a 15 × 15 board whose lines don't show, by where its premium squares lie). The grid is
+then moved onto its own lines: each line is looked for in each row of squares near where the
+corners put it, and the view that best fits what was found is kept; a grid whose last strip of
+squares no line crosses, while one does beyond its first, is moved a square back onto the board
+(its lines fit as well a square out on a plain frame), and a 15 × 15 grid is moved onto where
+its premium squares stand out from its plain ones. Each square is cut out with a little of its
+neighbours (a tile half off its square still shows most of itself there) and read by a small
+network (``model.onnx``, trained by ``scorekeeper.photo.train`` on made-up photos): empty, a
+letter, a blank, or a tile seen turned. Which way up the board lies is unknown, so the squares
+that may hold a tile are read in the four turns and the turn whose letters read most surely is
+kept; a square that reads as no letter any way round but partly as empty is a premium square's
+printing, read as empty, and so is a lone square (no tile beside it: every word has two
+letters) read as a blank or as a letter not surely.
 
 Bounded: the photo's size is read from its header and refused past ``MAX_PIXELS`` before it is
 decoded; it is read at most ``WORK_SIDE`` pixels a side.
@@ -54,9 +53,12 @@ CUT = SQUARE + 2 * CONTEXT
 MAX_PIXELS = 40_000_000  # a phone's 12 MP photo, three times over: past that, refused unread
 MAX_BYTES = 8 * 1024 * 1024
 WORK_SIDE = 1600  # the photo is read at most this many pixels a side
+NEAR_EDGE = 2.0  # pixels (of the 800 an outline is looked for in) a side may stray from its edge
+BENT_EDGE = 0.01  # ... or, where no board is found so, this share of its length (a lens's bow)
 
 Floats = npt.NDArray[np.float32]
 Image = npt.NDArray[np.uint8]
+Quad = npt.NDArray[np.float32]  # four corners: TL, TR, BR, BL
 
 
 class PhotoError(Exception):
@@ -147,17 +149,25 @@ def _order(points: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
     return np.asarray(np.roll(pts, -first, axis=0), np.float32)
 
 
-def _support(edges: Image, quad: npt.NDArray[np.float32]) -> tuple[float, float]:
-    """How much of a quadrilateral's outline lies on the photo's edges: the least share of
-    its four sides and the next (a shadow or a table's blotch follows one or two sides, a
-    board three or four: a hand or a rack at its edge may hide much of the fourth)."""
+def _support(
+    distance: Floats, quad: npt.NDArray[np.float32], bent: bool = False
+) -> tuple[float, float]:
+    """How much of a quadrilateral's outline lies on the photo's edges (``distance`` from
+    each pixel to the nearest): the least share of its four sides and the next (a shadow or a
+    table's blotch follows one or two sides, a board three or four: a hand or a rack at its
+    edge may hide much of the fourth). ``bent``: a side may stray from its edge by more the
+    longer it is, as the straight sides round a lens's bowed edges do (they touch them only
+    in their middles)."""
     shares = []
+    limit = [distance.shape[1] - 1, distance.shape[0] - 1]
     for i in range(4):
         start, end = quad[i], quad[(i + 1) % 4]
         points = start + (end - start) * np.linspace(0.05, 0.95, 30)[:, None]
-        limit = [edges.shape[1] - 1, edges.shape[0] - 1]
         xy = np.clip(points.round().astype(int), 0, limit)
-        shares.append(float((edges[xy[:, 1], xy[:, 0]] > 0).mean()))
+        near = NEAR_EDGE
+        if bent:
+            near = max(near, BENT_EDGE * float(np.linalg.norm(end - start)))
+        shares.append(float((distance[xy[:, 1], xy[:, 0]] <= near).mean()))
     least, next_least = sorted(shares)[:2]
     return least, next_least
 
@@ -176,13 +186,15 @@ def _plausible(quad: npt.NDArray[np.float32]) -> bool:
     return bool(cv2.isContourConvex(quad.reshape(-1, 1, 2)))
 
 
-def find_outlines(rgb: Image, keep: int = 6) -> list[npt.NDArray[np.float32]]:
+def find_outlines(rgb: Image, keep: int = 6) -> tuple[list[Quad], list[Quad]]:
     """The photo's largest four-cornered outlines that its edges follow on all four sides
-    (the board's frame, or its grid, among them), best first."""
+    (the board's frame, or its grid, among them), best first; and those its edges follow
+    only as a lens bows them (a grid's outline where the frame is cut off), best first."""
     scale = 800 / max(rgb.shape[:2])
     small = cv2.resize(rgb, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     area = small.shape[0] * small.shape[1]
-    found: list[tuple[float, npt.NDArray[np.float32]]] = []
+    found: list[tuple[float, Quad]] = []
+    bowed: list[tuple[float, Quad]] = []
     lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB)
     for blur in (5, 9, -11, -21):
         # A table's grain blurs away before the board's straight edges do (a median, the
@@ -200,7 +212,8 @@ def find_outlines(rgb: Image, keep: int = 6) -> list[npt.NDArray[np.float32]]:
             for channel in channels:
                 edges |= cv2.Canny(channel, low, high)
             edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
-            near = cv2.dilate(edges, np.ones((5, 5), np.uint8))
+            # Chebyshev: a side within NEAR_EDGE pixels of an edge in both directions.
+            distance = cv2.distanceTransform(255 - edges, cv2.DIST_C, 3)
             contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
             for contour in contours:
                 hull = cv2.convexHull(contour)
@@ -221,12 +234,20 @@ def find_outlines(rgb: Image, keep: int = 6) -> list[npt.NDArray[np.float32]]:
                     and (quad[:, 0].max() < small.shape[1] - 4)
                     and (quad[:, 1].max() < small.shape[0] - 4)
                 )
-                least, next_least = _support(np.asarray(near, np.uint8), quad)
-                score = cv2.contourArea(quad) * ((least + next_least) / 2) ** 2
-                if inside and least > 0.15 and next_least > 0.25:
-                    found.append((score, quad))
+                if not inside:
+                    continue
+                for bent, into in ((False, found), (True, bowed)):
+                    least, next_least = _support(np.asarray(distance, np.float32), quad, bent)
+                    if least > 0.15 and next_least > 0.25:
+                        into.append((cv2.contourArea(quad) * ((least + next_least) / 2) ** 2, quad))
+                        break
+    return _best(found, scale, keep), _best(bowed, scale, keep)
+
+
+def _best(found: list[tuple[float, Quad]], scale: float, keep: int) -> list[Quad]:
+    """The ``keep`` best-scored outlines, each once, in the photo's pixels."""
     found.sort(key=lambda item: -item[0])
-    outlines: list[npt.NDArray[np.float32]] = []
+    outlines: list[Quad] = []
     for _, quad in found:
         # The same outline found at another blur or threshold is one candidate.
         if all(np.abs(quad - other * scale).max() > 6 for other in outlines):
@@ -269,14 +290,16 @@ def _grid_span(profile: Floats, n: int) -> tuple[float, float, float]:
     return float(starts[i, 0, 0]), float(ends[0, j, 0]), contrast
 
 
-def find_grid(rgb: Image, n: int) -> npt.NDArray[np.float32] | None:
+def find_grid(rgb: Image, n: int) -> Quad | None:
     """The grid's corners in the photo (TL, TR, BR, BL), or None when no board is seen: of
-    the outlines found, the one holding the most regular grid of ``n`` squares a side."""
+    the outlines found (those its edges follow only as a lens bows them too: the grid's own
+    where the frame is cut off), the one holding the most regular grid of ``n`` squares a
+    side."""
     side = 300
     square = np.array([(0, 0), (side, 0), (side, side), (0, side)], np.float32)
     best, best_contrast = None, 0.25  # less regular than that is no grid
-    outlines = find_outlines(rgb)
-    for outline in outlines:
+    outlines, bowed = find_outlines(rgb)
+    for outline in outlines + bowed:
         forward = cv2.getPerspectiveTransform(outline, square)
         flat = cv2.warpPerspective(rgb, forward, (side + 1, side + 1), flags=cv2.INTER_AREA)
         gray = cv2.cvtColor(flat, cv2.COLOR_RGB2GRAY).astype(np.float32)
@@ -292,9 +315,12 @@ def find_grid(rgb: Image, n: int) -> npt.NDArray[np.float32] | None:
     if best is None and n == PREMIUM_SIZE:
         # No lines show (a wooden board's grain along them): its premium squares may, and
         # place the grid better than lines that aren't there would move it.
-        found = [grid_by_premiums(rgb, outline, n) for outline in outlines[:3]]
-        corners, fit = max(found, key=lambda item: item[1], default=(None, 0.0))
-        return corners if fit >= PREMIUM_FIT else None
+        for candidates in (outlines[:3], bowed[:3]):
+            found = [grid_by_premiums(rgb, outline, n) for outline in candidates]
+            corners, fit = max(found, key=lambda item: item[1], default=(None, 0.0))
+            if fit >= PREMIUM_FIT:
+                return corners
+        return None
     return None if best is None else refine_grid(rgb, np.asarray(best, np.float32), n)
 
 

@@ -246,3 +246,25 @@ def test_a_lone_blank_or_doubtful_letter_reads_empty_and_a_sure_one_or_one_in_a_
     assert chances[0, 0, 0] == pytest.approx(1.0) and chances[0, 0, 1:].sum() == 0
     assert chances[0, 4].argmax() == f
     assert chances[2, 2].argmax() == blank and chances[2, 3].argmax() == a
+
+
+@pytest.mark.parametrize(
+    "seed,ruleset",
+    [(8_700_000, "crossword-classic"), (8_700_009, "crossword-classic"), (8_700_034, "upwords-10")],
+)
+def test_a_board_filling_the_photo_is_found_by_its_grid_s_bent_outline(seed, ruleset):
+    # The photo cropped to the grid and a little more: the frame, merged with the table's
+    # edges or cut off, gives no outline; the grid's does, its sides bent by the lens so that
+    # its straight sides meet its edge only in their middles.
+    import numpy as np
+
+    rules, tiles, photo = _seeded(seed, ruleset)
+    rgb = decode(photo.jpeg)
+    corners = np.array(photo.corners) * rgb.shape[1] / _width(photo.jpeg)
+    margin = 0.09 * np.ptp(corners, axis=0).max()
+    (x0, y0), (x1, y1) = corners.min(axis=0) - margin, corners.max(axis=0) + margin
+    x0, y0 = max(int(x0), 0), max(int(y0), 0)
+    cropped = np.ascontiguousarray(rgb[y0 : int(y1), x0 : int(x1)])
+    reading = reader.read_image(cropped, rules.size)
+    occupancy, letters = wrong(reading, tiles)
+    assert len(occupancy) <= 1 and len(letters) <= len(tiles) // 20, (occupancy, letters)
