@@ -54,7 +54,7 @@ MAX_PIXELS = 40_000_000  # a phone's 12 MP photo, three times over: past that, r
 MAX_BYTES = 8 * 1024 * 1024
 WORK_SIDE = 1600  # the photo is read at most this many pixels a side
 NEAR_EDGE = 2.0  # pixels (of the 800 an outline is looked for in) a side may stray from its edge
-BENT_EDGE = 0.01  # ... or, where no board is found so, this share of its length (a lens's bow)
+BENT_EDGE = 0.01  # ... or, as a lens bows it, this share of its length
 
 Floats = npt.NDArray[np.float32]
 Image = npt.NDArray[np.uint8]
@@ -149,9 +149,7 @@ def _order(points: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
     return np.asarray(np.roll(pts, -first, axis=0), np.float32)
 
 
-def _support(
-    distance: Floats, quad: npt.NDArray[np.float32], bent: bool = False
-) -> tuple[float, float]:
+def _support(distance: Floats, quad: Quad, bent: bool = False) -> tuple[float, float]:
     """How much of a quadrilateral's outline lies on the photo's edges (``distance`` from
     each pixel to the nearest): the least share of its four sides and the next (a shadow or a
     table's blotch follows one or two sides, a board three or four: a hand or a rack at its
@@ -164,9 +162,8 @@ def _support(
         start, end = quad[i], quad[(i + 1) % 4]
         points = start + (end - start) * np.linspace(0.05, 0.95, 30)[:, None]
         xy = np.clip(points.round().astype(int), 0, limit)
-        near = NEAR_EDGE
-        if bent:
-            near = max(near, BENT_EDGE * float(np.linalg.norm(end - start)))
+        bow = BENT_EDGE * float(np.linalg.norm(end - start)) if bent else 0.0
+        near = max(NEAR_EDGE, bow)
         shares.append(float((distance[xy[:, 1], xy[:, 0]] <= near).mean()))
     least, next_least = sorted(shares)[:2]
     return least, next_least
