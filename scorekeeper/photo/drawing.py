@@ -223,10 +223,13 @@ def draw_board(
     design: str,
     lean: tuple[float, float] = (0.0, 0.0),
     unseen: bool = False,
+    facing: bool = False,
 ) -> Image:
     """The board from above, RGB: a frame around the grid of ``CELL``-pixel squares. Tiles
     stand up from it: ``lean`` (pixels, x and y) is how far their tops are seen moved from
-    their bases, which shows a side of each, and their shadows fall the other way."""
+    their bases, which shows a side of each, and their shadows fall the other way. With
+    ``facing``, each tile is laid facing one of the board's four sides, as players lay theirs
+    facing themselves."""
     from PIL import Image as PILImage
     from PIL import ImageDraw
 
@@ -311,7 +314,7 @@ def draw_board(
     for (r, c), tile in tiles.items():
         size = int(CELL * rng.uniform(0.84, 0.97))
         timg = _tile_image(rng, tile, size, upwords, unseen)
-        angle = rng.uniform(-8, 8)
+        angle = rng.uniform(-8, 8) + (90 * rng.randrange(4) if facing else 0)
         # Tiles lie near their squares' centres; now and then one half off its square.
         off = 0.3 if rng.random() < 0.1 else 0.08
         cx = margin + (c + 0.5 + rng.uniform(-off, off)) * CELL

@@ -35,7 +35,8 @@ from referee import (
     raw_plays,
     square_name,
 )
-from scorekeeper.photo.reader import CLASSES, TURNED, Floats, Reading
+from scorekeeper.photo.reader import Reading
+from scorekeeper.photo.squares import CLASSES, TURNED, Floats
 
 QU = "QU"  # the Upwords Qu tile, as referee.rulesets names it
 EMPTY = 0
@@ -93,7 +94,8 @@ def _orientation(reading: Reading, board: Board) -> Reading:
     if board.is_empty or len(reading.turns) < 4:
         return reading
     best, chosen = -math.inf, reading.turn
-    for turn in range(4):
+    # The reader's own choice first: it wins a tie (tiles that read the same any way round).
+    for turn in sorted(range(4), key=lambda turn: turn != reading.turn):
         chances = reading.turns[turn]
         total = sum(
             math.log(_chance(chances, r, c, _before(board, r, c)))
@@ -154,11 +156,13 @@ def propose(
     budget: Budget | None = None,
 ) -> Proposals:
     """The legal plays from ``board`` that the photo may show, likeliest first. On an empty
-    board nothing says which way up it lies: each quarter turn's reading is tried."""
+    board nothing says which way up it lies: each quarter turn's reading is tried, its tiles
+    read as laid facing that turn's way up (a first play's are laid by one player)."""
+    shown_reading = reading
     if board.is_empty and len(reading.turns) == 4:
         # The reader's own choice first: it stands when no turn shows a play.
         order = [reading.turn] + [t for t in range(4) if t != reading.turn]
-        readings = [reading.turned(turn) for turn in order]
+        readings = [reading.turned(turn).facing_one_way() for turn in order]
     else:
         readings = [_orientation(reading, board)]
     best: tuple[float, Reading, _Candidates] | None = None
@@ -207,7 +211,8 @@ def propose(
             for c in range(board.size)
             if not _agrees(chances, r, c, after.get((r, c), _before(board, r, c)))
         ]
-    return Proposals(proposals, names, unread, complete, reading)
+    # The reading shown reads each tile the way up it lies, in the turn chosen.
+    return Proposals(proposals, names, unread, complete, shown_reading.turned(reading.turn))
 
 
 @dataclass

@@ -14,12 +14,10 @@ neighbours (a tile half off its square still shows most of itself there) and rea
 network (``model.onnx``, trained by ``scorekeeper.photo.train`` on made-up photos): empty, a
 letter, a blank, or a tile seen turned. Which way up the board lies is unknown, so the squares
 that may hold a tile are read in the four turns and the turn whose letters read most surely is
-kept; a square that reads as no letter any way round but partly as empty is a premium square's
-printing, read as empty, and so is a lone square (no tile beside it: every word has two
-letters) read as a blank or as a letter not surely.
-
-Bounded: the photo's size is read from its header and refused past ``MAX_PIXELS`` before it is
-decoded; it is read at most ``WORK_SIDE`` pixels a side.
+kept; a tile seen turned that way (players lay their tiles facing themselves) takes its letter
+from the turn it reads best in. A square that reads as no letter any way round but partly as
+empty is a premium square's printing, read as empty, and so are squares read as tiles that no
+play leaves (a lone tile read doubtfully, a group of blanks alone: a glare's white).
 """
 
 from __future__ import annotations
@@ -41,12 +39,18 @@ from scorekeeper.photo.premiums import (
     grid_by_premiums,
     onto_the_premiums,
 )
+from scorekeeper.photo.squares import (
+    CLASSES,
+    OUTPUTS,
+    TURNED,
+    Floats,
+    each_tile_its_way,
+    labels_are_empty,
+    stray_tiles_are_empty,
+    way_up,
+)
 
 MODEL = Path(__file__).with_name("model.onnx")
-CLASSES = ["", *"ABCDEFGHIJKLMNOPQRSTUVWXYZ", "?"]  # "" empty, "?" a blank showing no letter
-# The network's one more answer: a tile seen sideways or upside down, which tells the way up.
-TURNED = len(CLASSES)
-OUTPUTS = TURNED + 1
 SQUARE = 28  # pixels a square in the straightened board: a letter about 17 high
 CONTEXT = 6  # pixels of the neighbours around each square's cut
 CUT = SQUARE + 2 * CONTEXT
@@ -56,7 +60,6 @@ WORK_SIDE = 1600  # the photo is read at most this many pixels a side
 NEAR_EDGE = 2.0  # pixels (of the 800 an outline is looked for in) a side may stray from its edge
 BENT_EDGE = 0.01  # ... or, as a lens bows it, this share of its length
 
-Floats = npt.NDArray[np.float32]
 Image = npt.NDArray[np.uint8]
 Quad = npt.NDArray[np.float32]  # four corners: TL, TR, BR, BL
 
@@ -74,6 +77,9 @@ class Reading:
     corners: list[tuple[float, float]]  # the grid's corners in the photo: TL, TR, BR, BL
     turns: tuple[Floats, ...] = ()  # the chances in each quarter turn (0-3), when read
     turn: int = 0  # which of them ``chances`` is
+    # The chances in each turn with every tile read as if laid facing that turn's way up
+    # (``turns`` reads each tile the way up it lies): a first play's tiles all face its player.
+    one_way: tuple[Floats, ...] = ()
 
     def turned(self, turn: int) -> Reading:
         """The reading as if the board lay ``turn`` quarter turns from the way it reads best."""
@@ -81,7 +87,13 @@ class Reading:
             return self
         shift = (turn - self.turn) % 4
         corners = [self.corners[(i + shift) % 4] for i in range(4)]
-        return Reading(self.size, self.turns[turn], corners, self.turns, turn)
+        return Reading(self.size, self.turns[turn], corners, self.turns, turn, self.one_way)
+
+    def facing_one_way(self) -> Reading:
+        """The reading with every tile read as laid facing the board's way up."""
+        if not self.one_way:
+            return self
+        return Reading(self.size, self.one_way[self.turn], self.corners, self.one_way, self.turn)
 
     def squares(self) -> list[list[str]]:
         best = self.chances[:, :, :TURNED].argmax(axis=2)
@@ -514,44 +526,6 @@ def read(data: bytes, n: int) -> Reading:
     return read_image(decode(data), n)
 
 
-def _labels_are_empty(turns: list[Floats]) -> None:
-    """A square that reads as no letter surely any way round, and partly as empty, yet partly
-    as a turned tile, shows an empty square's printing ("DW", a star), not a tile: its turned
-    chance is made empty's, in place (a tile laid askew reads as its letter one way round)."""
-    back = [np.rot90(chances, -turn) for turn, chances in enumerate(turns)]
-    letter = np.max([b[:, :, 1:27].max(axis=2) for b in back], axis=0)
-    empty = np.mean([b[:, :, 0] for b in back], axis=0)
-    for turn, chances in enumerate(turns):
-        printed = np.rot90((letter < 0.5) & (empty > 0.1), turn)
-        chances[printed, 0] += chances[printed, TURNED]
-        chances[printed, TURNED] = 0
-
-
-BLANK = CLASSES.index("?")
-
-
-LONE_SURE = 0.7  # how sure a letter with no tile beside it must be to be believed
-
-
-def _lone_tiles_are_empty(chances: Floats) -> None:
-    """A square read as a tile with no tile beside it, as a blank or its letter not surely
-    (``LONE_SURE``), is read as empty, in place: every word has two letters or more, so a lone
-    tile is in no position, and a plain face or a doubtful letter that reads as one is a
-    premium square's printing washed out in a glare (a lone letter read surely is left: it
-    names a square the photo can't square with a play)."""
-    # Beside it is a square that reads as a tile (``Reading.squares``), not one only partly so
-    # (a glare's edge) nor a premium's printing seen partly as a turned tile.
-    read = chances[:, :, :TURNED].argmax(axis=2)
-    tile = read != 0
-    padded = np.pad(tile, 1)
-    beside = padded[:-2, 1:-1] | padded[2:, 1:-1] | padded[1:-1, :-2] | padded[1:-1, 2:]
-    # Sure of a letter, not of a tile seen turned: a printing seen so reads as no letter.
-    doubtful = (read == BLANK) | (chances[:, :, 1:27].max(axis=2) < LONE_SURE)
-    lone = tile & doubtful & ~beside
-    chances[lone, 0] = chances[lone].sum(axis=1)
-    chances[lone, 1:] = 0
-
-
 def read_image(rgb: Image, n: int) -> Reading:
     corners = find_grid(rgb, n)
     if corners is None:
@@ -576,23 +550,15 @@ def read_image(rgb: Image, n: int) -> Reading:
                 seen = classify(cuts(np.ascontiguousarray(np.rot90(flat, turn)), n, which))
                 chances[which] = seen
             turns.append(chances)
-        _labels_are_empty(turns)
-    for chances in turns:
-        _lone_tiles_are_empty(chances)
-    best, chosen = -np.inf, 0
-    for turn, chances in enumerate(turns):
-        flat_chances = chances.reshape(n * n, OUTPUTS)
-        # Lettered tiles tell the way up (an empty square or a blank reads the same any way).
-        best_class = flat_chances.argmax(axis=1)
-        lettered = (best_class >= 1) & (best_class <= 26) | (best_class == TURNED)
-        if not lettered.any():
-            continue
-        # The way up is the one whose tiles least look turned, and read most surely.
-        tiles = flat_chances[lettered]
-        sureness = float((tiles[:, 1:27].max(axis=1) - tiles[:, TURNED]).sum())
-        if sureness > best + 1e-6:
-            best, chosen = sureness, turn
+        labels_are_empty(turns)
+    chosen = way_up(turns)
+    one_way: list[Floats] = []
+    if len(turns) == 4:
+        one_way = [chances.copy() for chances in turns]
+        turns = each_tile_its_way(turns)
+    for chances in turns + one_way:
+        stray_tiles_are_empty(chances)
     outline = [(float(x), float(y)) for x, y in corners]
-    reading = Reading(n, turns[0], outline, tuple(turns), 0)
+    reading = Reading(n, turns[0], outline, tuple(turns), 0, tuple(one_way))
     # The photo's corner ``chosen`` steps round is the grid's top-left, read that way up.
     return reading.turned(chosen)

@@ -355,8 +355,11 @@ def encode(rgb: Image, quality: int) -> bytes:
     return bytes(data.tobytes())
 
 
-def render(seed: int, ruleset: Ruleset, tiles: Tiles, design: str | None = None) -> Photo:
-    """A photo of ``ruleset``'s board holding ``tiles``, everything else drawn from ``seed``."""
+def render(
+    seed: int, ruleset: Ruleset, tiles: Tiles, design: str | None = None, facing: bool = False
+) -> Photo:
+    """A photo of ``ruleset``'s board holding ``tiles``, everything else drawn from ``seed``;
+    with ``facing``, each tile laid facing one of the board's sides (``draw_board``)."""
     rng = random.Random(seed)
     if design is None:
         design = (
@@ -368,7 +371,7 @@ def render(seed: int, ruleset: Ruleset, tiles: Tiles, design: str | None = None)
     heading = rng.uniform(0, 2 * np.pi)
     depth = CELL * rng.uniform(0.0, 0.17)
     lean = (float(np.sin(heading) * depth), float(-np.cos(heading) * depth))
-    board = draw_board(rng, ruleset, tiles, design, lean, unseen=seed >= HELD_OUT)
+    board = draw_board(rng, ruleset, tiles, design, lean, unseen=seed >= HELD_OUT, facing=facing)
     margin = (board.shape[0] - ruleset.size * CELL) // 2
     rgb, corners = photograph(rng, board, ruleset.size, margin, lean)
     if rng.random() < 0.5:

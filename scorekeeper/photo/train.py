@@ -36,8 +36,9 @@ from typing import Any
 import numpy as np
 
 from referee import get_ruleset
-from scorekeeper.photo.reader import CLASSES, CUT, MODEL, OUTPUTS, TURNED, cuts, decode, straighten
+from scorekeeper.photo.reader import CUT, MODEL, cuts, decode, straighten
 from scorekeeper.photo.render import VALIDATION, random_tiles, render
+from scorekeeper.photo.squares import CLASSES, OUTPUTS, TURNED
 
 RULESETS = ["crossword-classic"] * 3 + ["upwords-10", "upwords-8"]
 # Letters that look the same a quarter turn round, and half a turn round: those keep their

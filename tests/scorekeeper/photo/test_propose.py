@@ -53,6 +53,23 @@ def test_the_play_made_is_proposed_first(ruleset, before, played, seed):
     assert all(p.likelihood < best.likelihood for p in found.plays[1:])
 
 
+@pytest.mark.parametrize(
+    "before,played,seed",
+    [(["8D HOUSE"], "D8 .OSE", 31), (["8D HOUSE", "D8 .OSE"], "11A SHO.", 32)],
+)
+def test_a_play_among_tiles_laid_facing_each_player_is_proposed_first(before, played, seed):
+    # Each tile on the board laid facing one of its four sides, as players lay their own.
+    rules = RULESETS["crossword-classic"]
+    board = Board(rules.size)
+    for notation in before:
+        board = after(board, notation, rules)
+    made = after(board, played, rules)
+    photo = render(seed, rules, shown(made), facing=True)
+    found = propose(read(photo.jpeg, rules.size), board, rules, RuleOptions.defaults(rules), WORDS)
+    assert found.plays, found
+    assert found.plays[0].notation == Play.parse(played, rules, board).notation(board, rules)
+
+
 def test_a_photo_of_the_board_as_it_was_proposes_nothing():
     rules = RULESETS["crossword-classic"]
     board = after(Board(15), "8D HOUSE", rules)

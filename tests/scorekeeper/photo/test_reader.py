@@ -15,6 +15,7 @@ from referee import RULESETS  # noqa: E402
 from scorekeeper.photo import reader  # noqa: E402
 from scorekeeper.photo.reader import MAX_PIXELS, PhotoError, decode, read  # noqa: E402
 from scorekeeper.photo.render import encode, random_tiles, render  # noqa: E402
+from scorekeeper.photo.squares import each_tile_its_way, stray_tiles_are_empty  # noqa: E402
 from tests.factories import png_header  # noqa: E402
 
 CROSSWORD = RULESETS["crossword-classic"]
@@ -229,6 +230,92 @@ def test_a_square_in_a_glare_is_no_tile():
     assert occupancy == []
 
 
+@pytest.mark.parametrize(
+    "seed,ruleset",
+    [(8_200_000, "crossword-classic"), (8_200_001, "upwords-10"), (8_200_004, "crossword-classic")],
+)
+def test_tiles_laid_facing_each_player_are_each_read_their_own_way_up(seed, ruleset):
+    # Each tile laid facing one of the board's four sides: the board's way up is the one
+    # most tiles read in, and each other tile takes its letter from the turn it reads in.
+    rules = RULESETS[ruleset]
+    rng = random.Random(seed)
+    tiles = random_tiles(rng, rules, rng.uniform(0.0, 0.5))
+    photo = render(seed, rules, tiles, facing=True)
+    reading = read(photo.jpeg, rules.size)
+    # The render's way up is one of the four: the one the squares agree with.
+    occupancy, letters = min(
+        (wrong(reading.turned(turn), tiles) for turn in range(4)),
+        key=lambda found: len(found[0]) + len(found[1]),
+    )
+    assert len(occupancy) <= rules.size**2 // 50, occupancy
+    assert len(letters) <= len(tiles) // 8, letters  # all turned one way: more than half
+
+
+def test_a_tile_seen_turned_takes_its_letter_from_the_turn_it_reads_in_and_printing_does_not():
+    import numpy as np
+
+    n = 3
+    upright = np.zeros((n, n, reader.OUTPUTS), np.float32)
+    upright[:, :, 0] = 1
+    turns = [np.array(np.rot90(upright, turn)) for turn in range(4)]
+    k, h = reader.CLASSES.index("K"), reader.CLASSES.index("H")
+
+    def put(square, turn, chances):
+        # ``square`` as the board lies in turn 0, its reading in ``turn``.
+        r, c = square
+        spot = [(r, c), (n - 1 - c, r), (n - 1 - r, n - 1 - c), (c, n - 1 - r)][turn]
+        turns[turn][spot] = chances
+
+    def seen(letter=None, turned=0.0, empty=0.0):
+        chances = np.zeros(reader.OUTPUTS, np.float32)
+        chances[reader.TURNED], chances[0] = turned, empty
+        if letter is not None:
+            chances[letter] = 1 - turned - empty
+        return chances
+
+    # A K laid facing the board's right side (A1): seen turned but in turn 1.
+    for turn in range(4):
+        put((0, 0), turn, seen(k) if turn == 1 else seen(turned=0.95))
+    # A premium's printing (C3): seen turned, as an H in turn 3, and partly empty in turn 1.
+    for turn in range(4):
+        put((2, 2), turn, [seen(turned=0.9), seen(h, empty=0.6), seen(turned=0.5, empty=0.4),
+                           seen(h, turned=0.1)][turn])  # fmt: skip
+    mixed = each_tile_its_way(turns)
+    assert mixed[0][0, 0].argmax() == k
+    assert mixed[0][2, 2].argmax() == reader.TURNED
+    # The same square in turn 2's reading (the board upside down): C3, still the K.
+    assert mixed[2][2, 2].argmax() == k and mixed[2][0, 0].argmax() == reader.TURNED
+    # A square read upright is left as it was.
+    assert (mixed[0][1, 1] == turns[0][1, 1]).all()
+
+
+def test_a_group_of_blanks_alone_reads_empty_and_one_beside_a_letter_does_not():
+    # A glare's white on a glossy board reads as a patch of blanks: no play leaves one.
+    import numpy as np
+
+    chances = np.zeros((5, 5, reader.OUTPUTS), np.float32)
+    chances[:, :, 0] = 1
+    blank, f, a = (reader.CLASSES.index(x) for x in "?FA")
+    patch = [(0, 0), (0, 1), (1, 0), (1, 1)]
+    beside_a_letter = [(3, 3), (3, 4), (4, 4)]
+    for square in patch + beside_a_letter:
+        chances[square] = 0
+        chances[square][blank] = 0.9
+        chances[square][0] = 0.1
+    chances[4, 3] = 0
+    chances[4, 3][a] = 1.0
+    # Two doubtful letters side by side (a first play read poorly) are left to the proposal.
+    for square in [(3, 0), (4, 0)]:
+        chances[square] = 0
+        chances[square][f] = 0.5
+        chances[square][0] = 0.1
+        chances[square][blank] = 0.4
+    stray_tiles_are_empty(chances)
+    assert all(chances[square].argmax() == 0 for square in patch)
+    assert all(chances[square].argmax() == blank for square in beside_a_letter)
+    assert chances[3, 0].argmax() == f and chances[4, 0].argmax() == f
+
+
 def test_a_lone_blank_or_doubtful_letter_reads_empty_and_a_sure_one_or_one_in_a_word_does_not():
     import numpy as np
 
@@ -241,7 +328,7 @@ def test_a_lone_blank_or_doubtful_letter_reads_empty_and_a_sure_one_or_one_in_a_
         chances[square] = 0
         chances[square][letter] = sure
         chances[square][0] = 1 - sure if letter == a else 0.1
-    reader._lone_tiles_are_empty(chances)
+    stray_tiles_are_empty(chances)
     assert chances[0, 0].argmax() == 0 and chances[4, 4].argmax() == 0
     assert chances[0, 0, 0] == pytest.approx(1.0) and chances[0, 0, 1:].sum() == 0
     assert chances[0, 4].argmax() == f
