@@ -6,6 +6,7 @@
     python -m bench http|capacity|imports|writers|long-log|event|movegen|analysis-cold|photo
                                           one part, with its options
     python -m bench board-weight URL [LOADS]   a board page's bytes, DOM nodes, main-thread times
+    python -m bench photo-real DIR        the board read from real photos, each with its truth
 
 ``python -m bench PART --help`` says each part's options.
 """
@@ -29,6 +30,7 @@ PARTS = {
     "analysis-cold": "bench.analysis_cold",
     "board-weight": "bench.board_weight",
     "photo": "bench.photo",
+    "photo-real": "bench.photo_real",
 }
 
 

@@ -9,6 +9,9 @@ On made-up photos (``scorekeeper.photo.render``) from seeds the network was neve
   photo_letter_accuracy      tiles read as a tile whose letter is read right
   photo_filling_*            the same three of the same photos cut down to the grid and 9% more
                              (the board filling the photo, its frame cut off or nearly)
+  photo_facing_*             the same three of the same boards with each tile laid facing one
+                             of the board's four sides (as players lay theirs), in the way up
+                             whose squares agree best
   photo_empty_share          empty boards (each design in turn) read empty on every square
   photo_top1_share           plays of seeded self-played games whose photo proposes that play
                              first (crossword-classic and Upwords, CSW21 else the largest list)
@@ -63,6 +66,21 @@ def _crop_to_grid(jpeg: bytes, corners: list[tuple[float, float]]) -> Any:
     return np.ascontiguousarray(rgb[max(int(y0), 0) : int(y1), max(int(x0), 0) : int(x1)])
 
 
+def _as_laid(reading: Any, shown: dict[tuple[int, int], str]) -> list[list[str]]:
+    """The reading's squares in the way up whose tiles lie where ``shown`` has them: with
+    tiles facing every side, the way up the reader chose may be any of the four."""
+    readings = [reading.turned(turn) for turn in range(4)] if len(reading.turns) == 4 else [reading]
+
+    def agreeing(squares: list[list[str]]) -> int:
+        return sum(bool(squares[r][c]) == ((r, c) in shown) for r, c in _every(len(squares)))
+
+    return max((r.squares() for r in readings), key=agreeing)
+
+
+def _every(size: int) -> list[tuple[int, int]]:
+    return [(r, c) for r in range(size) for c in range(size)]
+
+
 class _Tally:
     """Boards found, and squares and letters read right, over the boards read."""
 
@@ -94,7 +112,7 @@ def read_figures(boards: int) -> dict[str, Any]:
     from scorekeeper.photo.reader import PhotoError, read, read_image
     from scorekeeper.photo.render import random_tiles, render
 
-    whole, filling = _Tally(), _Tally()
+    whole, filling, facing = _Tally(), _Tally(), _Tally()
     times = []
     for i in range(boards):
         seed = HELD_OUT + i
@@ -113,6 +131,9 @@ def read_figures(boards: int) -> dict[str, Any]:
         with contextlib.suppress(PhotoError):
             cropped = read_image(_crop_to_grid(photo.jpeg, photo.corners), ruleset.size)
             filling.add(cropped.squares(), shown)
+        with contextlib.suppress(PhotoError):
+            laid = read(render(seed, ruleset, shown, facing=True).jpeg, ruleset.size)
+            facing.add(_as_laid(laid, shown), shown)
     empty = 0
     for i in range(max(boards // 4, 1)):
         design = EMPTY_DESIGNS[i % len(EMPTY_DESIGNS)]
@@ -125,6 +146,7 @@ def read_figures(boards: int) -> dict[str, Any]:
         "photo_empty_share": round(empty / max(boards // 4, 1), 3),
         **whole.figures("photo", boards),
         **filling.figures("photo_filling", boards),
+        **facing.figures("photo_facing", boards),
         "photo_read_ms_median": round(statistics.median(times), 1),
         "photo_read_ms_p90": round(percentile(times, 0.9) or 0.0, 1),
     }

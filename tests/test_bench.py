@@ -165,3 +165,27 @@ def test_the_event_bench_times_a_round_of_a_large_field() -> None:
     from bench import event
 
     assert event.pairing_ms(players=70) >= 0
+
+
+def test_real_photos_are_read_against_what_their_boards_show(tmp_path: Path) -> None:
+    # A rendered photo stands in for a real one: the bench reads any folder of photos, each
+    # beside its board as written by hand, turned a quarter as a photo may show it.
+    pytest.importorskip("cv2")
+    pytest.importorskip("onnxruntime")
+    from bench import photo_real
+    from referee import RULESETS
+    from scorekeeper.photo.render import render
+
+    rules = RULESETS["crossword-classic"]
+    tiles = {(7, 3 + i): letter for i, letter in enumerate("HOUSE")} | {(8, 7): "?"}
+    (tmp_path / "board.jpg").write_bytes(render(8_300_000, rules, tiles).jpeg)
+    rows = [["."] * 15 for _ in range(15)]
+    for (r, c), tile in tiles.items():
+        rows[c][14 - r] = tile  # the board as seen from its right-hand side
+    rows[5][14 - 7] = "*"  # U: as a letter the reader has no class for, counted as a tile only
+    (tmp_path / "board.txt").write_text("\n".join("".join(row) for row in rows) + "\n")
+    (tmp_path / "empty.png").write_bytes(b"no photo")  # no board.txt beside it: not read
+    figures = photo_real.run(tmp_path)
+    assert figures["real_photos"] == 1 and figures["real_found_share"] == 1.0
+    assert figures["real_occupancy_accuracy"] == 1.0
+    assert figures["real_letter_accuracy"] == 1.0  # H, O, S, E and the blank
