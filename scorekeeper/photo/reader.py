@@ -18,6 +18,9 @@ kept; a tile seen turned that way (players lay their tiles facing themselves) ta
 from the turn it reads best in. A square that reads as no letter any way round but partly as
 empty is a premium square's printing, read as empty, and so are squares read as tiles that no
 play leaves (a lone tile read doubtfully, a group of blanks alone: a glare's white).
+
+Bounded: the photo's size is read from its header and refused past ``MAX_PIXELS`` before it is
+decoded; it is read at most ``WORK_SIDE`` pixels a side.
 """
 
 from __future__ import annotations
