@@ -87,7 +87,7 @@ def each_tile_its_way(turns: list[Floats]) -> list[Floats]:
 
 def way_up(turns: list[Floats]) -> int:
     """The turn whose lettered tiles least look turned, and read most surely (an empty square
-    or a blank reads the same any way), a stray group of doubtful tiles left out."""
+    or a blank reads the same any way), stray tiles (``stray_tiles_are_empty``) left out."""
     best, chosen = -np.inf, 0
     for turn, chances in enumerate(turns):
         chances = chances.copy()
