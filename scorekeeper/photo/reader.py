@@ -62,6 +62,7 @@ MAX_BYTES = 8 * 1024 * 1024
 WORK_SIDE = 1600  # the photo is read at most this many pixels a side
 NEAR_EDGE = 2.0  # pixels (of the 800 an outline is looked for in) a side may stray from its edge
 BENT_EDGE = 0.01  # ... or, as a lens bows it, this share of its length
+OUT_OF_FRAME = 0.02  # how far past the photo's edge an outline's corner may lie, of its side
 
 Image = npt.NDArray[np.uint8]
 Quad = npt.NDArray[np.float32]  # four corners: TL, TR, BR, BL
@@ -241,10 +242,13 @@ def find_outlines(rgb: Image, keep: int = 6) -> tuple[list[Quad], list[Quad]]:
                 if not _plausible(quad) or cv2.contourArea(quad) > 1.25 * hull_area:
                     continue
                 # The whole board is in the photo: an outline on its border is not it.
+                # A corner may lie just past the photo's edge (OUT_OF_FRAME of its side): a
+                # board filling the photo may lose the tip of a corner there.
+                slack = OUT_OF_FRAME * max(small.shape[:2])
                 inside = (
-                    (quad.min() > 3)
-                    and (quad[:, 0].max() < small.shape[1] - 4)
-                    and (quad[:, 1].max() < small.shape[0] - 4)
+                    (quad.min() > -slack)
+                    and (quad[:, 0].max() < small.shape[1] + slack)
+                    and (quad[:, 1].max() < small.shape[0] + slack)
                 )
                 if not inside:
                     continue

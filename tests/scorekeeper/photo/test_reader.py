@@ -343,6 +343,23 @@ def test_a_board_filling_the_photo_is_found_by_its_grid_s_bent_outline(seed, rul
     # The photo cropped to the grid and a little more: the frame, merged with the table's
     # edges or cut off, gives no outline; the grid's does, its sides bent by the lens so that
     # its straight sides meet its edge only in their middles.
+    _read_filling(seed, ruleset)
+
+
+@pytest.mark.parametrize(
+    "seed,ruleset", [(8_700_000, "crossword-classic"), (8_700_002, "upwords-10")]
+)
+def test_a_board_whose_corner_just_leaves_the_photo_is_found(seed, ruleset):
+    # Cropped as above, then the tip of the grid's topmost corner cut off (a board filling the
+    # photo, its frame at the photo's edge): the least quadrilateral round what shows puts that
+    # corner a few pixels past the photo's edge.
+    _read_filling(seed, ruleset, tip=0.008)
+
+
+def _read_filling(seed, ruleset, tip=None):
+    """Read the validation render for ``seed`` cut down to its grid and 9% more (with ``tip``,
+    its top cut that share of the grid's side below the grid's topmost corner), and check its
+    squares are read right."""
     import numpy as np
 
     rules, tiles, photo = _seeded(seed, ruleset)
@@ -350,6 +367,8 @@ def test_a_board_filling_the_photo_is_found_by_its_grid_s_bent_outline(seed, rul
     corners = np.array(photo.corners) * rgb.shape[1] / _width(photo.jpeg)
     margin = 0.09 * np.ptp(corners, axis=0).max()
     (x0, y0), (x1, y1) = corners.min(axis=0) - margin, corners.max(axis=0) + margin
+    if tip is not None:
+        y0 = corners[:, 1].min() + tip * np.ptp(corners, axis=0).max()
     x0, y0 = max(int(x0), 0), max(int(y0), 0)
     cropped = np.ascontiguousarray(rgb[y0 : int(y1), x0 : int(x1)])
     reading = reader.read_image(cropped, rules.size)
