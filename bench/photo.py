@@ -9,6 +9,8 @@ On made-up photos (``scorekeeper.photo.render``) from seeds the network was neve
   photo_letter_accuracy      tiles read as a tile whose letter is read right
   photo_filling_*            the same three of the same photos cut down to the grid and 9% more
                              (the board filling the photo, its frame cut off or nearly)
+  photo_cut_*                the same three of those cut down further, the tip of the grid's
+                             topmost corner off the photo (its frame at the photo's edge)
   photo_facing_*             the same three of the same boards with each tile laid facing one
                              of the board's four sides (as players lay theirs), in the way up
                              whose squares agree best
@@ -52,17 +54,26 @@ def _tiles_of(board: Board) -> dict[tuple[int, int], str]:
     return shown
 
 
-def _crop_to_grid(jpeg: bytes, corners: list[tuple[float, float]]) -> Any:
+def _crop_to_grid(jpeg: bytes, corners: list[tuple[float, float]], tip: bool = False) -> Any:
     """The photo cut down to the grid and 9% of its width more on each side: a board filling
-    the photo, its frame cut off or nearly."""
+    the photo, its frame cut off or nearly; with ``tip``, its top cut just below the grid's
+    topmost corner (0.8% of the grid's side), which falls off the photo."""
+    import io
+
     import numpy as np
+    from PIL import Image
 
     from scorekeeper.photo.reader import decode
 
     rgb = decode(jpeg)
-    points = np.array(corners)  # the renders are under the reader's WORK_SIDE: not scaled
+    # The corners are in the render's pixels; a render longer than the reader's WORK_SIDE
+    # is decoded smaller.
+    with Image.open(io.BytesIO(jpeg)) as header:
+        points = np.array(corners) * rgb.shape[1] / header.size[0]
     margin = 0.09 * float(np.ptp(points, axis=0).max())
     (x0, y0), (x1, y1) = points.min(axis=0) - margin, points.max(axis=0) + margin
+    if tip:
+        y0 = points[:, 1].min() + 0.008 * float(np.ptp(points, axis=0).max())
     return np.ascontiguousarray(rgb[max(int(y0), 0) : int(y1), max(int(x0), 0) : int(x1)])
 
 
@@ -112,7 +123,7 @@ def read_figures(boards: int) -> dict[str, Any]:
     from scorekeeper.photo.reader import PhotoError, read, read_image
     from scorekeeper.photo.render import random_tiles, render
 
-    whole, filling, facing = _Tally(), _Tally(), _Tally()
+    whole, filling, cut, facing = _Tally(), _Tally(), _Tally(), _Tally()
     times = []
     for i in range(boards):
         seed = HELD_OUT + i
@@ -132,6 +143,9 @@ def read_figures(boards: int) -> dict[str, Any]:
             cropped = read_image(_crop_to_grid(photo.jpeg, photo.corners), ruleset.size)
             filling.add(cropped.squares(), shown)
         with contextlib.suppress(PhotoError):
+            tipless = read_image(_crop_to_grid(photo.jpeg, photo.corners, tip=True), ruleset.size)
+            cut.add(tipless.squares(), shown)
+        with contextlib.suppress(PhotoError):
             laid = read(render(seed, ruleset, shown, facing=True).jpeg, ruleset.size)
             facing.add(_as_laid(laid, shown), shown)
     empty = 0
@@ -146,6 +160,7 @@ def read_figures(boards: int) -> dict[str, Any]:
         "photo_empty_share": round(empty / max(boards // 4, 1), 3),
         **whole.figures("photo", boards),
         **filling.figures("photo_filling", boards),
+        **cut.figures("photo_cut", boards),
         **facing.figures("photo_facing", boards),
         "photo_read_ms_median": round(statistics.median(times), 1),
         "photo_read_ms_p90": round(percentile(times, 0.9) or 0.0, 1),
