@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench.photo import _as_laid
 from bench.stats import percentile
 
 MAX_SIDE = 1600  # static/js/photo.js's MAX_SIDE
@@ -53,20 +54,6 @@ def _truth(path: Path) -> list[str]:
     return rows
 
 
-def _squares(reading: Any, truth: list[str]) -> list[list[str]]:
-    """The reading's squares in the way up that agrees best with ``truth`` on tile or empty."""
-    readings = [reading.turned(turn) for turn in range(4)] if len(reading.turns) == 4 else [reading]
-
-    def agreeing(squares: list[list[str]]) -> int:
-        return sum(
-            (want == ".") == (not squares[r][c])
-            for r, row in enumerate(truth)
-            for c, want in enumerate(row)
-        )
-
-    return max((r.squares() for r in readings), key=agreeing)
-
-
 def _letter_only(wrong: str) -> bool:
     """Whether a wrong square (``r,c:truth>read``) is right as tile or empty."""
     want, got = wrong.split(":")[1].split(">")
@@ -90,7 +77,11 @@ def run(folder: Path) -> dict[str, Any]:
         except PhotoError:
             reading = None
         times.append((time.perf_counter() - start) * 1000)
-        read_squares = _squares(reading, truth) if reading is not None else None
+        # In the way up that agrees best with the truth on tile or empty.
+        tiles = {
+            (r, c): want for r, row in enumerate(truth) for c, want in enumerate(row) if want != "."
+        }
+        read_squares = _as_laid(reading, tiles) if reading is not None else None
         found += read_squares is not None
         wrong = []
         for r, row in enumerate(truth):
