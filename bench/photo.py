@@ -14,6 +14,10 @@ On made-up photos (``scorekeeper.photo.render``) from seeds the network was neve
   photo_facing_*             the same three of the same boards with each tile laid facing one
                              of the board's four sides (as players lay theirs), in the way up
                              whose squares agree best
+  photo_steep_*              the same three of the same boards seen from well to the side
+                             (40° to 60° from above: the far rows a sliver)
+  photo_dim_*                the same three of the same boards in a dark room (a dark, grainy
+                             photo, smeared by the phone's noise reduction)
   photo_empty_share          empty boards (each design in turn) read empty on every square
   photo_top1_share           plays of seeded self-played games whose photo proposes that play
                              first (crossword-classic and Upwords, CSW21 else the largest list)
@@ -123,7 +127,7 @@ def read_figures(boards: int) -> dict[str, Any]:
     from scorekeeper.photo.reader import PhotoError, read, read_image
     from scorekeeper.photo.render import random_tiles, render
 
-    whole, filling, cut, facing = _Tally(), _Tally(), _Tally(), _Tally()
+    whole, filling, cut, facing, steep, dim = (_Tally() for _ in range(6))
     times = []
     for i in range(boards):
         seed = HELD_OUT + i
@@ -148,6 +152,10 @@ def read_figures(boards: int) -> dict[str, Any]:
         with contextlib.suppress(PhotoError):
             laid = read(render(seed, ruleset, shown, facing=True).jpeg, ruleset.size)
             facing.add(_as_laid(laid, shown), shown)
+        for tally, steep_view in ((steep, True), (dim, False)):
+            with contextlib.suppress(PhotoError):
+                seen = render(seed, ruleset, shown, steep=steep_view, dim=not steep_view)
+                tally.add(read(seen.jpeg, ruleset.size).squares(), shown)
     empty = 0
     for i in range(max(boards // 4, 1)):
         design = EMPTY_DESIGNS[i % len(EMPTY_DESIGNS)]
@@ -162,6 +170,8 @@ def read_figures(boards: int) -> dict[str, Any]:
         **filling.figures("photo_filling", boards),
         **cut.figures("photo_cut", boards),
         **facing.figures("photo_facing", boards),
+        **steep.figures("photo_steep", boards),
+        **dim.figures("photo_dim", boards),
         "photo_read_ms_median": round(statistics.median(times), 1),
         "photo_read_ms_p90": round(percentile(times, 0.9) or 0.0, 1),
     }

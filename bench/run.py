@@ -27,7 +27,8 @@ The board read from a photo (bench/photo.py, issue 47; where the photo extra is 
 on rendered photos the network was not trained on:
   photo_occupancy_accuracy, photo_letter_accuracy   squares read right as tile or empty;
                          tiles whose letter is read right
-  photo_filling_*        the same, of the same photos cut down to the board's grid
+  photo_filling_*        the same, of the same photos cut down to the board's grid (and
+                         photo_cut_*, photo_facing_*, photo_steep_*, photo_dim_*: bench/photo.py)
   photo_top1_share       photos taken after a play that propose that play first
   photo_read_ms_median, photo_read_ms_p90           one photo read, on one core
 

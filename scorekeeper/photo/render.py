@@ -192,10 +192,18 @@ def _at_the_edge(
 
 
 def photograph(
-    rng: random.Random, board: Image, n: int, margin: int, lean: tuple[float, float] = (0.0, 0.0)
+    rng: random.Random,
+    board: Image,
+    n: int,
+    margin: int,
+    lean: tuple[float, float] = (0.0, 0.0),
+    steep: bool = False,
+    dim: bool = False,
 ) -> tuple[Image, list[tuple[float, float]]]:
     """The board on a table, seen by a phone at an angle in some light; and the grid's corners.
-    ``lean`` says which way the camera leans (the board's far side, in its pixels)."""
+    ``lean`` says which way the camera leans (the board's far side, in its pixels). With
+    ``steep``, the phone is held well to one side (the board seen 40° to 60° from above, its
+    far rows a sliver); with ``dim``, the room is dark (the photo dark and grainy)."""
     side = board.shape[0]
     width = rng.randint(1000, 1600)
     height = int(width * rng.uniform(0.72, 1.33))
@@ -223,6 +231,10 @@ def photograph(
     # How much shorter the far edge looks: up to about a 40° slant; the far side is the one
     # the tiles lean towards.
     tilt = rng.uniform(0, 0.4) if rng.random() < 0.7 else rng.uniform(0, 0.12)
+    # Seen from further to the side, the board also looks shallower than it is wide.
+    squash = 1.0
+    if steep:
+        tilt, squash = rng.uniform(0.25, 0.45), rng.uniform(0.5, 0.8)
     lx, ly = lean
     lean_turn = np.arctan2(lx, -ly) if (lx or ly) else 0.0
     quad = []
@@ -231,7 +243,7 @@ def photograph(
         bx = x * np.cos(lean_turn) + y * np.sin(lean_turn)
         by = -x * np.sin(lean_turn) + y * np.cos(lean_turn)
         xs = bx * (1 - tilt * (0.5 - by)) * scale
-        ys = by * (1 - tilt * 0.5) * scale
+        ys = by * (1 - tilt * 0.5) * squash * scale
         xs += rng.uniform(-0.015, 0.015) * scale
         ys += rng.uniform(-0.015, 0.015) * scale
         # Turned back, then turned on the table.
@@ -240,6 +252,12 @@ def photograph(
         quad.append(
             (cx + ax * np.cos(turn) - ay * np.sin(turn), cy + ax * np.sin(turn) + ay * np.cos(turn))
         )
+    if steep:
+        # Held to the side, a phone is turned to fill its frame with the board's width: as
+        # large as still fits.
+        spread = max(max(abs(x - cx) / (width / 2), abs(y - cy) / (height / 2)) for x, y in quad)
+        grow = rng.uniform(0.85, 0.97) / spread
+        quad = [(cx + (x - cx) * grow, cy + (y - cy) * grow) for x, y in quad]
     src = np.array([(0, 0), (side, 0), (side, side), (0, side)], np.float32)
     homography = cv2.getPerspectiveTransform(src, np.array(quad, np.float32))
     warped = cv2.warpPerspective(board, homography, (width, height), flags=cv2.INTER_AREA)
@@ -273,7 +291,9 @@ def photograph(
             (0.95, 1.03, 0.95),
         ]
     )
-    photo *= np.array(cast, np.float32) * rng.uniform(0.65, 1.15)
+    photo *= np.array(cast, np.float32) * (
+        rng.uniform(0.35, 0.7) if dim else rng.uniform(0.65, 1.15)
+    )
     yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
     angle = rng.uniform(0, 2 * np.pi)
     ramp = np.cos(angle) * xx / width + np.sin(angle) * yy / height
@@ -324,9 +344,12 @@ def photograph(
         photo = cv2.filter2D(photo, -1, cv2.warpAffine(kernel, rot, (length, length)))
     photo += (
         np.random.default_rng(rng.randint(0, 2**31))
-        .normal(0, rng.uniform(1, 8), photo.shape)
+        .normal(0, rng.uniform(4, 12) if dim else rng.uniform(1, 8), photo.shape)
         .astype(np.float32)
     )
+    if dim and rng.random() < 0.6:
+        # The phone's noise reduction, smearing the grain and the letters' edges alike.
+        photo = cv2.GaussianBlur(photo, (0, 0), rng.uniform(0.6, 1.2))
     return np.clip(photo, 0, 255).astype(np.uint8), corners
 
 
@@ -356,10 +379,17 @@ def encode(rgb: Image, quality: int) -> bytes:
 
 
 def render(
-    seed: int, ruleset: Ruleset, tiles: Tiles, design: str | None = None, facing: bool = False
+    seed: int,
+    ruleset: Ruleset,
+    tiles: Tiles,
+    design: str | None = None,
+    facing: bool = False,
+    steep: bool = False,
+    dim: bool = False,
 ) -> Photo:
     """A photo of ``ruleset``'s board holding ``tiles``, everything else drawn from ``seed``;
-    with ``facing``, each tile laid facing one of the board's sides (``draw_board``)."""
+    with ``facing``, each tile laid facing one of the board's sides (``draw_board``); with
+    ``steep`` and ``dim``, seen from well to the side and in a dark room (``photograph``)."""
     rng = random.Random(seed)
     if design is None:
         design = (
@@ -369,11 +399,11 @@ def render(
         )
     # The tiles' tops seen moved towards the photo's far side, by up to a sixth of a square.
     heading = rng.uniform(0, 2 * np.pi)
-    depth = CELL * rng.uniform(0.0, 0.17)
+    depth = CELL * (rng.uniform(0.12, 0.3) if steep else rng.uniform(0.0, 0.17))
     lean = (float(np.sin(heading) * depth), float(-np.cos(heading) * depth))
     board = draw_board(rng, ruleset, tiles, design, lean, unseen=seed >= HELD_OUT, facing=facing)
     margin = (board.shape[0] - ruleset.size * CELL) // 2
-    rgb, corners = photograph(rng, board, ruleset.size, margin, lean)
+    rgb, corners = photograph(rng, board, ruleset.size, margin, lean, steep, dim)
     if rng.random() < 0.5:
         # The phone's own JPEG, then the page's JPEG of it.
         first = cv2.imdecode(np.frombuffer(encode(rgb, rng.randint(75, 95)), np.uint8), 1)
