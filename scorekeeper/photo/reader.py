@@ -4,7 +4,8 @@ The board is found as one of the photo's largest four-cornered outlines (its fra
 where it has no frame or the frame is cut off; the least quadrilateral round each, so that a
 lens's bent edges or a corner lost in a glare still give four corners), its view straightened
 to a square (a perspective warp), and the grid found inside it by the regular lines its squares
-make (on a 15 × 15 board whose lines don't show, by where its premium squares lie). The grid is
+make (on a 15 × 15 board whose lines don't show, by where its premium squares lie); a dark
+photo in which no board is found is looked at again brightened. The grid is
 then moved onto its own lines: each line is looked for in each row of squares near where the
 corners put it, and the view that best fits what was found is kept; a grid whose last strip of
 squares no line crosses, while one does beyond its first, is moved a square back onto the board
@@ -62,6 +63,8 @@ MAX_BYTES = 8 * 1024 * 1024
 WORK_SIDE = 1600  # the photo is read at most this many pixels a side
 NEAR_EDGE = 2.0  # pixels (of the 800 an outline is looked for in) a side may stray from its edge
 BENT_EDGE = 0.01  # ... or, as a lens bows it, this share of its length
+EXPOSED = 140.0  # the brightest twentieth of a photo a phone exposed for the board (0-255)
+MAX_GAIN = 3.0
 OUT_OF_FRAME = 0.02  # how far past the photo's edge an outline's corner may lie, of its side
 
 Image = npt.NDArray[np.uint8]
@@ -199,16 +202,19 @@ def _plausible(quad: npt.NDArray[np.float32]) -> bool:
     return bool(cv2.isContourConvex(quad.reshape(-1, 1, 2)))
 
 
-def find_outlines(rgb: Image, keep: int = 6) -> tuple[list[Quad], list[Quad]]:
+def find_outlines(
+    rgb: Image, keep: int = 6, brightened: bool = False
+) -> tuple[list[Quad], list[Quad]]:
     """The photo's largest four-cornered outlines that its edges follow on all four sides
     (the board's frame, or its grid, among them), best first; and those its edges follow
-    only as a lens bows them (a grid's outline where the frame is cut off), best first."""
+    only as a lens bows them (a grid's outline where the frame is cut off), best first.
+    ``brightened``: in the photo brightened as a phone exposes one (``_exposed``)."""
     scale = 800 / max(rgb.shape[:2])
     small = cv2.resize(rgb, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     area = small.shape[0] * small.shape[1]
     found: list[tuple[float, Quad]] = []
     bowed: list[tuple[float, Quad]] = []
-    lab = cv2.cvtColor(small, cv2.COLOR_RGB2LAB)
+    lab = cv2.cvtColor(_exposed(small) if brightened else small, cv2.COLOR_RGB2LAB)
     for blur in (5, 9, -11, -21):
         # A table's grain blurs away before the board's straight edges do (a median, the
         # negative size, keeps the edges sharper still; the widest leaves a coarse grain
@@ -258,6 +264,21 @@ def find_outlines(rgb: Image, keep: int = 6) -> tuple[list[Quad], list[Quad]]:
                         into.append((cv2.contourArea(quad) * ((least + next_least) / 2) ** 2, quad))
                         break
     return _best(found, scale, keep), _best(bowed, scale, keep)
+
+
+def _dark(rgb: npt.NDArray[Any]) -> bool:
+    return float(np.percentile(rgb, 95)) < EXPOSED
+
+
+def _exposed(rgb: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """The photo brightened as a phone exposes one (its brightest twentieth at ``EXPOSED``,
+    at most ``MAX_GAIN`` times): the edges' thresholds are for such a photo, and a dark one's
+    board edge can fall below them."""
+    bright = float(np.percentile(rgb, 95))
+    if bright >= EXPOSED:
+        return rgb
+    gain = min(EXPOSED / max(bright, 1.0), MAX_GAIN)
+    return np.asarray(np.clip(rgb.astype(np.float32) * gain, 0, 255), np.uint8)
 
 
 def _best(found: list[tuple[float, Quad]], scale: float, keep: int) -> list[Quad]:
@@ -310,11 +331,19 @@ def find_grid(rgb: Image, n: int) -> Quad | None:
     """The grid's corners in the photo (TL, TR, BR, BL), or None when no board is seen: of
     the outlines found (those its edges follow only as a lens bows them too: the grid's own
     where the frame is cut off), the one holding the most regular grid of ``n`` squares a
-    side."""
+    side. A dark photo in which none is seen is looked at again brightened: a board's edge
+    against a dark table may show only then."""
+    corners = _grid_in(rgb, n, brightened=False)
+    if corners is None and _dark(rgb):
+        corners = _grid_in(rgb, n, brightened=True)
+    return corners
+
+
+def _grid_in(rgb: Image, n: int, brightened: bool) -> Quad | None:
     side = 300
     square = np.array([(0, 0), (side, 0), (side, side), (0, side)], np.float32)
     best, best_contrast = None, 0.25  # less regular than that is no grid
-    outlines, bowed = find_outlines(rgb)
+    outlines, bowed = find_outlines(rgb, brightened=brightened)
     for outline in outlines + bowed:
         forward = cv2.getPerspectiveTransform(outline, square)
         flat = cv2.warpPerspective(rgb, forward, (side + 1, side + 1), flags=cv2.INTER_AREA)

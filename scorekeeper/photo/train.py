@@ -1,11 +1,13 @@
 """Train the square reader (``model.onnx``) on made-up photos (``render``).
 
     python -m scorekeeper.photo.train [--boards 1000] [--epochs 8] [--seed 3] [--jobs 2]
-                                      [--threads 1] [--cache FILE] [--out FILE]
+                                      [--threads 1] [--steep 0] [--dim 0] [--cache FILE]
+                                      [--out FILE]
 
-(the weights in the repository: exactly those defaults). Needs PyTorch and onnx, which the app
-itself never does, in a venv of its own outside the repository, with the packages the renderer
-needs at the project's locked versions::
+(the weights in the repository: exactly those defaults; ``--steep`` and ``--dim`` render that
+share of the boards seen from well to the side and in a dark room). Needs PyTorch and onnx,
+which the app itself never does, in a venv of its own outside the repository, with the
+packages the renderer needs at the project's locked versions::
 
     python3.11 -m venv /tmp/trainvenv
     /tmp/trainvenv/bin/pip install torch==2.13.0 onnx marisa-trie==1.4.1 \
@@ -47,13 +49,17 @@ SAME_TURNED = {1: "OX", 2: "HINOSXZ", 3: "OX"}
 EMPTY_SHARE = 0.4  # of the empty squares, seen in each pass
 
 
-def board_cuts(seed: int) -> tuple[Any, Any]:
-    """The cuts of one made-up photo's squares (as bytes) and their classes."""
+def board_cuts(seed: int, steep: float = 0.0, dim: float = 0.0) -> tuple[Any, Any]:
+    """The cuts of one made-up photo's squares (as bytes) and their classes; ``steep`` and
+    ``dim``: the chances that it is taken from well to the side, and in a dark room."""
     rng = random.Random(seed)
     ruleset = get_ruleset(rng.choice(RULESETS))
     n = ruleset.size
     tiles = random_tiles(rng, ruleset, rng.uniform(0.0, 0.6) if rng.random() < 0.9 else 0.0)
-    photo = render(seed, ruleset, tiles)
+    # Drawn only when asked for: the default run renders exactly the committed weights' boards.
+    seen_steep = steep > 0 and rng.random() < steep
+    seen_dim = dim > 0 and rng.random() < dim
+    photo = render(seed, ruleset, tiles, steep=seen_steep, dim=seen_dim)
     rgb = decode(photo.jpeg)
     scale = rgb.shape[1] / _width(photo.jpeg)
     pitch = abs(photo.corners[1][0] - photo.corners[0][0]) / n
@@ -150,7 +156,9 @@ def network() -> Any:
     )
 
 
-def squares(boards: int, seed: int, jobs: int) -> tuple[Any, Any]:
+def squares(
+    boards: int, seed: int, jobs: int, steep: float = 0.0, dim: float = 0.0
+) -> tuple[Any, Any]:
     """The rendered squares of ``boards`` boards, as bytes, and their classes."""
     seeds = [seed * 1_000_000 + i for i in range(boards)]
     if not 0 <= seeds[0] <= seeds[-1] < min(VALIDATION, (seed + 1) * 1_000_000):
@@ -159,9 +167,9 @@ def squares(boards: int, seed: int, jobs: int) -> tuple[Any, Any]:
         from multiprocessing import get_context
 
         with get_context("spawn").Pool(jobs) as pool:
-            found = pool.map(board_cuts, seeds, chunksize=4)
+            found = pool.starmap(board_cuts, [(s, steep, dim) for s in seeds], chunksize=4)
     else:
-        found = [board_cuts(s) for s in seeds]
+        found = [board_cuts(s, steep, dim) for s in seeds]
     return np.concatenate([x for x, _ in found]), np.concatenate([y for _, y in found])
 
 
@@ -174,6 +182,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=2, help="processes rendering")
     parser.add_argument("--threads", type=int, default=1, help="threads training")
+    parser.add_argument("--steep", type=float, default=0.0, help="share of boards seen steeply")
+    parser.add_argument("--dim", type=float, default=0.0, help="share of boards in a dark room")
     parser.add_argument("--cache", help="an .npz file to keep the rendered squares in")
     parser.add_argument("--out", default=str(MODEL), help="where the weights go")
     args = parser.parse_args()
@@ -184,7 +194,7 @@ def main() -> None:
         kept = np.load(args.cache)
         pixels, classes = kept["x"], kept["y"]
     else:
-        pixels, classes = squares(args.boards, args.seed, args.jobs)
+        pixels, classes = squares(args.boards, args.seed, args.jobs, args.steep, args.dim)
         if args.cache:
             np.savez(args.cache, x=pixels, y=classes)
     data, labels = torch.from_numpy(pixels), torch.from_numpy(classes)
