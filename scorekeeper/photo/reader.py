@@ -266,10 +266,6 @@ def find_outlines(
     return _best(found, scale, keep), _best(bowed, scale, keep)
 
 
-def _dark(rgb: npt.NDArray[Any]) -> bool:
-    return float(np.percentile(rgb, 95)) < EXPOSED
-
-
 def _exposed(rgb: npt.NDArray[Any]) -> npt.NDArray[Any]:
     """The photo brightened as a phone exposes one (its brightest twentieth at ``EXPOSED``,
     at most ``MAX_GAIN`` times): the edges' thresholds are for such a photo, and a dark one's
@@ -334,7 +330,7 @@ def find_grid(rgb: Image, n: int) -> Quad | None:
     side. A dark photo in which none is seen is looked at again brightened: a board's edge
     against a dark table may show only then."""
     corners = _grid_in(rgb, n, brightened=False)
-    if corners is None and _dark(rgb):
+    if corners is None and float(np.percentile(rgb, 95)) < EXPOSED:
         corners = _grid_in(rgb, n, brightened=True)
     return corners
 
