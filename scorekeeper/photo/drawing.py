@@ -120,51 +120,6 @@ _FONT_NAMES = [
 ]
 # Fonts only the held-out seeds letter tiles in: how the reader does on a font it never saw.
 _UNSEEN_FONTS = ["LiberationSerif-Regular.ttf", "DejaVuSerif.ttf", "DejaVuSansCondensed.ttf"]
-# Families training may letter tiles in too (``train.py --more-fonts``), where Debian's packages
-# MORE_FONT_PACKAGES are installed: the shapes of real sets' letters (Helvetica's, Futura's,
-# Avant Garde's, Century's, ...) that DejaVu and Liberation don't have. The tests and the bench
-# never use them, so that their photos are the same on every machine.
-MORE_FONT_PACKAGES = (
-    "fonts-urw-base35 fonts-league-spartan fonts-cantarell fonts-jura fonts-bebas-neue "
-    "fonts-linuxlibertine fonts-freefont-ttf fonts-lato fonts-crosextra-carlito "
-    "fonts-crosextra-caladea fonts-open-sans fonts-roboto-unhinted fonts-adf-gillius "
-    "fonts-comfortaa fonts-quicksand"
-)
-MORE_FONTS = [
-    "/usr/share/fonts/" + name
-    for name in [
-        "opentype/urw-base35/NimbusSans-Bold.otf",
-        "opentype/urw-base35/NimbusSans-Regular.otf",
-        "opentype/urw-base35/NimbusSansNarrow-Bold.otf",
-        "opentype/urw-base35/URWGothic-Demi.otf",
-        "opentype/urw-base35/URWGothic-Book.otf",
-        "opentype/urw-base35/NimbusRoman-Bold.otf",
-        "opentype/urw-base35/C059-Bold.otf",
-        "opentype/urw-base35/P052-Bold.otf",
-        "opentype/urw-base35/URWBookman-Demi.otf",
-        "opentype/urw-base35/NimbusMonoPS-Bold.otf",
-        "opentype/league-spartan/LeagueSpartan-Bold.otf",
-        "opentype/league-spartan/LeagueSpartan-Black.otf",
-        "opentype/cantarell/Cantarell-Bold.otf",
-        "opentype/jura/Jura-Bold.otf",
-        "opentype/bebas-neue/BebasNeue-Bold.otf",
-        "opentype/linux-libertine/LinBiolinum_RB.otf",
-        "opentype/linux-libertine/LinLibertine_RB.otf",
-        "truetype/freefont/FreeSansBold.ttf",
-        "truetype/freefont/FreeSerifBold.ttf",
-        "truetype/lato/Lato-Bold.ttf",
-        "truetype/lato/Lato-Black.ttf",
-        "truetype/crosextra/Carlito-Bold.ttf",
-        "truetype/crosextra/Caladea-Bold.ttf",
-        "truetype/open-sans/OpenSans-Bold.ttf",
-        "truetype/open-sans/OpenSans-ExtraBold.ttf",
-        "truetype/roboto/unhinted/RobotoTTF/Roboto-Bold.ttf",
-        "truetype/roboto/unhinted/RobotoTTF/Roboto-Black.ttf",
-        "truetype/adf/GilliusADF-Bold.otf",
-        "truetype/comfortaa/Comfortaa-Bold.ttf",
-        "truetype/quicksand/Quicksand-Bold.ttf",
-    ]
-]
 VALUES = dict(
     zip(
         "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
@@ -190,9 +145,7 @@ def _font(path: str | None, size: int) -> Any:
     return ImageFont.truetype(path, size)
 
 
-def _tile_image(
-    rng: random.Random, tile: str, size: int, upwords: bool, unseen: bool, more_fonts: bool = False
-) -> Image:
+def _tile_image(rng: random.Random, tile: str, size: int, upwords: bool, unseen: bool) -> Image:
     """One tile's top from above, ``size`` pixels square, with its alpha channel."""
     from PIL import Image as PILImage
     from PIL import ImageDraw
@@ -213,8 +166,6 @@ def _tile_image(
     )
     if tile != "?":
         paths = fonts(unseen)
-        if more_fonts and rng.random() < 0.5:
-            paths = [path for path in MORE_FONTS if os.path.exists(path)] or paths
         font_path = rng.choice(paths) if paths else None
         text = "Qu" if tile == "QU" else tile
         letter_size = int(size * rng.uniform(0.5, 0.74) * (0.8 if tile == "QU" else 1.0))
@@ -273,13 +224,12 @@ def draw_board(
     lean: tuple[float, float] = (0.0, 0.0),
     unseen: bool = False,
     facing: bool = False,
-    more_fonts: bool = False,
 ) -> Image:
     """The board from above, RGB: a frame around the grid of ``CELL``-pixel squares. Tiles
     stand up from it: ``lean`` (pixels, x and y) is how far their tops are seen moved from
     their bases, which shows a side of each, and their shadows fall the other way. With
     ``facing``, each tile is laid facing one of the board's four sides, as players lay theirs
-    facing themselves; with ``more_fonts``, half of them lettered in ``MORE_FONTS``."""
+    facing themselves."""
     from PIL import Image as PILImage
     from PIL import ImageDraw
 
@@ -363,7 +313,7 @@ def draw_board(
     dx, dy = lean
     for (r, c), tile in tiles.items():
         size = int(CELL * rng.uniform(0.84, 0.97))
-        timg = _tile_image(rng, tile, size, upwords, unseen, more_fonts)
+        timg = _tile_image(rng, tile, size, upwords, unseen)
         angle = rng.uniform(-8, 8) + (90 * rng.randrange(4) if facing else 0)
         # Tiles lie near their squares' centres; now and then one half off its square.
         off = 0.3 if rng.random() < 0.1 else 0.08

@@ -386,12 +386,10 @@ def render(
     facing: bool = False,
     steep: bool = False,
     dim: bool = False,
-    more_fonts: bool = False,
 ) -> Photo:
     """A photo of ``ruleset``'s board holding ``tiles``, everything else drawn from ``seed``;
     with ``facing``, each tile laid facing one of the board's sides (``draw_board``); with
-    ``steep`` and ``dim``, seen from well to the side and in a dark room (``photograph``); with
-    ``more_fonts`` (training's), half the tiles lettered in ``drawing.MORE_FONTS``."""
+    ``steep`` and ``dim``, seen from well to the side and in a dark room (``photograph``)."""
     rng = random.Random(seed)
     if design is None:
         design = (
@@ -403,16 +401,7 @@ def render(
     heading = rng.uniform(0, 2 * np.pi)
     depth = CELL * (rng.uniform(0.12, 0.3) if steep else rng.uniform(0.0, 0.17))
     lean = (float(np.sin(heading) * depth), float(-np.cos(heading) * depth))
-    board = draw_board(
-        rng,
-        ruleset,
-        tiles,
-        design,
-        lean,
-        seed >= HELD_OUT,
-        facing,
-        more_fonts and seed < VALIDATION,
-    )
+    board = draw_board(rng, ruleset, tiles, design, lean, unseen=seed >= HELD_OUT, facing=facing)
     margin = (board.shape[0] - ruleset.size * CELL) // 2
     rgb, corners = photograph(rng, board, ruleset.size, margin, lean, steep, dim)
     if rng.random() < 0.5:

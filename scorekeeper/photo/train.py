@@ -38,7 +38,6 @@ from typing import Any
 import numpy as np
 
 from referee import get_ruleset
-from scorekeeper.photo.drawing import MORE_FONT_PACKAGES, MORE_FONTS
 from scorekeeper.photo.reader import CUT, MODEL, cuts, decode, straighten
 from scorekeeper.photo.render import VALIDATION, random_tiles, render
 from scorekeeper.photo.squares import CLASSES, OUTPUTS, TURNED
@@ -50,12 +49,9 @@ SAME_TURNED = {1: "OX", 2: "HINOSXZ", 3: "OX"}
 EMPTY_SHARE = 0.4  # of the empty squares, seen in each pass
 
 
-def board_cuts(
-    seed: int, steep: float = 0.0, dim: float = 0.0, more_fonts: bool = False
-) -> tuple[Any, Any]:
+def board_cuts(seed: int, steep: float = 0.0, dim: float = 0.0) -> tuple[Any, Any]:
     """The cuts of one made-up photo's squares (as bytes) and their classes; ``steep`` and
-    ``dim``: the chances that it is taken from well to the side, and in a dark room;
-    ``more_fonts``: half its tiles lettered in ``drawing.MORE_FONTS``."""
+    ``dim``: the chances that it is taken from well to the side, and in a dark room."""
     rng = random.Random(seed)
     ruleset = get_ruleset(rng.choice(RULESETS))
     n = ruleset.size
@@ -63,7 +59,7 @@ def board_cuts(
     # Drawn only when asked for: the default run renders exactly the committed weights' boards.
     seen_steep = steep > 0 and rng.random() < steep
     seen_dim = dim > 0 and rng.random() < dim
-    photo = render(seed, ruleset, tiles, steep=seen_steep, dim=seen_dim, more_fonts=more_fonts)
+    photo = render(seed, ruleset, tiles, steep=seen_steep, dim=seen_dim)
     rgb = decode(photo.jpeg)
     scale = rgb.shape[1] / _width(photo.jpeg)
     pitch = abs(photo.corners[1][0] - photo.corners[0][0]) / n
@@ -161,12 +157,7 @@ def network() -> Any:
 
 
 def squares(
-    boards: int,
-    seed: int,
-    jobs: int,
-    steep: float = 0.0,
-    dim: float = 0.0,
-    more_fonts: bool = False,
+    boards: int, seed: int, jobs: int, steep: float = 0.0, dim: float = 0.0
 ) -> tuple[Any, Any]:
     """The rendered squares of ``boards`` boards, as bytes, and their classes."""
     seeds = [seed * 1_000_000 + i for i in range(boards)]
@@ -176,11 +167,9 @@ def squares(
         from multiprocessing import get_context
 
         with get_context("spawn").Pool(jobs) as pool:
-            found = pool.starmap(
-                board_cuts, [(s, steep, dim, more_fonts) for s in seeds], chunksize=4
-            )
+            found = pool.starmap(board_cuts, [(s, steep, dim) for s in seeds], chunksize=4)
     else:
-        found = [board_cuts(s, steep, dim, more_fonts) for s in seeds]
+        found = [board_cuts(s, steep, dim) for s in seeds]
     return np.concatenate([x for x, _ in found]), np.concatenate([y for _, y in found])
 
 
@@ -195,17 +184,9 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1, help="threads training")
     parser.add_argument("--steep", type=float, default=0.0, help="share of boards seen steeply")
     parser.add_argument("--dim", type=float, default=0.0, help="share of boards in a dark room")
-    parser.add_argument(
-        "--more-fonts",
-        action="store_true",
-        help=f"letter half the tiles in more families too (needs {MORE_FONT_PACKAGES})",
-    )
     parser.add_argument("--cache", help="an .npz file to keep the rendered squares in")
     parser.add_argument("--out", default=str(MODEL), help="where the weights go")
     args = parser.parse_args()
-    missing = [path for path in MORE_FONTS if not Path(path).exists()]
-    if args.more_fonts and missing:
-        raise SystemExit(f"{missing[0]} is missing: apt-get install {MORE_FONT_PACKAGES}")
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     started = time.monotonic()
@@ -213,9 +194,7 @@ def main() -> None:
         kept = np.load(args.cache)
         pixels, classes = kept["x"], kept["y"]
     else:
-        pixels, classes = squares(
-            args.boards, args.seed, args.jobs, args.steep, args.dim, args.more_fonts
-        )
+        pixels, classes = squares(args.boards, args.seed, args.jobs, args.steep, args.dim)
         if args.cache:
             np.savez(args.cache, x=pixels, y=classes)
     data, labels = torch.from_numpy(pixels), torch.from_numpy(classes)
