@@ -18,6 +18,9 @@ On made-up photos (``scorekeeper.photo.render``) from seeds the network was neve
                              (40° to 60° from above: the far rows a sliver)
   photo_dim_*                the same three of the same boards in a dark room (a dark, grainy
                              photo, smeared by the phone's noise reduction)
+  photo_played_*             the same three of boards of seeded self-played games (crossword
+                             and Upwords, 4 to 25 plays in): every tile in a word, as on a real
+                             board (the boards above hold tiles at random, some alone)
   photo_empty_share          empty boards (each design in turn) read empty on every square
   photo_top1_share           plays of seeded self-played games whose photo proposes that play
                              first (crossword-classic and Upwords, CSW21 else the largest list)
@@ -177,6 +180,23 @@ def read_figures(boards: int) -> dict[str, Any]:
     }
 
 
+def played_figures(boards: int, lexicon: Any, start: int = HELD_OUT + 600_000) -> dict[str, Any]:
+    """The read figures of boards of self-played games, photographed from seeds ``start`` on."""
+    from scorekeeper.photo.reader import PhotoError, read
+    from scorekeeper.photo.render import render
+
+    played = _Tally()
+    for i in range(boards):
+        ruleset = RULESETS[RULESETS_READ[i % len(RULESETS_READ)]]
+        # The last board ``self_play`` lists (it lists each before its play): 4 to 25 plays in.
+        board = self_play(ruleset, lexicon, 700 + i, 5 + i * 7 % 22)[-1][1]
+        shown = _tiles_of(board)
+        with contextlib.suppress(PhotoError):
+            photo = render(start + i, ruleset, shown)
+            played.add(read(photo.jpeg, ruleset.size).squares(), shown)
+    return played.figures("photo_played", boards)
+
+
 def propose_figures(plays: int, lexicon: Any) -> dict[str, Any]:
     from scorekeeper.photo.propose import propose
     from scorekeeper.photo.reader import PhotoError, read
@@ -230,6 +250,7 @@ def run(boards: int = 40, plays: int = 20) -> dict[str, Any]:
         CACHE.mkdir(parents=True, exist_ok=True)
         lexicon = compile_lexicon(infos[chosen].path, CACHE, chosen)
         figures = read_figures(boards)
+        figures.update(played_figures(boards, lexicon))
         figures.update(propose_figures(plays, lexicon))
     figures["photo_lexicon"] = chosen
     return figures
