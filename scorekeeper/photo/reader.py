@@ -11,7 +11,8 @@ corners put it, and the view that best fits what was found is kept; a grid whose
 squares no line crosses, while one does beyond its first, is moved a square back onto the board
 (its lines fit as well a square out on a plain frame), and a 15 × 15 grid is moved onto where
 its premium squares stand out from its plain ones. Each square is cut out with a little of its
-neighbours (a tile half off its square still shows most of itself there) and read by a small
+neighbours (a tile half off its square still shows most of itself there), the cuts moved
+towards the far side where the tiles' tops are seen there (``flat``), and read by a small
 network (``model.onnx``, trained by ``scorekeeper.photo.train`` on made-up photos): empty, a
 letter, a blank, or a tile seen turned. Which way up the board lies is unknown, so the squares
 that may hold a tile are read in the four turns and the turn whose letters read most surely is
@@ -37,6 +38,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from scorekeeper.photo.flat import ROOM, cuts, moved, straighten, tops
 from scorekeeper.photo.premiums import (
     PREMIUM_FIT,
     PREMIUM_SIZE,
@@ -55,9 +57,6 @@ from scorekeeper.photo.squares import (
 )
 
 MODEL = Path(__file__).with_name("model.onnx")
-SQUARE = 28  # pixels a square in the straightened board: a letter about 17 high
-CONTEXT = 6  # pixels of the neighbours around each square's cut
-CUT = SQUARE + 2 * CONTEXT
 MAX_PIXELS = 40_000_000  # a phone's 12 MP photo, three times over: past that, refused unread
 MAX_BYTES = 8 * 1024 * 1024
 WORK_SIDE = 1600  # the photo is read at most this many pixels a side
@@ -501,34 +500,6 @@ def _onto_the_grid(rgb: Image, corners: npt.NDArray[np.float32], n: int) -> npt.
     return np.asarray(current, np.float32)
 
 
-def straighten(rgb: Image, corners: npt.NDArray[np.float32], n: int) -> Image:
-    """The grid seen from above, ``SQUARE`` pixels a square with ``CONTEXT`` around. Its light
-    is left as it is: a balance on the board's brightest part would make a sparse board's
-    empty squares look like tiles; the network learned every light the renderer draws."""
-    side = n * SQUARE
-    target = np.array([(0, 0), (side, 0), (side, side), (0, side)], np.float32) + CONTEXT
-    matrix = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), target)
-    flat = cv2.warpPerspective(
-        rgb,
-        matrix,
-        (side + 2 * CONTEXT, side + 2 * CONTEXT),
-        flags=cv2.INTER_AREA,
-        borderMode=cv2.BORDER_REPLICATE,
-    )
-    return np.asarray(flat, np.uint8)
-
-
-def cuts(flat: Image, n: int, which: npt.NDArray[np.bool_] | None = None) -> Floats:
-    """Each square's cut, k × 3 × CUT × CUT, scaled for the network, row by row: of all the
-    squares, or of those ``which`` (n × n) marks."""
-    chosen = [(r, c) for r in range(n) for c in range(n) if which is None or bool(which[r, c])]
-    out = np.empty((len(chosen), 3, CUT, CUT), np.float32)
-    for i, (r, c) in enumerate(chosen):
-        cut = flat[r * SQUARE : r * SQUARE + CUT, c * SQUARE : c * SQUARE + CUT]
-        out[i] = cut.transpose(2, 0, 1)
-    return out / 255.0 - 0.5
-
-
 _lock = threading.Lock()
 
 
@@ -564,8 +535,13 @@ def read_image(rgb: Image, n: int) -> Reading:
         raise PhotoError(
             "No board was found in the photo: take it from above, the whole board in the frame."
         )
-    flat = straighten(rgb, corners, n)
+    wide = straighten(rgb, corners, n, ROOM)
+    flat = moved(wide, n, 0, 0)
     upright = classify(cuts(flat, n)).reshape(n, n, OUTPUTS)
+    dx, dy = tops(wide, corners, n, upright, classify)
+    if dx or dy:
+        flat = moved(wide, n, dx, dy)
+        upright = classify(cuts(flat, n)).reshape(n, n, OUTPUTS)
     # Only a square that may hold a tile reads differently turned: the rest keep their reading.
     tiled = upright[:, :, 0] < 0.9
     best_class = upright.argmax(axis=2)

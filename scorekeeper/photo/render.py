@@ -386,10 +386,13 @@ def render(
     facing: bool = False,
     steep: bool = False,
     dim: bool = False,
+    tops: tuple[float, float] | None = None,
 ) -> Photo:
     """A photo of ``ruleset``'s board holding ``tiles``, everything else drawn from ``seed``;
     with ``facing``, each tile laid facing one of the board's sides (``draw_board``); with
-    ``steep`` and ``dim``, seen from well to the side and in a dark room (``photograph``)."""
+    ``steep`` and ``dim``, seen from well to the side and in a dark room (``photograph``);
+    with ``tops``, the tiles' tops seen that far (of a square, x and y) from their squares, the
+    far side of the photo that way."""
     rng = random.Random(seed)
     if design is None:
         design = (
@@ -401,6 +404,8 @@ def render(
     heading = rng.uniform(0, 2 * np.pi)
     depth = CELL * (rng.uniform(0.12, 0.3) if steep else rng.uniform(0.0, 0.17))
     lean = (float(np.sin(heading) * depth), float(-np.cos(heading) * depth))
+    if tops is not None:
+        lean = (tops[0] * CELL, tops[1] * CELL)
     board = draw_board(rng, ruleset, tiles, design, lean, unseen=seed >= HELD_OUT, facing=facing)
     margin = (board.shape[0] - ruleset.size * CELL) // 2
     rgb, corners = photograph(rng, board, ruleset.size, margin, lean, steep, dim)

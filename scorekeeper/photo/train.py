@@ -38,7 +38,8 @@ from typing import Any
 import numpy as np
 
 from referee import get_ruleset
-from scorekeeper.photo.reader import CUT, MODEL, cuts, decode, straighten
+from scorekeeper.photo.flat import CUT, cuts, straighten
+from scorekeeper.photo.reader import MODEL, decode
 from scorekeeper.photo.render import VALIDATION, random_tiles, render
 from scorekeeper.photo.squares import CLASSES, OUTPUTS, TURNED
 

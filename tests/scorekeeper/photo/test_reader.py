@@ -425,3 +425,43 @@ def test_a_training_board_is_seen_steeply_or_in_the_dark_only_when_asked():
     harder, harder_classes = board_cuts(3_000_005, steep=1.0, dim=1.0)
     assert np.array_equal(plain, again)  # the default run draws the committed weights' boards
     assert np.array_equal(classes, harder_classes) and not np.array_equal(plain, harder)
+
+
+_WORDS = [
+    ((7, 3), 0, "QUARTZES"),
+    ((5, 5), 1, "CHAIN"),
+    ((2, 10), 1, "JOKERS"),
+    ((12, 1), 0, "FLOWED"),
+]
+
+
+@pytest.mark.parametrize("seed,tops", [(8_150_002, (0.45, 0.0)), (8_150_004, (0.0, -0.5))])
+def test_tiles_whose_tops_are_seen_half_a_square_off_are_read_where_they_stand(seed, tops):
+    # Seen from low down, a tile's top (its letter) lies up to half a square towards the far
+    # side: read where the squares are, each letter reads as its neighbour's or not at all.
+    from scorekeeper.photo import flat
+
+    tiles = {
+        (r + k * down, c + k * (1 - down)): letter
+        for (r, c), down, word in _WORDS
+        for k, letter in enumerate(word)
+    }
+    photo = render(seed, CROSSWORD, tiles, steep=True, tops=tops)
+    occupancy, letters = wrong(read(photo.jpeg, 15), tiles)
+    assert len(occupancy) <= 1 and len(letters) <= 2, (occupancy, letters)
+    with mock.patch.object(flat, "TOWARDS", ()):
+        occupancy, letters = wrong(read(photo.jpeg, 15), tiles)
+    assert len(letters) >= 5, "the tops are seen off their squares"
+
+
+def test_the_far_side_is_the_way_the_board_is_seen_smaller():
+    import numpy as np
+
+    from scorekeeper.photo.flat import far_side
+
+    # The top edge seen shorter than the bottom one: the far side is up (y down).
+    trapezoid = np.array([(300, 100), (700, 100), (900, 700), (100, 700)], np.float32)
+    assert far_side(trapezoid, 15) == pytest.approx(-np.pi / 2)
+    # The board seen from its right: the right edge shorter.
+    turned = np.array([(100, 100), (700, 300), (700, 700), (100, 900)], np.float32)
+    assert far_side(turned, 15) == pytest.approx(0.0)

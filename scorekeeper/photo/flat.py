@@ -1,0 +1,104 @@
+"""The board seen from above, and each square's cut of it: where the reader looks for a tile.
+
+A tile stands up from its square. Seen from low down, from a chair at the table, its top (where
+its letter is) lies towards the far side of the photo, by up to half a square, and an empty
+square beside it shows the top of the tile in front. So the squares are cut where the tiles'
+tops lie: the straightened board is kept with room around it, and the cuts are taken moved
+towards the far side (by ``TOWARDS`` of a square, a little either side of it), the move whose
+squares read most surely being kept. A tile seen half a square off reads surely from either side
+of it, as its own letter or as the next one's: only a move towards the far side, the way the
+tops lean, is looked at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from scorekeeper.photo.squares import Floats
+
+Image = npt.NDArray[np.uint8]
+SQUARE = 28  # pixels a square in the straightened board: a letter about 17 high
+CONTEXT = 6  # pixels of the neighbours around each square's cut
+CUT = SQUARE + 2 * CONTEXT
+TOWARDS = (0.2, 0.35, 0.5)  # how far, of a square, the tops are looked for towards the far side
+ASIDE = np.deg2rad((-30.0, 0.0, 30.0))  # ... and how far either side of straight towards it
+ROOM = CONTEXT + int(max(TOWARDS) * SQUARE) + 1  # pixels kept around the grid
+
+
+def straighten(rgb: Image, corners: npt.NDArray[np.float32], n: int, room: int = CONTEXT) -> Image:
+    """The grid seen from above, ``SQUARE`` pixels a square with ``room`` around. Its light
+    is left as it is: a balance on the board's brightest part would make a sparse board's
+    empty squares look like tiles; the network learned every light the renderer draws."""
+    side = n * SQUARE
+    target = np.array([(0, 0), (side, 0), (side, side), (0, side)], np.float32) + room
+    matrix = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), target)
+    flat = cv2.warpPerspective(
+        rgb,
+        matrix,
+        (side + 2 * room, side + 2 * room),
+        flags=cv2.INTER_AREA,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    return np.asarray(flat, np.uint8)
+
+
+def moved(wide: Image, n: int, dx: int, dy: int) -> Image:
+    """The grid with ``CONTEXT`` around, out of one straightened with ``ROOM``, moved by
+    ``dx``, ``dy`` pixels."""
+    top, left = ROOM - CONTEXT + dy, ROOM - CONTEXT + dx
+    side = n * SQUARE + 2 * CONTEXT
+    return np.ascontiguousarray(wide[top : top + side, left : left + side])
+
+
+def cuts(flat: Image, n: int, which: npt.NDArray[np.bool_] | None = None) -> Floats:
+    """Each square's cut, k × 3 × CUT × CUT, scaled for the network, row by row: of all the
+    squares, or of those ``which`` (n × n) marks."""
+    chosen = [(r, c) for r in range(n) for c in range(n) if which is None or bool(which[r, c])]
+    out = np.empty((len(chosen), 3, CUT, CUT), np.float32)
+    for i, (r, c) in enumerate(chosen):
+        cut = flat[r * SQUARE : r * SQUARE + CUT, c * SQUARE : c * SQUARE + CUT]
+        out[i] = cut.transpose(2, 0, 1)
+    return out / 255.0 - 0.5
+
+
+def far_side(corners: npt.NDArray[np.float32], n: int) -> float:
+    """The way (radians, in the straightened board: x right, y down) the board goes away from
+    the camera: the way its squares are seen smaller."""
+    grid = np.array([(0, 0), (n, 0), (n, n), (0, n)], np.float32)
+    homography = cv2.getPerspectiveTransform(grid, np.asarray(corners, np.float32))
+    # A point's third coordinate grows with its distance from the camera.
+    depth = homography[2]
+    if depth @ (n / 2, n / 2, 1) < 0:
+        depth = -depth
+    return float(np.arctan2(depth[1], depth[0]))
+
+
+def tops(
+    wide: Image,
+    corners: npt.NDArray[np.float32],
+    n: int,
+    upright: Floats,
+    classify: Callable[[Floats], Floats],
+) -> tuple[int, int]:
+    """How far (pixels, x and y) the tiles' tops lie from their squares: the move towards the
+    far side whose squares with a tile, or beside one, read most surely (``upright`` is how
+    they read unmoved), or none."""
+    tiled = upright[:, :, 0] < 0.9
+    if not tiled.any():
+        return 0, 0
+    cross = np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], np.uint8)
+    near = cv2.dilate(tiled.astype(np.uint8), cross).astype(bool)
+    best, chosen = float(upright[near].max(axis=1).sum()), (0, 0)
+    far = far_side(corners, n)
+    for towards in TOWARDS:
+        for aside in ASIDE:
+            dx = round(float(np.cos(far + aside)) * towards * SQUARE)
+            dy = round(float(np.sin(far + aside)) * towards * SQUARE)
+            sureness = float(classify(cuts(moved(wide, n, dx, dy), n, near)).max(axis=1).sum())
+            if sureness > best:
+                best, chosen = sureness, (dx, dy)
+    return chosen
