@@ -21,6 +21,9 @@ On made-up photos (``scorekeeper.photo.render``) from seeds the network was neve
   photo_played_*             the same three of boards of seeded self-played games (crossword
                              and Upwords, 4 to 25 plays in): every tile in a word, as on a real
                              board (the boards above hold tiles at random, some alone)
+  photo_low_*                the same three of those boards seen from well to the side and low
+                             down: the tiles' tops seen 0.3 to 0.55 of a square towards the far
+                             side, as tall tiles are from a chair at the table
   photo_empty_share          empty boards (each design in turn) read empty on every square
   photo_top1_share           plays of seeded self-played games whose photo proposes that play
                              first (crossword-classic and Upwords, CSW21 else the largest list)
@@ -36,6 +39,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import random
 import statistics
 import time
@@ -185,7 +189,7 @@ def played_figures(boards: int, lexicon: Any, start: int = HELD_OUT + 600_000) -
     from scorekeeper.photo.reader import PhotoError, read
     from scorekeeper.photo.render import render
 
-    played = _Tally()
+    played, low = _Tally(), _Tally()
     for i in range(boards):
         ruleset = RULESETS[RULESETS_READ[i % len(RULESETS_READ)]]
         # The last board ``self_play`` lists (it lists each before its play): 4 to 25 plays in.
@@ -194,7 +198,14 @@ def played_figures(boards: int, lexicon: Any, start: int = HELD_OUT + 600_000) -
         with contextlib.suppress(PhotoError):
             photo = render(start + i, ruleset, shown)
             played.add(read(photo.jpeg, ruleset.size).squares(), shown)
-    return played.figures("photo_played", boards)
+        # Seen from low down: the tiles' tops 0.3 to 0.55 of a square towards the far side.
+        rng = random.Random(start + i)
+        heading, off = rng.uniform(0, 2 * math.pi), rng.uniform(0.3, 0.55)
+        tops = (math.sin(heading) * off, -math.cos(heading) * off)
+        with contextlib.suppress(PhotoError):
+            photo = render(start + i, ruleset, shown, steep=True, tops=tops)
+            low.add(read(photo.jpeg, ruleset.size).squares(), shown)
+    return {**played.figures("photo_played", boards), **low.figures("photo_low", boards)}
 
 
 def propose_figures(plays: int, lexicon: Any) -> dict[str, Any]:

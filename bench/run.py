@@ -30,6 +30,7 @@ on rendered photos the network was not trained on:
   photo_filling_*        the same, of the same photos cut down to the board's grid (and
                          photo_cut_*, photo_facing_*, photo_steep_*, photo_dim_*: bench/photo.py)
   photo_played_*         the same, of boards of self-played games (every tile in a word)
+  photo_low_*            the same, of those boards seen from low down (tops half a square off)
   photo_top1_share       photos taken after a play that propose that play first
   photo_read_ms_median, photo_read_ms_p90           one photo read, on one core
 

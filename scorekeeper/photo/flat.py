@@ -5,9 +5,11 @@ its letter is) lies towards the far side of the photo, by up to half a square, a
 square beside it shows the top of the tile in front. So the squares are cut where the tiles'
 tops lie: the straightened board is kept with room around it, and the cuts are taken moved
 towards the far side (by ``TOWARDS`` of a square, a little either side of it), the move whose
-squares read most surely being kept. A tile seen half a square off reads surely from either side
-of it, as its own letter or as the next one's: only a move towards the far side, the way the
-tops lean, is looked at.
+squares read most surely being kept. The far side is the way the board is seen squeezed (a
+board seen at an angle looks shallower than it is wide, from near or far), pointing where its
+squares are seen smaller. A tile seen half a square off reads surely from either side of it,
+as its own letter or as the next one's: only a move towards the far side, the way the tops
+lean, is looked at; and none in a board seen from well above (``FROM_ABOVE``).
 """
 
 from __future__ import annotations
@@ -26,6 +28,10 @@ CONTEXT = 6  # pixels of the neighbours around each square's cut
 CUT = SQUARE + 2 * CONTEXT
 TOWARDS = (0.2, 0.35, 0.5)  # how far, of a square, the tops are looked for towards the far side
 ASIDE = np.deg2rad((-30.0, 0.0, 30.0))  # ... and how far either side of straight towards it
+# Seen from 70° above the table or more, a tile's top (a tile a quarter of a square thick)
+# lies no more than about a tenth of a square off, which the network reads as it is: the board
+# is then seen squeezed by no more than the sine of 70°.
+FROM_ABOVE = 0.94
 ROOM = CONTEXT + int(max(TOWARDS) * SQUARE) + 1  # pixels kept around the grid
 
 
@@ -65,16 +71,21 @@ def cuts(flat: Image, n: int, which: npt.NDArray[np.bool_] | None = None) -> Flo
     return out / 255.0 - 0.5
 
 
-def far_side(corners: npt.NDArray[np.float32], n: int) -> float:
+def far_side(corners: npt.NDArray[np.float32], n: int) -> tuple[float, float]:
     """The way (radians, in the straightened board: x right, y down) the board goes away from
-    the camera: the way its squares are seen smaller."""
+    the camera, the way its squares are seen squeezed; and how squeezed: about the sine of the
+    angle it is seen at from the table (1: from straight above)."""
     grid = np.array([(0, 0), (n, 0), (n, n), (0, n)], np.float32)
     homography = cv2.getPerspectiveTransform(grid, np.asarray(corners, np.float32))
-    # A point's third coordinate grows with its distance from the camera.
-    depth = homography[2]
+    depth = homography[2]  # a point's third coordinate grows with its distance from the camera
     if depth @ (n / 2, n / 2, 1) < 0:
-        depth = -depth
-    return float(np.arctan2(depth[1], depth[0]))
+        homography, depth = -homography, -depth
+    # How a small step from the board's centre is seen in the photo.
+    x, y, w = homography @ (n / 2, n / 2, 1)
+    step = (homography[:2, :2] - np.outer((x / w, y / w), depth[:2])) / w
+    _, seen, ways = np.linalg.svd(step)
+    away = ways[1] if ways[1] @ depth[:2] >= 0 else -ways[1]
+    return float(np.arctan2(away[1], away[0])), float(seen[1] / seen[0])
 
 
 def tops(
@@ -86,14 +97,14 @@ def tops(
 ) -> tuple[int, int]:
     """How far (pixels, x and y) the tiles' tops lie from their squares: the move towards the
     far side whose squares with a tile, or beside one, read most surely (``upright`` is how
-    they read unmoved), or none."""
+    they read unmoved), or none; none looked for in a board seen from well above."""
     tiled = upright[:, :, 0] < 0.9
-    if not tiled.any():
+    far, squeezed = far_side(corners, n)
+    if not tiled.any() or squeezed > FROM_ABOVE:
         return 0, 0
     cross = np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], np.uint8)
     near = cv2.dilate(tiled.astype(np.uint8), cross).astype(bool)
     best, chosen = float(upright[near].max(axis=1).sum()), (0, 0)
-    far = far_side(corners, n)
     for towards in TOWARDS:
         for aside in ASIDE:
             dx = round(float(np.cos(far + aside)) * towards * SQUARE)
