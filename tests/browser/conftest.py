@@ -28,7 +28,11 @@ def browser() -> Iterator[object]:
         if os.environ.get("CI") == "true":
             pytest.fail(f"{CHROMIUM} is missing: .ci/run should have installed Debian's chromium")
         pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    # An assertion waits as long as an action does: on a loaded machine (CI runs two suites
+    # at once on two cores) an answer can take more than Playwright's default 5 seconds.
+    expect.set_options(timeout=10_000)
 
     # Playwright's sync API runs an event loop in this thread; the tests' own ORM calls are
     # still plain synchronous code, so Django's async-safety guard is lifted while they run.

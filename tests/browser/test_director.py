@@ -58,9 +58,7 @@ def test_the_director_s_screen_at_a_phone_s_width_and_on_a_projector(
     # A turn at Ed and Flo's table is pushed to the screen at once.
     expect(page.locator("#live-tables[data-pushed]")).to_have_count(1)
     domain.act(games[2].pk, domain.TurnCommand("pass"))
-    expect(page.locator("article.live-card", has_text="Ed v Flo")).to_contain_text(
-        "Ed passed", timeout=1500
-    )
+    expect(page.locator("article.live-card", has_text="Ed v Flo")).to_contain_text("Ed passed")
 
 
 def shots() -> Path:

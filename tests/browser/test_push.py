@@ -1,11 +1,12 @@
 """Push in a real browser: a turn entered on one phone reaches the spectator screen and a
-second scorer's phone within a second, with polling switched off (static/js/live.js); and
-where the stream is refused or falls silent, the screens poll."""
+second scorer's phone with polling switched off, so only the push can bring it
+(static/js/live.js); and where the stream is refused or falls silent, the screens poll. How
+soon a push arrives is measured open loop under load (``python -m bench capacity``), not here:
+a browser on a loaded machine waits as long as it needs."""
 
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -55,16 +56,15 @@ def open_scorer(page: Page, game: Game) -> None:
     expect(page.locator(".scorer-page[data-pushed]")).to_have_count(1)  # its stream is open
 
 
-def enter_mood(page: Page) -> float:
-    """Ann plays 5D MOOD; when the server's answer came (time.monotonic())."""
+def enter_mood(page: Page) -> None:
+    """Ann plays 5D MOOD, and the server answers."""
     page.click("button.sq[data-name=D5]")
     page.keyboard.type("mood")
     with page.expect_response(TURN_URL):
         page.get_by_role("button", name="Submit play").click()
-    return time.monotonic()
 
 
-def test_a_turn_reaches_the_tv_and_a_second_scorer_within_a_second(
+def test_a_turn_is_pushed_to_the_tv_and_a_second_scorer(
     page: Page, other_page: Any, no_polling: None
 ):
     game = new_game()
@@ -75,11 +75,10 @@ def test_a_turn_reaches_the_tv_and_a_second_scorer_within_a_second(
     open_scorer(second, game)
     open_scorer(page, game)
 
-    entered = enter_mood(page)
-    expect(tv.locator(".last-play")).to_contain_text("MOOD", timeout=1000)
-    expect(tv.locator("#status")).to_contain_text("Ben to play", timeout=1000)
-    expect(second.locator("#status")).to_contain_text("Ben to play", timeout=1000)
-    assert time.monotonic() - entered < 1.5  # both, counted from the first phone's answer
+    enter_mood(page)
+    expect(tv.locator(".last-play")).to_contain_text("MOOD")
+    expect(tv.locator("#status")).to_contain_text("Ben to play")
+    expect(second.locator("#status")).to_contain_text("Ben to play")
     # The second phone reloaded where it was: its stream is open again, from the new entry.
     expect(second.locator(".scorer-page[data-entry='1'][data-pushed]")).to_have_count(1)
     folder = SHOTS / "push"
@@ -99,7 +98,7 @@ def test_a_scorer_entering_a_play_is_told_of_a_turn_from_another_phone_not_reloa
     open_scorer(page, game)
     enter_mood(page)
     note = second.locator("#elsewhere")
-    expect(note).to_be_visible(timeout=1000)
+    expect(note).to_be_visible()
     expect(note).to_contain_text("Entered on another device: Ann: 5D MOOD for")
     expect(second.locator("#play-input")).to_have_value(re.compile("DO"))  # kept, not lost
     folder = SHOTS / "push"
@@ -198,5 +197,5 @@ def test_a_turn_from_another_phone_keeps_its_plays_dots(
     page.keyboard.type("a")  # a play being entered: told, not reloaded
     domain.act(game.pk, domain.TurnCommand("undo"))
     note = page.locator("#elsewhere")
-    expect(note).to_be_visible(timeout=2000)
+    expect(note).to_be_visible()
     expect(note).to_contain_text("Entered on another device: Ann: undo (E3 TO..).")
