@@ -215,6 +215,10 @@ def test_a_play_entered_by_keyboard_alone(page: Page, live_server):
     page.select_option("#id_starter", "1")
     page.keyboard.press("Enter")
     expect(page.locator("h1.status")).to_contain_text("Ann to play")
+    # A person types on the page once it is drawn, which is after its scripts have run
+    # (board.js blocks rendering); Playwright's keyboard waits for nothing, and keys sent
+    # before board.js listens would be lost.
+    page.wait_for_load_state("domcontentloaded")
     # Tab into the board: one square is in the tab order (the start square).
     for _ in range(40):
         page.keyboard.press("Tab")
