@@ -469,3 +469,23 @@ def test_the_far_side_is_the_way_the_board_is_seen_smaller():
     # Seen from straight above, no part is seen smaller.
     square = np.array([(100, 100), (700, 100), (700, 700), (100, 700)], np.float32)
     assert far_side(square, 15)[1] == pytest.approx(1.0)
+
+
+def test_a_board_seen_low_down_whose_lines_show_only_one_way_is_found():
+    # Seen from a chair, an Upwords board's tall tiles hide its lines one way behind their
+    # sides: the grid is taken from the lines that show regularly the other way.
+    import math
+
+    ruleset = RULESETS["upwords-10"]
+    rng = random.Random(7)
+    tiles = random_tiles(rng, ruleset, 0.45)
+    heading = rng.uniform(0, 2 * math.pi)
+    tops = (math.sin(heading) * 0.5, -math.cos(heading) * 0.5)
+    photo = render(7, ruleset, tiles, steep=True, tops=tops)
+    occupancy, letters = wrong(read(photo.jpeg, ruleset.size), tiles)
+    assert not occupancy and len(letters) <= 0.1 * len(tiles), (occupancy, letters)
+    with (
+        mock.patch.object(reader, "ONE_WAY_REGULAR", math.inf),
+        pytest.raises(PhotoError, match="No board was found"),
+    ):
+        read(photo.jpeg, ruleset.size)
