@@ -168,6 +168,21 @@ def test_a_grid_whose_lines_fit_a_square_out_is_moved_onto_the_premium_squares()
     assert len(set(letters) & in_words) <= 2, letters
 
 
+def test_a_grid_a_square_off_on_a_crowded_board_is_moved_onto_its_premium_squares():
+    # Seen from well to the side, tiles over many premium squares: where the rest lie fits
+    # the grid a square back (a correlation of 0.49) far better than where its lines put it.
+    from scorekeeper.photo import premiums
+
+    rules, tiles, photo = _seeded(8_000_064, "crossword-classic", steep=True)
+    reading = read(photo.jpeg, rules.size)
+    assert _corners_off(photo, reading, rules.size) < 1 / 2  # the far corner, seen a sliver
+    occupancy, letters = wrong(reading, tiles)
+    assert not occupancy and len(letters) <= len(tiles) // 20, (occupancy, letters)
+    with mock.patch.object(premiums, "SHIFT_FIT", premiums.PREMIUM_FIT):
+        occupancy, _ = wrong(read(photo.jpeg, rules.size), tiles)
+    assert len(occupancy) > 20, "the grid's lines alone leave it a square off"
+
+
 def test_a_board_whose_empty_half_holds_a_grid_of_half_size_squares_is_read_whole():
     # A game's words in one half of an Upwords board: the empty half's lines stand out more
     # than the tiled half's, and 10 squares of half the size fit it, meeting every other line.
