@@ -4,9 +4,7 @@ The board is found as one of the photo's largest four-cornered outlines (its fra
 where it has no frame or the frame is cut off; the least quadrilateral round each, so that a
 lens's bent edges or a corner lost in a glare still give four corners), its view straightened
 to a square (a perspective warp), and the grid found inside it by the regular lines its squares
-make (on a 15 × 15 board whose lines don't show, by where its premium squares lie; seen from
-low down, where tall tiles hide one way's lines, by those the other way's and the few that
-show); a dark
+make (on a 15 × 15 board whose lines don't show, by where its premium squares lie); a dark
 photo in which no board is found is looked at again brightened. The grid is
 then moved onto its own lines: each line is looked for in each row of squares near where the
 corners put it, and the view that best fits what was found is kept; a grid whose last strip of
@@ -64,12 +62,6 @@ MAX_BYTES = 8 * 1024 * 1024
 WORK_SIDE = 1600  # the photo is read at most this many pixels a side
 NEAR_EDGE = 2.0  # pixels (of the 800 an outline is looked for in) a side may stray from its edge
 BENT_EDGE = 0.01  # ... or, as a lens bows it, this share of its length
-# How regular a grid of lines must be (edge on its lines over edge in its squares' middles, as a
-# share of the mean) to be a board's: both ways; or one way as a board's grid shows it while the
-# other way's shows at all (``_grid_in``).
-REGULAR = 0.25
-ONE_WAY_REGULAR = 0.6
-LEAST_REGULAR = 0.08
 EXPOSED = 140.0  # the brightest twentieth of a photo a phone exposed for the board (0-255)
 MAX_GAIN = 3.0
 OUT_OF_FRAME = 0.02  # how far past the photo's edge an outline's corner may lie, of its side
@@ -345,11 +337,7 @@ def find_grid(rgb: Image, n: int) -> Quad | None:
 def _grid_in(rgb: Image, n: int, brightened: bool) -> Quad | None:
     side = 300
     square = np.array([(0, 0), (side, 0), (side, side), (0, side)], np.float32)
-    best, best_contrast = None, REGULAR  # less regular than that is no grid
-    # Seen from low down, tall tiles hide one way's lines behind their sides: a grid whose
-    # lines one way are as regular as a board's and the other way's show at all is taken
-    # where no outline holds a grid regular both ways (nor, on a 15 × 15 board, a premium one).
-    half, half_contrast = None, LEAST_REGULAR
+    best, best_contrast = None, 0.25  # less regular than that is no grid
     outlines, bowed = find_outlines(rgb, brightened=brightened)
     for outline in outlines + bowed:
         forward = cv2.getPerspectiveTransform(outline, square)
@@ -360,13 +348,10 @@ def _grid_in(rgb: Image, n: int, brightened: bool) -> Quad | None:
         x0, x1, across_contrast = _grid_span(across, n)
         y0, y1, down_contrast = _grid_span(down, n)
         contrast = min(across_contrast, down_contrast)
-        grid = np.array([[(x0, y0), (x1, y0), (x1, y1), (x0, y1)]], np.float32)
         if contrast > best_contrast:
+            grid = np.array([[(x0, y0), (x1, y0), (x1, y1), (x0, y1)]], np.float32)
             best = cv2.perspectiveTransform(grid, np.linalg.inv(forward))[0]
             best_contrast = contrast
-        elif max(across_contrast, down_contrast) >= ONE_WAY_REGULAR and contrast > half_contrast:
-            half = cv2.perspectiveTransform(grid, np.linalg.inv(forward))[0]
-            half_contrast = contrast
     if best is None and n == PREMIUM_SIZE:
         # No lines show (a wooden board's grain along them): its premium squares may, and
         # place the grid better than lines that aren't there would move it.
@@ -375,8 +360,7 @@ def _grid_in(rgb: Image, n: int, brightened: bool) -> Quad | None:
             corners, fit = max(found, key=lambda item: item[1], default=(None, 0.0))
             if fit >= PREMIUM_FIT:
                 return corners
-    if best is None:
-        best = half
+        return None
     return None if best is None else refine_grid(rgb, np.asarray(best, np.float32), n)
 
 
