@@ -17,13 +17,13 @@ Spans = npt.NDArray[np.float64]  # where a grid's first or last lines may lie
 
 
 PREMIUM_SIZE = 15  # the one board size with premium squares, laid out alike in every ruleset
-# A shifted grid is taken only where it fits the premium squares well (a correlation of at
-# least PREMIUM_FIT) and much better than where the grid stands (by PREMIUM_GAIN): where tiles
-# cover most squares the board's plain colour can't be told, and no shift fits well.
+# Where no lines show, the premium squares alone place a grid that fits them well (a
+# correlation of at least PREMIUM_FIT). A grid placed by its lines is moved only where a shift
+# fits them at least SHIFT_FIT, and PREMIUM_GAIN better than where it stands (less than PREMIUM_FIT,
+# as tiles over many premium squares keep even the right grid's fit low, and where they cover
+# most squares the board's plain colour can't be told and no shift fits well).
 PREMIUM_FIT = 0.5
 PREMIUM_GAIN = 0.3
-# A shift needs less: the grid found by its lines first is near, and tiles over most premium
-# squares keep even the right grid's fit low.
 SHIFT_FIT = 0.4
 
 
