@@ -51,7 +51,7 @@ from bench.stats import percentile
 from referee import RULESETS, Board, RuleOptions, Ruleset, compile_lexicon
 
 HELD_OUT = 9_000_000
-EMPTY_DESIGNS = ["red", "green", "deluxe", "wooden", "upwords"]
+EMPTY_DESIGNS = ["red", "green", "deluxe", "wooden", "upwords", "white", "vintage"]
 RULESETS_READ = ["crossword-classic", "crossword-classic", "upwords-10", "upwords-8"]
 
 
@@ -164,7 +164,8 @@ def read_figures(boards: int) -> dict[str, Any]:
                 seen = render(seed, ruleset, shown, steep=steep_view, dim=not steep_view)
                 tally.add(read(seen.jpeg, ruleset.size).squares(), shown)
     empty = 0
-    for i in range(max(boards // 4, 1)):
+    empties = len(EMPTY_DESIGNS) * max(boards // 20, 1)
+    for i in range(empties):
         design = EMPTY_DESIGNS[i % len(EMPTY_DESIGNS)]
         ruleset = RULESETS["upwords-10" if design == "upwords" else "crossword-classic"]
         photo = render(HELD_OUT + 900_000 + i, ruleset, {}, design)
@@ -172,7 +173,7 @@ def read_figures(boards: int) -> dict[str, Any]:
             empty += not any(any(row) for row in read(photo.jpeg, ruleset.size).squares())
     return {
         "photo_boards": boards,
-        "photo_empty_share": round(empty / max(boards // 4, 1), 3),
+        "photo_empty_share": round(empty / empties, 3),
         **whole.figures("photo", boards),
         **filling.figures("photo_filling", boards),
         **cut.figures("photo_cut", boards),

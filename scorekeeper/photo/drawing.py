@@ -1,13 +1,15 @@
 """Boards drawn from above, for the made-up photos (``scorekeeper.photo.render``): a design's
-squares, premium marks and labels, a raised grid on a deluxe board, a wooden board's grain, and
-the tiles (a tile colour, some yellowed or worn, a letter in a bold or plain, sans or serif font
-with its small value in a corner, some half off their squares, seen leaning towards the far side).
+squares, premium marks and labels, a raised grid on a deluxe or old-style board, a wooden board's
+grain, and the tiles (a tile colour, or a board's whole set of one grained wood and one font; some
+yellowed or worn, a letter in a bold, plain or thin, sans or serif font with its small value in a
+corner, some half off their squares, seen leaning towards the far side).
 """
 
 from __future__ import annotations
 
 import os
 import random
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -74,6 +76,35 @@ DESIGNS: dict[str, dict[str, Any]] = {
         "text": (40, 25, 15),
         "grain": True,
     },
+    # A newer board: white squares, bright premiums with white text.
+    "white": {
+        "frame": (175, 35, 40),
+        "square": (244, 244, 242),
+        "line": (205, 205, 208),
+        "premium": {
+            "DL": (25, 120, 190),
+            "TL": (140, 190, 55),
+            "DW": (210, 45, 55),
+            "TW": (235, 125, 50),
+        },
+        "text": (245, 245, 245),
+    },
+    # An old-style board: cream squares between heavy black raised lines, muted premiums.
+    "vintage": {
+        "frame": (215, 195, 160),
+        "square": (236, 224, 198),
+        "line": (30, 30, 32),
+        "line_width": (0.08, 0.14),
+        "premium": {
+            "DL": (165, 180, 192),
+            "TL": (60, 70, 80),
+            "DW": (232, 185, 172),
+            "TW": (165, 55, 50),
+        },
+        "text": (30, 30, 30),
+        "premium_text": {"TL": (225, 225, 225), "TW": (235, 225, 215)},
+        "raised": True,
+    },
     "upwords": {
         "frame": (70, 70, 75),
         "square": (110, 110, 118),
@@ -98,6 +129,28 @@ TILE_COLOURS = [
     (215, 185, 135),  # wood
     (235, 235, 232),  # white plastic
 ]
+# A board's whole set of wooden tiles, one wood (its colour, how strongly its grain shows):
+# real sets are alike tile by tile, and wood's grain is what the plain squares lack.
+WOOD_SETS = [
+    ((214, 178, 128), 0.05),  # natural
+    ((200, 148, 100), 0.08),  # tan, strongly grained
+    ((226, 206, 170), 0.04),  # birch
+    ((178, 172, 162), 0.04),  # grey-washed
+    ((160, 120, 85), 0.06),  # dark
+]
+# A thin face some wooden sets are lettered in, as no font above is.
+LIGHT_FONT = "DejaVuSans-ExtraLight.ttf"
+
+
+@dataclass(frozen=True)
+class TileSet:
+    """A board's tiles all alike: one wood, its grain's strength, one font (None: any)."""
+
+    colour: tuple[int, int, int]
+    grain: float
+    font: str | None
+
+
 INK_COLOURS = [(20, 20, 20), (45, 30, 20), (10, 10, 40), (60, 55, 50)]
 TABLES = [(120, 85, 55), (60, 60, 65), (30, 60, 40), (200, 195, 185), (90, 50, 40), (160, 150, 140)]
 _FONT_DIRS = ("/usr/share/fonts/truetype/dejavu/", "/usr/share/fonts/truetype/liberation/")
@@ -129,6 +182,16 @@ VALUES = dict(
 )
 
 
+def tile_set(extra: random.Random, unseen: bool = False) -> TileSet:
+    """A wooden set, lettered in one font: now and then the thin one."""
+    colour, grain = extra.choice(WOOD_SETS)
+    light = [d + LIGHT_FONT for d in _FONT_DIRS if os.path.exists(d + LIGHT_FONT)]
+    faces = fonts(unseen)
+    if light and extra.random() < 0.4:
+        faces = light
+    return TileSet(colour, grain, extra.choice(faces) if faces else None)
+
+
 def fonts(unseen: bool = False) -> list[str]:
     """The font files on this machine that tiles are lettered with (``unseen``: and those
     only held-out photos use)."""
@@ -145,12 +208,24 @@ def _font(path: str | None, size: int) -> Any:
     return ImageFont.truetype(path, size)
 
 
-def _tile_image(rng: random.Random, tile: str, size: int, upwords: bool, unseen: bool) -> Image:
-    """One tile's top from above, ``size`` pixels square, with its alpha channel."""
+def _tile_image(
+    rng: random.Random,
+    tile: str,
+    size: int,
+    upwords: bool,
+    unseen: bool,
+    wood: TileSet | None = None,
+    extra: random.Random | None = None,
+) -> Image:
+    """One tile's top from above, ``size`` pixels square, with its alpha channel; ``wood``, a
+    wooden set's tile (its colour and grain drawn from ``extra``)."""
     from PIL import Image as PILImage
     from PIL import ImageDraw
 
     colour = tuple(max(0, min(255, c + rng.randint(-14, 14))) for c in rng.choice(TILE_COLOURS))
+    if wood is not None and extra is not None:
+        shade = extra.randint(-12, 12)  # tile to tile the wood's shade varies, not its hue
+        colour = tuple(max(0, min(255, c + shade + extra.randint(-3, 3))) for c in wood.colour)
     if rng.random() < 0.3:
         # An old set's tile, yellowed.
         age = rng.uniform(0.05, 0.25)
@@ -167,6 +242,8 @@ def _tile_image(rng: random.Random, tile: str, size: int, upwords: bool, unseen:
     if tile != "?":
         paths = fonts(unseen)
         font_path = rng.choice(paths) if paths else None
+        if wood is not None and wood.font is not None:
+            font_path = wood.font
         text = "Qu" if tile == "QU" else tile
         letter_size = int(size * rng.uniform(0.5, 0.74) * (0.8 if tile == "QU" else 1.0))
         font = _font(font_path, letter_size)
@@ -196,6 +273,13 @@ def _tile_image(rng: random.Random, tile: str, size: int, upwords: bool, unseen:
                 fill=(*ink, 255),
                 anchor="mm",
             )
+    if wood is not None and extra is not None:
+        grained = np.asarray(img, np.float32)
+        grain = _grain(extra, (size, size), wood.grain * extra.uniform(0.6, 1.4))
+        if extra.random() < 0.5:
+            grain = grain.T
+        grained[:, :, :3] *= grain[:, :, None]
+        img = PILImage.fromarray(np.clip(grained, 0, 255).astype(np.uint8), "RGBA")
     if rng.random() < 0.25:
         # Worn: the ink rubbed off in places and the face smudged.
         worn = np.asarray(img, np.float32)
@@ -224,12 +308,14 @@ def draw_board(
     lean: tuple[float, float] = (0.0, 0.0),
     unseen: bool = False,
     facing: bool = False,
+    wood: TileSet | None = None,
+    extra: random.Random | None = None,
 ) -> Image:
     """The board from above, RGB: a frame around the grid of ``CELL``-pixel squares. Tiles
     stand up from it: ``lean`` (pixels, x and y) is how far their tops are seen moved from
     their bases, which shows a side of each, and their shadows fall the other way. With
     ``facing``, each tile is laid facing one of the board's four sides, as players lay theirs
-    facing themselves."""
+    facing themselves; with ``wood``, every tile is of that wooden set (``_tile_image``)."""
     from PIL import Image as PILImage
     from PIL import ImageDraw
 
@@ -239,7 +325,7 @@ def draw_board(
     side = n * CELL + 2 * margin
     img = PILImage.new("RGB", (side, side), d["frame"])
     draw = ImageDraw.Draw(img)
-    line = max(1, int(CELL * rng.uniform(0.04, 0.1)))
+    line = max(1, int(CELL * rng.uniform(*d.get("line_width", (0.04, 0.1)))))
     draw.rectangle((margin, margin, side - margin, side - margin), fill=d["line"])
     fonts_here = fonts()
     label_font = _font(
@@ -287,7 +373,7 @@ def draw_board(
                     (x0 + CELL / 2, y0 + CELL / 2),
                     text,
                     font=short_font if short else label_font,
-                    fill=d["text"],
+                    fill=d.get("premium_text", {}).get(mark, d["text"]),
                     anchor="mm",
                     align="center",
                     spacing=1,
@@ -313,7 +399,7 @@ def draw_board(
     dx, dy = lean
     for (r, c), tile in tiles.items():
         size = int(CELL * rng.uniform(0.84, 0.97))
-        timg = _tile_image(rng, tile, size, upwords, unseen)
+        timg = _tile_image(rng, tile, size, upwords, unseen, wood, extra)
         angle = rng.uniform(-8, 8) + (90 * rng.randrange(4) if facing else 0)
         # Tiles lie near their squares' centres; now and then one half off its square.
         off = 0.3 if rng.random() < 0.1 else 0.08

@@ -1,7 +1,8 @@
 """Photos of boards, made up: the reader's training data, its tests' and the bench's.
 
 A board is drawn from above (its design's squares, premium marks and labels, a raised grid on
-a deluxe board, a wooden board's grain; tiles of a tile colour, some yellowed or worn, with a
+a deluxe or old-style board, a wooden board's grain; tiles of a tile colour or a board's tiles
+all of one grained wood and lettered in one font, some yellowed or worn, with a
 letter in a bold or plain, sans or serif font and its small value in a corner, some half off
 their squares), then photographed: put on a table (plain, grained, or a check, striped or
 blotchy cloth) beside a score sheet or a rack, maybe a rack or a hand at the board's edge,
@@ -28,12 +29,22 @@ import numpy as np
 import numpy.typing as npt
 
 from referee import Ruleset
-from scorekeeper.photo.drawing import CELL, TABLES, TILE_COLOURS, Image, Tiles, draw_board
+from scorekeeper.photo.drawing import (
+    CELL,
+    TABLES,
+    TILE_COLOURS,
+    Image,
+    Tiles,
+    draw_board,
+    tile_set,
+)
 
 # Seeds from VALIDATION on are never trained on: up to HELD_OUT the reader's own tests and
 # the misreads its geometry was mended on; from HELD_OUT on the bench's, and nothing else's.
 VALIDATION = 8_000_000
 HELD_OUT = 9_000_000
+NEWER_DESIGNS = 0.3  # of the crossword boards, a white or an old-style one
+WOODEN_SETS = 0.35  # of the crossword boards, tiles all of one wooden set
 
 
 @dataclass(frozen=True)
@@ -44,6 +55,7 @@ class Photo:
     tiles: Tiles  # the top tile of each square that has one
     corners: list[tuple[float, float]]  # the grid's corners in the photo: TL, TR, BR, BL
     design: str
+    wooden: bool = False  # its tiles all of one wooden set
 
 
 def _lens(
@@ -387,33 +399,43 @@ def render(
     steep: bool = False,
     dim: bool = False,
     tops: tuple[float, float] | None = None,
+    newer: bool = True,
 ) -> Photo:
     """A photo of ``ruleset``'s board holding ``tiles``, everything else drawn from ``seed``;
     with ``facing``, each tile laid facing one of the board's sides (``draw_board``); with
     ``steep`` and ``dim``, seen from well to the side and in a dark room (``photograph``);
     with ``tops``, the tiles' tops seen that far (of a square, x and y) from their squares, the
-    far side of the photo that way."""
+    far side of the photo that way; ``newer=False``, without the white and old-style boards and
+    the wooden sets (the photo a seed made before they were drawn)."""
     rng = random.Random(seed)
+    # The board designs and tile sets added later draw from a stream of their own, so that the
+    # photos drawn before them stay as they were.
+    extra = random.Random(f"{seed}/sets")
     if design is None:
         design = (
             "upwords"
             if ruleset.family != "crossword"
             else rng.choice(["red", "green", "deluxe", "wooden"])
         )
+        if design != "upwords" and extra.random() < NEWER_DESIGNS and newer:
+            design = extra.choice(["white", "vintage"])
+    wood = None
+    if ruleset.family == "crossword" and extra.random() < WOODEN_SETS and newer:
+        wood = tile_set(extra, unseen=seed >= HELD_OUT)
     # The tiles' tops seen moved towards the photo's far side, by up to a sixth of a square.
     heading = rng.uniform(0, 2 * np.pi)
     depth = CELL * (rng.uniform(0.12, 0.3) if steep else rng.uniform(0.0, 0.17))
     lean = (float(np.sin(heading) * depth), float(-np.cos(heading) * depth))
     if tops is not None:
         lean = (tops[0] * CELL, tops[1] * CELL)
-    board = draw_board(rng, ruleset, tiles, design, lean, unseen=seed >= HELD_OUT, facing=facing)
+    board = draw_board(rng, ruleset, tiles, design, lean, seed >= HELD_OUT, facing, wood, extra)
     margin = (board.shape[0] - ruleset.size * CELL) // 2
     rgb, corners = photograph(rng, board, ruleset.size, margin, lean, steep, dim)
     if rng.random() < 0.5:
         # The phone's own JPEG, then the page's JPEG of it.
         first = cv2.imdecode(np.frombuffer(encode(rgb, rng.randint(75, 95)), np.uint8), 1)
         rgb = np.asarray(cv2.cvtColor(np.asarray(first), cv2.COLOR_BGR2RGB), np.uint8)
-    return Photo(encode(rgb, rng.randint(40, 92)), tiles, corners, design)
+    return Photo(encode(rgb, rng.randint(40, 92)), tiles, corners, design, wood is not None)
 
 
 def as_file(photo: Photo) -> io.BytesIO:
