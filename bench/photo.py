@@ -51,7 +51,7 @@ from bench.stats import percentile
 from referee import RULESETS, Board, RuleOptions, Ruleset, compile_lexicon
 
 HELD_OUT = 9_000_000
-EMPTY_DESIGNS = ["red", "green", "deluxe", "wooden", "upwords", "white", "vintage"]
+EMPTY_DESIGNS = ["red", "green", "deluxe", "wooden", "upwords", "white", "vintage", "tournament"]
 RULESETS_READ = ["crossword-classic", "crossword-classic", "upwords-10", "upwords-8"]
 
 

@@ -89,6 +89,19 @@ DESIGNS: dict[str, dict[str, Any]] = {
         },
         "text": (245, 245, 245),
     },
+    # A tournament board: yellow squares in a white frame, bright premiums with dark text.
+    "tournament": {
+        "frame": (238, 238, 235),
+        "square": (238, 228, 120),
+        "line": (150, 150, 140),
+        "premium": {
+            "DL": (150, 200, 235),
+            "TL": (40, 110, 200),
+            "DW": (235, 150, 185),
+            "TW": (200, 40, 50),
+        },
+        "text": (40, 40, 45),
+    },
     # An old-style board: cream squares between heavy black raised lines, muted premiums.
     "vintage": {
         "frame": (215, 195, 160),
@@ -140,15 +153,35 @@ WOOD_SETS = [
 ]
 # A thin face some wooden sets are lettered in, as no font above is.
 LIGHT_FONT = "DejaVuSans-ExtraLight.ttf"
+# Tournament sets, as clubs play with: smooth tiles of one dark colour, lettered light in a
+# bold sans (a blank: the plain dark face).
+TOURNAMENT_COLOURS = [
+    (80, 45, 125),  # purple
+    (35, 35, 40),  # black
+    (40, 50, 85),  # navy
+    (60, 70, 80),  # slate
+    (30, 80, 60),  # green
+    (130, 30, 40),  # maroon
+    (25, 95, 130),  # teal
+]
+TOURNAMENT_INKS = [(245, 245, 245), (250, 240, 200), (250, 215, 60)]
+TOURNAMENT_FONTS = [
+    "DejaVuSans-Bold.ttf",
+    "LiberationSans-Bold.ttf",
+    "DejaVuSansCondensed-Bold.ttf",
+    "LiberationSansNarrow-Bold.ttf",
+]
 
 
 @dataclass(frozen=True)
 class TileSet:
-    """A board's tiles all alike: one wood, its grain's strength, one font (None: any)."""
+    """A board's tiles all alike: one wood or colour, its grain's strength, one font (None:
+    any), and for a tournament set its letters' one light ink."""
 
     colour: tuple[int, int, int]
     grain: float
     font: str | None
+    ink: tuple[int, int, int] | None = None
 
 
 INK_COLOURS = [(20, 20, 20), (45, 30, 20), (10, 10, 40), (60, 55, 50)]
@@ -192,6 +225,17 @@ def tile_set(extra: random.Random, unseen: bool = False) -> TileSet:
     return TileSet(colour, grain, extra.choice(faces) if faces else None)
 
 
+def tournament_set(stream: random.Random) -> TileSet:
+    """A tournament set: one dark colour, one light ink, one bold sans."""
+    faces = [d + f for f in TOURNAMENT_FONTS for d in _FONT_DIRS if os.path.exists(d + f)]
+    return TileSet(
+        stream.choice(TOURNAMENT_COLOURS),
+        stream.uniform(0.0, 0.02),
+        stream.choice(faces) if faces else None,
+        stream.choice(TOURNAMENT_INKS),
+    )
+
+
 def fonts(unseen: bool = False) -> list[str]:
     """The font files on this machine that tiles are lettered with (``unseen``: and those
     only held-out photos use)."""
@@ -216,6 +260,7 @@ def _tile_image(
     unseen: bool,
     wood: TileSet | None = None,
     extra: random.Random | None = None,
+    inset: float = 0.0,
 ) -> Image:
     """One tile's top from above, ``size`` pixels square, with its alpha channel; ``wood``, a
     wooden set's tile (its colour and grain drawn from ``extra``)."""
@@ -226,7 +271,7 @@ def _tile_image(
     if wood is not None and extra is not None:
         shade = extra.randint(-12, 12)  # tile to tile the wood's shade varies, not its hue
         colour = tuple(max(0, min(255, c + shade + extra.randint(-3, 3))) for c in wood.colour)
-    if rng.random() < 0.3:
+    if rng.random() < 0.3 and (wood is None or wood.ink is None):
         # An old set's tile, yellowed.
         age = rng.uniform(0.05, 0.25)
         colour = (colour[0], int(colour[1] * (1 - age / 2)), int(colour[2] * (1 - age)))
@@ -248,6 +293,8 @@ def _tile_image(
         letter_size = int(size * rng.uniform(0.5, 0.74) * (0.8 if tile == "QU" else 1.0))
         font = _font(font_path, letter_size)
         ink = rng.choice(INK_COLOURS)
+        if wood is not None and wood.ink is not None:
+            ink = wood.ink
         # Some sets print their letters heavier than any font here: the strokes thickened.
         stroke = 1 if rng.random() < 0.15 else 0
         with_value = not upwords and tile in VALUES
@@ -310,12 +357,15 @@ def draw_board(
     facing: bool = False,
     wood: TileSet | None = None,
     extra: random.Random | None = None,
+    inset: float = 0.0,
 ) -> Image:
     """The board from above, RGB: a frame around the grid of ``CELL``-pixel squares. Tiles
     stand up from it: ``lean`` (pixels, x and y) is how far their tops are seen moved from
     their bases, which shows a side of each, and their shadows fall the other way. With
     ``facing``, each tile is laid facing one of the board's four sides, as players lay theirs
-    facing themselves; with ``wood``, every tile is of that wooden set (``_tile_image``)."""
+    facing themselves; with ``wood``, every tile is of that set (``_tile_image``). ``inset``:
+    how far in from each side, of a square, its premium squares are printed (as on newer
+    boards, where they look like coloured tiles lettered light)."""
     from PIL import Image as PILImage
     from PIL import ImageDraw
 
@@ -342,15 +392,19 @@ def draw_board(
             colour = d["premium"].get(mark, d["square"])
             colour = tuple(max(0, min(255, v + rng.randint(-6, 6))) for v in colour)
             x0, y0 = margin + c * CELL, margin + r * CELL
-            draw.rectangle(
-                (
-                    x0 + line // 2,
-                    y0 + line // 2,
-                    x0 + CELL - 1 - line // 2,
-                    y0 + CELL - 1 - line // 2,
-                ),
-                fill=colour,
+            box = (
+                x0 + line // 2,
+                y0 + line // 2,
+                x0 + CELL - 1 - line // 2,
+                y0 + CELL - 1 - line // 2,
             )
+            if mark and inset:
+                draw.rectangle(box, fill=d["square"])
+                k = int(CELL * inset)
+                box = (box[0] + k, box[1] + k, box[2] - k, box[3] - k)
+                draw.rounded_rectangle(box, max(1, int(CELL * 0.08)), fill=colour)
+            else:
+                draw.rectangle(box, fill=colour)
             if ruleset.scoring == "premium" and (r, c) == (centre, centre) and rng.random() < 0.8:
                 # The centre star.
                 radius = CELL * 0.32

@@ -1,18 +1,18 @@
 """Photos of boards, made up: the reader's training data, its tests' and the bench's.
 
 A board is drawn from above (its design's squares, premium marks and labels, a raised grid on
-a deluxe or old-style board, a wooden board's grain; tiles of a tile colour or a board's tiles
-all of one grained wood and lettered in one font, some yellowed or worn, with a
-letter in a bold or plain, sans or serif font and its small value in a corner, some half off
-their squares), then photographed: put on a table (plain, grained, or a check, striped or
-blotchy cloth) beside a score sheet or a rack, maybe a rack or a hand at the board's edge,
-tiles standing up from the board (their sides seen and their shadows cast, the more the
-steeper the view), seen at an angle up to about 40° through a lens that bends straight lines,
-lit (tungsten or daylight, a lamp's warmth on one side, a shadow, the soft shadow of a head
-or a phone, a glare on the glossy tiles), blurred or shaken, grainy, and JPEG compressed, half
-of them twice (the phone's, then the page's). Everything is drawn from one seed, so the same
-seed makes the same photo. Seeds from ``HELD_OUT`` on (the bench's) also letter tiles in fonts
-that training never sees.
+a deluxe or old-style board, a wooden board's grain; tiles of a tile colour, or a board's tiles
+all of one grained wood lettered in one font or of one tournament set's dark colour lettered
+light, some yellowed or worn, with a letter in a bold or plain, sans or serif font and its
+small value in a corner, some half off their squares), then photographed: put on a table
+(plain, grained, or a check, striped or blotchy cloth) beside a score sheet or a rack, maybe a
+rack or a hand at the board's edge, tiles standing up from the board (their sides seen and
+their shadows cast, the more the steeper the view), seen at an angle up to about 40° through
+a lens that bends straight lines, lit (tungsten or daylight, a lamp's warmth on one side, a
+shadow, the soft shadow of a head or a phone, a glare on the glossy tiles), blurred or shaken,
+grainy, and JPEG compressed, half of them twice (the phone's, then the page's), or as crisp
+as a recent phone's. Everything is drawn from one seed, so the same seed makes the same photo.
+Seeds from ``HELD_OUT`` on (the bench's) also letter tiles in fonts that training never sees.
 
 Needs Pillow (the letters' fonts) besides OpenCV; the server itself never renders.
 """
@@ -35,8 +35,10 @@ from scorekeeper.photo.drawing import (
     TILE_COLOURS,
     Image,
     Tiles,
+    TileSet,
     draw_board,
     tile_set,
+    tournament_set,
 )
 
 # Seeds from VALIDATION on are never trained on: up to HELD_OUT the reader's own tests and
@@ -45,6 +47,9 @@ VALIDATION = 8_000_000
 HELD_OUT = 9_000_000
 NEWER_DESIGNS = 0.3  # of the crossword boards, a white or an old-style one
 WOODEN_SETS = 0.35  # of the crossword boards, tiles all of one wooden set
+TOURNAMENT_SETS = 0.25  # of the crossword boards, a tournament set (half on a tournament board)
+INSET_PREMIUMS = 0.3  # of the crossword boards, premium squares printed inset (``draw_board``)
+CRISP_PHOTOS = 0.35  # of the photos not in a dark room, a recent phone's (``photograph``)
 
 
 @dataclass(frozen=True)
@@ -55,7 +60,16 @@ class Photo:
     tiles: Tiles  # the top tile of each square that has one
     corners: list[tuple[float, float]]  # the grid's corners in the photo: TL, TR, BR, BL
     design: str
-    wooden: bool = False  # its tiles all of one wooden set
+    tile_set: TileSet | None = None  # its tiles all of one set, wooden or a tournament set
+    crisp: bool = False  # a recent phone's photo (``photograph``)
+
+    @property
+    def wooden(self) -> bool:
+        return self.tile_set is not None and self.tile_set.ink is None
+
+    @property
+    def tournament(self) -> bool:
+        return self.tile_set is not None and self.tile_set.ink is not None
 
 
 def _lens(
@@ -211,11 +225,14 @@ def photograph(
     lean: tuple[float, float] = (0.0, 0.0),
     steep: bool = False,
     dim: bool = False,
+    crisp: random.Random | None = None,
 ) -> tuple[Image, list[tuple[float, float]]]:
     """The board on a table, seen by a phone at an angle in some light; and the grid's corners.
     ``lean`` says which way the camera leans (the board's far side, in its pixels). With
     ``steep``, the phone is held well to one side (the board seen 40° to 60° from above, its
-    far rows a sliver); with ``dim``, the room is dark (the photo dark and grainy)."""
+    far rows a sliver); with ``dim``, the room is dark (the photo dark and grainy); with
+    ``crisp`` (a stream of its own), a recent phone's photo: in focus, still, hardly grainy,
+    and sharpened as phones do."""
     side = board.shape[0]
     width = rng.randint(1000, 1600)
     height = int(width * rng.uniform(0.72, 1.33))
@@ -345,20 +362,23 @@ def photograph(
         photo *= (1 - rng.uniform(0.1, 0.35) * r2)[:, :, None]
     photo = np.clip(photo, 0, 255)
     blur = rng.uniform(0, 1.8)
-    if blur > 0.3:
+    if blur > 0.3 and crisp is None:
         photo = cv2.GaussianBlur(photo, (0, 0), blur)
-    if rng.random() < 0.3:
+    if rng.random() < 0.3 and crisp is None:
         # Shake: a short streak.
         length = rng.randint(3, 11)
         kernel = np.zeros((length, length), np.float32)
         kernel[length // 2, :] = 1 / length
         rot = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1)
         photo = cv2.filter2D(photo, -1, cv2.warpAffine(kernel, rot, (length, length)))
-    photo += (
-        np.random.default_rng(rng.randint(0, 2**31))
-        .normal(0, rng.uniform(4, 12) if dim else rng.uniform(1, 8), photo.shape)
-        .astype(np.float32)
-    )
+    noise = np.random.default_rng(rng.randint(0, 2**31))
+    grainy = rng.uniform(4, 12) if dim else rng.uniform(1, 8)
+    if crisp is not None:
+        # A phone's own noise reduction and sharpening: little grain, edges with a halo.
+        grainy = crisp.uniform(0.5, 2.5)
+        soft = cv2.GaussianBlur(photo, (0, 0), crisp.uniform(1.0, 2.0))
+        photo = photo + crisp.uniform(0.2, 0.9) * (photo - soft)
+    photo += noise.normal(0, grainy, photo.shape).astype(np.float32)
     if dim and rng.random() < 0.6:
         # The phone's noise reduction, smearing the grain and the letters' edges alike.
         photo = cv2.GaussianBlur(photo, (0, 0), rng.uniform(0.6, 1.2))
@@ -405,12 +425,14 @@ def render(
     with ``facing``, each tile laid facing one of the board's sides (``draw_board``); with
     ``steep`` and ``dim``, seen from well to the side and in a dark room (``photograph``);
     with ``tops``, the tiles' tops seen that far (of a square, x and y) from their squares, the
-    far side of the photo that way; ``newer=False``, without the white and old-style boards and
-    the wooden sets (the photo a seed made before they were drawn)."""
+    far side of the photo that way; ``newer=False``, without the white, old-style and tournament
+    boards, the wooden and tournament sets, the inset premium squares and the crisp photos (the
+    photo a seed made before they were drawn)."""
     rng = random.Random(seed)
     # The board designs and tile sets added later draw from a stream of their own, so that the
     # photos drawn before them stay as they were.
     extra = random.Random(f"{seed}/sets")
+    chosen_design = design
     if design is None:
         design = (
             "upwords"
@@ -419,23 +441,39 @@ def render(
         )
         if design != "upwords" and extra.random() < NEWER_DESIGNS and newer:
             design = extra.choice(["white", "vintage"])
-    wood = None
+    one_set = None
     if ruleset.family == "crossword" and extra.random() < WOODEN_SETS and newer:
-        wood = tile_set(extra, unseen=seed >= HELD_OUT)
+        one_set = tile_set(extra, unseen=seed >= HELD_OUT)
+    tournament = random.Random(f"{seed}/tournament")
+    if ruleset.family == "crossword" and newer and tournament.random() < TOURNAMENT_SETS:
+        one_set = tournament_set(tournament)
+        if chosen_design is None and tournament.random() < 0.5:
+            design = "tournament"
     # The tiles' tops seen moved towards the photo's far side, by up to a sixth of a square.
     heading = rng.uniform(0, 2 * np.pi)
     depth = CELL * (rng.uniform(0.12, 0.3) if steep else rng.uniform(0.0, 0.17))
     lean = (float(np.sin(heading) * depth), float(-np.cos(heading) * depth))
     if tops is not None:
         lean = (tops[0] * CELL, tops[1] * CELL)
-    board = draw_board(rng, ruleset, tiles, design, lean, seed >= HELD_OUT, facing, wood, extra)
+    looks = random.Random(f"{seed}/looks")
+    inset = 0.0
+    if ruleset.family == "crossword" and newer and looks.random() < INSET_PREMIUMS:
+        inset = looks.uniform(0.06, 0.14)
+    board = draw_board(
+        rng, ruleset, tiles, design, lean, seed >= HELD_OUT, facing, one_set, extra, inset
+    )
     margin = (board.shape[0] - ruleset.size * CELL) // 2
-    rgb, corners = photograph(rng, board, ruleset.size, margin, lean, steep, dim)
+    stream = random.Random(f"{seed}/crisp")
+    crisp = stream if newer and not dim and stream.random() < CRISP_PHOTOS else None
+    rgb, corners = photograph(rng, board, ruleset.size, margin, lean, steep, dim, crisp)
     if rng.random() < 0.5:
         # The phone's own JPEG, then the page's JPEG of it.
         first = cv2.imdecode(np.frombuffer(encode(rgb, rng.randint(75, 95)), np.uint8), 1)
         rgb = np.asarray(cv2.cvtColor(np.asarray(first), cv2.COLOR_BGR2RGB), np.uint8)
-    return Photo(encode(rgb, rng.randint(40, 92)), tiles, corners, design, wood is not None)
+    quality = rng.randint(40, 92)
+    if crisp is not None:
+        quality = crisp.randint(80, 92)  # the scorer page's own JPEG, of a photo worth reading
+    return Photo(encode(rgb, quality), tiles, corners, design, one_set, crisp is not None)
 
 
 def as_file(photo: Photo) -> io.BytesIO:

@@ -1,6 +1,6 @@
 """Train the square reader (``model.onnx``) on made-up photos (``render``).
 
-    python -m scorekeeper.photo.train [--boards 1500] [--epochs 8] [--seed 3] [--jobs 2]
+    python -m scorekeeper.photo.train [--boards 2500] [--epochs 8] [--seed 3] [--jobs 2]
                                       [--threads 1] [--steep 0] [--dim 0] [--cache FILE]
                                       [--out FILE]
 
@@ -14,8 +14,8 @@ the packages the renderer needs at the project's locked versions::
         opencv-python-headless==5.0.0.93 pillow==13.0.0
     PYTHONPATH=. nice -n 19 /tmp/trainvenv/bin/python -m scorekeeper.photo.train --threads 2
 
-(torch 2.13.0 is the CPU build here). On a 2-core AMD EPYC it took 13 minutes: 4½ to render
-the 254,000 squares (two processes), then about a minute a pass over them on two threads;
+(torch 2.13.0 is the CPU build here). On a 2-core AMD EPYC it took 20 minutes: 8 to render
+the 420,000 squares (two processes), then about 1½ minutes a pass over them on two threads;
 ``--cache`` keeps the squares in an .npz file for another run. Boards for training
 are rendered from seeds ``seed * 1_000_000 + i`` (``--seed`` 0 to 7, refused where they would
 reach ``render.VALIDATION``, 8,000,000: the reader's tests and the renders its geometry was
@@ -184,7 +184,7 @@ def main() -> None:
     import torch
 
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--boards", type=int, default=1500)
+    parser.add_argument("--boards", type=int, default=2500)
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=2, help="processes rendering")

@@ -14,7 +14,11 @@ pytest.importorskip("onnxruntime")
 from referee import RULESETS  # noqa: E402
 from scorekeeper.photo import reader  # noqa: E402
 from scorekeeper.photo.reader import MAX_PIXELS, PhotoError, decode, read  # noqa: E402
-from scorekeeper.photo.render import encode, random_tiles, render  # noqa: E402
+from scorekeeper.photo.render import (  # noqa: E402
+    encode,
+    random_tiles,
+    render,
+)
 from scorekeeper.photo.squares import each_tile_its_way, stray_tiles_are_empty  # noqa: E402
 from tests.factories import png_header  # noqa: E402
 
@@ -52,7 +56,9 @@ def wrong(reading, tiles):
 def test_a_rendered_board_reads_as_drawn(seed, ruleset):
     rules = RULESETS[ruleset]
     tiles = random_tiles(random.Random(seed), rules, 0.3)
-    photo = render(seed, rules, tiles)
+    # The photos these seeds made when the test was written (the newer looks have tests of
+    # their own).
+    photo = render(seed, rules, tiles, newer=False)
     reading = read(photo.jpeg, rules.size)
     occupancy, letters = wrong(reading, tiles)
     assert len(reading.squares()) == rules.size and all(
@@ -79,7 +85,9 @@ def _width(jpeg: bytes) -> int:
     return int(cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR).shape[1])
 
 
-@pytest.mark.parametrize("design", ["red", "green", "deluxe", "wooden", "white", "vintage"])
+@pytest.mark.parametrize(
+    "design", ["red", "green", "deluxe", "wooden", "white", "vintage", "tournament"]
+)
 def test_an_empty_board_reads_empty(design):
     # Its premium squares' printing ("TW", "DOUBLE WORD SCORE", the star) is no tile.
     photo = render(11, CROSSWORD, {}, design)
@@ -100,6 +108,49 @@ def test_wooden_tiles_on_a_white_or_an_old_style_board_read_as_drawn(design):
     # doubtfully reads empty by design) and 95% of the letters.
     assert len(occupancy) <= 2, occupancy
     assert len(letters) <= len(tiles) // 20, letters
+
+
+@pytest.mark.parametrize("design", ["white", "green"])
+def test_an_empty_board_whose_premium_squares_are_printed_inset_reads_empty(design):
+    # Printed inset and lettered light, a premium square looks like a coloured tile.
+    seed = next(s for s in range(100, 300) if random.Random(f"{s}/looks").random() < 0.1)
+    photo = render(seed, CROSSWORD, {}, design)
+    reading = read(photo.jpeg, CROSSWORD.size)
+    assert reading.squares() == [[""] * 15 for _ in range(15)]
+
+
+@pytest.mark.parametrize("design", ["tournament", "green"])
+def test_a_tournament_set_s_light_letters_on_dark_tiles_read_as_drawn(design):
+    # A club's tiles: one dark colour, lettered light; their blanks plain dark faces.
+    tiles = random_tiles(random.Random(31), CROSSWORD, 0.3)
+    tiles.update({(7, 7): "?", (7, 8): "Q"})
+    seed = next(s for s in range(200, 400) if random.Random(f"{s}/tournament").random() < 0.1)
+    photo = render(seed, CROSSWORD, tiles, design)
+    assert photo.tournament and photo.design == design
+    occupancy, letters = wrong(read(photo.jpeg, CROSSWORD.size), tiles)
+    assert len(occupancy) <= 2, occupancy
+    assert len(letters) <= len(tiles) // 20, letters
+
+
+def test_a_recent_phone_s_crisp_photo_of_thin_letters_reads_as_drawn():
+    # Sharpened and hardly grainy, a thin I is still a letter, not a premium square's printing.
+    seed = next(s for s in range(400, 700) if _crisp_and_thin(s))
+    tiles = random_tiles(random.Random(seed), CROSSWORD, 0.3)
+    tiles.update({(7, 6): "I", (7, 7): "I", (7, 8): "L"})
+    photo = render(seed, CROSSWORD, tiles)
+    assert photo.crisp and photo.wooden
+    occupancy, letters = wrong(read(photo.jpeg, CROSSWORD.size), tiles)
+    assert len(occupancy) <= 2, occupancy
+    assert len(letters) <= len(tiles) // 20, letters
+    assert read(photo.jpeg, CROSSWORD.size).squares()[7][6:9] == ["I", "I", "L"]
+
+
+def _crisp_and_thin(seed: int) -> bool:
+    from scorekeeper.photo.drawing import LIGHT_FONT
+
+    photo = render(seed, CROSSWORD, {})
+    face = photo.tile_set.font if photo.tile_set else None
+    return photo.crisp and photo.wooden and face is not None and face.endswith(LIGHT_FONT)
 
 
 def test_a_board_turned_on_the_table_reads_the_right_way_up():
@@ -493,10 +544,13 @@ def test_tiles_whose_tops_are_seen_half_a_square_off_are_read_where_they_stand(s
     }
     photo = render(seed, CROSSWORD, tiles, steep=True, tops=tops, newer=False)
     occupancy, letters = wrong(read(photo.jpeg, 15), tiles)
-    assert len(occupancy) <= 1 and len(letters) <= 2, (occupancy, letters)
+    # At least 80% of the 23 letters (seen so low, a letter is a sliver) ...
+    assert len(occupancy) <= 1 and len(letters) <= 4, (occupancy, letters)
     with mock.patch.object(flat, "TOWARDS", ()):
-        occupancy, letters = wrong(read(photo.jpeg, 15), tiles)
-    assert len(letters) >= 5, "the tops are seen off their squares"
+        off_occupancy, off_letters = wrong(read(photo.jpeg, 15), tiles)
+    # ... and read where the squares are, twice as many wrong.
+    wrong_there = len(off_occupancy) + len(off_letters)
+    assert wrong_there >= max(5, 2 * (len(occupancy) + len(letters))), "tops seen off squares"
 
 
 def test_the_far_side_is_the_way_the_board_is_seen_smaller():
