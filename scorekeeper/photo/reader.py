@@ -19,7 +19,9 @@ that may hold a tile are read in the four turns and the turn whose letters read 
 kept; a tile seen turned that way (players lay their tiles facing themselves) takes its letter
 from the turn it reads best in. A square that reads as no letter any way round but partly as
 empty is a premium square's printing, read as empty, and so are squares read as tiles that no
-play leaves (a lone tile read doubtfully, a group of blanks alone: a glare's white).
+play leaves (a lone tile read doubtfully, a group of blanks alone: a glare's white). A square
+read as empty beside a tile that has the tiles' colour, not its kind's, is a tile, and one read
+as a blank that has its kind's colour is empty (``colours``).
 
 Bounded: the photo's size is read from its header and refused past ``MAX_PIXELS`` before it is
 decoded; it is read at most ``WORK_SIDE`` pixels a side.
@@ -38,7 +40,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from scorekeeper.photo.flat import ROOM, cuts, moved, straighten, tops
+from scorekeeper.photo.colours import as_coloured, by_colour, square_colours
+from scorekeeper.photo.flat import CONTEXT, ROOM, SQUARE, cuts, moved, straighten, tops
 from scorekeeper.photo.premiums import (
     PREMIUM_FIT,
     PREMIUM_SIZE,
@@ -542,6 +545,10 @@ def read_image(rgb: Image, n: int) -> Reading:
     if dx or dy:
         flat = moved(wide, n, dx, dy)
         upright = classify(cuts(flat, n)).reshape(n, n, OUTPUTS)
+    coloured_tiles, coloured_empty = by_colour(upright, square_colours(flat, n, SQUARE, CONTEXT))
+    if dx or dy:
+        # Seen from low down, a tall tile's side fills the square beyond it with its colour.
+        coloured_tiles[:] = False
     # Only a square that may hold a tile reads differently turned: the rest keep their reading.
     tiled = upright[:, :, 0] < 0.9
     best_class = upright.argmax(axis=2)
@@ -564,7 +571,8 @@ def read_image(rgb: Image, n: int) -> Reading:
     if len(turns) == 4:
         one_way = [chances.copy() for chances in turns]
         turns = each_tile_its_way(turns)
-    for chances in turns + one_way:
+    for turn, chances in enumerate(turns + one_way):
+        as_coloured(chances, np.rot90(coloured_tiles, turn % 4), np.rot90(coloured_empty, turn % 4))
         stray_tiles_are_empty(chances)
     outline = [(float(x), float(y)) for x, y in corners]
     reading = Reading(n, turns[0], outline, tuple(turns), 0, tuple(one_way))
