@@ -1,9 +1,9 @@
 """The board read from real photos: ``python -m bench photo-real DIR``.
 
 Real photos can't be made here, so they are not in the repository: this reads a folder of
-them, each ``NAME.jpg`` (or ``.jpeg``, ``.png``) beside ``NAME.txt``, what the board shows as
-written by hand: one line per row, top to bottom as the photo shows the board, one character
-per square:
+them, each ``NAME.jpg`` (or ``.jpeg``, ``.png``) beside ``NAME.txt`` (or with ``--truth``, its
+``NAME.txt`` in another folder), what the board shows as written by hand: one line per row,
+top to bottom as the photo shows the board, one character per square:
 
     .   an empty square
     A-Z a tile of that letter (a blank showing a letter: that letter)
@@ -17,6 +17,10 @@ squares (``row,col:truth>read``) and one JSON object last: the share of squares 
 tile or empty, of letters read right (``*`` and ``#`` tiles left out), boards found, and the
 read time (median, p90). The way up the board is read in is the one whose squares agree
 best (a photo may show the board from any side).
+
+``bench/real_boards/`` holds what the boards of public photos taken by others show, each
+folder's ``SOURCES.md`` naming every photo's repository, commit and path: fetch them into a
+folder under those names and read it with ``--truth bench/real_boards/FOLDER``.
 """
 
 from __future__ import annotations
@@ -60,16 +64,22 @@ def _letter_only(wrong: str) -> bool:
     return (want == ".") == (got == ".")
 
 
-def run(folder: Path) -> dict[str, Any]:
+def run(folder: Path, truths: Path | None = None) -> dict[str, Any]:
+    """The shares of ``folder``'s photos read right, each against its ``NAME.txt`` beside it
+    or in ``truths``."""
     from scorekeeper.photo.reader import PhotoError, read
 
     squares = squares_right = letters = letters_right = found = 0
     found_squares = found_squares_right = found_letters = found_letters_right = 0
     times = []
     photos = sorted(p for p in folder.iterdir() if p.suffix.lower() in {".jpg", ".jpeg", ".png"})
-    photos = [p for p in photos if p.with_suffix(".txt").exists()]
+
+    def truth_of(photo: Path) -> Path:
+        return truths / f"{photo.stem}.txt" if truths else photo.with_suffix(".txt")
+
+    photos = [p for p in photos if truth_of(p).exists()]
     for photo in photos:
-        truth = _truth(photo.with_suffix(".txt"))
+        truth = _truth(truth_of(photo))
         data = _as_sent(photo)
         start = time.perf_counter()
         try:
@@ -109,7 +119,7 @@ def run(folder: Path) -> dict[str, Any]:
             if want.isalpha() or want == "?"
         )
     if not photos:
-        raise SystemExit(f"{folder}: no photo with its .txt beside it")
+        raise SystemExit(f"{folder}: no photo with its NAME.txt beside it or in --truth")
     return {
         "real_photos": len(photos),
         "real_found_share": round(found / len(photos), 3),
@@ -130,8 +140,14 @@ def main(argv: list[str]) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("folder", type=Path, help="photos, each with its NAME.txt beside it")
+    parser.add_argument(
+        "--truth",
+        type=Path,
+        help="a folder of the NAME.txt files instead (bench/real_boards/*: what the boards of "
+        "the photos its SOURCES.md names show)",
+    )
     args = parser.parse_args(argv)
     from bench.procs import machine
 
     print(f"machine: {machine()}")
-    print(json.dumps(run(args.folder)))
+    print(json.dumps(run(args.folder, args.truth)))

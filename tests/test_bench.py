@@ -189,3 +189,46 @@ def test_real_photos_are_read_against_what_their_boards_show(tmp_path: Path) -> 
     assert figures["real_photos"] == 1 and figures["real_found_share"] == 1.0
     assert figures["real_occupancy_accuracy"] == 1.0
     assert figures["real_letter_accuracy"] == 1.0  # H, O, S, E and the blank
+
+
+def test_real_photos_are_read_against_their_boards_kept_in_another_folder(tmp_path: Path) -> None:
+    pytest.importorskip("cv2")
+    pytest.importorskip("onnxruntime")
+    from bench import photo_real
+    from referee import RULESETS
+    from scorekeeper.photo.render import render
+
+    rules = RULESETS["crossword-classic"]
+    tiles = {(7, 5 + i): letter for i, letter in enumerate("WORD")}
+    photos, truths = tmp_path / "photos", tmp_path / "truths"
+    photos.mkdir()
+    truths.mkdir()
+    (photos / "board.jpg").write_bytes(render(8_300_004, rules, tiles).jpeg)
+    (photos / "other.jpg").write_bytes(render(8_300_008, rules, {}).jpeg)  # no board written
+    rows = [["."] * 15 for _ in range(15)]
+    for (r, c), tile in tiles.items():
+        rows[r][c] = tile
+    (truths / "board.txt").write_text("\n".join("".join(row) for row in rows) + "\n")
+    figures = photo_real.run(photos, truths)
+    assert figures["real_photos"] == 1 and figures["real_letter_accuracy"] == 1.0
+    with pytest.raises(SystemExit):
+        photo_real.run(photos, tmp_path / "elsewhere")
+
+
+def test_every_real_board_kept_is_named_in_its_sources_and_well_formed() -> None:
+    import re
+
+    from bench.photo_real import _truth
+
+    folder = Path(__file__).resolve().parent.parent / "bench" / "real_boards"
+    sources = (folder / "SOURCES.md").read_text()
+    rows = re.findall(
+        r"^\| ([\w-]+) \| ([\w.-]+/[\w.-]+) \| ([0-9a-f]{40}) \| (\S+) \|", sources, re.M
+    )
+    named = {name for name, *_ in rows}
+    boards = {path.stem for path in folder.glob("*.txt")}
+    assert boards and boards == named and len(rows) == len(named)
+    for board in boards:
+        truth = _truth(folder / f"{board}.txt")
+        assert len(truth) == 15
+        assert all(re.fullmatch(r"[.A-Z?*#]{15}", row) for row in truth), board
