@@ -25,6 +25,11 @@ PREMIUM_SIZE = 15  # the one board size with premium squares, laid out alike in 
 PREMIUM_FIT = 0.5
 PREMIUM_GAIN = 0.3
 SHIFT_FIT = 0.4
+# Once the squares are read, the empty ones alone place the grid: a shift a square each way
+# is taken where they fit the premium squares at least READ_FIT, and READ_GAIN better than
+# where the grid stands.
+READ_FIT = 0.3
+READ_GAIN = 0.2
 
 
 @cache
@@ -73,6 +78,36 @@ def onto_the_premiums(
         return corners
     moved = ideal + np.array([best[1], best[0]], np.float32) * pitch
     return np.asarray(cv2.perspectiveTransform(moved[None], np.linalg.inv(forward))[0], np.float32)
+
+
+def shift_by_read_premiums(
+    empty: npt.NDArray[np.bool_], colours: Floats, n: int
+) -> tuple[int, int]:
+    """The rows and columns (each -1, 0 or 1) the grid is a square off by, told by the
+    squares read as empty alone: ``empty`` and ``colours`` (n + 2 a side: the grid and the
+    squares round it) say which square the network reads as empty, and its colour. Tiles
+    cover premium squares and plain ones alike, and stand out from the board as premium
+    squares do, so on a crowded board they hide the premiums' pattern from their colours
+    alone (``onto_the_premiums``): left out, the empty squares show it."""
+    layout = _premium_layout() > 0
+    layout[n // 2, n // 2] = True  # the centre's star stands out as the premiums do
+    fits: dict[tuple[int, int], float] = {}
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            window = np.s_[1 + dr : 1 + dr + n, 1 + dc : 1 + dc + n]
+            seen, shown = empty[window], colours[window]
+            if (seen & ~layout).sum() < 10 or (seen & layout).sum() < 5:
+                continue
+            plain = np.median(shown[seen & ~layout], axis=0)
+            apart = np.linalg.norm(shown - plain, axis=2)[seen]
+            if apart.std() < 1e-6:
+                continue
+            fits[(dr, dc)] = float(np.corrcoef(apart, layout[seen])[0, 1])
+    here = fits.get((0, 0), -1.0)
+    best = max(fits, key=lambda shift: fits[shift], default=(0, 0))
+    if fits.get(best, -1.0) >= max(READ_FIT, here + READ_GAIN):
+        return best
+    return 0, 0
 
 
 def grid_by_premiums(

@@ -14,14 +14,17 @@ its premium squares stand out from its plain ones. Each square is cut out with a
 neighbours (a tile half off its square still shows most of itself there), the cuts moved
 towards the far side where the tiles' tops are seen there (``flat``), and read by a small
 network (``model.onnx``, trained by ``scorekeeper.photo.train`` on made-up photos): empty, a
-letter, a blank, or a tile seen turned. Which way up the board lies is unknown, so the squares
-that may hold a tile are read in the four turns and the turn whose letters read most surely is
-kept; a tile seen turned that way (players lay their tiles facing themselves) takes its letter
-from the turn it reads best in. A square that reads as no letter any way round but partly as
-empty is a premium square's printing, read as empty, and so are squares read as tiles that no
-play leaves (a lone tile read doubtfully, a group of blanks alone: a glare's white). A square
-read as empty beside a tile that has the tiles' colour, not its kind's, is a tile, and one read
-as a blank that has its kind's colour is empty (``colours``).
+letter, a blank, or a tile seen turned. On a 15 × 15 board the squares round the grid are read
+too, and the grid moved a square where the squares read as empty fit the premium squares'
+pattern only there (tiles, which stand out from a board as its premiums do, left out). Which
+way up the board lies is unknown, so the squares that may hold a tile are read in the four
+turns and the turn whose letters read most surely is kept; a tile seen turned that way
+(players lay their tiles facing themselves) takes its letter from the turn it reads best in.
+A square that reads as no letter any way round but partly as empty is a premium square's
+printing, read as empty, and so are squares read as tiles that no play leaves (a lone tile
+read doubtfully, a group of blanks alone: a glare's white). A square read as empty beside a
+tile that has the tiles' colour, not its kind's, is a tile, and one read as a blank that has
+its kind's colour is empty (``colours``).
 
 Bounded: the photo's size is read from its header and refused past ``MAX_PIXELS`` before it is
 decoded; it is read at most ``WORK_SIDE`` pixels a side.
@@ -47,6 +50,7 @@ from scorekeeper.photo.premiums import (
     PREMIUM_SIZE,
     grid_by_premiums,
     onto_the_premiums,
+    shift_by_read_premiums,
 )
 from scorekeeper.photo.squares import (
     CLASSES,
@@ -527,6 +531,31 @@ def classify(batch: Floats) -> Floats:
     return np.asarray(exp / exp.sum(axis=1, keepdims=True), np.float32)
 
 
+def _onto_the_read_premiums(
+    rgb: Image, corners: npt.NDArray[np.float32], n: int, upright: Floats
+) -> npt.NDArray[np.float32] | None:
+    """The grid moved a square where the squares read as empty say it is a square off
+    (``shift_by_read_premiums``), or None: the squares round the grid are read too."""
+    to_photo = cv2.getPerspectiveTransform(
+        np.array([(0, 0), (n, 0), (n, n), (0, n)], np.float32), np.asarray(corners, np.float32)
+    )
+
+    def grid(first: float, last: float, dr: float = 0, dc: float = 0) -> Quad:
+        square = [(first + dc, first + dr), (last + dc, first + dr), (last + dc, last + dr),
+                  (first + dc, last + dr)]  # fmt: skip
+        return np.asarray(cv2.perspectiveTransform(np.array([square], np.float32), to_photo)[0])
+
+    around = straighten(rgb, grid(-1, n + 1), n + 2, CONTEXT)
+    ring = np.ones((n + 2, n + 2), bool)
+    ring[1:-1, 1:-1] = False
+    chances = np.zeros((n + 2, n + 2, OUTPUTS), np.float32)
+    chances[1:-1, 1:-1] = upright
+    chances[ring] = classify(cuts(around, n + 2, ring))
+    colours = square_colours(around, n + 2, SQUARE, CONTEXT)
+    dr, dc = shift_by_read_premiums(chances[:, :, 0] >= 0.5, colours, n)
+    return grid(0, n, dr, dc) if dr or dc else None
+
+
 def read(data: bytes, n: int) -> Reading:
     """Read an ``n`` × ``n`` board from a photo's bytes; ``PhotoError`` when there is none."""
     return read_image(decode(data), n)
@@ -541,6 +570,13 @@ def read_image(rgb: Image, n: int) -> Reading:
     wide = straighten(rgb, corners, n, ROOM)
     flat = moved(wide, n, 0, 0)
     upright = classify(cuts(flat, n)).reshape(n, n, OUTPUTS)
+    if n == PREMIUM_SIZE:
+        shifted = _onto_the_read_premiums(rgb, corners, n, upright)
+        if shifted is not None:
+            corners = shifted
+            wide = straighten(rgb, corners, n, ROOM)
+            flat = moved(wide, n, 0, 0)
+            upright = classify(cuts(flat, n)).reshape(n, n, OUTPUTS)
     dx, dy = tops(wide, corners, n, upright, classify)
     if dx or dy:
         flat = moved(wide, n, dx, dy)

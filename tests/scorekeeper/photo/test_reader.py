@@ -261,6 +261,53 @@ def test_a_grid_a_square_off_on_a_crowded_board_is_moved_onto_its_premium_square
     assert len(occupancy) > 20, "the grid's lines alone leave it a square off"
 
 
+@pytest.mark.parametrize("seed", [8_300_020, 8_300_097])
+def test_a_tournament_board_crowded_with_dark_tiles_is_read_where_its_empty_squares_say(seed):
+    # Dark tiles over much of a tournament board stand out from its yellow squares as its
+    # premium squares do: by colour alone the grid fits a row or a column off; the squares
+    # read as empty, the tiles left out, fit the premium squares only where the grid is.
+    from scorekeeper.photo import premiums
+
+    rules = RULESETS["crossword-classic"]
+    rng = random.Random(seed)
+    tiles = random_tiles(rng, rules, rng.uniform(0.0, 0.5))
+    photo = render(seed, rules, tiles)
+    reading = read(photo.jpeg, rules.size)
+    assert _corners_off(photo, reading, rules.size) < 1 / 2
+    occupancy, letters = wrong(reading, tiles)
+    assert len(occupancy) <= 3 and len(letters) <= len(tiles) // 10, (occupancy, letters)
+    with mock.patch.object(premiums, "READ_FIT", 2.0):  # no shift is ever taken
+        off = read(photo.jpeg, rules.size)
+    assert _corners_off(photo, off, rules.size) > 3 / 4
+    assert len(wrong(off, tiles)[0]) > 40, "the grid's lines and colours alone leave it off"
+
+
+def test_the_empty_squares_fit_the_premium_squares_only_where_the_grid_lies():
+    import numpy as np
+
+    from scorekeeper.photo.premiums import _premium_layout, shift_by_read_premiums
+
+    n = 15
+    layout = np.pad(_premium_layout() > 0, 1)
+    layout[8, 8] = True  # the star
+    rng = np.random.default_rng(1)
+    colours = np.where(layout[:, :, None], (60.0, 170.0, 120.0), (100.0, 128.0, 150.0))
+    colours = colours + rng.normal(0, 2, colours.shape)
+    colours[0, :] = colours[:, 0] = colours[-1, :] = colours[:, -1] = (50.0, 150.0, 160.0)
+    # Tiles over 60% of the board, plain and premium squares alike, as dark as no square.
+    tiled = np.zeros((n + 2, n + 2), bool)
+    tiled[1:-1, 1:-1] = rng.random((n, n)) < 0.6
+    colours[tiled] = (20.0, 128.0, 128.0)
+    empty = ~tiled
+    assert shift_by_read_premiums(empty, colours, n) == (0, 0)
+    # The same board with the grid found a row down and a column left: the squares round it
+    # hold what the board shows there.
+    grown = np.pad(colours, ((1, 1), (1, 1), (0, 0)), mode="edge")
+    grown_empty = np.pad(empty, 1, constant_values=True)
+    off = np.s_[2 : 2 + n + 2, 0 : n + 2]
+    assert shift_by_read_premiums(grown_empty[off], grown[off], n) == (-1, 1)
+
+
 def test_a_board_whose_empty_half_holds_a_grid_of_half_size_squares_is_read_whole():
     # A game's words in one half of an Upwords board: the empty half's lines stand out more
     # than the tiled half's, and 10 squares of half the size fit it, meeting every other line.
