@@ -65,13 +65,11 @@ def square_colours(flat: Image, n: int, square: int, context: int) -> Floats:
     """Each square's colour (n × n × 3, CIELAB, lightness weighted by ``LIGHTNESS``): the
     median of its middle half, where a tile's face shows past its letter's strokes."""
     lab = cv2.cvtColor(flat, cv2.COLOR_RGB2LAB).astype(np.float32)
+    grid = lab[context : context + n * square, context : context + n * square]
     lo, hi = square // 4, square - square // 4
-    colours = np.empty((n, n, 3), np.float32)
-    for r in range(n):
-        for c in range(n):
-            top, left = context + r * square, context + c * square
-            middle = lab[top + lo : top + hi, left + lo : left + hi].reshape(-1, 3)
-            colours[r, c] = np.median(middle, axis=0)
+    middles = grid.reshape(n, square, n, square, 3)[:, lo:hi, :, lo:hi]
+    colours = np.median(middles.transpose(0, 2, 1, 3, 4).reshape(n, n, -1, 3), axis=2)
+    colours = colours.astype(np.float32)
     colours[:, :, 0] *= LIGHTNESS
     return colours
 
