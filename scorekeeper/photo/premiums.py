@@ -1,15 +1,20 @@
 """Where a 15 × 15 board's grid lies, told by its premium squares: they stand out from the
 board's plain squares in a layout every ruleset of that size shares (RULES.md §4), which a
 frame or a cloth whose lines fit a grid a square or two out can't match (``photo.reader``);
-and where no grid's lines show at all, they alone place the grid in the board's outline."""
+where no grid's lines show at all, they alone place the grid in the board's outline; and once
+the squares are read, the empty ones alone place it on a board crowded with tiles."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 import cv2
 import numpy as np
 import numpy.typing as npt
+
+from scorekeeper.photo.colours import square_colours
+from scorekeeper.photo.flat import CONTEXT, SQUARE, cuts, straighten
 
 Floats = npt.NDArray[np.float32]
 Image = npt.NDArray[np.uint8]
@@ -108,6 +113,36 @@ def shift_by_read_premiums(
     if fits.get(best, -1.0) >= max(READ_FIT, here + READ_GAIN):
         return best
     return 0, 0
+
+
+def onto_the_read_premiums(
+    rgb: Image,
+    corners: npt.NDArray[np.float32],
+    n: int,
+    upright: Floats,
+    classify: Callable[[Floats], Floats],
+) -> npt.NDArray[np.float32] | None:
+    """The grid moved a square where the squares read as empty say it is a square off
+    (``shift_by_read_premiums``), or None: ``upright`` is how the grid's squares read, and
+    the squares round it are read too (by ``classify``)."""
+    to_photo = cv2.getPerspectiveTransform(
+        np.array([(0, 0), (n, 0), (n, n), (0, n)], np.float32), np.asarray(corners, np.float32)
+    )
+
+    def grid(first: float, last: float, dr: float = 0, dc: float = 0) -> npt.NDArray[np.float32]:
+        square = [(first + dc, first + dr), (last + dc, first + dr), (last + dc, last + dr),
+                  (first + dc, last + dr)]  # fmt: skip
+        return np.asarray(cv2.perspectiveTransform(np.array([square], np.float32), to_photo)[0])
+
+    around = straighten(rgb, grid(-1, n + 1), n + 2, CONTEXT)
+    ring = np.ones((n + 2, n + 2), bool)
+    ring[1:-1, 1:-1] = False
+    empty = np.zeros((n + 2, n + 2), bool)
+    empty[1:-1, 1:-1] = upright[:, :, 0] >= 0.5
+    empty[ring] = classify(cuts(around, n + 2, ring))[:, 0] >= 0.5
+    colours = square_colours(around, n + 2, SQUARE, CONTEXT)
+    dr, dc = shift_by_read_premiums(empty, colours, n)
+    return grid(0, n, dr, dc) if dr or dc else None
 
 
 def grid_by_premiums(

@@ -50,7 +50,7 @@ from scorekeeper.photo.premiums import (
     PREMIUM_SIZE,
     grid_by_premiums,
     onto_the_premiums,
-    shift_by_read_premiums,
+    onto_the_read_premiums,
 )
 from scorekeeper.photo.squares import (
     CLASSES,
@@ -531,31 +531,6 @@ def classify(batch: Floats) -> Floats:
     return np.asarray(exp / exp.sum(axis=1, keepdims=True), np.float32)
 
 
-def _onto_the_read_premiums(
-    rgb: Image, corners: npt.NDArray[np.float32], n: int, upright: Floats
-) -> npt.NDArray[np.float32] | None:
-    """The grid moved a square where the squares read as empty say it is a square off
-    (``shift_by_read_premiums``), or None: the squares round the grid are read too."""
-    to_photo = cv2.getPerspectiveTransform(
-        np.array([(0, 0), (n, 0), (n, n), (0, n)], np.float32), np.asarray(corners, np.float32)
-    )
-
-    def grid(first: float, last: float, dr: float = 0, dc: float = 0) -> Quad:
-        square = [(first + dc, first + dr), (last + dc, first + dr), (last + dc, last + dr),
-                  (first + dc, last + dr)]  # fmt: skip
-        return np.asarray(cv2.perspectiveTransform(np.array([square], np.float32), to_photo)[0])
-
-    around = straighten(rgb, grid(-1, n + 1), n + 2, CONTEXT)
-    ring = np.ones((n + 2, n + 2), bool)
-    ring[1:-1, 1:-1] = False
-    chances = np.zeros((n + 2, n + 2, OUTPUTS), np.float32)
-    chances[1:-1, 1:-1] = upright
-    chances[ring] = classify(cuts(around, n + 2, ring))
-    colours = square_colours(around, n + 2, SQUARE, CONTEXT)
-    dr, dc = shift_by_read_premiums(chances[:, :, 0] >= 0.5, colours, n)
-    return grid(0, n, dr, dc) if dr or dc else None
-
-
 def read(data: bytes, n: int) -> Reading:
     """Read an ``n`` × ``n`` board from a photo's bytes; ``PhotoError`` when there is none."""
     return read_image(decode(data), n)
@@ -571,7 +546,7 @@ def read_image(rgb: Image, n: int) -> Reading:
     flat = moved(wide, n, 0, 0)
     upright = classify(cuts(flat, n)).reshape(n, n, OUTPUTS)
     if n == PREMIUM_SIZE:
-        shifted = _onto_the_read_premiums(rgb, corners, n, upright)
+        shifted = onto_the_read_premiums(rgb, corners, n, upright, classify)
         if shifted is not None:
             corners = shifted
             wide = straighten(rgb, corners, n, ROOM)
