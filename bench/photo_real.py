@@ -18,9 +18,9 @@ tile or empty, of letters read right (``*`` and ``#`` tiles left out), boards fo
 read time (median, p90). The way up the board is read in is the one whose squares agree
 best (a photo may show the board from any side).
 
-``bench/real_boards/`` holds what the boards of public photos taken by others show, each
-folder's ``SOURCES.md`` naming every photo's repository, commit and path: fetch them into a
-folder under those names and read it with ``--truth bench/real_boards/FOLDER``.
+``bench/real_boards/`` holds what the boards of public photos taken by others show, its
+``SOURCES.md`` naming every photo's repository, commit and path: fetch them into a folder
+under those names and read it with ``--truth bench/real_boards``.
 """
 
 from __future__ import annotations
