@@ -1,8 +1,9 @@
 """Boards drawn from above, for the made-up photos (``scorekeeper.photo.render``): a design's
-squares, premium marks and labels, a raised grid on a deluxe or old-style board, a wooden board's
-grain, and the tiles (a tile colour, or a board's whole set of one grained wood and one font; some
-yellowed or worn, a letter in a bold, plain or thin, sans or serif font with its small value in a
-corner, some half off their squares, seen leaning towards the far side).
+squares, premium marks and labels (some inset, some biting into their neighbours), a raised grid
+on a deluxe or old-style board, a wooden board's grain, and the tiles (a tile colour, or a
+board's whole set of one grained wood and one font; some yellowed or worn, a letter in a bold,
+plain or thin, sans or serif font with its small value in a corner or at its foot, blanks bare
+or marked, some half off their squares, seen leaning towards the far side).
 """
 
 from __future__ import annotations
@@ -215,6 +216,20 @@ VALUES = dict(
 )
 
 
+@dataclass(frozen=True)
+class Printing:
+    """What a board's maker and its tile set print beyond a design's squares and a tile's
+    letter, each drawn from a stream of its own: premium squares printed ``inset`` (of a
+    square, from each side) like coloured tiles, or biting into their neighbours with
+    ``teeth``; values ``hugged`` at the letter's foot; a ``blank_face`` ("smiley" or
+    "print") on each blank."""
+
+    inset: float = 0.0
+    teeth: random.Random | None = None
+    hugged: random.Random | None = None
+    blank_face: tuple[str, random.Random] | None = None
+
+
 def tile_set(extra: random.Random, unseen: bool = False) -> TileSet:
     """A wooden set, lettered in one font: now and then the thin one."""
     colour, grain = extra.choice(WOOD_SETS)
@@ -260,13 +275,17 @@ def _tile_image(
     unseen: bool,
     wood: TileSet | None = None,
     extra: random.Random | None = None,
-    inset: float = 0.0,
+    printing: Printing | None = None,
 ) -> Image:
     """One tile's top from above, ``size`` pixels square, with its alpha channel; ``wood``, a
-    wooden set's tile (its colour and grain drawn from ``extra``)."""
+    wooden set's tile (its colour and grain drawn from ``extra``); ``printing``'s ``hugged``,
+    its value printed just past the letter's foot, as many real sets print it, not in the
+    corner, and its ``blank_face``, what the set prints on its blanks."""
     from PIL import Image as PILImage
     from PIL import ImageDraw
 
+    printing = printing or Printing()
+    hugged, blank_face = printing.hugged, printing.blank_face
     colour = tuple(max(0, min(255, c + rng.randint(-14, 14))) for c in rng.choice(TILE_COLOURS))
     if wood is not None and extra is not None:
         shade = extra.randint(-12, 12)  # tile to tile the wood's shade varies, not its hue
@@ -284,6 +303,10 @@ def _tile_image(
     draw.rounded_rectangle(
         (bevel, bevel, size - 1 - bevel, size - 1 - bevel), radius, fill=(*colour, 255)
     )
+    if tile == "?" and blank_face is not None:
+        face, marks = blank_face
+        mark = wood.ink if wood is not None and wood.ink is not None else marks.choice(INK_COLOURS)
+        _blank_face(draw, size, face, marks, mark, unseen)
     if tile != "?":
         paths = fonts(unseen)
         font_path = rng.choice(paths) if paths else None
@@ -313,13 +336,18 @@ def _tile_image(
             small = _font(
                 rng.choice(paths) if paths else None, max(6, int(size * rng.uniform(0.18, 0.3)))
             )
-            draw.text(
-                (size * rng.uniform(0.74, 0.88), size * rng.uniform(0.7, 0.86)),
-                str(VALUES[tile]),
-                font=small,
-                fill=(*ink, 255),
-                anchor="mm",
-            )
+            corner = (size * rng.uniform(0.74, 0.88), size * rng.uniform(0.7, 0.86))
+            if hugged is None:
+                draw.text(corner, str(VALUES[tile]), font=small, fill=(*ink, 255), anchor="mm")
+            else:
+                # An I's foot then carries a mark to its right, which a corner's value never
+                # makes: a network that never saw one reads the I as an L.
+                _, _, right, bottom = draw.textbbox(
+                    (cx, cy), text, font=font, anchor="mm", stroke_width=stroke
+                )
+                x = min(right + size * hugged.uniform(0.0, 0.08), size * 0.8)
+                y = min(bottom + size * hugged.uniform(-0.02, 0.08), size * 0.92)
+                draw.text((x, y), str(VALUES[tile]), font=small, fill=(*ink, 255), anchor="ld")
     if wood is not None and extra is not None:
         grained = np.asarray(img, np.float32)
         grain = _grain(extra, (size, size), wood.grain * extra.uniform(0.6, 1.4))
@@ -336,6 +364,62 @@ def _tile_image(
         worn[:, :, :3] = worn[:, :, :3] * (1 - fade) + np.array(colour, np.float32) * fade
         return np.clip(worn, 0, 255).astype(np.uint8)
     return np.asarray(img, dtype=np.uint8)
+
+
+def _blank_face(
+    draw: Any, size: int, face: str, rng: random.Random, colour: tuple[int, ...], unseen: bool
+) -> None:
+    """What some sets print on a blank, in ``colour``: a smiling face, which a network that
+    never saw one reads as an O, or an association's name in small print."""
+    ink = (*colour, 255)
+    cx, cy = size * rng.uniform(0.46, 0.54), size * rng.uniform(0.46, 0.54)
+    if face == "smiley":
+        r = size * rng.uniform(0.22, 0.3)
+        width = max(1, int(size * rng.uniform(0.03, 0.06)))
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=ink, width=width)
+        eye = max(1.0, r * rng.uniform(0.1, 0.16))
+        for side in (-1, 1):
+            ex, ey = cx + side * r * 0.38, cy - r * 0.3
+            draw.ellipse((ex - eye, ey - eye, ex + eye, ey + eye), fill=ink)
+        m = r * rng.uniform(0.5, 0.65)
+        draw.arc((cx - m, cy - m * 0.6, cx + m, cy + m * 0.9), 20, 160, fill=ink, width=width)
+        return
+    paths = fonts(unseen)
+    small = _font(rng.choice(paths) if paths else None, max(5, int(size * rng.uniform(0.1, 0.16))))
+    letters = "".join(rng.choice("ABCDEFGHIJKLMNOPRSTUVWXYZ") for _ in range(rng.randint(3, 6)))
+    text = letters if rng.random() < 0.5 else letters[:2] + "\n" + letters[2:]
+    draw.multiline_text((cx, cy), text, font=small, fill=ink, anchor="mm", align="center")
+
+
+def _teeth(
+    draw: Any, ruleset: Ruleset, design: dict[str, Any], margin: int, line: int, rng: random.Random
+) -> None:
+    """Three small triangles of each premium square's colour on each of its sides, pointing
+    into the square beside it (as on Hasbro's boards and older ones; their size drawn from
+    ``rng``): a plain square then shows marks a network takes for a tile's."""
+    n = ruleset.size
+    width, depth = CELL * rng.uniform(0.12, 0.2), CELL * rng.uniform(0.1, 0.2)
+    for r in range(n):
+        for c in range(n):
+            mark = ruleset.premium(r, c)
+            if not mark:
+                continue
+            colour = design["premium"].get(mark, design["square"])
+            cx, cy = margin + (c + 0.5) * CELL, margin + (r + 0.5) * CELL
+            # Each side: u along it, v out of the square.
+            for (ux, uy), (vx, vy) in (((1, 0), (0, -1)), ((1, 0), (0, 1)),
+                                       ((0, 1), (-1, 0)), ((0, 1), (1, 0))):  # fmt: skip
+                for k in (-1, 0, 1):
+                    u = k * width * 1.1
+                    points = [
+                        (cx + ux * a + vx * b, cy + uy * a + vy * b)
+                        for a, b in (
+                            (u - width / 2, CELL / 2),
+                            (u + width / 2, CELL / 2),
+                            (u, CELL / 2 + depth + line / 2),
+                        )
+                    ]
+                    draw.polygon(points, fill=colour)
 
 
 def _grain(rng: random.Random, shape: tuple[int, int], strength: float) -> npt.NDArray[np.float32]:
@@ -357,17 +441,19 @@ def draw_board(
     facing: bool = False,
     wood: TileSet | None = None,
     extra: random.Random | None = None,
-    inset: float = 0.0,
+    printing: Printing | None = None,
 ) -> Image:
     """The board from above, RGB: a frame around the grid of ``CELL``-pixel squares. Tiles
     stand up from it: ``lean`` (pixels, x and y) is how far their tops are seen moved from
     their bases, which shows a side of each, and their shadows fall the other way. With
     ``facing``, each tile is laid facing one of the board's four sides, as players lay theirs
-    facing themselves; with ``wood``, every tile is of that set (``_tile_image``). ``inset``:
-    how far in from each side, of a square, its premium squares are printed (as on newer
-    boards, where they look like coloured tiles lettered light)."""
+    facing themselves; with ``wood``, every tile is of that set (``_tile_image``); ``printing``,
+    what the board and the set print besides (``Printing``)."""
     from PIL import Image as PILImage
     from PIL import ImageDraw
+
+    printing = printing or Printing()
+    inset = printing.inset
 
     d = DESIGNS[design]
     n = ruleset.size
@@ -432,6 +518,8 @@ def draw_board(
                     align="center",
                     spacing=1,
                 )
+    if printing.teeth is not None and ruleset.scoring == "premium":
+        _teeth(draw, ruleset, d, margin, line, printing.teeth)
     board = np.asarray(img, dtype=np.uint8).copy()
     if d.get("grain"):
         board = np.clip(board * _grain(rng, board.shape[:2], 0.12)[:, :, None], 0, 255).astype(
@@ -453,7 +541,7 @@ def draw_board(
     dx, dy = lean
     for (r, c), tile in tiles.items():
         size = int(CELL * rng.uniform(0.84, 0.97))
-        timg = _tile_image(rng, tile, size, upwords, unseen, wood, extra)
+        timg = _tile_image(rng, tile, size, upwords, unseen, wood, extra, printing)
         angle = rng.uniform(-8, 8) + (90 * rng.randrange(4) if facing else 0)
         # Tiles lie near their squares' centres; now and then one half off its square.
         off = 0.3 if rng.random() < 0.1 else 0.08

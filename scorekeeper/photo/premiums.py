@@ -35,6 +35,9 @@ SHIFT_FIT = 0.4
 # where the grid stands.
 READ_FIT = 0.3
 READ_GAIN = 0.2
+# ... up to READ_REACH squares each way: as far as ``onto_the_premiums`` may have moved it
+# wrongly, where tiles over much of a board fit the premium squares' pattern a square or two off.
+READ_REACH = 2
 
 
 @cache
@@ -88,18 +91,19 @@ def onto_the_premiums(
 def shift_by_read_premiums(
     empty: npt.NDArray[np.bool_], colours: Floats, n: int
 ) -> tuple[int, int]:
-    """The rows and columns (each -1, 0 or 1) the grid is a square off by, told by the
-    squares read as empty alone: ``empty`` and ``colours`` (n + 2 a side: the grid and the
-    squares round it) say which square the network reads as empty, and its colour. Tiles
+    """The rows and columns the grid is off by, told by the squares read as empty alone:
+    ``empty`` and ``colours`` (the grid and k squares round it, n + 2k a side: each shift
+    at most k) say which square the network reads as empty, and its colour. Tiles
     cover premium squares and plain ones alike, and stand out from the board as premium
     squares do, so on a crowded board they hide the premiums' pattern from their colours
     alone (``onto_the_premiums``): left out, the empty squares show it."""
     layout = _premium_layout() > 0
     layout[n // 2, n // 2] = True  # the centre's star stands out as the premiums do
     fits: dict[tuple[int, int], float] = {}
-    for dr in (-1, 0, 1):
-        for dc in (-1, 0, 1):
-            window = np.s_[1 + dr : 1 + dr + n, 1 + dc : 1 + dc + n]
+    reach = (empty.shape[0] - n) // 2
+    for dr in range(-reach, reach + 1):
+        for dc in range(-reach, reach + 1):
+            window = np.s_[reach + dr : reach + dr + n, reach + dc : reach + dc + n]
             seen, shown = empty[window], colours[window]
             if (seen & ~layout).sum() < 10 or (seen & layout).sum() < 5:
                 continue
@@ -122,7 +126,7 @@ def onto_the_read_premiums(
     upright: Floats,
     classify: Callable[[Floats], Floats],
 ) -> npt.NDArray[np.float32] | None:
-    """The grid moved a square where the squares read as empty say it is a square off
+    """The grid moved where the squares read as empty say it is a square or two off
     (``shift_by_read_premiums``), or None: ``upright`` is how the grid's squares read, and
     the squares round it are read too (by ``classify``)."""
     to_photo = cv2.getPerspectiveTransform(
@@ -134,13 +138,15 @@ def onto_the_read_premiums(
                   (first + dc, last + dr)]  # fmt: skip
         return np.asarray(cv2.perspectiveTransform(np.array([square], np.float32), to_photo)[0])
 
-    around = straighten(rgb, grid(-1, n + 1), n + 2, CONTEXT)
-    ring = np.ones((n + 2, n + 2), bool)
-    ring[1:-1, 1:-1] = False
-    empty = np.zeros((n + 2, n + 2), bool)
-    empty[1:-1, 1:-1] = upright[:, :, 0] >= 0.5
-    empty[ring] = classify(cuts(around, n + 2, ring))[:, 0] >= 0.5
-    colours = square_colours(around, n + 2, SQUARE, CONTEXT)
+    k = READ_REACH
+    around = straighten(rgb, grid(-k, n + k), n + 2 * k, CONTEXT)
+    inside = np.s_[k:-k, k:-k]
+    ring = np.ones((n + 2 * k, n + 2 * k), bool)
+    ring[inside] = False
+    empty = np.zeros((n + 2 * k, n + 2 * k), bool)
+    empty[inside] = upright[:, :, 0] >= 0.5
+    empty[ring] = classify(cuts(around, n + 2 * k, ring))[:, 0] >= 0.5
+    colours = square_colours(around, n + 2 * k, SQUARE, CONTEXT)
     dr, dc = shift_by_read_premiums(empty, colours, n)
     return grid(0, n, dr, dc) if dr or dc else None
 

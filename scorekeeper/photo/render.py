@@ -34,6 +34,7 @@ from scorekeeper.photo.drawing import (
     TABLES,
     TILE_COLOURS,
     Image,
+    Printing,
     Tiles,
     TileSet,
     draw_board,
@@ -49,6 +50,9 @@ NEWER_DESIGNS = 0.3  # of the crossword boards, a white or an old-style one
 WOODEN_SETS = 0.35  # of the crossword boards, tiles all of one wooden set
 TOURNAMENT_SETS = 0.25  # of the crossword boards, a tournament set (half on a tournament board)
 INSET_PREMIUMS = 0.3  # of the crossword boards, premium squares printed inset (``draw_board``)
+HUGGED_VALUES = 0.5  # of the crossword sets, values printed at the letter's foot (``draw_board``)
+MARKED_BLANKS = 0.3  # of the crossword sets, a face or small print on each blank (``draw_board``)
+TOOTHED_PREMIUMS = 0.3  # of the crossword boards, premium squares biting into their neighbours
 CRISP_PHOTOS = 0.35  # of the photos not in a dark room, a recent phone's (``photograph``)
 
 
@@ -410,6 +414,25 @@ def encode(rgb: Image, quality: int) -> bytes:
     return bytes(data.tobytes())
 
 
+def printing(seed: int) -> Printing:
+    """What a crossword board and its set print besides (``Printing``), each from a stream of
+    the seed's own, so that adding one left every photo drawn before it as it was."""
+    looks = random.Random(f"{seed}/looks")
+    inset = looks.uniform(0.06, 0.14) if looks.random() < INSET_PREMIUMS else 0.0
+    values = random.Random(f"{seed}/values")
+    blanks = random.Random(f"{seed}/blanks")
+    blank_face = None
+    if blanks.random() < MARKED_BLANKS:
+        blank_face = (blanks.choice(["smiley", "print"]), blanks)
+    biting = random.Random(f"{seed}/teeth")
+    return Printing(
+        inset,
+        teeth=biting if biting.random() < TOOTHED_PREMIUMS else None,
+        hugged=values if values.random() < HUGGED_VALUES else None,
+        blank_face=blank_face,
+    )
+
+
 def render(
     seed: int,
     ruleset: Ruleset,
@@ -426,8 +449,9 @@ def render(
     ``steep`` and ``dim``, seen from well to the side and in a dark room (``photograph``);
     with ``tops``, the tiles' tops seen that far (of a square, x and y) from their squares, the
     far side of the photo that way; ``newer=False``, without the white, old-style and tournament
-    boards, the wooden and tournament sets, the inset premium squares and the crisp photos (the
-    photo a seed made before they were drawn)."""
+    boards, the wooden and tournament sets, the inset premium squares, the values at the letters'
+    feet, the marked blanks, the premium squares' teeth and the crisp photos (the photo a seed
+    made before they were drawn)."""
     rng = random.Random(seed)
     # The board designs and tile sets added later draw from a stream of their own, so that the
     # photos drawn before them stay as they were.
@@ -455,12 +479,17 @@ def render(
     lean = (float(np.sin(heading) * depth), float(-np.cos(heading) * depth))
     if tops is not None:
         lean = (tops[0] * CELL, tops[1] * CELL)
-    looks = random.Random(f"{seed}/looks")
-    inset = 0.0
-    if ruleset.family == "crossword" and newer and looks.random() < INSET_PREMIUMS:
-        inset = looks.uniform(0.06, 0.14)
     board = draw_board(
-        rng, ruleset, tiles, design, lean, seed >= HELD_OUT, facing, one_set, extra, inset
+        rng,
+        ruleset,
+        tiles,
+        design,
+        lean,
+        seed >= HELD_OUT,
+        facing,
+        one_set,
+        extra,
+        printing(seed) if ruleset.family == "crossword" and newer else None,
     )
     margin = (board.shape[0] - ruleset.size * CELL) // 2
     stream = random.Random(f"{seed}/crisp")
