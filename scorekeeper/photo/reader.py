@@ -557,8 +557,9 @@ def read_image(rgb: Image, n: int) -> Reading:
         flat = moved(wide, n, dx, dy)
         upright = classify(cuts(flat, n)).reshape(n, n, OUTPUTS)
     coloured_tiles, coloured_empty = by_colour(upright, square_colours(flat, n, SQUARE, CONTEXT))
-    if dx or dy:
-        # Seen from low down, a tall tile's side fills the square beyond it with its colour.
+    if np.hypot(dx, dy) > SQUARE / 4:
+        # Seen from low down, a tall tile's side fills the square beyond it with its colour; a
+        # top moved less stays short of the middle half a square's colour is taken from.
         coloured_tiles[:] = False
     # Only a square that may hold a tile reads differently turned: the rest keep their reading.
     tiled = upright[:, :, 0] < 0.9

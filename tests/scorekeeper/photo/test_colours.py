@@ -166,3 +166,31 @@ def test_a_rendered_tile_the_network_reads_as_empty_is_read_by_its_colour(monkey
     missed_unaided = [(r, c) for r, c in tiles if not unaided[r][c]]
     assert len(missed) < len(missed_unaided)
     assert set(missed) < set(missed_unaided)
+
+
+@pytest.mark.parametrize("lean", [(5, 3), (-3, -5)])
+def test_a_tile_read_as_empty_is_read_by_its_colour_when_the_tops_are_found_a_little_off(
+    monkeypatch, lean
+):
+    # A board seen from nearly above: the tiles' tops found a fifth of a square off, short of
+    # the middle half of the square beyond, whose colour no tile's side reaches.
+    from scorekeeper.photo import reader
+    from scorekeeper.photo.render import random_tiles, render
+
+    pytest.importorskip("onnxruntime")
+    seed = 8_300_118
+    rules = RULESETS["crossword-classic"]
+    rng = random.Random(seed)
+    tiles = random_tiles(rng, rules, rng.uniform(0.0, 0.5))
+    photo = render(seed, rules, tiles)
+    monkeypatch.setattr(reader, "tops", lambda *args: lean)
+    read = reader.read(photo.jpeg, rules.size).squares()
+    missed = {(r, c) for r, c in tiles if not read[r][c]}
+
+    def colourless(chances, colours):
+        nothing = np.zeros(chances.shape[:2], bool)
+        return nothing, nothing.copy()
+
+    monkeypatch.setattr(reader, "by_colour", colourless)
+    unaided = reader.read(photo.jpeg, rules.size).squares()
+    assert missed < {(r, c) for r, c in tiles if not unaided[r][c]}
