@@ -22,7 +22,8 @@ turns and the turn whose letters read most surely is kept; a tile seen turned th
 (players lay their tiles facing themselves) takes its letter from the turn it reads best in.
 A square that reads as no letter any way round but partly as empty is a premium square's
 printing, read as empty, and so are squares read as tiles that no play leaves (a lone tile
-read doubtfully, a group of blanks alone: a glare's white). A square read as empty beside a
+read doubtfully, a group of blanks alone: a glare's white), and squares read as blanks past
+the two a set has (the two read most surely kept). A square read as empty beside a
 tile that has the tiles' colour, not its kind's, is a tile, and one read as a blank that has
 its kind's colour is empty (``colours``).
 
@@ -57,6 +58,7 @@ from scorekeeper.photo.squares import (
     OUTPUTS,
     TURNED,
     Floats,
+    as_many_blanks_as_a_set_has,
     each_tile_its_way,
     labels_are_empty,
     stray_tiles_are_empty,
@@ -71,6 +73,8 @@ NEAR_EDGE = 2.0  # pixels (of the 800 an outline is looked for in) a side may st
 BENT_EDGE = 0.01  # ... or, as a lens bows it, this share of its length
 EXPOSED = 140.0  # the brightest twentieth of a photo a phone exposed for the board (0-255)
 MAX_GAIN = 3.0
+# The most blanks a set of a board's size has: the crossword game's two (Upwords has none).
+BLANKS = {PREMIUM_SIZE: 2}
 OUT_OF_FRAME = 0.02  # how far past the photo's edge an outline's corner may lie, of its side
 
 Image = npt.NDArray[np.uint8]
@@ -586,6 +590,7 @@ def read_image(rgb: Image, n: int) -> Reading:
     for turn, chances in enumerate(turns + one_way):
         as_coloured(chances, np.rot90(coloured_tiles, turn % 4), np.rot90(coloured_empty, turn % 4))
         stray_tiles_are_empty(chances)
+        as_many_blanks_as_a_set_has(chances, BLANKS.get(n, 0))
     outline = [(float(x), float(y)) for x, y in corners]
     reading = Reading(n, turns[0], outline, tuple(turns), 0, tuple(one_way))
     # The photo's corner ``chosen`` steps round is the grid's top-left, read that way up.

@@ -389,14 +389,20 @@ def photograph(
     return np.clip(photo, 0, 255).astype(np.uint8), corners
 
 
-def random_tiles(rng: random.Random, ruleset: Ruleset, fill: float) -> Tiles:
-    """Tiles on about ``fill`` of the squares, letters at random (a blank now and then)."""
+def random_tiles(
+    rng: random.Random, ruleset: Ruleset, fill: float, blanks: int | None = 2
+) -> Tiles:
+    """Tiles on about ``fill`` of the squares, letters at random (a blank now and then, at most
+    ``blanks`` of them as in a set; ``None``: as many as come, as training draws them)."""
     letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
     tiles: Tiles = {}
+    drawn = 0
     for r in range(ruleset.size):
         for c in range(ruleset.size):
             if rng.random() < fill:
-                if ruleset.family == "crossword" and rng.random() < 0.03:
+                blank = ruleset.family == "crossword" and rng.random() < 0.03
+                if blank and (blanks is None or drawn < blanks):
+                    drawn += 1
                     tiles[(r, c)] = "?"
                 elif ruleset.family != "crossword" and rng.random() < 0.03:
                     tiles[(r, c)] = "QU"
@@ -414,9 +420,10 @@ def encode(rgb: Image, quality: int) -> bytes:
     return bytes(data.tobytes())
 
 
-def printing(seed: int) -> Printing:
+def printing(seed: int, tournament: bool = False) -> Printing:
     """What a crossword board and its set print besides (``Printing``), each from a stream of
-    the seed's own, so that adding one left every photo drawn before it as it was."""
+    the seed's own, so that adding one left every photo drawn before it as it was; a
+    ``tournament`` set prints its values in the corner, never at the letter's foot."""
     looks = random.Random(f"{seed}/looks")
     inset = looks.uniform(0.06, 0.14) if looks.random() < INSET_PREMIUMS else 0.0
     values = random.Random(f"{seed}/values")
@@ -428,7 +435,7 @@ def printing(seed: int) -> Printing:
     return Printing(
         inset,
         teeth=biting if biting.random() < TOOTHED_PREMIUMS else None,
-        hugged=values if values.random() < HUGGED_VALUES else None,
+        hugged=values if values.random() < HUGGED_VALUES and not tournament else None,
         blank_face=blank_face,
     )
 
@@ -489,7 +496,9 @@ def render(
         facing,
         one_set,
         extra,
-        printing(seed) if ruleset.family == "crossword" and newer else None,
+        printing(seed, one_set is not None and one_set.ink is not None)
+        if ruleset.family == "crossword" and newer
+        else None,
     )
     margin = (board.shape[0] - ruleset.size * CELL) // 2
     stream = random.Random(f"{seed}/crisp")

@@ -60,6 +60,21 @@ def stray_tiles_are_empty(chances: Floats) -> None:
     chances[stray, 1:] = 0
 
 
+def as_many_blanks_as_a_set_has(chances: Floats, blanks: int) -> None:
+    """Of the squares read as a blank showing no letter, only the ``blanks`` read most surely
+    so stay blanks; the rest take their next likeliest reading, in place. A set has no more
+    blanks than that (two in the crossword game, none in Upwords or Letter UP), so the rest
+    are an empty square's plain face, or a letter the photo shows faintly."""
+    read = chances[:, :, :TURNED].argmax(axis=2)
+    rows, cols = np.nonzero(read == BLANK)
+    if len(rows) <= blanks:
+        return
+    extra = np.argsort(-chances[rows, cols, BLANK], kind="stable")[blanks:]
+    rows, cols = rows[extra], cols[extra]
+    chances[rows, cols, BLANK] = 0
+    chances[rows, cols] /= chances[rows, cols].sum(axis=1, keepdims=True) + 1e-9
+
+
 TILE_EVERY_WAY = 0.25  # the most a tile may read as empty in any turn to take another's letter
 
 

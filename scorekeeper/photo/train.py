@@ -56,7 +56,8 @@ def board_cuts(seed: int, steep: float = 0.0, dim: float = 0.0) -> tuple[Any, An
     rng = random.Random(seed)
     ruleset = get_ruleset(rng.choice(RULESETS))
     n = ruleset.size
-    tiles = random_tiles(rng, ruleset, rng.uniform(0.0, 0.6) if rng.random() < 0.9 else 0.0)
+    fill = rng.uniform(0.0, 0.6) if rng.random() < 0.9 else 0.0
+    tiles = random_tiles(rng, ruleset, fill, blanks=None)
     if ruleset.family == "crossword":
         # Twice the blanks the boards are drawn with: a plain face is what tells a tile from a
         # square, and too few are drawn to learn it from (a stream of its own: the photos drawn

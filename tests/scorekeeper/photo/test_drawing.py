@@ -89,3 +89,18 @@ def test_premium_squares_bite_into_their_neighbours_only_when_the_board_has_teet
                 assert (strip.sum() > 10) == bool(beside), (r, c, dr, dc)
             # Its middle is never touched.
             assert not square[band:-band, band:-band].any()
+
+
+def test_a_tournament_set_keeps_its_values_in_the_corner_and_the_rest_of_its_printing():
+    from scorekeeper.photo.render import printing
+
+    seeds = [s for s in range(40) if printing(s).hugged is not None]
+    assert seeds  # half of the sets hug their values
+    for seed in seeds:
+        tournament, other = printing(seed, tournament=True), printing(seed)
+        assert tournament.hugged is None
+        assert (tournament.inset, tournament.teeth is None, tournament.blank_face is None) == (
+            other.inset,
+            other.teeth is None,
+            other.blank_face is None,
+        )
