@@ -20,12 +20,12 @@ pattern only there (tiles, which stand out from a board as its premiums do, left
 way up the board lies is unknown, so the squares that may hold a tile are read in the four
 turns and the turn whose letters read most surely is kept; a tile seen turned that way
 (players lay their tiles facing themselves) takes its letter from the turn it reads best in.
-A square that reads as no letter any way round but partly as empty is a premium square's
-printing, read as empty, and so are squares read as tiles that no play leaves (a lone tile
-read doubtfully, a group of blanks alone: a glare's white), and squares read as blanks past
-the two a set has (the two read most surely kept). A square read as empty beside a
-tile that has the tiles' colour, not its kind's, is a tile, and one read as a blank that has
-its kind's colour is empty (``colours``).
+A square that reads as no letter any way round but partly as empty every way round is a
+premium square's printing, read as empty, and so are squares read as tiles that no play
+leaves (a lone tile read doubtfully, a group of blanks alone: a glare's white), and squares
+read as blanks past the two a set has (the two read most surely kept). A square read as
+empty beside a tile that has the tiles' colour, not its kind's, is a tile, and one read as a
+blank that has its kind's colour is empty (``colours``).
 
 Bounded: the photo's size is read from its header and refused past ``MAX_PIXELS`` before it is
 decoded; it is read at most ``WORK_SIDE`` pixels a side.

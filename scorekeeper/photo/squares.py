@@ -21,12 +21,14 @@ OUTPUTS = TURNED + 1
 
 
 def labels_are_empty(turns: list[Floats]) -> None:
-    """A square that reads as no letter surely any way round, and partly as empty, yet partly
-    as a turned tile, shows an empty square's printing ("DW", a star), not a tile: its turned
-    chance is made empty's, in place (a tile laid askew reads as its letter one way round)."""
+    """A square that reads as no letter surely any way round, and partly as empty every way
+    round, yet partly as a turned tile, shows an empty square's printing ("DW", a star), not
+    a tile: its turned chance is made empty's, in place (a tile laid askew reads as its letter
+    one way round; an I, alike upright and upside down, reads surely as a tile, if not as an
+    I, some way round)."""
     back = [np.rot90(chances, -turn) for turn, chances in enumerate(turns)]
     letter = np.max([b[:, :, 1:27].max(axis=2) for b in back], axis=0)
-    empty = np.mean([b[:, :, 0] for b in back], axis=0)
+    empty = np.min([b[:, :, 0] for b in back], axis=0)
     for turn, chances in enumerate(turns):
         printed = np.rot90((letter < 0.5) & (empty > 0.1), turn)
         chances[printed, 0] += chances[printed, TURNED]

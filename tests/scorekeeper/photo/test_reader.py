@@ -22,6 +22,7 @@ from scorekeeper.photo.render import (  # noqa: E402
 from scorekeeper.photo.squares import (  # noqa: E402
     as_many_blanks_as_a_set_has,
     each_tile_its_way,
+    labels_are_empty,
     stray_tiles_are_empty,
 )
 from tests.factories import png_header  # noqa: E402
@@ -534,6 +535,31 @@ def test_a_lone_blank_or_doubtful_letter_reads_empty_and_a_sure_one_or_one_in_a_
     assert chances[0, 0, 0] == pytest.approx(1.0) and chances[0, 0, 1:].sum() == 0
     assert chances[0, 4].argmax() == f
     assert chances[2, 2].argmax() == blank and chances[2, 3].argmax() == a
+
+
+def test_a_printing_read_partly_as_a_turned_tile_is_empty_and_an_i_is_not():
+    # Each square as read in the four turns (turned back to turn 0's squares): empty, the
+    # letter I, a turned tile. A premium's printing reads partly as empty every way round; an
+    # I (alike upright and upside down, its value aside) reads surely as a tile some way round.
+    import numpy as np
+
+    i = reader.CLASSES.index("I")
+    reads = {
+        (1, 1): [(0.30, 0.10, 0.50), (0.40, 0.05, 0.45), (0.35, 0.10, 0.50), (0.45, 0.05, 0.40)],
+        (2, 3): [(0.05, 0.30, 0.33), (0.52, 0.01, 0.30), (0.36, 0.20, 0.04), (0.04, 0.01, 0.81)],
+    }
+    turns = [np.zeros((5, 5, reader.OUTPUTS), np.float32) for _ in range(4)]
+    for turn, chances in enumerate(turns):
+        back = np.rot90(chances, -turn)  # a view: turn 0's squares
+        back[:, :, 0] = 1
+        for square, seen in reads.items():
+            empty, letter, turned = seen[turn]
+            back[square] = 0
+            back[square][0], back[square][i], back[square][reader.TURNED] = empty, letter, turned
+    labels_are_empty(turns)
+    upright = turns[0][:, :, : reader.TURNED]
+    assert upright[1, 1].argmax() == 0 and turns[0][1, 1, reader.TURNED] == 0
+    assert upright[2, 3].argmax() == i
 
 
 def test_squares_read_as_blanks_past_the_two_a_set_has_take_their_next_reading():
