@@ -222,12 +222,13 @@ class Printing:
     letter, each drawn from a stream of its own: premium squares printed ``inset`` (of a
     square, from each side) like coloured tiles, or biting into their neighbours with
     ``teeth``; values ``hugged`` at the letter's foot; a ``blank_face`` ("smiley" or
-    "print") on each blank."""
+    "print") on each blank; a folding board's hinge (``fold``) across its middle."""
 
     inset: float = 0.0
     teeth: random.Random | None = None
     hugged: random.Random | None = None
     blank_face: tuple[str, random.Random] | None = None
+    fold: random.Random | None = None
 
 
 def tile_set(extra: random.Random, unseen: bool = False) -> TileSet:
@@ -422,6 +423,24 @@ def _teeth(
                     draw.polygon(points, fill=colour)
 
 
+def _hinge(board: Image, stream: random.Random) -> None:
+    """A folding board's hinge, in place: a dark gap from frame to frame across the board's
+    middle (through its middle row or column of squares), the two halves lit a little
+    unlike, as they never quite lie flat."""
+    side = board.shape[0]
+    across = stream.random() < 0.5
+    view = board if across else board.transpose(1, 0, 2)
+    middle, gap = side // 2, stream.randint(2, 5)
+    half = view[:, middle:].astype(np.float32) * stream.uniform(0.85, 1.05)
+    view[:, middle:] = np.clip(half, 0, 255).astype(np.uint8)
+    depth = np.float32(stream.uniform(0.2, 0.5))
+    for k in range(-gap, gap + 1):
+        # Darkest in the gap itself, fading over a pixel or two either side.
+        shade = depth + (1 - depth) * min(1.0, max(0.0, (abs(k) - gap / 2) / 2))
+        column = view[:, middle + k].astype(np.float32) * shade
+        view[:, middle + k] = np.clip(column, 0, 255).astype(np.uint8)
+
+
 def _grain(rng: random.Random, shape: tuple[int, int], strength: float) -> npt.NDArray[np.float32]:
     """Wood grain: streaks along one axis, ``strength`` their brightness swing."""
     noise = np.random.default_rng(rng.randint(0, 2**31)).normal(0, 1, (shape[0] // 2 + 1, 6))
@@ -521,6 +540,8 @@ def draw_board(
     if printing.teeth is not None and ruleset.scoring == "premium":
         _teeth(draw, ruleset, d, margin, line, printing.teeth)
     board = np.asarray(img, dtype=np.uint8).copy()
+    if printing.fold is not None:
+        _hinge(board, printing.fold)
     if d.get("grain"):
         board = np.clip(board * _grain(rng, board.shape[:2], 0.12)[:, :, None], 0, 255).astype(
             np.uint8

@@ -53,6 +53,7 @@ INSET_PREMIUMS = 0.3  # of the crossword boards, premium squares printed inset (
 HUGGED_VALUES = 0.5  # of the crossword sets, values printed at the letter's foot (``draw_board``)
 MARKED_BLANKS = 0.3  # of the crossword sets, a face or small print on each blank (``draw_board``)
 TOOTHED_PREMIUMS = 0.3  # of the crossword boards, premium squares biting into their neighbours
+FOLDING_BOARDS = 0.3  # of the crossword boards, a folding one, its hinge across its middle
 CRISP_PHOTOS = 0.35  # of the photos not in a dark room, a recent phone's (``photograph``)
 
 
@@ -432,11 +433,13 @@ def printing(seed: int, tournament: bool = False) -> Printing:
     if blanks.random() < MARKED_BLANKS:
         blank_face = (blanks.choice(["smiley", "print"]), blanks)
     biting = random.Random(f"{seed}/teeth")
+    hinge = random.Random(f"{seed}/fold")
     return Printing(
         inset,
         teeth=biting if biting.random() < TOOTHED_PREMIUMS else None,
         hugged=values if values.random() < HUGGED_VALUES and not tournament else None,
         blank_face=blank_face,
+        fold=hinge if hinge.random() < FOLDING_BOARDS else None,
     )
 
 

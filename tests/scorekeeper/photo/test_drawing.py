@@ -104,3 +104,23 @@ def test_a_tournament_set_keeps_its_values_in_the_corner_and_the_rest_of_its_pri
             other.teeth is None,
             other.blank_face is None,
         )
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_folding_board_s_hinge_runs_dark_from_frame_to_frame_through_its_middle(seed):
+    from referee import RULESETS
+    from scorekeeper.photo.drawing import draw_board
+
+    rules = RULESETS["crossword-classic"]
+    plain = draw_board(random.Random(3), rules, {}, "red").astype(int)
+    folded = draw_board(
+        random.Random(3), rules, {}, "red", printing=Printing(fold=random.Random(seed))
+    ).astype(int)
+    side = plain.shape[0]
+    darker = (plain - folded).sum(axis=2) > 60
+    # Every line across the board, frame included, is dark at its middle and nowhere near
+    # its ends: a hinge runs one way, across the middle row or column of squares.
+    columns, rows = darker.all(axis=0), darker.all(axis=1)
+    hinge = columns if columns.any() else rows
+    assert hinge.any() and not (columns.any() and rows.any())
+    assert set(np.nonzero(hinge)[0]) <= set(range(side // 2 - 5, side // 2 + 6))
