@@ -2,10 +2,11 @@
 
 The board is found as one of the photo's largest four-cornered outlines (its frame, or its grid
 where it has no frame or the frame is cut off; the least quadrilateral round each, so that a
-lens's bent edges or a corner lost in a glare still give four corners), its view straightened
-to a square (a perspective warp), and the grid found inside it by the regular lines its squares
-make (on a 15 × 15 board whose lines don't show, by where its premium squares lie); a dark
-photo in which no board is found is looked at again brightened. The grid is
+lens's bent edges or a corner lost in a glare still give four corners; one holding a grid also
+doubled across each side, as a folding board's hinge may outline one half alone), its view
+straightened to a square (a perspective warp), and the grid found inside it by the regular
+lines its squares make (on a 15 × 15 board whose lines don't show, by where its premium squares
+lie); a dark photo in which no board is found is looked at again brightened. The grid is
 then moved onto its own lines: each line is looked for in each row of squares near where the
 corners put it, and the view that best fits what was found is kept; a grid whose last strip of
 squares no line crosses, while one does beyond its first, is moved a square back onto the board
@@ -76,6 +77,7 @@ MAX_GAIN = 3.0
 # The most blanks a set of a board's size has: the crossword game's two (Upwords has none).
 BLANKS = {PREMIUM_SIZE: 2}
 OUT_OF_FRAME = 0.02  # how far past the photo's edge an outline's corner may lie, of its side
+REGULAR = 0.25  # a grid's lines meet less edge than its squares' middles beyond that: no grid
 
 Image = npt.NDArray[np.uint8]
 Quad = npt.NDArray[np.float32]  # four corners: TL, TR, BR, BL
@@ -258,15 +260,7 @@ def find_outlines(
                 if not _plausible(quad) or cv2.contourArea(quad) > 1.25 * hull_area:
                     continue
                 # The whole board is in the photo: an outline on its border is not it.
-                # A corner may lie just past the photo's edge (OUT_OF_FRAME of its side): a
-                # board filling the photo may lose the tip of a corner there.
-                slack = OUT_OF_FRAME * max(small.shape[:2])
-                inside = (
-                    (quad.min() > -slack)
-                    and (quad[:, 0].max() < small.shape[1] + slack)
-                    and (quad[:, 1].max() < small.shape[0] + slack)
-                )
-                if not inside:
+                if not _in_frame(quad, small.shape):
                     continue
                 for bent, into in ((False, found), (True, bowed)):
                     least, next_least = _support(np.asarray(distance, np.float32), quad, bent)
@@ -274,6 +268,17 @@ def find_outlines(
                         into.append((cv2.contourArea(quad) * ((least + next_least) / 2) ** 2, quad))
                         break
     return _best(found, scale, keep), _best(bowed, scale, keep)
+
+
+def _in_frame(quad: Quad, shape: tuple[int, ...]) -> bool:
+    """Whether the quadrilateral lies in a photo of ``shape``: a corner may lie just past its
+    edge (``OUT_OF_FRAME`` of its side), as a board filling the photo may lose a corner's tip."""
+    slack = OUT_OF_FRAME * max(shape[:2])
+    return bool(
+        quad.min() > -slack
+        and quad[:, 0].max() < shape[1] + slack
+        and quad[:, 1].max() < shape[0] + slack
+    )
 
 
 def _exposed(rgb: npt.NDArray[Any]) -> npt.NDArray[Any]:
@@ -348,9 +353,11 @@ def find_grid(rgb: Image, n: int) -> Quad | None:
 def _grid_in(rgb: Image, n: int, brightened: bool) -> Quad | None:
     side = 300
     square = np.array([(0, 0), (side, 0), (side, side), (0, side)], np.float32)
-    best, best_contrast = None, 0.25  # less regular than that is no grid
+    best, best_contrast = None, REGULAR
     outlines, bowed = find_outlines(rgb, brightened=brightened)
-    for outline in outlines + bowed:
+    # Each with whether its four sides lie on the photo's edges (not bowed, nor doubled).
+    tried = [(outline, True) for outline in outlines] + [(outline, False) for outline in bowed]
+    for outline, edged in tried:
         forward = cv2.getPerspectiveTransform(outline, square)
         flat = cv2.warpPerspective(rgb, forward, (side + 1, side + 1), flags=cv2.INTER_AREA)
         gray = cv2.cvtColor(flat, cv2.COLOR_RGB2GRAY).astype(np.float32)
@@ -359,6 +366,10 @@ def _grid_in(rgb: Image, n: int, brightened: bool) -> Quad | None:
         x0, x1, across_contrast = _grid_span(across, n)
         y0, y1, down_contrast = _grid_span(down, n)
         contrast = min(across_contrast, down_contrast)
+        if edged and contrast > REGULAR:
+            # A folding board's hinge is an edge from frame to frame: one half's outline, a
+            # grid in it, may be all of the board found; doubled across a side, it is whole.
+            tried += [(doubled, False) for doubled in _doubled(outline, rgb.shape)]
         if contrast > best_contrast:
             grid = np.array([[(x0, y0), (x1, y0), (x1, y1), (x0, y1)]], np.float32)
             best = cv2.perspectiveTransform(grid, np.linalg.inv(forward))[0]
@@ -373,6 +384,19 @@ def _grid_in(rgb: Image, n: int, brightened: bool) -> Quad | None:
                 return corners
         return None
     return None if best is None else refine_grid(rgb, np.asarray(best, np.float32), n)
+
+
+def _doubled(outline: Quad, shape: tuple[int, ...]) -> list[Quad]:
+    """The outline doubled across each of its sides, where that lies in the photo."""
+    unit = np.array([(0, 0), (1, 0), (1, 1), (0, 1)], np.float32)
+    back = cv2.getPerspectiveTransform(unit, outline)
+    out = []
+    for x0, y0, x1, y1 in ((-1, 0, 1, 1), (0, 0, 2, 1), (0, -1, 1, 1), (0, 0, 1, 2)):
+        wide = np.array([[(x0, y0), (x1, y0), (x1, y1), (x0, y1)]], np.float32)
+        quad = np.asarray(cv2.perspectiveTransform(wide, back)[0], np.float32)
+        if _in_frame(quad, shape) and _plausible(quad):
+            out.append(quad)
+    return out
 
 
 def _ridges(gray: Floats, axis: int, d: int) -> Floats:

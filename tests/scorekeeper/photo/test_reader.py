@@ -16,6 +16,7 @@ from scorekeeper.photo import reader  # noqa: E402
 from scorekeeper.photo.reader import MAX_PIXELS, PhotoError, decode, read  # noqa: E402
 from scorekeeper.photo.render import (  # noqa: E402
     encode,
+    printing,
     random_tiles,
     render,
 )
@@ -314,7 +315,7 @@ def test_a_grid_a_square_off_on_a_crowded_board_is_moved_onto_its_premium_square
     assert len(occupancy) > 20, "the grid's lines alone leave it a square off"
 
 
-@pytest.mark.parametrize("seed", [8_300_006, 8_300_097])
+@pytest.mark.parametrize("seed", [8_300_006, 8_300_384])
 def test_a_tournament_board_crowded_with_dark_tiles_is_read_where_its_empty_squares_say(seed):
     # Dark tiles over much of a tournament board stand out from its yellow squares as its
     # premium squares do: by colour alone the grid fits a row or a column off; the squares
@@ -378,6 +379,39 @@ def test_a_board_whose_empty_half_holds_a_grid_of_half_size_squares_is_read_whol
     assert _corners_off(photo, reading, rules.size) < 1 / 3
     occupancy, letters = wrong(reading, tiles)
     assert occupancy == [] and len(letters) <= 1, (occupancy, letters)
+
+
+# A folding board's half (in its grid's squares: the grid is 0 to 1 across and down), as its
+# outline is found: its frame, half a square wide, and the hinge across the middle.
+FRAME = 0.5 / 15
+TOP_HALF = [(-FRAME, -FRAME), (1 + FRAME, -FRAME), (1 + FRAME, 0.5), (-FRAME, 0.5)]
+LEFT_HALF = [(-FRAME, -FRAME), (0.5, -FRAME), (0.5, 1 + FRAME), (-FRAME, 1 + FRAME)]
+
+
+@pytest.mark.parametrize("seed,half", [(8_300_001, TOP_HALF), (8_300_005, LEFT_HALF)])
+def test_a_folding_board_of_which_one_half_s_outline_is_found_is_read_whole(
+    seed, half, monkeypatch
+):
+    # A folding board's hinge is an edge from frame to frame: on a cloth of its frame's
+    # colour, one half's outline may be all that is found (an Indian board on a bedsheet).
+    # Doubled across its hinge, that outline holds the whole grid.
+    import cv2
+    import numpy as np
+
+    assert printing(seed).fold is not None
+    rng = random.Random(seed)
+    tiles = random_tiles(rng, CROSSWORD, rng.uniform(0.0, 0.5))
+    photo = render(seed, CROSSWORD, tiles)
+    rgb = decode(photo.jpeg)
+    drawn = np.array(photo.corners, np.float32) * rgb.shape[1] / _width(photo.jpeg)
+    unit = np.array([(0, 0), (1, 0), (1, 1), (0, 1)], np.float32)
+    to_photo = cv2.getPerspectiveTransform(unit, drawn)
+    outline = cv2.perspectiveTransform(np.array([half], np.float32), to_photo)[0]
+    monkeypatch.setattr(reader, "find_outlines", lambda *args, **kwargs: ([outline], []))
+    reading = reader.read_image(rgb, CROSSWORD.size)
+    assert _corners_off(photo, reading, CROSSWORD.size) < 1 / 3
+    occupancy, letters = wrong(reading, tiles)
+    assert len(occupancy) <= 2 and len(letters) <= len(tiles) // 20, (occupancy, letters)
 
 
 @pytest.mark.parametrize("seed", [8_600_008, 8_600_068])
