@@ -12,7 +12,7 @@ pytest.importorskip("cv2")
 pytest.importorskip("onnxruntime")
 
 from referee import RULESETS  # noqa: E402
-from scorekeeper.photo import reader  # noqa: E402
+from scorekeeper.photo import grid, reader  # noqa: E402
 from scorekeeper.photo.reader import MAX_PIXELS, PhotoError, decode, read  # noqa: E402
 from scorekeeper.photo.render import (  # noqa: E402
     encode,
@@ -407,7 +407,7 @@ def test_a_folding_board_of_which_one_half_s_outline_is_found_is_read_whole(
     unit = np.array([(0, 0), (1, 0), (1, 1), (0, 1)], np.float32)
     to_photo = cv2.getPerspectiveTransform(unit, drawn)
     outline = cv2.perspectiveTransform(np.array([half], np.float32), to_photo)[0]
-    monkeypatch.setattr(reader, "find_outlines", lambda *args, **kwargs: ([outline], []))
+    monkeypatch.setattr(grid, "find_outlines", lambda *args, **kwargs: ([outline], []))
     reading = reader.read_image(rgb, CROSSWORD.size)
     assert _corners_off(photo, reading, CROSSWORD.size) < 1 / 3
     occupancy, letters = wrong(reading, tiles)
@@ -700,17 +700,17 @@ def test_a_dark_photo_is_brightened_to_find_the_board_and_a_lit_one_is_left():
 
     dark = np.full((40, 40, 3), 35, np.uint8)
     dark[:, 20:] = 70
-    brightened = reader._exposed(dark)
-    assert np.percentile(brightened, 95) == reader.EXPOSED
+    brightened = grid._exposed(dark)
+    assert np.percentile(brightened, 95) == grid.EXPOSED
     assert brightened[0, 0, 0] == 70  # the same gain everywhere: edges keep their share
     lit = np.full((40, 40, 3), 180, np.uint8)
-    assert reader._exposed(lit) is lit
+    assert grid._exposed(lit) is lit
     # A dark photo whose board is found as it is is not looked at brightened.
     rules, _, photo = _seeded(8_100_000, "crossword-classic")
     darkened = (decode(photo.jpeg) * 0.5).astype(np.uint8)
-    assert np.percentile(darkened, 95) < reader.EXPOSED  # dark
-    with mock.patch.object(reader, "_exposed", wraps=reader._exposed) as exposed:
-        assert reader.find_grid(darkened, rules.size) is not None
+    assert np.percentile(darkened, 95) < grid.EXPOSED  # dark
+    with mock.patch.object(grid, "_exposed", wraps=grid._exposed) as exposed:
+        assert grid.find_grid(darkened, rules.size) is not None
     exposed.assert_not_called()
 
 
