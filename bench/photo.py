@@ -22,7 +22,7 @@ On made-up photos (``scorekeeper.photo.render``) from seeds the network was neve
                              and Upwords, 4 to 25 plays in): every tile in a word, as on a real
                              board (the boards above hold tiles at random, some alone)
   photo_low_*                the same three of those boards seen from well to the side and low
-                             down: the tiles' tops seen 0.3 to 0.55 of a square towards the far
+                             down: the tiles' tops seen 0.3 to 0.75 of a square towards the far
                              side, as tall tiles are from a chair at the table
   photo_empty_share          empty boards (each design in turn) read empty on every square
   photo_top1_share           plays of seeded self-played games whose photo proposes that play
@@ -39,7 +39,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import math
 import random
 import statistics
 import time
@@ -188,7 +187,7 @@ def read_figures(boards: int) -> dict[str, Any]:
 def played_figures(boards: int, lexicon: Any, start: int = HELD_OUT + 600_000) -> dict[str, Any]:
     """The read figures of boards of self-played games, photographed from seeds ``start`` on."""
     from scorekeeper.photo.reader import PhotoError, read
-    from scorekeeper.photo.render import render
+    from scorekeeper.photo.render import low_tops, render
 
     played, low = _Tally(), _Tally()
     for i in range(boards):
@@ -199,10 +198,8 @@ def played_figures(boards: int, lexicon: Any, start: int = HELD_OUT + 600_000) -
         with contextlib.suppress(PhotoError):
             photo = render(start + i, ruleset, shown)
             played.add(read(photo.jpeg, ruleset.size).squares(), shown)
-        # Seen from low down: the tiles' tops 0.3 to 0.55 of a square towards the far side.
-        rng = random.Random(start + i)
-        heading, off = rng.uniform(0, 2 * math.pi), rng.uniform(0.3, 0.55)
-        tops = (math.sin(heading) * off, -math.cos(heading) * off)
+        # Seen from low down: the tiles' tops 0.3 to 0.75 of a square towards the far side.
+        tops = low_tops(random.Random(start + i))
         with contextlib.suppress(PhotoError):
             photo = render(start + i, ruleset, shown, steep=True, tops=tops)
             low.add(read(photo.jpeg, ruleset.size).squares(), shown)

@@ -24,6 +24,7 @@ Image = npt.NDArray[np.uint8]
 Tiles = dict[tuple[int, int], str]  # (row, col) -> "A".."Z", "?" (a blank) or "QU"
 
 CELL = 44  # pixels a square, drawn from above
+TALL = 0.3  # of a square: tiles' tops seen further off than this are seen from low down
 
 # Board designs: frame, plain square, grid line, premium squares (DL, TL, DW, TW), their text.
 DESIGNS: dict[str, dict[str, Any]] = {
@@ -587,7 +588,12 @@ def draw_board(
         patch *= (1 - 0.4 * shadow)[:, :, None]
         # Its sides: the tile's outline swept from its base to its top, darker.
         steps = max(1, int(np.hypot(dx, dy)))
-        side_colour = base[:, :, :3].astype(np.float32).max(axis=(0, 1)) * rng.uniform(0.55, 0.8)
+        shade = rng.uniform(0.55, 0.8)
+        if steps > TALL * CELL:
+            # Seen from low down, the side faces the camera and catches the room's light
+            # nearly as the face does.
+            shade += (shade - 0.55) * 0.6
+        side_colour = base[:, :, :3].astype(np.float32).max(axis=(0, 1)) * shade
         for k in range(steps):
             t = k / steps
             shift = np.array([[1, 0, dx * t], [0, 1, dy * t]], np.float32)

@@ -1,15 +1,16 @@
 """The board seen from above, and each square's cut of it: where the reader looks for a tile.
 
 A tile stands up from its square. Seen from low down, from a chair at the table, its top (where
-its letter is) lies towards the far side of the photo, by up to half a square, and an empty
-square beside it shows the top of the tile in front. So the squares are cut where the tiles'
-tops lie: the straightened board is kept with room around it, and the cuts are taken moved
-towards the far side (by ``TOWARDS`` of a square, a little either side of it), the move whose
-squares read most surely being kept. The far side is the way the board is seen squeezed (a
-board seen at an angle looks shallower than it is wide, from near or far), pointing where its
-squares are seen smaller. A tile seen half a square off reads surely from either side of it,
-as its own letter or as the next one's: only a move towards the far side, the way the tops
-lean, is looked at; and none in a board seen from well above (``FROM_ABOVE``).
+its letter is) lies towards the far side of the photo, by half a square or, from a webcam at
+the table's edge, more, and an empty square beside it shows the top of the tile in front. So
+the squares are cut where the tiles' tops lie: the straightened board is kept with room around
+it, and the cuts are taken moved towards the far side (by ``TOWARDS`` of a square, a little
+either side of it), the move whose squares read most surely being kept. The far side is the way
+the board is seen squeezed (a board seen at an angle looks shallower than it is wide, from near
+or far), pointing where its squares are seen smaller. A tile seen half a square off reads
+surely from either side of it, as its own letter or as the next one's: only a move towards the
+far side, the way the tops lean, is looked at; and none in a board seen from well above
+(``FROM_ABOVE``).
 """
 
 from __future__ import annotations
@@ -26,7 +27,10 @@ Image = npt.NDArray[np.uint8]
 SQUARE = 28  # pixels a square in the straightened board: a letter about 17 high
 CONTEXT = 6  # pixels of the neighbours around each square's cut
 CUT = SQUARE + 2 * CONTEXT
-TOWARDS = (0.2, 0.35, 0.5)  # how far, of a square, the tops are looked for towards the far side
+# Of a square: how far towards the far side the tops are looked for. A webcam's lie further
+# off, and the network has learned them so, but moved further than this a crowded board's
+# tiles each read as surely as their neighbours.
+TOWARDS = (0.2, 0.35, 0.5)
 ASIDE = np.deg2rad((-30.0, 0.0, 30.0))  # ... and how far either side of straight towards it
 # Seen from 70° above the table or more, a tile's top (a tile a quarter of a square thick)
 # lies no more than about a tenth of a square off, which the network reads as it is: the board
@@ -52,10 +56,10 @@ def straighten(rgb: Image, corners: npt.NDArray[np.float32], n: int, room: int =
     return np.asarray(flat, np.uint8)
 
 
-def moved(wide: Image, n: int, dx: int, dy: int) -> Image:
-    """The grid with ``CONTEXT`` around, out of one straightened with ``ROOM``, moved by
-    ``dx``, ``dy`` pixels."""
-    top, left = ROOM - CONTEXT + dy, ROOM - CONTEXT + dx
+def moved(wide: Image, n: int, dx: int, dy: int, reach: int = ROOM - CONTEXT) -> Image:
+    """The grid with ``CONTEXT`` around, out of one straightened with ``CONTEXT + reach``
+    around, moved by ``dx``, ``dy`` pixels."""
+    top, left = reach + dy, reach + dx
     side = n * SQUARE + 2 * CONTEXT
     return np.ascontiguousarray(wide[top : top + side, left : left + side])
 

@@ -20,6 +20,7 @@ Needs Pillow (the letters' fonts) besides OpenCV; the server itself never render
 from __future__ import annotations
 
 import io
+import math
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -55,6 +56,9 @@ MARKED_BLANKS = 0.3  # of the crossword sets, a face or small print on each blan
 TOOTHED_PREMIUMS = 0.3  # of the crossword boards, premium squares biting into their neighbours
 FOLDING_BOARDS = 0.3  # of the crossword boards, a folding one, its hinge across its middle
 CRISP_PHOTOS = 0.35  # of the photos not in a dark room, a recent phone's (``photograph``)
+# Of a square: how far tiles' tops are seen from their squares from low down (a webcam at the
+# table's edge sees them about two thirds of a square towards the far side).
+LOW_TOPS = (0.3, 0.75)
 
 
 @dataclass(frozen=True)
@@ -388,6 +392,13 @@ def photograph(
         # The phone's noise reduction, smearing the grain and the letters' edges alike.
         photo = cv2.GaussianBlur(photo, (0, 0), rng.uniform(0.6, 1.2))
     return np.clip(photo, 0, 255).astype(np.uint8), corners
+
+
+def low_tops(rng: random.Random) -> tuple[float, float]:
+    """Which way and how far (of a square, x and y) the tiles' tops lie from their squares in a
+    photo taken from low down, for ``render``'s ``tops``."""
+    heading, off = rng.uniform(0, 2 * math.pi), rng.uniform(*LOW_TOPS)
+    return (math.sin(heading) * off, -math.cos(heading) * off)
 
 
 def random_tiles(

@@ -1,11 +1,12 @@
 """Train the square reader (``model.onnx``) on made-up photos (``render``).
 
     python -m scorekeeper.photo.train [--boards 2500] [--epochs 8] [--seed 3] [--jobs 2]
-                                      [--threads 1] [--steep 0] [--dim 0] [--cache FILE]
-                                      [--out FILE]
+                                      [--threads 1] [--steep 0] [--dim 0] [--low 0.2]
+                                      [--cache FILE] [--out FILE]
 
-(the weights in the repository: those defaults, on two threads; ``--steep`` and ``--dim``
-render that share of the boards seen from well to the side and in a dark room). Needs PyTorch
+(the weights in the repository: those defaults, on two threads; ``--steep``, ``--dim`` and
+``--low`` render that share of the boards seen from well to the side, in a dark room, and
+from low down). Needs PyTorch
 and onnx, which the app itself never does, in a venv of its own outside the repository, with
 the packages the renderer needs at the project's locked versions::
 
@@ -14,15 +15,18 @@ the packages the renderer needs at the project's locked versions::
         opencv-python-headless==5.0.0.93 pillow==13.0.0
     PYTHONPATH=. nice -n 19 /tmp/trainvenv/bin/python -m scorekeeper.photo.train --threads 2
 
-(torch 2.13.0 is the CPU build here). On a 2-core AMD EPYC it took 20 minutes: 8 to render
-the 420,000 squares (two processes), then about 1½ minutes a pass over them on two threads;
+(torch 2.13.0 is the CPU build here). On a 2-core Intel Xeon it took 45 minutes: 17 to render
+the 420,000 squares (two processes), then about 3½ minutes a pass over them on two threads;
 ``--cache`` keeps the squares in an .npz file for another run. Boards for training
 are rendered from seeds ``seed * 1_000_000 + i`` (``--seed`` 0 to 7, refused where they would
 reach ``render.VALIDATION``, 8,000,000: the reader's tests and the renders its geometry was
 mended on); the bench's held-out boards start at ``render.HELD_OUT`` (9,000,000), and only
 those letter tiles in the fonts kept back.
 Each square is cut where the photo's true grid lies, moved by up to a tenth of a square (the
-board finder's error), so the network learns to read a square that is not quite centred; on
+board finder's error), so the network learns to read a square that is not quite centred; in
+a board seen from low down, where its tiles' tops lie (``render.LOW_TOPS``), give or take
+what the reader's search for them (``flat.tops``) misses by, so that it learns a letter
+above a tall tile's side and the sides alone below it as empty squares; on
 top of the rendered light, each batch is recoloured (a cast, brightness, contrast), blurred
 or sharpened and made grainy, so that no one rendering's look is learned.
 """
@@ -38,9 +42,9 @@ from typing import Any
 import numpy as np
 
 from referee import get_ruleset
-from scorekeeper.photo.flat import CUT, cuts, straighten
+from scorekeeper.photo.flat import CONTEXT, CUT, SQUARE, cuts, moved, straighten
 from scorekeeper.photo.reader import MODEL, decode
-from scorekeeper.photo.render import VALIDATION, random_tiles, render
+from scorekeeper.photo.render import VALIDATION, low_tops, random_tiles, render
 from scorekeeper.photo.squares import CLASSES, OUTPUTS, TURNED
 
 RULESETS = ["crossword-classic"] * 3 + ["upwords-10", "upwords-8"]
@@ -48,11 +52,16 @@ RULESETS = ["crossword-classic"] * 3 + ["upwords-10", "upwords-8"]
 # letter when turned; every other letter turned is TURNED (how the reader tells the way up).
 SAME_TURNED = {1: "OX", 2: "HINOSXZ", 3: "OX"}
 EMPTY_SHARE = 0.4  # of the empty squares, seen in each pass
+LOW = 0.2  # of the boards, seen from low down (``render.LOW_TOPS``)
+REACH = 23  # pixels (0.82 of a square): the furthest a low board's cuts are moved
 
 
-def board_cuts(seed: int, steep: float = 0.0, dim: float = 0.0) -> tuple[Any, Any]:
-    """The cuts of one made-up photo's squares (as bytes) and their classes; ``steep`` and
-    ``dim``: the chances that it is taken from well to the side, and in a dark room."""
+def board_cuts(
+    seed: int, steep: float = 0.0, dim: float = 0.0, low: float = LOW
+) -> tuple[Any, Any]:
+    """The cuts of one made-up photo's squares (as bytes) and their classes; ``steep``,
+    ``dim`` and ``low``: the chances that it is taken from well to the side, in a dark room,
+    and from low down (each tile's top seen well off its square, where it is cut)."""
     rng = random.Random(seed)
     ruleset = get_ruleset(rng.choice(RULESETS))
     n = ruleset.size
@@ -67,7 +76,11 @@ def board_cuts(seed: int, steep: float = 0.0, dim: float = 0.0) -> tuple[Any, An
     # Drawn only when asked for: the default run renders exactly the committed weights' boards.
     seen_steep = steep > 0 and rng.random() < steep
     seen_dim = dim > 0 and rng.random() < dim
-    photo = render(seed, ruleset, tiles, steep=seen_steep, dim=seen_dim)
+    below = random.Random(f"{seed}/low")
+    tops = low_tops(below) if low > 0 and below.random() < low else None
+    photo = render(
+        seed, ruleset, tiles, steep=seen_steep or tops is not None, dim=seen_dim, tops=tops
+    )
     rgb = decode(photo.jpeg)
     scale = rgb.shape[1] / _width(photo.jpeg)
     pitch = abs(photo.corners[1][0] - photo.corners[0][0]) / n
@@ -81,7 +94,15 @@ def board_cuts(seed: int, steep: float = 0.0, dim: float = 0.0) -> tuple[Any, An
         ],
         np.float32,
     )
-    x = cuts(straighten(rgb, corners, n), n)
+    if tops is None:
+        x = cuts(straighten(rgb, corners, n), n)
+    else:
+        # Cut where the reader looks for the tops (``flat.tops``): towards the far side in
+        # steps, so up to a few pixels either way off where they are.
+        dx, dy = (
+            min(REACH, max(-REACH, round((t + below.uniform(-0.12, 0.12)) * SQUARE))) for t in tops
+        )
+        x = cuts(moved(straighten(rgb, corners, n, CONTEXT + REACH), n, dx, dy, REACH), n)
     labels = np.zeros(n * n, np.int64)
     for (r, c), tile in tiles.items():
         # The Qu tile reads as its Q: the reader names letters, the game knows it is a Qu.
@@ -165,7 +186,7 @@ def network() -> Any:
 
 
 def squares(
-    boards: int, seed: int, jobs: int, steep: float = 0.0, dim: float = 0.0
+    boards: int, seed: int, jobs: int, steep: float = 0.0, dim: float = 0.0, low: float = LOW
 ) -> tuple[Any, Any]:
     """The rendered squares of ``boards`` boards, as bytes, and their classes."""
     seeds = [seed * 1_000_000 + i for i in range(boards)]
@@ -175,9 +196,9 @@ def squares(
         from multiprocessing import get_context
 
         with get_context("spawn").Pool(jobs) as pool:
-            found = pool.starmap(board_cuts, [(s, steep, dim) for s in seeds], chunksize=4)
+            found = pool.starmap(board_cuts, [(s, steep, dim, low) for s in seeds], chunksize=4)
     else:
-        found = [board_cuts(s, steep, dim) for s in seeds]
+        found = [board_cuts(s, steep, dim, low) for s in seeds]
     return np.concatenate([x for x, _ in found]), np.concatenate([y for _, y in found])
 
 
@@ -192,6 +213,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1, help="threads training")
     parser.add_argument("--steep", type=float, default=0.0, help="share of boards seen steeply")
     parser.add_argument("--dim", type=float, default=0.0, help="share of boards in a dark room")
+    parser.add_argument("--low", type=float, default=LOW, help="share of boards seen from low")
     parser.add_argument("--cache", help="an .npz file to keep the rendered squares in")
     parser.add_argument("--out", default=str(MODEL), help="where the weights go")
     args = parser.parse_args()
@@ -202,7 +224,7 @@ def main() -> None:
         kept = np.load(args.cache)
         pixels, classes = kept["x"], kept["y"]
     else:
-        pixels, classes = squares(args.boards, args.seed, args.jobs, args.steep, args.dim)
+        pixels, classes = squares(args.boards, args.seed, args.jobs, args.steep, args.dim, args.low)
         if args.cache:
             np.savez(args.cache, x=pixels, y=classes)
     data, labels = torch.from_numpy(pixels), torch.from_numpy(classes)
