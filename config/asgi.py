@@ -226,11 +226,10 @@ async def live(scope: Any, body: bytes, receive: Any, send: Any) -> None:
     cap = clients.room_for(cap, clients.STREAMS_A_TABLE, client, settings.SHARED_ADDRESSES)
     table = clients.counts()
     cells = table.cells_of("streams", client)
-    if table.count(cells) >= cap:
+    if not table.take(cells, cap):
         message = f"At most {cap} live streams a client: this page polls instead."
         await _refuse(scope, send, 429, "too_many_streams", message)
         return
-    table.add(cells, 1)
     try:
         await streams(scope, _replayed(body, receive), send)
     finally:

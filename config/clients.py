@@ -5,8 +5,8 @@ The counts sit in memory the workers share: gunicorn's master makes the table be
 them (config/gunicorn.conf.py), gives each worker a row of its own, and clears a row when its
 worker exits, so counts never outlive the connections they count, a killed worker's included.
 A worker writes only its own row, from its event loop, so no lock is needed; a client's count
-is the sum over the rows. Served any other way (one uvicorn, a test), the table is the
-process's own, with one row.
+is the sum over the rows, and a place is taken before it is checked (``Counts.take``). Served
+any other way (one uvicorn, a test), the table is the process's own, with one row.
 
 Clients are counted in buckets by two hashes of their address, and a client's count is the
 smaller of its two buckets' (a count-min sketch): another client adds to it only if the two
@@ -58,6 +58,16 @@ class Counts:
         """The client's open count across every row (at least its own, perhaps a little more)."""
         width, rows, view = self.row_cells, self.rows, self.cells
         return min(sum(view[r * width + cell] for r in range(rows)) for cell in cells)
+
+    def take(self, cells: tuple[int, ...], cap: int) -> bool:
+        """Count one more for the client if it holds fewer than ``cap``. Counted before it is
+        checked: two workers taking a client's last place at once each see the other's, so
+        neither passes the cap (both may refuse, leaving the place to the next request)."""
+        self.add(cells, 1)
+        if self.count(cells) > cap:
+            self.add(cells, -1)
+            return False
+        return True
 
     def add(self, cells: tuple[int, ...], n: int) -> None:
         at = self.row * self.row_cells

@@ -64,7 +64,7 @@ class Protocol(HttpToolsProtocol):
             )
             table = clients.counts()
             cells = table.cells_of("connections", address)
-            if table.count(cells) >= cap:
+            if not table.take(cells, cap):
                 self.refuse(
                     429,
                     f"At most {cap} open connections from one address: close some first, or, "
@@ -72,7 +72,6 @@ class Protocol(HttpToolsProtocol):
                     "name it in SHARED_ADDRESSES.",
                 )
                 return
-            table.add(cells, 1)
             self.counted = cells
         self.start_head_timer()
 
