@@ -6,9 +6,9 @@
 
 (the weights in the repository: those defaults, on two threads; ``--steep``, ``--dim`` and
 ``--low`` render that share of the boards seen from well to the side, in a dark room, and
-from low down). Needs PyTorch
-and onnx, which the app itself never does, in a venv of its own outside the repository, with
-the packages the renderer needs at the project's locked versions::
+from low down). Needs PyTorch and onnx, which the app itself never does, in a venv of its own
+outside the repository, with the packages the renderer needs at the project's locked
+versions::
 
     python3.11 -m venv /tmp/trainvenv
     /tmp/trainvenv/bin/pip install torch==2.13.0 onnx marisa-trie==1.4.1 \
@@ -23,12 +23,13 @@ reach ``render.VALIDATION``, 8,000,000: the reader's tests and the renders its g
 mended on); the bench's held-out boards start at ``render.HELD_OUT`` (9,000,000), and only
 those letter tiles in the fonts kept back.
 Each square is cut where the photo's true grid lies, moved by up to a tenth of a square (the
-board finder's error), so the network learns to read a square that is not quite centred; in
-a board seen from low down, where its tiles' tops lie (``render.LOW_TOPS``), give or take
-what the reader's search for them (``flat.tops``) misses by, so that it learns a letter
-above a tall tile's side and the sides alone below it as empty squares; on
-top of the rendered light, each batch is recoloured (a cast, brightness, contrast), blurred
-or sharpened and made grainy, so that no one rendering's look is learned.
+board finder's error), so the network learns to read a square that is not quite centred; in a
+board seen from low down, where its tiles' tops lie (``render.LOW_TOPS``), give or take an
+eighth of a square, as far as ``REACH``: the reader cuts the squares where it finds the tops
+(``flat.tops``), so the network learns a letter above a tall tile's side, and the sides alone
+below it as empty squares. On top of the rendered light, each batch is recoloured (a cast,
+brightness, contrast), blurred or sharpened and made grainy, so that no one rendering's look is
+learned.
 """
 
 from __future__ import annotations
