@@ -462,13 +462,15 @@ def draw_board(
     wood: TileSet | None = None,
     extra: random.Random | None = None,
     printing: Printing | None = None,
+    laid: dict[tuple[int, int], int] | None = None,
 ) -> Image:
     """The board from above, RGB: a frame around the grid of ``CELL``-pixel squares. Tiles
     stand up from it: ``lean`` (pixels, x and y) is how far their tops are seen moved from
     their bases, which shows a side of each, and their shadows fall the other way. With
     ``facing``, each tile is laid facing one of the board's four sides, as players lay theirs
     facing themselves; with ``wood``, every tile is of that set (``_tile_image``); ``printing``,
-    what the board and the set print besides (``Printing``)."""
+    what the board and the set print besides (``Printing``). ``laid``, when given, is filled
+    with how many quarter turns anticlockwise each tile is laid (0: facing the board's foot)."""
     from PIL import Image as PILImage
     from PIL import ImageDraw
 
@@ -564,7 +566,11 @@ def draw_board(
     for (r, c), tile in tiles.items():
         size = int(CELL * rng.uniform(0.84, 0.97))
         timg = _tile_image(rng, tile, size, upwords, unseen, wood, extra, printing)
-        angle = rng.uniform(-8, 8) + (90 * rng.randrange(4) if facing else 0)
+        angle = rng.uniform(-8, 8)
+        quarter = rng.randrange(4) if facing else 0
+        angle += 90 * quarter
+        if laid is not None:
+            laid[(r, c)] = quarter
         # Tiles lie near their squares' centres; now and then one half off its square.
         off = 0.3 if rng.random() < 0.1 else 0.08
         cx = margin + (c + 0.5 + rng.uniform(-off, off)) * CELL

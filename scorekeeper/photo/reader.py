@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from scorekeeper.photo.colours import as_coloured, by_colour, square_colours
+from scorekeeper.photo.colours import as_coloured, by_colour, square_colours, square_kinds
 from scorekeeper.photo.flat import CONTEXT, ROOM, SQUARE, cuts, moved, straighten, tops
 from scorekeeper.photo.grid import find_grid
 from scorekeeper.photo.premiums import PREMIUM_SIZE, onto_the_read_premiums
@@ -222,7 +222,7 @@ def read_image(rgb: Image, n: int) -> Reading:
     one_way: list[Floats] = []
     if len(turns) == 4:
         one_way = [chances.copy() for chances in turns]
-        turns = each_tile_its_way(turns)
+        turns = each_tile_its_way(turns, square_kinds(n) > 0)
     for turn, chances in enumerate(turns + one_way):
         as_coloured(chances, np.rot90(coloured_tiles, turn % 4), np.rot90(coloured_empty, turn % 4))
         stray_tiles_are_empty(chances)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import io
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
@@ -71,6 +71,8 @@ class Photo:
     design: str
     tile_set: TileSet | None = None  # its tiles all of one set, wooden or a tournament set
     crisp: bool = False  # a recent phone's photo (``photograph``)
+    # Of each tile, the quarter turns anticlockwise it is laid (all 0 unless ``facing``).
+    laid: dict[tuple[int, int], int] = field(default_factory=dict)
 
     @property
     def wooden(self) -> bool:
@@ -500,6 +502,7 @@ def render(
     lean = (float(np.sin(heading) * depth), float(-np.cos(heading) * depth))
     if tops is not None:
         lean = (tops[0] * CELL, tops[1] * CELL)
+    laid: dict[tuple[int, int], int] = {}
     board = draw_board(
         rng,
         ruleset,
@@ -513,6 +516,7 @@ def render(
         printing(seed, one_set is not None and one_set.ink is not None)
         if ruleset.family == "crossword" and newer
         else None,
+        laid,
     )
     margin = (board.shape[0] - ruleset.size * CELL) // 2
     stream = random.Random(f"{seed}/crisp")
@@ -525,7 +529,7 @@ def render(
     quality = rng.randint(40, 92)
     if crisp is not None:
         quality = crisp.randint(80, 92)  # the scorer page's own JPEG, of a photo worth reading
-    return Photo(encode(rgb, quality), tiles, corners, design, one_set, crisp is not None)
+    return Photo(encode(rgb, quality), tiles, corners, design, one_set, crisp is not None, laid)
 
 
 def as_file(photo: Photo) -> io.BytesIO:

@@ -78,13 +78,19 @@ def as_many_blanks_as_a_set_has(chances: Floats, blanks: int) -> None:
 
 
 TILE_EVERY_WAY = 0.25  # the most a tile may read as empty in any turn to take another's letter
+# ... unless it reads at least this surely as a letter in its own turn, on a square that prints
+# nothing: seen from low down, a tile laid on its side can read as an empty square turned.
+SURE_LETTER = 0.7
 
 
-def each_tile_its_way(turns: list[Floats]) -> list[Floats]:
+def each_tile_its_way(
+    turns: list[Floats], printed: npt.NDArray[np.bool_] | None = None
+) -> list[Floats]:
     """The four turns' readings with each tile read the way up it lies: players lay their
     tiles facing themselves, so a square read as a tile seen turned takes its reading from
     the turn in which it reads most surely as a letter (its place and the board's way up are
-    unchanged; the way up was chosen from the readings as they were)."""
+    unchanged; the way up was chosen from the readings as they were). ``printed`` (n × n, the
+    same any way round) marks the squares that print a premium: only those can show printing."""
     # Each turn's reading turned back to turn 0's squares, and how surely each square reads
     # as an upright letter there.
     back = [np.rot90(chances, -turn) for turn, chances in enumerate(turns)]
@@ -93,10 +99,13 @@ def each_tile_its_way(turns: list[Floats]) -> list[Floats]:
     # A tile reads as a tile whichever way round; a premium square's printing, seen turned
     # as a row of letters, reads partly as empty some way round.
     a_tile_every_way = np.max([b[:, :, 0] for b in back], axis=0) < TILE_EVERY_WAY
+    if printed is None:
+        printed = np.ones(a_tile_every_way.shape, bool)
+    a_sure_letter = ~printed & (best[:, :, 1:27].max(axis=2) >= SURE_LETTER)
     mixed = []
     for turn, chances in enumerate(back):
         seen_turned = chances.argmax(axis=2) == TURNED
-        take = seen_turned & (upright.max(axis=0) > 0) & a_tile_every_way
+        take = seen_turned & (upright.max(axis=0) > 0) & (a_tile_every_way | a_sure_letter)
         chances = np.where(take[:, :, None], best, chances)
         mixed.append(np.ascontiguousarray(np.rot90(chances, turn)))
     return mixed

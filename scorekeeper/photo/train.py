@@ -2,13 +2,13 @@
 
     python -m scorekeeper.photo.train [--boards 2500] [--epochs 8] [--seed 3] [--jobs 2]
                                       [--threads 1] [--steep 0] [--dim 0] [--low 0.2]
-                                      [--cache FILE] [--out FILE]
+                                      [--facing 0] [--cache FILE] [--out FILE]
 
-(the weights in the repository: those defaults, on two threads; ``--steep``, ``--dim`` and
-``--low`` render that share of the boards seen from well to the side, in a dark room, and
-from low down). Needs PyTorch and onnx, which the app itself never does, in a venv of its own
-outside the repository, with the packages the renderer needs at the project's locked
-versions::
+(the weights in the repository: those defaults, on two threads; ``--steep``, ``--dim``,
+``--low`` and ``--facing`` render that share of the boards seen from well to the side, in a
+dark room, from low down, and with each tile laid facing one of the board's sides). Needs
+PyTorch and onnx, which the app itself never does, in a venv of its own outside the
+repository, with the packages the renderer needs at the project's locked versions::
 
     python3.11 -m venv /tmp/trainvenv
     /tmp/trainvenv/bin/pip install torch==2.13.0 onnx marisa-trie==1.4.1 \
@@ -27,9 +27,11 @@ board finder's error), so the network learns to read a square that is not quite 
 board seen from low down, where its tiles' tops lie (``render.LOW_TOPS``), give or take an
 eighth of a square, as far as ``REACH``: the reader cuts the squares where it finds the tops
 (``flat.tops``), so the network learns a letter above a tall tile's side, and the sides alone
-below it as empty squares. On top of the rendered light, each batch is recoloured (a cast,
-brightness, contrast), blurred or sharpened and made grainy, so that no one rendering's look is
-learned.
+below it as empty squares. With ``--facing``, a tile laid facing another side than the
+board's foot is learned as seen turned (``TURNED``) where the photo shows it so, its side and
+shadow where the view puts them (a cut turned round, as a third are, turns those too). On top
+of the rendered light, each batch is recoloured (a cast, brightness, contrast), blurred or
+sharpened and made grainy, so that no one rendering's look is learned.
 """
 
 from __future__ import annotations
@@ -54,15 +56,20 @@ RULESETS = ["crossword-classic"] * 3 + ["upwords-10", "upwords-8"]
 SAME_TURNED = {1: "OX", 2: "HINOSXZ", 3: "OX"}
 EMPTY_SHARE = 0.4  # of the empty squares, seen in each pass
 LOW = 0.2  # of the boards, seen from low down (``render.LOW_TOPS``)
+FACING = 0.0  # of the boards, each tile laid facing one of the board's sides
+# A cut's label is its class plus this times the quarter turns anticlockwise its tile is laid.
+LAID = 32
+TURNED_ROUND = 0.33  # of the cuts in each pass, turned round
 REACH = 23  # pixels (0.82 of a square): the furthest a low board's cuts are moved
 
 
 def board_cuts(
-    seed: int, steep: float = 0.0, dim: float = 0.0, low: float = LOW
+    seed: int, steep: float = 0.0, dim: float = 0.0, low: float = LOW, facing: float = FACING
 ) -> tuple[Any, Any]:
-    """The cuts of one made-up photo's squares (as bytes) and their classes; ``steep``,
-    ``dim`` and ``low``: the chances that it is taken from well to the side, in a dark room,
-    and from low down (each tile's top seen well off its square, where it is cut)."""
+    """The cuts of one made-up photo's squares (as bytes) and their labels (class and way laid,
+    ``LAID``); ``steep``, ``dim``, ``low`` and ``facing``: the chances that it is taken from
+    well to the side, in a dark room, from low down (each tile's top seen well off its square,
+    where it is cut), and with each tile laid facing one of the board's sides."""
     rng = random.Random(seed)
     ruleset = get_ruleset(rng.choice(RULESETS))
     n = ruleset.size
@@ -79,8 +86,15 @@ def board_cuts(
     seen_dim = dim > 0 and rng.random() < dim
     below = random.Random(f"{seed}/low")
     tops = low_tops(below) if low > 0 and below.random() < low else None
+    faced = facing > 0 and random.Random(f"{seed}/facing").random() < facing
     photo = render(
-        seed, ruleset, tiles, steep=seen_steep or tops is not None, dim=seen_dim, tops=tops
+        seed,
+        ruleset,
+        tiles,
+        facing=faced,
+        steep=seen_steep or tops is not None,
+        dim=seen_dim,
+        tops=tops,
     )
     rgb = decode(photo.jpeg)
     scale = rgb.shape[1] / _width(photo.jpeg)
@@ -108,6 +122,7 @@ def board_cuts(
     for (r, c), tile in tiles.items():
         # The Qu tile reads as its Q: the reader names letters, the game knows it is a Qu.
         labels[r * n + c] = CLASSES.index(tile[0] if tile != "?" else "?")
+        labels[r * n + c] += LAID * photo.laid.get((r, c), 0)
     # Kept as bytes: a tenth of the memory of floats.
     return np.clip((x + 0.5) * 255 + 0.5, 0, 255).astype(np.uint8), labels
 
@@ -122,23 +137,32 @@ def _width(jpeg: bytes) -> int:
 
 
 def turned(x: Any, y: Any) -> tuple[Any, Any]:
-    """A third of the squares turned a quarter, half or three quarters round (a cut holds a
-    square and the edges of its neighbours: as the whole board turned), relabelled."""
+    """A share of the squares (``TURNED_ROUND``) turned a quarter, half or three quarters
+    round (a cut holds a square and the edges of its neighbours: as the whole board turned),
+    and each labelled as it is then seen (``as_seen``)."""
     import torch
 
-    x, y = x.clone(), y.clone()
-    turns = torch.randint(1, 4, (len(x),)) * (torch.rand(len(x)) < 0.33)
+    x = x.clone()
+    turns = torch.randint(1, 4, (len(x),)) * (torch.rand(len(x)) < TURNED_ROUND)
     for k in (1, 2, 3):
         chosen = turns == k
-        if not chosen.any():
-            continue
-        x[chosen] = torch.rot90(x[chosen], k, dims=(2, 3))
-        letters = y[chosen]
-        keep = torch.tensor([CLASSES[int(v)] in SAME_TURNED[k] for v in letters], dtype=torch.bool)
-        is_letter = (letters >= 1) & (letters <= 26)
-        letters[is_letter & ~keep] = TURNED
-        y[chosen] = letters
-    return x, y
+        if chosen.any():
+            x[chosen] = torch.rot90(x[chosen], k, dims=(2, 3))
+    return x, torch.from_numpy(as_seen(y.numpy(), turns.numpy()))
+
+
+def as_seen(y: Any, turns: Any) -> Any:
+    """The classes of cuts labelled ``y`` (class and way laid, ``LAID``) turned ``turns``
+    quarter turns anticlockwise: a letter seen turned is ``TURNED``, unless it looks the same
+    that way round (``SAME_TURNED``)."""
+    y, turns = np.asarray(y), np.asarray(turns)
+    classes, seen = y % LAID, (y // LAID + turns) % 4
+    same = np.zeros((4, OUTPUTS), bool)
+    same[0] = True
+    for k, letters in SAME_TURNED.items():
+        same[k, [CLASSES.index(letter) for letter in letters]] = True
+    is_letter = (classes >= 1) & (classes <= 26)
+    return np.where(is_letter & ~same[seen, classes], TURNED, classes)
 
 
 def augmented(x: Any) -> Any:
@@ -187,9 +211,15 @@ def network() -> Any:
 
 
 def squares(
-    boards: int, seed: int, jobs: int, steep: float = 0.0, dim: float = 0.0, low: float = LOW
+    boards: int,
+    seed: int,
+    jobs: int,
+    steep: float = 0.0,
+    dim: float = 0.0,
+    low: float = LOW,
+    facing: float = FACING,
 ) -> tuple[Any, Any]:
-    """The rendered squares of ``boards`` boards, as bytes, and their classes."""
+    """The rendered squares of ``boards`` boards, as bytes, and their labels."""
     seeds = [seed * 1_000_000 + i for i in range(boards)]
     if not 0 <= seeds[0] <= seeds[-1] < min(VALIDATION, (seed + 1) * 1_000_000):
         raise SystemExit(f"seeds {seeds[0]}-{seeds[-1]} would reach the held-out ones")
@@ -197,9 +227,11 @@ def squares(
         from multiprocessing import get_context
 
         with get_context("spawn").Pool(jobs) as pool:
-            found = pool.starmap(board_cuts, [(s, steep, dim, low) for s in seeds], chunksize=4)
+            found = pool.starmap(
+                board_cuts, [(s, steep, dim, low, facing) for s in seeds], chunksize=4
+            )
     else:
-        found = [board_cuts(s, steep, dim, low) for s in seeds]
+        found = [board_cuts(s, steep, dim, low, facing) for s in seeds]
     return np.concatenate([x for x, _ in found]), np.concatenate([y for _, y in found])
 
 
@@ -215,6 +247,7 @@ def main() -> None:
     parser.add_argument("--steep", type=float, default=0.0, help="share of boards seen steeply")
     parser.add_argument("--dim", type=float, default=0.0, help="share of boards in a dark room")
     parser.add_argument("--low", type=float, default=LOW, help="share of boards seen from low")
+    parser.add_argument("--facing", type=float, default=FACING, help="share of boards facing")
     parser.add_argument("--cache", help="an .npz file to keep the rendered squares in")
     parser.add_argument("--out", default=str(MODEL), help="where the weights go")
     args = parser.parse_args()
@@ -225,7 +258,9 @@ def main() -> None:
         kept = np.load(args.cache)
         pixels, classes = kept["x"], kept["y"]
     else:
-        pixels, classes = squares(args.boards, args.seed, args.jobs, args.steep, args.dim, args.low)
+        pixels, classes = squares(
+            args.boards, args.seed, args.jobs, args.steep, args.dim, args.low, args.facing
+        )
         if args.cache:
             np.savez(args.cache, x=pixels, y=classes)
     data, labels = torch.from_numpy(pixels), torch.from_numpy(classes)

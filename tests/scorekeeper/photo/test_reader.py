@@ -517,13 +517,22 @@ def test_a_tile_seen_turned_takes_its_letter_from_the_turn_it_reads_in_and_print
     for turn in range(4):
         put((2, 2), turn, [seen(turned=0.9), seen(h, empty=0.6), seen(turned=0.5, empty=0.4),
                            seen(h, turned=0.1)][turn])  # fmt: skip
-    mixed = each_tile_its_way(turns)
+    # An H laid on its side seen from low down (C1): partly empty upside down.
+    for turn in range(4):
+        put((0, 2), turn, [seen(turned=0.9), seen(turned=0.5, empty=0.4), seen(h, empty=0.2),
+                           seen(turned=0.8, empty=0.1)][turn])  # fmt: skip
+    printed = np.zeros((n, n), bool)
+    printed[2, 2] = True  # C3 a premium square, C1 plain
+    mixed = each_tile_its_way(turns, printed)
     assert mixed[0][0, 0].argmax() == k
     assert mixed[0][2, 2].argmax() == reader.TURNED
     # The same square in turn 2's reading (the board upside down): C3, still the K.
     assert mixed[2][2, 2].argmax() == k and mixed[2][0, 0].argmax() == reader.TURNED
     # A square read upright is left as it was.
     assert (mixed[0][1, 1] == turns[0][1, 1]).all()
+    # The H reads surely enough on a square that prints nothing; as printing, if it may be.
+    assert mixed[0][0, 2].argmax() == h
+    assert each_tile_its_way(turns)[0][0, 2].argmax() == reader.TURNED
 
 
 def test_a_group_of_blanks_alone_reads_empty_and_one_beside_a_letter_does_not():
@@ -730,6 +739,29 @@ def test_a_training_board_is_seen_steeply_in_the_dark_or_from_low_only_when_aske
     # A fifth of the boards are seen from low down (this one among them).
     assert np.array_equal(board_cuts(3_000_001)[0], board_cuts(3_000_001, low=1.0)[0])
     assert not np.array_equal(board_cuts(3_000_001)[0], board_cuts(3_000_001, low=0.0)[0])
+
+
+def test_a_training_board_lays_tiles_facing_each_side_only_when_asked_and_labels_them_so():
+    import numpy as np
+
+    from scorekeeper.photo.train import LAID, as_seen, board_cuts
+
+    upright, classes = board_cuts(3_000_004, facing=0.0)
+    assert (classes < LAID).all()  # every tile laid facing the board's foot
+    faced, labels = board_cuts(3_000_004, facing=1.0)
+    assert np.array_equal(labels % LAID, classes) and not np.array_equal(faced, upright)
+    ways = np.bincount(labels[classes > 0] // LAID, minlength=4)
+    assert ways.min() > 0 and ways.sum() == (classes > 0).sum(), ways
+    # The default run lays none so: it draws the committed weights' boards.
+    assert np.array_equal(board_cuts(3_000_004)[0], upright)
+    # A tile laid a quarter turn anticlockwise reads as its letter once its cut is turned
+    # three more, and as seen turned otherwise, unless its letter looks the same so turned.
+    f, o, n, blank = (reader.CLASSES.index(letter) for letter in "FON?")
+    seen = reader.TURNED
+    assert as_seen([f + LAID] * 4, [0, 1, 2, 3]).tolist() == [seen, seen, seen, f]
+    assert as_seen([o + LAID] * 4, [0, 1, 2, 3]).tolist() == [o, o, o, o]
+    assert as_seen([n + LAID] * 4, [0, 1, 2, 3]).tolist() == [seen, n, seen, n]
+    assert as_seen([0, f, blank], [2, 0, 1]).tolist() == [0, f, blank]
 
 
 _WORDS = [
