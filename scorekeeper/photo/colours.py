@@ -64,12 +64,23 @@ def square_kinds(n: int) -> npt.NDArray[np.int_]:
 def square_colours(flat: Image, n: int, square: int, context: int) -> Floats:
     """Each square's colour (n × n × 3, CIELAB, lightness weighted by ``LIGHTNESS``): the
     median of its middle half, where a tile's face shows past its letter's strokes."""
-    lab = cv2.cvtColor(flat, cv2.COLOR_RGB2LAB).astype(np.float32)
-    grid = lab[context : context + n * square, context : context + n * square]
+    grid = flat[context : context + n * square, context : context + n * square]
     lo, hi = square // 4, square - square // 4
-    middles = grid.reshape(n, square, n, square, 3)[:, lo:hi, :, lo:hi]
-    colours = np.median(middles.transpose(0, 2, 1, 3, 4).reshape(n, n, -1, 3), axis=2)
-    colours = colours.astype(np.float32)
+    return _colours(
+        grid.reshape(n, square, n, square, 3)[:, lo:hi, :, lo:hi].transpose(0, 2, 1, 3, 4)
+    )
+
+
+def cut_colours(seen: Image, square: int, context: int) -> Floats:
+    """``square_colours`` of the squares' cuts (n × n × cut × cut × 3), each cut where it is."""
+    lo, hi = context + square // 4, context + square - square // 4
+    return _colours(seen[:, :, lo:hi, lo:hi])
+
+
+def _colours(middles: Image) -> Floats:
+    n = middles.shape[0]
+    lab = cv2.cvtColor(np.ascontiguousarray(middles).reshape(n * n, -1, 3), cv2.COLOR_RGB2LAB)
+    colours = np.median(lab.astype(np.float32).reshape(n, n, -1, 3), axis=2).astype(np.float32)
     colours[:, :, 0] *= LIGHTNESS
     return colours
 

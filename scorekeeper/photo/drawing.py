@@ -463,10 +463,13 @@ def draw_board(
     extra: random.Random | None = None,
     printing: Printing | None = None,
     laid: dict[tuple[int, int], int] | None = None,
+    spread: float = 0.0,
 ) -> Image:
     """The board from above, RGB: a frame around the grid of ``CELL``-pixel squares. Tiles
     stand up from it: ``lean`` (pixels, x and y) is how far their tops are seen moved from
-    their bases, which shows a side of each, and their shadows fall the other way. With
+    their bases at the board's centre, which shows a side of each, and their shadows fall the
+    other way; ``spread``, how much further off, of that, per square from the centre (one over
+    the distance, in squares, from the centre to the point under the camera). With
     ``facing``, each tile is laid facing one of the board's four sides, as players lay theirs
     facing themselves; with ``wood``, every tile is of that set (``_tile_image``); ``printing``,
     what the board and the set print besides (``Printing``). ``laid``, when given, is filled
@@ -562,8 +565,10 @@ def draw_board(
         inside[margin : side - margin, margin : side - margin] = 1
         board = np.clip(board * (1 + ridge * inside)[:, :, None], 0, 255).astype(np.uint8)
     upwords = ruleset.family != "crossword"
-    dx, dy = lean
+    growth = float(np.hypot(*lean)) * spread
     for (r, c), tile in tiles.items():
+        dx = lean[0] + growth * (c + 0.5 - n / 2)
+        dy = lean[1] + growth * (r + 0.5 - n / 2)
         size = int(CELL * rng.uniform(0.84, 0.97))
         timg = _tile_image(rng, tile, size, upwords, unseen, wood, extra, printing)
         angle = rng.uniform(-8, 8)

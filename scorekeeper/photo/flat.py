@@ -4,12 +4,16 @@ A tile stands up from its square. Seen from low down, from a chair at the table,
 its letter is) lies towards the far side of the photo, by half a square or, from a webcam at
 the table's edge, more, and an empty square beside it shows the top of the tile in front. So
 the squares are cut where the tiles' tops lie: the straightened board is kept with room around
-it, and the cuts are taken moved towards the far side (by ``TOWARDS`` of a square, a little
-either side of it), the move whose squares read most surely being kept. The far side is the way
-the board is seen squeezed (a board seen at an angle looks shallower than it is wide, from near
-or far), pointing where its squares are seen smaller. A tile seen half a square off reads
-surely from either side of it, as its own letter or as the next one's: only a move towards the
-far side, the way the tops lean, is looked at; and none in a board seen from well above
+it, and each square is cut moved towards the far side (by ``TOWARDS`` of a square at the
+board's centre, a little either side of it), the moves whose squares read most surely being
+kept. A top lies off its square in proportion to the square's distance from the point of the
+table under the camera, so the far rows' tops lie further off than the near rows' and the
+corners' lean outwards too: the moves are looked for with each square's growing with its
+distance from the centre (``SPREAD``) as well as all alike. The far side is the way the board
+is seen squeezed (a board seen at an angle looks shallower than it is wide, from near or far),
+pointing where its squares are seen smaller. A tile seen half a square off reads surely from
+either side of it, as its own letter or as the next one's: only a move towards the far side,
+the way the tops lean, is looked at; and none in a board seen from well above
 (``FROM_ABOVE``).
 """
 
@@ -32,11 +36,19 @@ CUT = SQUARE + 2 * CONTEXT
 # tiles each read as surely as their neighbours.
 TOWARDS = (0.2, 0.35, 0.5)
 ASIDE = np.deg2rad((-30.0, 0.0, 30.0))  # ... and how far either side of straight towards it
+# How much further off, per square from the board's centre, the tops lie than the centre's:
+# one over the distance, in squares, from the board's centre to the point under the camera (a
+# webcam at the table's edge, about 16). Looked for in the moves of a third of a square or more:
+# a smaller one grows by less than the network's own give.
+SPREAD = (0.0, 1 / 16)
+SPREAD_FROM = 0.3
 # Seen from 70° above the table or more, a tile's top (a tile a quarter of a square thick)
 # lies no more than about a tenth of a square off, which the network reads as it is: the board
 # is then seen squeezed by no more than the sine of 70°.
 FROM_ABOVE = 0.94
-ROOM = CONTEXT + int(max(TOWARDS) * SQUARE) + 1  # pixels kept around the grid
+REACH = 23  # pixels (0.82 of a square): the furthest a square's cut is moved
+ROOM = CONTEXT + REACH + 1  # pixels kept around the grid
+Offsets = npt.NDArray[np.int32]  # n × n × 2: how far each square's cut is moved, x and y
 
 
 def straighten(rgb: Image, corners: npt.NDArray[np.float32], n: int, room: int = CONTEXT) -> Image:
@@ -64,15 +76,49 @@ def moved(wide: Image, n: int, dx: int, dy: int, reach: int = ROOM - CONTEXT) ->
     return np.ascontiguousarray(wide[top : top + side, left : left + side])
 
 
+def spread_out(n: int, dx: float, dy: float, spread: float = 0.0, reach: int = REACH) -> Offsets:
+    """Each square's move (pixels): ``dx``, ``dy`` at the board's centre, growing by ``spread``
+    of that per square away from it (a top's lie from its square grows with the square's
+    distance from the point under the camera), at most ``reach`` either way."""
+    centre = (np.arange(n) + 0.5 - n / 2) * np.hypot(dx, dy) * spread
+    out = np.empty((n, n, 2), np.float64)
+    out[:, :, 0] = dx + centre[None, :]
+    out[:, :, 1] = dy + centre[:, None]
+    return np.clip(np.rint(out), -reach, reach).astype(np.int32)
+
+
+def seen_at(
+    wide: Image, n: int, offsets: Offsets | None = None, reach: int = ROOM - CONTEXT
+) -> Image:
+    """Each square's cut (n × n × CUT × CUT × 3) out of the grid straightened with
+    ``CONTEXT + reach`` around, each moved by its ``offsets`` (none: where the square is)."""
+    out = np.empty((n, n, CUT, CUT, 3), np.uint8)
+    for r in range(n):
+        for c in range(n):
+            dx, dy = (int(v) for v in offsets[r, c]) if offsets is not None else (0, 0)
+            top, left = reach + r * SQUARE + dy, reach + c * SQUARE + dx
+            out[r, c] = wide[top : top + CUT, left : left + CUT]
+    return out
+
+
+def for_network(seen: Image) -> Floats:
+    """Cuts (… × CUT × CUT × 3, as ``seen_at`` gives them) as the network takes them:
+    k × 3 × CUT × CUT, scaled, in order."""
+    flat = seen.reshape(-1, CUT, CUT, 3).transpose(0, 3, 1, 2)
+    return np.asarray(flat, np.float32) / 255.0 - 0.5
+
+
+def turned_cuts(seen: Image, turn: int) -> Image:
+    """The cuts of the board turned ``turn`` quarter turns anticlockwise (as ``np.rot90``
+    turns the photo): the squares in their turned places, each turned too."""
+    return np.ascontiguousarray(np.rot90(np.rot90(seen, turn, axes=(0, 1)), turn, axes=(2, 3)))
+
+
 def cuts(flat: Image, n: int, which: npt.NDArray[np.bool_] | None = None) -> Floats:
     """Each square's cut, k × 3 × CUT × CUT, scaled for the network, row by row: of all the
     squares, or of those ``which`` (n × n) marks."""
-    chosen = [(r, c) for r in range(n) for c in range(n) if which is None or bool(which[r, c])]
-    out = np.empty((len(chosen), 3, CUT, CUT), np.float32)
-    for i, (r, c) in enumerate(chosen):
-        cut = flat[r * SQUARE : r * SQUARE + CUT, c * SQUARE : c * SQUARE + CUT]
-        out[i] = cut.transpose(2, 0, 1)
-    return out / 255.0 - 0.5
+    seen = seen_at(flat, n, reach=0)
+    return for_network(seen if which is None else seen[which])
 
 
 def far_side(corners: npt.NDArray[np.float32], n: int) -> tuple[float, float]:
@@ -98,22 +144,25 @@ def tops(
     n: int,
     upright: Floats,
     classify: Callable[[Floats], Floats],
-) -> tuple[int, int]:
-    """How far (pixels, x and y) the tiles' tops lie from their squares: the move towards the
+) -> Offsets | None:
+    """How far (pixels, x and y) each square's tile's top lies from it: the moves towards the
     far side whose squares with a tile, or beside one, read most surely (``upright`` is how
-    they read unmoved), or none; none looked for in a board seen from well above."""
+    they read unmoved), or None; none looked for in a board seen from well above."""
     tiled = upright[:, :, 0] < 0.9
     far, squeezed = far_side(corners, n)
     if not tiled.any() or squeezed > FROM_ABOVE:
-        return 0, 0
+        return None
     cross = np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], np.uint8)
     near = cv2.dilate(tiled.astype(np.uint8), cross).astype(bool)
-    best, chosen = float(upright[near].max(axis=1).sum()), (0, 0)
+    best, chosen = float(upright[near].max(axis=1).sum()), None
     for towards in TOWARDS:
         for aside in ASIDE:
-            dx = round(float(np.cos(far + aside)) * towards * SQUARE)
-            dy = round(float(np.sin(far + aside)) * towards * SQUARE)
-            sureness = float(classify(cuts(moved(wide, n, dx, dy), n, near)).max(axis=1).sum())
-            if sureness > best:
-                best, chosen = sureness, (dx, dy)
+            dx = float(np.cos(far + aside)) * towards * SQUARE
+            dy = float(np.sin(far + aside)) * towards * SQUARE
+            for spread in SPREAD if towards >= SPREAD_FROM else SPREAD[:1]:
+                offsets = spread_out(n, dx, dy, spread)
+                seen = seen_at(wide, n, offsets)
+                sureness = float(classify(for_network(seen[near])).max(axis=1).sum())
+                if sureness > best:
+                    best, chosen = sureness, offsets
     return chosen

@@ -34,8 +34,17 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from scorekeeper.photo.colours import as_coloured, by_colour, square_colours, square_kinds
-from scorekeeper.photo.flat import CONTEXT, ROOM, SQUARE, cuts, moved, straighten, tops
+from scorekeeper.photo.colours import as_coloured, by_colour, cut_colours, square_kinds
+from scorekeeper.photo.flat import (
+    CONTEXT,
+    ROOM,
+    SQUARE,
+    for_network,
+    seen_at,
+    straighten,
+    tops,
+    turned_cuts,
+)
 from scorekeeper.photo.grid import find_grid
 from scorekeeper.photo.premiums import PREMIUM_SIZE, onto_the_read_premiums
 from scorekeeper.photo.squares import (
@@ -183,21 +192,21 @@ def read_image(rgb: Image, n: int) -> Reading:
             "No board was found in the photo: take it from above, the whole board in the frame."
         )
     wide = straighten(rgb, corners, n, ROOM)
-    flat = moved(wide, n, 0, 0)
-    upright = classify(cuts(flat, n)).reshape(n, n, OUTPUTS)
+    seen = seen_at(wide, n)
+    upright = classify(for_network(seen)).reshape(n, n, OUTPUTS)
     if n == PREMIUM_SIZE:
         shifted = onto_the_read_premiums(rgb, corners, n, upright, classify)
         if shifted is not None:
             corners = shifted
             wide = straighten(rgb, corners, n, ROOM)
-            flat = moved(wide, n, 0, 0)
-            upright = classify(cuts(flat, n)).reshape(n, n, OUTPUTS)
-    dx, dy = tops(wide, corners, n, upright, classify)
-    if dx or dy:
-        flat = moved(wide, n, dx, dy)
-        upright = classify(cuts(flat, n)).reshape(n, n, OUTPUTS)
-    coloured_tiles, coloured_empty = by_colour(upright, square_colours(flat, n, SQUARE, CONTEXT))
-    if np.hypot(dx, dy) > SQUARE / 4:
+            seen = seen_at(wide, n)
+            upright = classify(for_network(seen)).reshape(n, n, OUTPUTS)
+    offsets = tops(wide, corners, n, upright, classify)
+    if offsets is not None:
+        seen = seen_at(wide, n, offsets)
+        upright = classify(for_network(seen)).reshape(n, n, OUTPUTS)
+    coloured_tiles, coloured_empty = by_colour(upright, cut_colours(seen, SQUARE, CONTEXT))
+    if offsets is not None and np.hypot(offsets[:, :, 0], offsets[:, :, 1]).max() > SQUARE / 4:
         # Seen from low down, a tall tile's side fills the square beyond it with its colour; a
         # top moved less stays short of the middle half a square's colour is taken from.
         coloured_tiles[:] = False
@@ -214,10 +223,9 @@ def read_image(rgb: Image, n: int) -> Reading:
             chances = np.array(np.rot90(upright, turn))
             which = np.rot90(tiled, turn)
             if turn and which.any():
-                seen = classify(cuts(np.ascontiguousarray(np.rot90(flat, turn)), n, which))
-                chances[which] = seen
+                chances[which] = classify(for_network(turned_cuts(seen, turn)[which]))
             turns.append(chances)
-        labels_are_empty(turns)
+    labels_are_empty(turns)
     chosen = way_up(turns)
     one_way: list[Floats] = []
     if len(turns) == 4:

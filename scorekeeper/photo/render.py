@@ -56,9 +56,14 @@ MARKED_BLANKS = 0.3  # of the crossword sets, a face or small print on each blan
 TOOTHED_PREMIUMS = 0.3  # of the crossword boards, premium squares biting into their neighbours
 FOLDING_BOARDS = 0.3  # of the crossword boards, a folding one, its hinge across its middle
 CRISP_PHOTOS = 0.35  # of the photos not in a dark room, a recent phone's (``photograph``)
-# Of a square: how far tiles' tops are seen from their squares from low down (a webcam at the
-# table's edge sees them about two thirds of a square towards the far side).
+# Of a square: how far tiles' tops are seen from their squares from low down, at the board's
+# centre and at most in its far row (a webcam at the table's edge sees them a fifth of a square
+# towards the far side in the near rows, half to two thirds in the far ones).
 LOW_TOPS = (0.3, 0.75)
+# ... and how much further off than the centre's, of that, per square from it: one over the
+# distance, in squares, from the centre to the point under the camera (a webcam at the
+# table's edge, about 16; a phone held low over the near edge, 10; further back, 25).
+LOW_SPREAD = (1 / 25, 1 / 10)
 
 
 @dataclass(frozen=True)
@@ -73,6 +78,9 @@ class Photo:
     crisp: bool = False  # a recent phone's photo (``photograph``)
     # Of each tile, the quarter turns anticlockwise it is laid (all 0 unless ``facing``).
     laid: dict[tuple[int, int], int] = field(default_factory=dict)
+    # How much further off than the centre's, per square from it, the tiles' tops are seen
+    # (``draw_board``): 0 unless ``tops``.
+    spread: float = 0.0
 
     @property
     def wooden(self) -> bool:
@@ -277,13 +285,27 @@ def photograph(
         tilt, squash = rng.uniform(0.25, 0.45), rng.uniform(0.5, 0.8)
     lx, ly = lean
     lean_turn = np.arctan2(lx, -ly) if (lx or ly) else 0.0
+
+    def seen(bx: float, by: float) -> tuple[float, float]:
+        return bx * (1 - tilt * (0.5 - by)), by * (1 - tilt * 0.5) * squash
+
+    square = [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]
+    # The square seen so, as a perspective: a board seen from well to the side along its
+    # diagonal is seen shorter on the far side too, as the tops lean (the square's corners
+    # put through ``seen`` would make a kite, no side of it further than the other).
+    view = cv2.getPerspectiveTransform(
+        np.array(square, np.float32), np.array([seen(*p) for p in square], np.float32)
+    )
     quad = []
-    for x, y in [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]:
+    for x, y in square:
         # Seen from the lean's side: the board's coordinates turned so its far side is up.
         bx = x * np.cos(lean_turn) + y * np.sin(lean_turn)
         by = -x * np.sin(lean_turn) + y * np.cos(lean_turn)
-        xs = bx * (1 - tilt * (0.5 - by)) * scale
-        ys = by * (1 - tilt * 0.5) * squash * scale
+        if steep:
+            xs, ys = (float(v) * scale for v in cv2.perspectiveTransform(
+                np.array([[(bx, by)]], np.float32), view)[0, 0])  # fmt: skip
+        else:
+            xs, ys = (v * scale for v in seen(bx, by))
         xs += rng.uniform(-0.015, 0.015) * scale
         ys += rng.uniform(-0.015, 0.015) * scale
         # Turned back, then turned on the table.
@@ -470,8 +492,9 @@ def render(
     """A photo of ``ruleset``'s board holding ``tiles``, everything else drawn from ``seed``;
     with ``facing``, each tile laid facing one of the board's sides (``draw_board``); with
     ``steep`` and ``dim``, seen from well to the side and in a dark room (``photograph``);
-    with ``tops``, the tiles' tops seen that far (of a square, x and y) from their squares, the
-    far side of the photo that way; ``newer=False``, without the white, old-style and tournament
+    with ``tops``, the tiles' tops seen that far (of a square, x and y) from their squares at the
+    board's centre, further off further from the camera (``LOW_SPREAD``), the far side of the
+    photo that way; ``newer=False``, without the white, old-style and tournament
     boards, the wooden and tournament sets, the inset premium squares, the values at the letters'
     feet, the marked blanks, the premium squares' teeth and the crisp photos (the photo a seed
     made before they were drawn)."""
@@ -500,8 +523,14 @@ def render(
     heading = rng.uniform(0, 2 * np.pi)
     depth = CELL * (rng.uniform(0.12, 0.3) if steep else rng.uniform(0.0, 0.17))
     lean = (float(np.sin(heading) * depth), float(-np.cos(heading) * depth))
+    spread = 0.0
     if tops is not None:
         lean = (tops[0] * CELL, tops[1] * CELL)
+        spread = random.Random(f"{seed}/spread").uniform(*LOW_SPREAD)
+        # The far row's tops no further off than ``LOW_TOPS`` allows: further off than the
+        # reader looks, a view from as low as that is not one to read a board from.
+        furthest = LOW_TOPS[1] / max(math.hypot(*tops), 1e-6) - 1
+        spread = max(0.0, min(spread, furthest / (ruleset.size / 2 - 0.5)))
     laid: dict[tuple[int, int], int] = {}
     board = draw_board(
         rng,
@@ -517,6 +546,7 @@ def render(
         if ruleset.family == "crossword" and newer
         else None,
         laid,
+        spread,
     )
     margin = (board.shape[0] - ruleset.size * CELL) // 2
     stream = random.Random(f"{seed}/crisp")
@@ -529,7 +559,9 @@ def render(
     quality = rng.randint(40, 92)
     if crisp is not None:
         quality = crisp.randint(80, 92)  # the scorer page's own JPEG, of a photo worth reading
-    return Photo(encode(rgb, quality), tiles, corners, design, one_set, crisp is not None, laid)
+    return Photo(
+        encode(rgb, quality), tiles, corners, design, one_set, crisp is not None, laid, spread
+    )
 
 
 def as_file(photo: Photo) -> io.BytesIO:

@@ -2,11 +2,12 @@
 
     python -m scorekeeper.photo.train [--boards 2500] [--epochs 8] [--seed 3] [--jobs 2]
                                       [--threads 1] [--steep 0] [--dim 0] [--low 0.2]
-                                      [--facing 0] [--cache FILE] [--out FILE]
+                                      [--facing 0] [--low-facing 0] [--cache FILE] [--out FILE]
 
 (the weights in the repository: those defaults, on two threads; ``--steep``, ``--dim``,
 ``--low`` and ``--facing`` render that share of the boards seen from well to the side, in a
-dark room, from low down, and with each tile laid facing one of the board's sides). Needs
+dark room, from low down, and with each tile laid facing one of the board's sides;
+``--low-facing``, that share of the boards seen from low down with their tiles so laid). Needs
 PyTorch and onnx, which the app itself never does, in a venv of its own outside the
 repository, with the packages the renderer needs at the project's locked versions::
 
@@ -24,10 +25,11 @@ mended on); the bench's held-out boards start at ``render.HELD_OUT`` (9,000,000)
 those letter tiles in the fonts kept back.
 Each square is cut where the photo's true grid lies, moved by up to a tenth of a square (the
 board finder's error), so the network learns to read a square that is not quite centred; in a
-board seen from low down, where its tiles' tops lie (``render.LOW_TOPS``), give or take an
-eighth of a square, as far as ``REACH``: the reader cuts the squares where it finds the tops
-(``flat.tops``), so the network learns a letter above a tall tile's side, and the sides alone
-below it as empty squares. With ``--facing``, a tile laid facing another side than the
+board seen from low down, where its tiles' tops lie (``render.LOW_TOPS`` at the centre, further
+off the further from the camera), give or take an eighth of a square, as far as
+``flat.REACH``: the reader cuts the squares where it finds the tops (``flat.tops``), so the
+network learns a letter above a tall tile's side, and the sides alone below it as empty
+squares. With ``--facing``, a tile laid facing another side than the
 board's foot is learned as seen turned (``TURNED``) where the photo shows it so, its side and
 shadow where the view puts them (a cut turned round, as a third are, turns those too). On top
 of the rendered light, each batch is recoloured (a cast, brightness, contrast), blurred or
@@ -45,7 +47,17 @@ from typing import Any
 import numpy as np
 
 from referee import get_ruleset
-from scorekeeper.photo.flat import CONTEXT, CUT, SQUARE, cuts, moved, straighten
+from scorekeeper.photo.flat import (
+    CONTEXT,
+    CUT,
+    REACH,
+    SQUARE,
+    cuts,
+    for_network,
+    seen_at,
+    spread_out,
+    straighten,
+)
 from scorekeeper.photo.reader import MODEL, decode
 from scorekeeper.photo.render import VALIDATION, low_tops, random_tiles, render
 from scorekeeper.photo.squares import CLASSES, OUTPUTS, TURNED
@@ -60,16 +72,22 @@ FACING = 0.0  # of the boards, each tile laid facing one of the board's sides
 # A cut's label is its class plus this times the quarter turns anticlockwise its tile is laid.
 LAID = 32
 TURNED_ROUND = 0.33  # of the cuts in each pass, turned round
-REACH = 23  # pixels (0.82 of a square): the furthest a low board's cuts are moved
+LOW_FACING = 0.0  # of the boards seen from low down, each tile laid facing a side
 
 
 def board_cuts(
-    seed: int, steep: float = 0.0, dim: float = 0.0, low: float = LOW, facing: float = FACING
+    seed: int,
+    steep: float = 0.0,
+    dim: float = 0.0,
+    low: float = LOW,
+    facing: float = FACING,
+    low_facing: float = LOW_FACING,
 ) -> tuple[Any, Any]:
     """The cuts of one made-up photo's squares (as bytes) and their labels (class and way laid,
     ``LAID``); ``steep``, ``dim``, ``low`` and ``facing``: the chances that it is taken from
     well to the side, in a dark room, from low down (each tile's top seen well off its square,
-    where it is cut), and with each tile laid facing one of the board's sides."""
+    where it is cut), and with each tile laid facing one of the board's sides; ``low_facing``,
+    that a board seen from low down has its tiles laid so."""
     rng = random.Random(seed)
     ruleset = get_ruleset(rng.choice(RULESETS))
     n = ruleset.size
@@ -87,6 +105,8 @@ def board_cuts(
     below = random.Random(f"{seed}/low")
     tops = low_tops(below) if low > 0 and below.random() < low else None
     faced = facing > 0 and random.Random(f"{seed}/facing").random() < facing
+    if tops is not None and low_facing > 0:
+        faced = faced or random.Random(f"{seed}/low facing").random() < low_facing
     photo = render(
         seed,
         ruleset,
@@ -114,10 +134,10 @@ def board_cuts(
     else:
         # Cut where the reader looks for the tops (``flat.tops``): towards the far side in
         # steps, so up to a few pixels either way off where they are.
-        dx, dy = (
-            min(REACH, max(-REACH, round((t + below.uniform(-0.12, 0.12)) * SQUARE))) for t in tops
-        )
-        x = cuts(moved(straighten(rgb, corners, n, CONTEXT + REACH), n, dx, dy, REACH), n)
+        off = np.rint([below.uniform(-0.12, 0.12) * SQUARE for _ in tops]).astype(np.int32)
+        offsets = spread_out(n, tops[0] * SQUARE, tops[1] * SQUARE, photo.spread)
+        offsets = np.clip(offsets + off, -REACH, REACH)
+        x = for_network(seen_at(straighten(rgb, corners, n, CONTEXT + REACH), n, offsets, REACH))
     labels = np.zeros(n * n, np.int64)
     for (r, c), tile in tiles.items():
         # The Qu tile reads as its Q: the reader names letters, the game knows it is a Qu.
@@ -218,6 +238,7 @@ def squares(
     dim: float = 0.0,
     low: float = LOW,
     facing: float = FACING,
+    low_facing: float = LOW_FACING,
 ) -> tuple[Any, Any]:
     """The rendered squares of ``boards`` boards, as bytes, and their labels."""
     seeds = [seed * 1_000_000 + i for i in range(boards)]
@@ -228,10 +249,10 @@ def squares(
 
         with get_context("spawn").Pool(jobs) as pool:
             found = pool.starmap(
-                board_cuts, [(s, steep, dim, low, facing) for s in seeds], chunksize=4
+                board_cuts, [(s, steep, dim, low, facing, low_facing) for s in seeds], chunksize=4
             )
     else:
-        found = [board_cuts(s, steep, dim, low, facing) for s in seeds]
+        found = [board_cuts(s, steep, dim, low, facing, low_facing) for s in seeds]
     return np.concatenate([x for x, _ in found]), np.concatenate([y for _, y in found])
 
 
@@ -248,6 +269,9 @@ def main() -> None:
     parser.add_argument("--dim", type=float, default=0.0, help="share of boards in a dark room")
     parser.add_argument("--low", type=float, default=LOW, help="share of boards seen from low")
     parser.add_argument("--facing", type=float, default=FACING, help="share of boards facing")
+    parser.add_argument(
+        "--low-facing", type=float, default=LOW_FACING, help="share of low boards facing"
+    )
     parser.add_argument("--cache", help="an .npz file to keep the rendered squares in")
     parser.add_argument("--out", default=str(MODEL), help="where the weights go")
     args = parser.parse_args()
@@ -259,7 +283,14 @@ def main() -> None:
         pixels, classes = kept["x"], kept["y"]
     else:
         pixels, classes = squares(
-            args.boards, args.seed, args.jobs, args.steep, args.dim, args.low, args.facing
+            args.boards,
+            args.seed,
+            args.jobs,
+            args.steep,
+            args.dim,
+            args.low,
+            args.facing,
+            args.low_facing,
         )
         if args.cache:
             np.savez(args.cache, x=pixels, y=classes)

@@ -298,10 +298,10 @@ def test_a_grid_whose_lines_fit_a_square_out_is_moved_onto_the_premium_squares()
 
 def test_a_grid_a_square_off_on_a_crowded_board_is_moved_onto_its_premium_squares():
     # Seen from well to the side, tiles over many premium squares: where the rest lie fits
-    # the grid a square back (a correlation of 0.49) far better than where its lines put it.
+    # the grid a square back far better than where its lines put it.
     from scorekeeper.photo import premiums
 
-    rules, tiles, photo = _seeded(8_000_064, "crossword-classic", steep=True)
+    rules, tiles, photo = _seeded(8_000_179, "crossword-classic", steep=True)
     reading = read(photo.jpeg, rules.size)
     assert _corners_off(photo, reading, rules.size) < 1 / 2  # the far corner, seen a sliver
     occupancy, letters = wrong(reading, tiles)
