@@ -4,7 +4,10 @@
                                       [--threads 1] [--steep 0] [--dim 0] [--low 0.2]
                                       [--facing 0] [--low-facing 0] [--cache FILE] [--out FILE]
 
-(the weights in the repository: those defaults, on two threads; ``--steep``, ``--dim``,
+(the weights in the repository: those defaults, on two threads, from the boards drawn before
+the low ones' tops grew off with their distance from the camera and a steep view was drawn in
+perspective (as at 6cb8b8c): trained on the boards drawn now, each of three runs read the boards
+seen from low down better and the others worse; ``--steep``, ``--dim``,
 ``--low`` and ``--facing`` render that share of the boards seen from well to the side, in a
 dark room, from low down, and with each tile laid facing one of the board's sides;
 ``--low-facing``, that share of the boards seen from low down with their tiles so laid). Needs
