@@ -68,14 +68,6 @@ def straighten(rgb: Image, corners: npt.NDArray[np.float32], n: int, room: int =
     return np.asarray(flat, np.uint8)
 
 
-def moved(wide: Image, n: int, dx: int, dy: int, reach: int = ROOM - CONTEXT) -> Image:
-    """The grid with ``CONTEXT`` around, out of one straightened with ``CONTEXT + reach``
-    around, moved by ``dx``, ``dy`` pixels."""
-    top, left = reach + dy, reach + dx
-    side = n * SQUARE + 2 * CONTEXT
-    return np.ascontiguousarray(wide[top : top + side, left : left + side])
-
-
 def spread_out(n: int, dx: float, dy: float, spread: float = 0.0, reach: int = REACH) -> Offsets:
     """Each square's move (pixels): ``dx``, ``dy`` at the board's centre, growing by ``spread``
     of that per square away from it (a top's lie from its square grows with the square's

@@ -17,7 +17,6 @@ from scorekeeper.photo.flat import (  # noqa: E402
     SQUARE,
     cuts,
     for_network,
-    moved,
     seen_at,
     spread_out,
     turned_cuts,
@@ -53,7 +52,9 @@ def test_the_squares_cut_moved_alike_are_the_board_moved_and_cut():
     wide = rng.integers(0, 256, (n * SQUARE + 2 * (CONTEXT + REACH),) * 2 + (3,), np.uint8)
     seen = seen_at(wide, n, spread_out(n, 6, -11), REACH)
     assert seen.shape == (n, n, CUT, CUT, 3)
-    assert np.array_equal(for_network(seen), cuts(moved(wide, n, 6, -11, REACH), n))
+    side = n * SQUARE + 2 * CONTEXT
+    board = np.ascontiguousarray(wide[REACH - 11 : REACH - 11 + side, REACH + 6 : REACH + 6 + side])
+    assert np.array_equal(for_network(seen), cuts(board, n))
 
 
 @pytest.mark.parametrize("turn", [1, 2, 3])
