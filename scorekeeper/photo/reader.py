@@ -225,7 +225,7 @@ def read_image(rgb: Image, n: int) -> Reading:
             if turn and which.any():
                 chances[which] = classify(for_network(turned_cuts(seen, turn)[which]))
             turns.append(chances)
-    labels_are_empty(turns)
+        labels_are_empty(turns)
     chosen = way_up(turns)
     one_way: list[Floats] = []
     if len(turns) == 4:
